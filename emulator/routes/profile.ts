@@ -1,0 +1,216 @@
+import { lengthError, parseScopes, sshPublicKeyError } from "../../provider/rules";
+import { scopesWithin } from "../auth";
+import { FieldErrors, NO_CONTENT, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { apiTime, emptyGrants, newTokenValue, type SshKeyRecord, type Store, type TokenRecord, type User } from "../state";
+
+const ro = { group: "account", level: "read_only" } as const;
+const rw = { group: "account", level: "read_write" } as const;
+
+type Body = Record<string, unknown>;
+const obj = (ctx: RequestContext): Body => {
+  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
+  return ctx.body as Body;
+};
+
+function profileView(u: User) {
+  const { grants: _grants, ...rest } = u;
+  return { ...rest, referrals: { code: "", url: "", completed: 0, pending: 0, total: 0, credit: 0 } };
+}
+
+export const tokenView = (t: TokenRecord, full = false) => ({
+  id: t.id,
+  label: t.label,
+  scopes: t.scopes,
+  created: t.created,
+  expiry: t.expiry,
+  token: full ? t.token : t.token.slice(0, 16),
+});
+
+export const sshKeyView = (k: SshKeyRecord) => ({ id: k.id, label: k.label, ssh_key: k.ssh_key, created: k.created });
+
+export function registerProfileRoutes(router: Router, store: Store, now: () => number): void {
+  const me = (ctx: RequestContext) => ctx.user!;
+
+  router.add("GET", "/profile", { scope: null, auth: "required" }, (ctx) => profileView(me(ctx)));
+
+  router.add("PUT", "/profile", { scope: rw, auth: "required" }, (ctx) => {
+    const body = obj(ctx);
+    const u = me(ctx);
+    const errors = new FieldErrors();
+    const next = { ...u };
+    for (const [key, value] of Object.entries(body)) {
+      switch (key) {
+        case "email":
+          if (typeof value !== "string" || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) errors.add(key, "Must be a valid email address");
+          else next.email = value;
+          break;
+        case "email_notifications":
+        case "two_factor_auth":
+          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
+          else next[key] = value;
+          break;
+        case "restricted":
+          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
+          else {
+            next.restricted = value;
+            next.grants = value ? (u.grants ?? emptyGrants()) : null;
+          }
+          break;
+        case "timezone":
+          if (typeof value !== "string" || value.length === 0 || value.length > 64) errors.add(key, "Must be a time zone name");
+          else next.timezone = value;
+          break;
+        case "ip_whitelist_enabled":
+          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
+          else if (value && !u.ip_whitelist_enabled) errors.add(key, "IP whitelisting is deprecated and cannot be enabled");
+          else next.ip_whitelist_enabled = value;
+          break;
+        case "console_auth_method":
+          if (value !== "password_keys" && value !== "keys_only" && value !== "disabled") errors.add(key, "Must be one of password_keys, keys_only, disabled");
+          else next.console_auth_method = value;
+          break;
+        case "authorized_keys":
+          if (value === null) next.authorized_keys = null;
+          else if (!Array.isArray(value) || value.some((k) => typeof k !== "string")) errors.add(key, "Must be an array of SSH public keys or null");
+          else {
+            value.forEach((k: string, i: number) => {
+              const e = sshPublicKeyError(k);
+              if (e) errors.add(`${key}[${i}]`, e);
+            });
+            next.authorized_keys = value as string[];
+          }
+          break;
+        default:
+          break; // read-only or unknown fields are ignored, as the real service does
+      }
+    }
+    errors.throwIfAny();
+    Object.assign(u, next);
+    return profileView(u);
+  });
+
+  router.add("GET", "/profile/grants", { scope: null, auth: "required", status: 200 }, (ctx) => {
+    const u = me(ctx);
+    return u.restricted ? u.grants : NO_CONTENT;
+  });
+
+  // Personal access tokens.
+  router.add("GET", "/profile/tokens", { scope: ro, auth: "required" }, (ctx) =>
+    paginate(
+      store.data.tokens.filter((t) => t.username === me(ctx).username).map((t) => tokenView(t)),
+      ctx.query,
+    ),
+  );
+
+  router.add("POST", "/profile/tokens", { scope: rw, auth: "required" }, (ctx) => {
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    const id = store.data.nextId.token ?? 0;
+    let label = `token-${id + 1}`;
+    if (body.label !== undefined) {
+      if (typeof body.label !== "string") errors.add("label", "Must be a string of 1 to 100 characters");
+      else {
+        const e = lengthError(body.label, 1, 100);
+        if (e) errors.add("label", `Label ${e}`);
+        label = body.label;
+      }
+    }
+    // Omitted scopes: the new token gets the acting token's scopes (docs/spec-gaps.md).
+    let scopes = ctx.token!.scopes;
+    if (body.scopes !== undefined) {
+      if (typeof body.scopes !== "string") errors.add("scopes", "Must be a string of space-separated scopes");
+      else {
+        const parsed = parseScopes(body.scopes);
+        if (typeof parsed === "string") errors.add("scopes", parsed);
+        else if (!scopesWithin(body.scopes, ctx.token!.scopes)) errors.add("scopes", "Cannot grant scopes that the acting token does not have");
+        else scopes = body.scopes.trim().split(/\s+/).join(" ");
+      }
+    }
+    let expiry: string | null = null;
+    if (body.expiry !== undefined && body.expiry !== null) {
+      const t = typeof body.expiry === "string" ? Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(body.expiry) ? body.expiry : `${body.expiry}Z`) : NaN;
+      if (Number.isNaN(t)) errors.add("expiry", "Must be an ISO 8601 date-time");
+      else if (t <= now()) errors.add("expiry", "Must be in the future");
+      else expiry = apiTime(t);
+    }
+    errors.throwIfAny();
+    const rec: TokenRecord = { id: store.nextId("token"), label, scopes, created: apiTime(now()), expiry, token: newTokenValue(), username: me(ctx).username };
+    store.data.tokens.push(rec);
+    return tokenView(rec, true);
+  });
+
+  const findToken = (ctx: RequestContext) => {
+    const t = store.data.tokens.find((x) => String(x.id) === ctx.params.tokenId && x.username === me(ctx).username);
+    if (!t) throw notFound();
+    return t;
+  };
+  router.add("GET", "/profile/tokens/{tokenId}", { scope: ro, auth: "required" }, (ctx) => tokenView(findToken(ctx)));
+  router.add("PUT", "/profile/tokens/{tokenId}", { scope: rw, auth: "required" }, (ctx) => {
+    const body = obj(ctx);
+    const t = findToken(ctx);
+    if (body.label !== undefined) {
+      if (typeof body.label !== "string") throw badRequest("Must be a string of 1 to 100 characters", "label");
+      const e = lengthError(body.label, 1, 100);
+      if (e) throw badRequest(`Label ${e}`, "label");
+      t.label = body.label;
+    }
+    if (body.scopes !== undefined && body.scopes !== t.scopes) throw badRequest("Scopes cannot be changed after a token is created", "scopes");
+    return tokenView(t);
+  });
+  router.add("DELETE", "/profile/tokens/{tokenId}", { scope: rw, auth: "required" }, (ctx) => {
+    const t = findToken(ctx);
+    store.data.tokens = store.data.tokens.filter((x) => x !== t);
+    return {};
+  });
+
+  // SSH keys.
+  const myKeys = (ctx: RequestContext) => store.data.sshkeys.filter((k) => k.username === me(ctx).username);
+  const findKey = (ctx: RequestContext) => {
+    const k = myKeys(ctx).find((x) => String(x.id) === ctx.params.sshKeyId);
+    if (!k) throw notFound();
+    return k;
+  };
+  const labelOf = (body: Body, errors: FieldErrors): string | undefined => {
+    if (body.label === undefined || body.label === null) return undefined;
+    if (typeof body.label !== "string") {
+      errors.add("label", "Must be a string of at most 64 characters");
+      return undefined;
+    }
+    const e = lengthError(body.label, 0, 64);
+    if (e) errors.add("label", `Label ${e}`);
+    return body.label;
+  };
+
+  router.add("GET", "/profile/sshkeys", { scope: ro, auth: "required" }, (ctx) => paginate(myKeys(ctx).map(sshKeyView), ctx.query));
+  router.add("POST", "/profile/sshkeys", { scope: rw, auth: "required" }, (ctx) => {
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    const label = labelOf(body, errors) ?? "";
+    if (typeof body.ssh_key !== "string" || body.ssh_key.length === 0) errors.add("ssh_key", "SSH key is required");
+    else {
+      const e = sshPublicKeyError(body.ssh_key);
+      if (e) errors.add("ssh_key", `Invalid SSH key: ${e}`);
+    }
+    errors.throwIfAny();
+    const rec: SshKeyRecord = { id: store.nextId("sshkey"), label, ssh_key: (body.ssh_key as string).trim(), created: apiTime(now()), username: me(ctx).username };
+    store.data.sshkeys.push(rec);
+    return sshKeyView(rec);
+  });
+  router.add("GET", "/profile/sshkeys/{sshKeyId}", { scope: ro, auth: "required" }, (ctx) => sshKeyView(findKey(ctx)));
+  router.add("PUT", "/profile/sshkeys/{sshKeyId}", { scope: rw, auth: "required" }, (ctx) => {
+    const body = obj(ctx);
+    const k = findKey(ctx);
+    const errors = new FieldErrors();
+    const label = labelOf(body, errors);
+    if (body.ssh_key !== undefined && body.ssh_key !== k.ssh_key) errors.add("ssh_key", "Only the label of an SSH key can be changed");
+    errors.throwIfAny();
+    if (label !== undefined) k.label = label;
+    return sshKeyView(k);
+  });
+  router.add("DELETE", "/profile/sshkeys/{sshKeyId}", { scope: rw, auth: "required" }, (ctx) => {
+    const k = findKey(ctx);
+    store.data.sshkeys = store.data.sshkeys.filter((x) => x !== k);
+    return {};
+  });
+
+}

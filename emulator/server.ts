@@ -1,0 +1,150 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { authenticate, requireScope } from "./auth";
+import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
+import { registerProfileRoutes } from "./routes/profile";
+import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The bearer token the emulator accepts with every scope (the account owner's). Random when omitted. */
+  token?: string;
+  /** Persist the state to this JSON file, and load it at start when it exists. */
+  stateFile?: string;
+  /** The clock, for tests that move time on. */
+  now?: () => number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface Emulator {
+  /** Base URL including `/v4`. */
+  url: string;
+  token: string;
+  store: Store;
+  /** Every request served, in order (tests read it to count calls). */
+  log: RequestLogEntry[];
+  close(): Promise<void>;
+}
+
+const MAX_JSON_BODY = 1024 * 1024;
+
+export function buildRouter(store: Store, now: () => number): Router {
+  const router = new Router();
+  registerProfileRoutes(router, store, now);
+  return router;
+}
+
+/**
+ * Admin endpoints for tests and demos, outside the API (`/__emulator/...`), open only to the root token:
+ * create users (restricted or not) with tokens, read the request log, reset the log.
+ */
+function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number): Router {
+  const router = new Router();
+  router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
+    const body = (ctx.body ?? {}) as { username?: string; restricted?: boolean; scopes?: string; global?: Partial<GlobalGrants> };
+    if (!body.username || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username)) throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
+    if (store.user(body.username)) throw badRequest("username already exists", "username");
+    const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
+    if (user.restricted) user.grants = emptyGrants(body.global ?? {});
+    store.data.users.push(user);
+    const token = { id: store.nextId("token"), label: `${body.username} token`, scopes: body.scopes ?? "*", created: apiTime(now()), expiry: null, token: newTokenValue(), username: user.username };
+    store.data.tokens.push(token);
+    return { username: user.username, token: token.token };
+  });
+  router.add("GET", "/log", { scope: null, auth: "required" }, () => log);
+  router.add("DELETE", "/log", { scope: null, auth: "required" }, () => {
+    log.length = 0;
+    return {};
+  });
+  return router;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const now = opts.now ?? Date.now;
+  const token = opts.token ?? newTokenValue();
+  const store = new Store(opts.stateFile, token, now);
+  const api = buildRouter(store, now);
+  const log: RequestLogEntry[] = [];
+  const admin = adminRoutes(store, log, now);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const method = (req.method ?? "GET").toUpperCase();
+    let router: Router;
+    let path: string;
+    if (url.pathname.startsWith("/v4/") || url.pathname === "/v4") {
+      router = api;
+      path = url.pathname.slice(3) || "/";
+    } else if (url.pathname.startsWith("/__emulator/")) {
+      router = admin;
+      path = url.pathname.slice("/__emulator".length);
+    } else {
+      throw new HttpError(404, [{ reason: "Not found: API paths start with /v4" }]);
+    }
+    const { route, params } = router.match(method, path);
+    const ctx: RequestContext = { method, path, params, query: url.searchParams, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
+    if (route.auth !== "none") {
+      const who = authenticate(store, req.headers.authorization, route.auth, now());
+      if (who) {
+        ctx.user = who.user;
+        ctx.token = who.token;
+        if (router === admin && who.token.token !== token) throw new HttpError(403, [{ reason: "Only the emulator's root token may use /__emulator" }]);
+        requireScope(who.token, route.scope);
+      }
+    }
+    if (route.raw) {
+      ctx.rawBody = await readBody(req, Number.MAX_SAFE_INTEGER);
+    } else {
+      ctx.rawBody = await readBody(req, MAX_JSON_BODY);
+      ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"]);
+    }
+    const result = await route.handler(ctx);
+    if (method !== "GET") store.save();
+    if (result === NO_CONTENT) {
+      sendJson(res, 204, undefined);
+      return 204;
+    }
+    const status = route.status ?? 200;
+    sendJson(res, status, result);
+    return status;
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res)
+      .then((status) => log.push({ method: req.method ?? "", path: req.url ?? "", status }))
+      .catch((err: unknown) => {
+        const e = err instanceof HttpError ? err : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
+        if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
+        log.push({ method: req.method ?? "", path: req.url ?? "", status: e.status });
+        if (!res.headersSent) sendJson(res, e.status, { errors: e.errors }, e.headers);
+        else res.destroy();
+      });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}/v4`,
+    token,
+    store,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        store.save();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

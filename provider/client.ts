@@ -1,0 +1,229 @@
+import pRetry from "p-retry";
+import { Agent, request, type Dispatcher } from "undici";
+
+export interface ApiErrorItem {
+  reason: string;
+  field?: string;
+}
+
+/** An error answer of the API: the HTTP status and the API's field/reason pairs. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ApiErrorItem[],
+    readonly method: string,
+    readonly path: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(`${method} ${path} failed: HTTP ${status}: ${ApiError.describe(errors)}`);
+    this.name = "ApiError";
+  }
+  static describe(errors: ApiErrorItem[]): string {
+    if (!errors.length) return "no reason given";
+    return errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join("; ");
+  }
+  /** The API's reasons, for messages that name the operation themselves. */
+  get reasons(): string {
+    return ApiError.describe(this.errors);
+  }
+}
+
+/** The request never got an answer (refused, reset, timed out). `sent` is false only when it surely never reached the server. */
+export class NetworkError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly code: string,
+    readonly sent: boolean,
+  ) {
+    super(`${method} ${path} failed: ${code}`);
+    this.name = "NetworkError";
+  }
+}
+
+export interface RetryPolicy {
+  /** Attempts after the first. */
+  retries: number;
+  /** Give up retrying once this much time has passed since the first attempt. */
+  maxTimeMs: number;
+  /** First backoff; doubles each attempt, with jitter, up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest Retry-After honoured; a longer one is capped. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 6, maxTimeMs: 120_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+export interface ClientOptions {
+  baseUrl: string;
+  token: string;
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number>;
+  /**
+   * A request that may be sent again after an unclear failure (GET, PUT, DELETE, and actions whose repeat is
+   * harmless). A create is not: it is retried only when the server surely did not act on it (429, or a
+   * connection that was never made); any other failure is an {@link AmbiguousCreateError} for the caller to
+   * resolve (look for what it may have made) rather than a blind repeat.
+   */
+  idempotent?: boolean;
+  /** HTTP statuses that are an answer, not an error (for example 404 on a read). */
+  accept?: number[];
+}
+
+/** A create whose outcome is unknown: the server may or may not have made the resource. */
+export class AmbiguousCreateError extends Error {
+  constructor(readonly original: Error) {
+    super(`the create request may or may not have taken effect: ${original.message}`);
+    this.name = "AmbiguousCreateError";
+  }
+}
+
+export interface ListEnvelope<T> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+// One keep-alive connection pool per process, shared by every client (connections are per origin inside it).
+let sharedAgent: Agent | undefined;
+function agent(): Agent {
+  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 });
+  return sharedAgent;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function isTransient(err: unknown): boolean {
+  if (err instanceof NetworkError) return true;
+  if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
+  return false;
+}
+
+/** True when a failed create surely had no effect, so sending it again cannot make a duplicate. */
+function surelyNotApplied(err: unknown): boolean {
+  if (err instanceof ApiError) return err.status === 429;
+  if (err instanceof NetworkError) return !err.sent;
+  return false;
+}
+
+export class ApiClient {
+  private readonly base: URL;
+  private readonly retry: RetryPolicy;
+  constructor(private readonly opts: ClientOptions) {
+    this.base = new URL(opts.baseUrl.replace(/\/+$/, "") + "/");
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+  }
+
+  get baseUrl(): string {
+    return this.base.toString().replace(/\/$/, "");
+  }
+
+  /** Sends one request (with the retry policy) and returns the parsed JSON body (undefined for 204). */
+  async request<T = unknown>(method: string, path: string, ro: RequestOptions = {}): Promise<{ status: number; body: T }> {
+    const idempotent = ro.idempotent ?? method !== "POST";
+    const started = Date.now();
+    const attempt = () => this.once<T>(method, path, ro);
+    try {
+      return await pRetry(attempt, {
+        retries: this.retry.retries,
+        // Delays are ours (Retry-After or backoff, below), so p-retry itself waits nothing.
+        minTimeout: 0,
+        maxTimeout: 0,
+        randomize: false,
+        maxRetryTime: this.retry.maxTimeMs,
+        shouldRetry: ({ error }) => (idempotent ? isTransient(error) : surelyNotApplied(error)),
+        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+          const retriable = idempotent ? isTransient(error) : surelyNotApplied(error);
+          if (!retriable || retriesLeft <= 0) return;
+          let delay: number;
+          if (error instanceof ApiError && error.status === 429) delay = Math.min(error.retryAfterMs ?? 1000, this.retry.maxRetryAfterMs);
+          else delay = Math.min(this.retry.baseDelayMs * 2 ** (attemptNumber - 1), this.retry.maxDelayMs) * (0.5 + Math.random() / 2);
+          if (Date.now() + delay - started > this.retry.maxTimeMs) return;
+          await sleep(delay);
+        },
+      });
+    } catch (err) {
+      if (!idempotent && !surelyNotApplied(err) && (err instanceof NetworkError || (err instanceof ApiError && err.status >= 500))) {
+        throw new AmbiguousCreateError(err);
+      }
+      throw err;
+    }
+  }
+
+  private async once<T>(method: string, path: string, ro: RequestOptions): Promise<{ status: number; body: T }> {
+    const url = new URL(path.replace(/^\//, ""), this.base);
+    for (const [k, v] of Object.entries(ro.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.opts.token}`,
+      accept: "application/json",
+      "user-agent": this.opts.userAgent ?? "pulumi-compute",
+    };
+    let body: string | undefined;
+    if (ro.body !== undefined) {
+      body = JSON.stringify(ro.body);
+      headers["content-type"] = "application/json";
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher: agent(),
+        headersTimeout: this.opts.timeoutMs ?? 60_000,
+        bodyTimeout: this.opts.timeoutMs ?? 60_000,
+      });
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? (err as Error).name ?? "network error";
+      // A refused or unresolvable connection never carried the request.
+      const sent = !["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"].includes(code);
+      throw new NetworkError(method, url.pathname, code, sent);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw new NetworkError(method, url.pathname, (err as { code?: string }).code ?? "body read failed", true);
+    }
+    if (res.statusCode === 204) return { status: 204, body: undefined as T };
+    let parsed: unknown = undefined;
+    if (text.length) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    if (res.statusCode >= 400 && !(ro.accept ?? []).includes(res.statusCode)) {
+      const errors = Array.isArray((parsed as { errors?: unknown })?.errors) ? ((parsed as { errors: ApiErrorItem[] }).errors) : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
+      const ra = res.headers["retry-after"];
+      const retryAfterMs = typeof ra === "string" && /^\d+$/.test(ra) ? Number(ra) * 1000 : undefined;
+      throw new ApiError(res.statusCode, errors, method, url.pathname, retryAfterMs);
+    }
+    return { status: res.statusCode, body: parsed as T };
+  }
+
+  async get<T>(path: string, accept404 = false): Promise<T | undefined> {
+    const r = await this.request<T>("GET", path, { accept: accept404 ? [404] : [] });
+    return r.status === 404 ? undefined : r.body;
+  }
+
+  /** Reads every page of a list (page size 500, the largest the API allows). */
+  async list<T>(path: string): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 1; ; page++) {
+      const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 } });
+      out.push(...r.body.data);
+      if (page >= r.body.pages) return out;
+    }
+  }
+}

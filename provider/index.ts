@@ -1,0 +1,33 @@
+/**
+ * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
+ * dynamic provider process. Nothing here is serialized into the stack state.
+ */
+import type { DynamicProviderImpl, ResourceSpec } from "./resource";
+import { configure as configureSettings } from "./settings";
+import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
+
+export const providers: Record<string, DynamicProviderImpl> = {
+  SshKey: sshKeyProvider,
+};
+
+export const specs: ResourceSpec<any>[] = [sshKeySpec];
+
+export function provider(type: string): DynamicProviderImpl {
+  const p = providers[type];
+  if (!p) throw new Error(`pulumi-compute: unknown resource type "${type}" (this build knows ${Object.keys(providers).join(", ")})`);
+  return p;
+}
+
+export async function configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
+  configureSettings(req.config);
+}
+
+export { ApiClient, ApiError } from "./client";
+
+/** The one entry point of the serialized shim (sdk/shim.ts): `call(type, method, args)`. */
+export async function call(type: string, method: string, args: unknown[]): Promise<unknown> {
+  if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
+  const p = provider(type) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  if (typeof p[method] !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);
+  return p[method](...args);
+}

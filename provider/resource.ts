@@ -1,0 +1,279 @@
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "./client";
+import { client as settingsClient, SettingsError } from "./settings";
+
+/** The value Pulumi passes to check/diff during preview for a value not known yet. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/**
+ * One row of a resource's declarative table. Everything else (check, diff, create and update bodies,
+ * outputs, schema.json, the docs tables) is derived from these rows.
+ */
+export interface Field {
+  /** Property name in Pulumi (camelCase). */
+  name: string;
+  /** Field name in the API (snake_case); defaults to the snake_case of `name`. */
+  api?: string;
+  /** Validation of the input value (inputs only). */
+  schema?: z.ZodType;
+  /** `input`: set by the user (and echoed as an output); `output`: computed by the service only. */
+  kind: "input" | "output";
+  required?: boolean;
+  /** The service fills it in when the user leaves it out (so a missing input is not a change). */
+  computed?: boolean;
+  /** A change cannot be made in place: the resource is replaced. */
+  forceNew?: boolean;
+  /** Stored encrypted in the state; never printed. */
+  secret?: boolean;
+  /** Not returned by the API (write-only): kept from the inputs. */
+  writeOnly?: boolean;
+  description: string;
+}
+
+export interface ResourceSpec<Api extends { id: number | string }> {
+  /** Resource class name, e.g. `SshKey`. */
+  type: string;
+  description: string;
+  fields: Field[];
+  /** Human words for the resource in messages, e.g. "SSH key". */
+  noun: string;
+  /** The API keeps labels unique: a replacement that keeps the label must delete first. */
+  uniqueLabel?: boolean;
+  collectionPath(inputs: Record<string, unknown>): string;
+  itemPath(id: string, props: Record<string, unknown>): string;
+  /**
+   * After a create whose response was lost: find the resource the request may have made (by unique or
+   * identifying fields), so it is adopted instead of made twice.
+   */
+  findExisting?(client: ApiClient, body: Record<string, unknown>, inputs: Record<string, unknown>, since: number): Promise<Api | undefined>;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const apiName = (f: Field): string => f.api ?? snake(f.name);
+export const inputFields = (spec: ResourceSpec<never> | ResourceSpec<any>): Field[] => spec.fields.filter((f) => f.kind === "input");
+
+type Props = Record<string, unknown>;
+
+/** Validates the inputs against the table: every failure names its property. Unknown values are skipped. */
+export function checkInputs(spec: ResourceSpec<any>, news: Props): { inputs: Props; failures: CheckFailure[] } {
+  const failures: CheckFailure[] = [];
+  const inputs: Props = { ...news };
+  for (const f of spec.fields) {
+    const v = news[f.name];
+    if (f.kind === "output") {
+      delete inputs[f.name];
+      continue;
+    }
+    if (v === undefined || v === null) {
+      if (f.required) failures.push({ property: f.name, reason: `${f.name} is required` });
+      delete inputs[f.name];
+      continue;
+    }
+    if (containsUnknown(v) || !f.schema) continue;
+    const r = f.schema.safeParse(v);
+    if (!r.success) {
+      for (const issue of r.error.issues) {
+        const path = issue.path.length ? `${f.name}${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}` : f.name;
+        failures.push({ property: f.name, reason: `${path}: ${issue.message}` });
+      }
+    } else {
+      inputs[f.name] = r.data;
+    }
+  }
+  return { inputs, failures };
+}
+
+export interface DiffOutcome {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  changed: string[];
+}
+
+/** Compares new inputs with the old state: which inputs changed and which of them force a replacement. */
+export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): DiffOutcome {
+  const changed: string[] = [];
+  for (const f of spec.fields) {
+    if (f.kind !== "input") continue;
+    const o = olds[f.name];
+    const n = news[f.name];
+    if (n === undefined || n === null) {
+      if (f.computed || o === undefined || o === null) continue;
+      changed.push(f.name);
+      continue;
+    }
+    if (containsUnknown(n) || !isDeepStrictEqual(o, n)) changed.push(f.name);
+  }
+  const replaces = changed.filter((name) => spec.fields.find((f) => f.name === name)!.forceNew);
+  const labelKept = !changed.includes("label");
+  return {
+    changes: changed.length > 0,
+    replaces,
+    deleteBeforeReplace: Boolean(spec.uniqueLabel && replaces.length > 0 && labelKept),
+    changed,
+  };
+}
+
+/** The API body for the given inputs (only the fields set, under their API names). */
+export function toApiBody(spec: ResourceSpec<any>, inputs: Props, only?: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of spec.fields) {
+    if (f.kind !== "input" || (only && !only.includes(f.name))) continue;
+    const v = inputs[f.name];
+    if (v !== undefined) body[apiName(f)] = v;
+  }
+  return body;
+}
+
+/** Outputs from an API record: every field the API returns, plus write-only inputs kept from `inputs`. */
+export function fromApi(spec: ResourceSpec<any>, api: Record<string, unknown>, inputs: Props): Props {
+  const out: Props = {};
+  for (const f of spec.fields) {
+    const key = apiName(f);
+    if (f.writeOnly || !(key in api)) {
+      if (inputs[f.name] !== undefined) out[f.name] = inputs[f.name];
+      continue;
+    }
+    out[f.name] = api[key];
+  }
+  return out;
+}
+
+/** The input part of a set of outputs: what `read` reports as the resource's current inputs. */
+export function inputsOf(spec: ResourceSpec<any>, outs: Props): Props {
+  const ins: Props = {};
+  for (const f of spec.fields) if (f.kind === "input" && outs[f.name] !== undefined) ins[f.name] = outs[f.name];
+  return ins;
+}
+
+/** A message that names the operation, the resource and the API's reason, and never a secret. */
+export function describeFailure(spec: ResourceSpec<any>, op: string, id: string | undefined, err: unknown): Error {
+  const what = `${spec.noun}${id ? ` ${id}` : ""}`;
+  if (err instanceof SettingsError) return new Error(`cannot ${op} ${what}: ${err.message}`);
+  if (err instanceof ApiError) {
+    let hint = "";
+    if (err.status === 401) hint = " (the API token is missing, unknown, expired or revoked: check compute:token or COMPUTE_TOKEN)";
+    else if (err.status === 403) hint = " (the token or user lacks the permission for this: check the token's scopes and the user's grants)";
+    return new Error(`cannot ${op} ${what}: the API answered HTTP ${err.status}: ${err.reasons}${hint}`);
+  }
+  if (err instanceof NetworkError) return new Error(`cannot ${op} ${what}: no answer from the API (${err.code}) after retries`);
+  if (err instanceof AmbiguousCreateError) return new Error(`cannot ${op} ${what}: ${err.message}`);
+  return new Error(`cannot ${op} ${what}: ${(err as Error)?.message ?? String(err)}`);
+}
+
+export interface DynamicProviderImpl {
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(inputs: Props): Promise<{ id: string; outs: Props }>;
+  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export interface ProviderHooks<Api extends { id: number | string }> {
+  /** Custom create body (default: the inputs under their API names). */
+  createBody?(inputs: Props): Record<string, unknown>;
+  /** Custom update (default: one PUT of the changed in-place fields). */
+  update?(client: ApiClient, id: string, olds: Props, news: Props, changed: string[]): Promise<Api>;
+}
+
+/**
+ * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
+ * gone), PUT of the changed fields to update, DELETE to delete (404 is success).
+ */
+export function restProvider<Api extends { id: number | string }>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
+  const getClient = () => settingsClient();
+  return {
+    async check(_olds, news) {
+      return checkInputs(spec, news);
+    },
+
+    async diff(_id, olds, news) {
+      const d = diffInputs(spec, olds, news);
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+    },
+
+    async create(inputs) {
+      try {
+        const c = getClient();
+        const body = hooks.createBody ? hooks.createBody(inputs) : toApiBody(spec, inputs);
+        const api = await createOnce(c, spec, body, inputs);
+        return { id: String(api.id), outs: fromApi(spec, api as Record<string, unknown>, inputs) };
+      } catch (err) {
+        throw describeFailure(spec, "create", undefined, err);
+      }
+    },
+
+    async read(id, props) {
+      try {
+        const c = getClient();
+        const api = await c.get<Api>(spec.itemPath(id, props), true);
+        if (!api) return {};
+        const outs = fromApi(spec, api as Record<string, unknown>, props);
+        return { id, props: outs, inputs: inputsOf(spec, outs) };
+      } catch (err) {
+        throw describeFailure(spec, "read", id, err);
+      }
+    },
+
+    async update(id, olds, news) {
+      try {
+        const c = getClient();
+        const { changed } = diffInputs(spec, olds, news);
+        let api: Api;
+        if (hooks.update) api = await hooks.update(c, id, olds, news, changed);
+        else {
+          const body = toApiBody(spec, news, changed);
+          api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body })).body;
+        }
+        return { outs: fromApi(spec, api as Record<string, unknown>, news) };
+      } catch (err) {
+        throw describeFailure(spec, "update", id, err);
+      }
+    },
+
+    async delete(id, props) {
+      try {
+        await getClient().request("DELETE", spec.itemPath(id, props), { accept: [404] });
+      } catch (err) {
+        throw describeFailure(spec, "delete", id, err);
+      }
+    },
+  };
+}
+
+/**
+ * POSTs a create. When the answer is lost (the request may have taken effect), looks for what it may
+ * have made and adopts it; only when nothing is there is the create sent again. Never a blind repeat.
+ */
+export async function createOnce<Api extends { id: number | string }>(
+  c: ApiClient,
+  spec: ResourceSpec<Api>,
+  body: Record<string, unknown>,
+  inputs: Props,
+): Promise<Api> {
+  const attempts = 3;
+  const since = Date.now();
+  for (let i = 1; ; i++) {
+    try {
+      return (await c.request<Api>("POST", spec.collectionPath(inputs), { body, idempotent: false })).body;
+    } catch (err) {
+      if (!(err instanceof AmbiguousCreateError) || !spec.findExisting || i >= attempts) throw err;
+      const found = await spec.findExisting(c, body, inputs, since);
+      if (found) return found;
+    }
+  }
+}

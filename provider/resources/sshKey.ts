@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { sshPublicKeyError } from "../rules";
+import { restProvider, type ResourceSpec } from "../resource";
+
+export interface SshKeyApi {
+  id: number;
+  label: string;
+  ssh_key: string;
+  created: string;
+}
+
+const publicKey = z
+  .string()
+  .superRefine((v, ctx) => {
+    const e = sshPublicKeyError(v);
+    if (e) ctx.addIssue({ code: "custom", message: e });
+  })
+  .transform((v) => v.trim());
+
+export const sshKeySpec: ResourceSpec<SshKeyApi> = {
+  type: "SshKey",
+  noun: "SSH key",
+  description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
+  fields: [
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: z.string().max(64, "must be at most 64 characters"),
+      description: "A label for the key, at most 64 characters. Changed in place.",
+    },
+    {
+      name: "sshKey",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: publicKey,
+      description: "The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key.",
+    },
+    { name: "created", kind: "output", description: "When the key was added (ISO 8601, UTC)." },
+  ],
+  collectionPath: () => "/profile/sshkeys",
+  itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
+  // A lost create answer: the key we sent, with our label, added no earlier than this create began
+  // (less a minute for clock skew), so an older copy of the same key is never taken over.
+  async findExisting(client, body, _inputs, since) {
+    const keys = await client.list<SshKeyApi>("/profile/sshkeys");
+    const matches = keys.filter(
+      (k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && Date.parse(`${k.created}Z`) >= since - 60_000,
+    );
+    return matches.sort((a, b) => b.id - a.id)[0];
+  },
+};
+
+export const sshKeyProvider = restProvider(sshKeySpec);

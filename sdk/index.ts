@@ -1,0 +1,1 @@
+export { SshKey, type SshKeyArgs } from "./sshKey";
