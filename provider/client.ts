@@ -139,15 +139,14 @@ export class ApiClient {
         minTimeout: 0,
         maxTimeout: 0,
         randomize: false,
-        maxRetryTime: this.retry.maxTimeMs,
-        shouldRetry: ({ error }) => (idempotent ? isTransient(error) : surelyNotApplied(error)),
+        // Throwing here ends the retries with that error: not retriable, no attempts left, or no time left.
         onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
           const retriable = idempotent ? isTransient(error) : surelyNotApplied(error);
-          if (!retriable || retriesLeft <= 0) return;
+          if (!retriable || retriesLeft <= 0) throw error;
           let delay: number;
           if (error instanceof ApiError && error.status === 429) delay = Math.min(error.retryAfterMs ?? 1000, this.retry.maxRetryAfterMs);
           else delay = Math.min(this.retry.baseDelayMs * 2 ** (attemptNumber - 1), this.retry.maxDelayMs) * (0.5 + Math.random() / 2);
-          if (Date.now() + delay - started > this.retry.maxTimeMs) return;
+          if (Date.now() + delay - started > this.retry.maxTimeMs) throw error;
           await sleep(delay);
         },
       });

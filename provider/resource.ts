@@ -35,6 +35,8 @@ export interface Field {
   secret?: boolean;
   /** Not returned by the API (write-only): kept from the inputs. */
   writeOnly?: boolean;
+  /** JSON type of an output-only field, for the schema (inputs take theirs from `schema`). */
+  outputType?: "string" | "integer" | "boolean" | "object" | "array";
   description: string;
 }
 
@@ -45,6 +47,10 @@ export interface ResourceSpec<Api extends { id: number | string }> {
   fields: Field[];
   /** Human words for the resource in messages, e.g. "SSH key". */
   noun: string;
+  /** What the Pulumi id is, for the docs (e.g. "the API's key id, as a string"). */
+  idFormat: string;
+  /** A short TypeScript usage example for the docs. */
+  example: string;
   /** The API keeps labels unique: a replacement that keeps the label must delete first. */
   uniqueLabel?: boolean;
   collectionPath(inputs: Record<string, unknown>): string;

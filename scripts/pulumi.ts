@@ -15,8 +15,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { repoRoot } from "./root";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+const ROOT = repoRoot();
 const OPS = ["up", "preview", "refresh", "destroy", "export", "outputs", "rm"] as const;
 type Op = (typeof OPS)[number];
 
@@ -101,8 +102,17 @@ export async function run(opts: RunOptions): Promise<Record<string, unknown>> {
       const r = await stack.destroy({ onOutput, color: "never" });
       return { summary: r.summary.resourceChanges };
     }
-    case "export":
-      return (await stack.exportStack()) as unknown as Record<string, unknown>;
+    case "export": {
+      // What a user's `pulumi stack export` prints. (The Automation API's exportStack() adds
+      // --show-secrets, which decrypts every secret: not what a state audit must look at.)
+      const text = execFileSync(path.join(root, "bin", "pulumi"), ["stack", "export", "--stack", opts.stack], {
+        cwd: dir,
+        env: { ...process.env, ...envVars },
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      return JSON.parse(text) as Record<string, unknown>;
+    }
     case "outputs":
       return outputs();
     case "rm":

@@ -21,6 +21,15 @@ export const sshKeySpec: ResourceSpec<SshKeyApi> = {
   type: "SshKey",
   noun: "SSH key",
   description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
+  idFormat: "The API's integer key id, as a string (for example `\"42\"`).",
+  example: `import * as fs from "fs";
+import * as compute from "pulumi-compute";
+
+const key = new compute.SshKey("deploy", {
+    label: "deploy",
+    sshKey: fs.readFileSync(\`\${process.env.HOME}/.ssh/id_ed25519.pub\`, "utf8"),
+});
+export const keyId = key.id;`,
   fields: [
     {
       name: "label",
@@ -37,7 +46,7 @@ export const sshKeySpec: ResourceSpec<SshKeyApi> = {
       schema: publicKey,
       description: "The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key.",
     },
-    { name: "created", kind: "output", description: "When the key was added (ISO 8601, UTC)." },
+    { name: "created", kind: "output", outputType: "string", description: "When the key was added (ISO 8601, UTC)." },
   ],
   collectionPath: () => "/profile/sshkeys",
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
