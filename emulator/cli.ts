@@ -2,13 +2,15 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "./server";
 
-const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE]
+const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
   --host ADDR   address to listen on (default 127.0.0.1)
   --token T     the bearer token to accept, with every scope (random when omitted)
   --state FILE  keep the state in FILE across restarts
+  --speed F     how long status changes take: 1 (the default) is seconds, as a demo shows them;
+                0.01 near-instant; 0 instant
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
         host: { type: "string", default: "127.0.0.1" },
         token: { type: "string" },
         state: { type: "string" },
+        speed: { type: "string", default: "1" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -37,7 +40,12 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: --port must be an integer from 0 to 65535, got "${values.port}"`);
     process.exit(2);
   }
-  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state });
+  const speed = Number(values.speed);
+  if (!Number.isFinite(speed) || speed < 0) {
+    console.error(`compute-emulator: --speed must be a number, 0 or more, got "${values.speed}"`);
+    process.exit(2);
+  }
+  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed });
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));
   const stop = () => {
     void emu.close().then(() => process.exit(0));

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
+import { registerComputeRoutes, type SubnetLookup, type Timing } from "./routes/compute";
 import { registerProfileRoutes } from "./routes/profile";
+import { registerReferenceRoutes } from "./routes/reference";
 import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
 
 export interface EmulatorOptions {
@@ -15,6 +17,11 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** The clock, for tests that move time on. */
   now?: () => number;
+  /**
+   * Multiplies how long status changes take (provisioning, booting, resizing...). 1 is seconds, like a
+   * demo; the default 0.01 makes them near-instant for tests (still one poll or more).
+   */
+  speed?: number;
 }
 
 export interface RequestLogEntry {
@@ -28,6 +35,8 @@ export interface Emulator {
   url: string;
   token: string;
   store: Store;
+  /** Change the speed of status transitions at run time (tests). */
+  timing: Timing;
   /** Every request served, in order (tests read it to count calls). */
   log: RequestLogEntry[];
   close(): Promise<void>;
@@ -35,9 +44,12 @@ export interface Emulator {
 
 const MAX_JSON_BODY = 1024 * 1024;
 
-export function buildRouter(store: Store, now: () => number): Router {
+export function buildRouter(store: Store, now: () => number, timing: Timing): Router {
   const router = new Router();
+  const noSubnets: SubnetLookup = () => undefined;
+  registerReferenceRoutes(router);
   registerProfileRoutes(router, store, now);
+  registerComputeRoutes(router, store, now, timing, noSubnets);
   return router;
 }
 
@@ -70,7 +82,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const now = opts.now ?? Date.now;
   const token = opts.token ?? newTokenValue();
   const store = new Store(opts.stateFile, token, now);
-  const api = buildRouter(store, now);
+  const timing: Timing = { speed: opts.speed ?? 0.01 };
+  const api = buildRouter(store, now, timing);
   const log: RequestLogEntry[] = [];
   const admin = adminRoutes(store, log, now);
 
@@ -139,6 +152,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     url: `http://${host}:${addr.port}/v4`,
     token,
     store,
+    timing,
     log,
     close: () =>
       new Promise<void>((resolve) => {

@@ -73,12 +73,121 @@ export interface SshKeyRecord {
   username: string;
 }
 
+/** A status change due at a time, with fields to set when it happens. */
+export interface Step {
+  status: string;
+  at: number;
+  patch?: Record<string, unknown>;
+}
+
+export interface InterfaceRecord {
+  id: number;
+  purpose: "public" | "vlan" | "vpc";
+  label: string | null;
+  ipam_address: string | null;
+  primary: boolean;
+  subnet_id: number | null;
+  vpc_id: number | null;
+  ipv4: { vpc: string | null; nat_1_1: string | null } | null;
+  ip_ranges: string[] | null;
+}
+
+export interface ConfigRecord {
+  id: number;
+  compute_id: number;
+  label: string;
+  comments: string | null;
+  devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
+  helpers: { updatedb_disabled: boolean; distro: boolean; modules_dep: boolean; network: boolean; devtmpfs_automount: boolean };
+  interfaces: InterfaceRecord[];
+  kernel: string;
+  memory_limit: number;
+  root_device: string;
+  run_level: "default" | "single" | "binbash";
+  virt_mode: "paravirt" | "fullvirt";
+  created: string;
+  updated: string;
+}
+
+export interface DiskRecord {
+  id: number;
+  compute_id: number;
+  label: string;
+  size: number;
+  filesystem: "raw" | "swap" | "ext3" | "ext4" | "initrd";
+  status: "ready" | "not ready" | "deleting";
+  created: string;
+  updated: string;
+  _queue: Step[];
+}
+
+export interface InstanceRecord {
+  id: number;
+  label: string;
+  group: string;
+  status: string;
+  region: string;
+  type: string;
+  image: string | null;
+  created: string;
+  updated: string;
+  hypervisor: "kvm";
+  host_uuid: string;
+  has_user_data: boolean;
+  ipv4: string[];
+  ipv6: string | null;
+  specs: { disk: number; gpus: number; memory: number; transfer: number; vcpus: number };
+  alerts: { cpu: number; io: number; network_in: number; network_out: number; transfer_quota: number };
+  backups: { available: boolean; enabled: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
+  tags: string[];
+  watchdog_enabled: boolean;
+  /** Internal (never shown): owner, pending status changes, boot state, secrets as hashes. */
+  _owner: string;
+  _queue: Step[];
+  _lastBootedConfig: number | null;
+  _activeInterfaces: number[];
+  _rootPassHash: string | null;
+  _clones: number[];
+  _userData: string | null;
+}
+
+export interface BackupRecord {
+  id: number;
+  compute_id: number;
+  label: string | null;
+  type: "auto" | "snapshot";
+  status: "paused" | "pending" | "running" | "needsPostProcessing" | "successful" | "failed" | "userAborted";
+  available: boolean;
+  configs: string[];
+  disks: { label: string; size: number; filesystem: string }[];
+  created: string;
+  finished: string | null;
+  updated: string;
+  region: string;
+  _queue: Step[];
+  _source: { disks: { srcId: number; label: string; size: number; filesystem: DiskRecord["filesystem"] }[]; configs: Omit<ConfigRecord, "id" | "compute_id">[]; type: string; rootPassHash: string | null };
+}
+
+export interface EventRecord {
+  id: number;
+  action: string;
+  entity: { id: number | string; type: string; label: string | null } | null;
+  created: string;
+  username: string;
+  status: "finished";
+}
+
 export interface StateData {
   version: 1;
   nextId: Record<string, number>;
   users: User[];
   tokens: TokenRecord[];
   sshkeys: SshKeyRecord[];
+  instances: InstanceRecord[];
+  configs: ConfigRecord[];
+  disks: DiskRecord[];
+  backups: BackupRecord[];
+  events: EventRecord[];
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -140,6 +249,24 @@ export const newTokenValue = (): string => randomBytes(32).toString("hex");
 export const apiTime = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
 
 /**
+ * Applies the status changes that are due. Every record with a `_queue` moves through its steps as time
+ * passes; nothing runs in the background, so the state file always holds the whole truth.
+ */
+export function settle<T extends { status: string; _queue: Step[] }>(rec: T, now: number): T {
+  while (rec._queue.length && rec._queue[0].at <= now) {
+    const step = rec._queue.shift()!;
+    rec.status = step.status;
+    if (step.patch) Object.assign(rec, step.patch);
+  }
+  return rec;
+}
+
+/** Strips internal (`_`-prefixed) fields for a response. */
+export function view<T extends object>(rec: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(rec).filter(([k]) => !k.startsWith("_")));
+}
+
+/**
  * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
  * change (write to a temporary file, then rename: a crash never leaves half a file).
  */
@@ -154,8 +281,9 @@ export class Store {
     if (file && existsSync(file)) {
       this.data = JSON.parse(readFileSync(file, "utf8")) as StateData;
     } else {
-      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [] };
+      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [] };
     }
+    for (const k of ["instances", "configs", "disks", "backups", "events"] as const) this.data[k] ??= [];
     // The token given on the command line always works, with every scope, for the account's owner.
     if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
     if (!this.data.tokens.some((t) => t.token === rootToken)) {
@@ -176,6 +304,10 @@ export class Store {
     const n = (this.data.nextId[kind] ?? 0) + 1;
     this.data.nextId[kind] = n;
     return n;
+  }
+
+  event(action: string, username: string, entity: EventRecord["entity"]): void {
+    this.data.events.push({ id: this.nextId("event"), action, entity, created: apiTime(this.now()), username, status: "finished" });
   }
 
   user(username: string): User | undefined {

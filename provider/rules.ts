@@ -81,3 +81,49 @@ export function parseScopes(scopes: string): { all: boolean; groups: Map<string,
   }
   return { all, groups };
 }
+
+/**
+ * Instance labels: 3..64 characters; ASCII letters, digits, `-`, `_` and `.`; starting and ending with a
+ * letter or digit; no two `-`, `_` or `.` in a row (the spec gives only the length: docs/spec-gaps.md).
+ */
+export function instanceLabelError(label: string): string | undefined {
+  const len = lengthError(label, 3, 64);
+  if (len) return len;
+  if (!/^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(label)) {
+    return "must use only ASCII letters, digits, '-', '_' and '.', and start and end with a letter or digit";
+  }
+  if (/[-_.]{2}/.test(label)) return "must not have two of '-', '_' or '.' in a row";
+  return undefined;
+}
+
+/** The exact text the API gives for a weak root password (spec rule 7). */
+export const WEAK_PASSWORD = "Password does not meet strength requirement";
+
+/**
+ * Root passwords: 7..128 characters, and strong enough: at least three of lowercase letters, uppercase
+ * letters, digits and other characters (the service's exact strength rule is not shown: docs/spec-gaps.md).
+ */
+export function rootPassError(pass: string): string | undefined {
+  const len = lengthError(pass, 7, 128);
+  if (len) return len;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(pass)).length;
+  if (classes < 3) return `${WEAK_PASSWORD} (use at least three of: lowercase letters, uppercase letters, digits, symbols)`;
+  return undefined;
+}
+
+/** Names of the config device slots, `sda` to `sdh`. */
+export const DEVICE_SLOTS = ["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "sdh"] as const;
+
+/** Problems with a list of interfaces (config or create body): 1..3 items, at most one primary, vpc needs a subnet. */
+export function interfacesError(list: Array<{ purpose?: unknown; primary?: unknown; subnet_id?: unknown; label?: unknown; ipam_address?: unknown }>, allowEmpty: boolean): { index?: number; field: string; reason: string } | undefined {
+  if (list.length === 0 && !allowEmpty) return { field: "interfaces", reason: "must have 1 to 3 interfaces" };
+  if (list.length > 3) return { field: "interfaces", reason: "must have at most 3 interfaces" };
+  if (list.filter((i) => i.primary === true).length > 1) return { field: "interfaces", reason: "at most one interface can be primary" };
+  for (const [index, i] of list.entries()) {
+    if (i.purpose !== "public" && i.purpose !== "vlan" && i.purpose !== "vpc") return { index, field: "purpose", reason: "must be one of public, vlan, vpc" };
+    if (i.purpose === "vpc" && (i.subnet_id === undefined || i.subnet_id === null)) return { index, field: "subnet_id", reason: "a vpc interface needs a subnet_id" };
+    if (i.purpose === "vlan" && (typeof i.label !== "string" || i.label.length < 1 || i.label.length > 64)) return { index, field: "label", reason: "a vlan interface needs a label of 1 to 64 characters" };
+    if (i.purpose === "public" && list.filter((x) => x.purpose === "public").length > 1) return { index, field: "purpose", reason: "at most one public interface" };
+  }
+  return undefined;
+}

@@ -1,0 +1,40 @@
+import catalogJson from "../data/catalog.json";
+import { notFound, paginate, type Router } from "../http";
+
+/** The reference data: one data file, `emulator/data/catalog.json`. */
+export interface Catalog {
+  regions: Array<{ id: string; label: string; country: string; capabilities: string[]; status: "ok" | "outage"; resolvers: { ipv4: string; ipv6: string } }>;
+  types: Array<{ id: string; label: string; class: string; disk: number; memory: number; vcpus: number; gpus: number; network_out: number; transfer: number; price: { hourly: number; monthly: number }; region_prices: unknown[]; addons: unknown; successor: string | null }>;
+  kernels: Array<{ id: string; label: string; version: string; architecture: string; built: string; deprecated: boolean; kvm: boolean; pvops: boolean }>;
+  images: Array<Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string; vendor: string | null }>;
+  scripts: Array<{ id: number; label: string; images: string[]; user_defined_fields: Array<{ name: string; label: string; default?: string }> }>;
+}
+
+export const catalog = catalogJson as Catalog;
+
+/** Plans outside the nanode, standard and dedicated classes are sold only in some regions. */
+function availability(regionId: string) {
+  const region = catalog.regions.find((r) => r.id === regionId)!;
+  const gpu = region.capabilities.includes("GPU Linodes");
+  return catalog.types
+    .filter((t) => t.class === "premium" || t.class === "gpu")
+    .map((t) => ({ region: regionId, plan: t.id, available: t.class === "gpu" ? gpu : region.status === "ok" }));
+}
+
+export function registerReferenceRoutes(router: Router): void {
+  const open = { scope: null, auth: "none" } as const;
+  router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx.query));
+  router.add("GET", "/regions/availability", open, (ctx) => paginate(catalog.regions.flatMap((r) => availability(r.id)), ctx.query));
+  router.add("GET", "/regions/{regionId}", open, (ctx) => catalog.regions.find((r) => r.id === ctx.params.regionId) ?? Promise.reject(notFound()));
+  router.add("GET", "/regions/{regionId}/availability", open, (ctx) => {
+    if (!catalog.regions.some((r) => r.id === ctx.params.regionId)) throw notFound();
+    return availability(ctx.params.regionId);
+  });
+  router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx.query));
+  router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
+  router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx.query));
+  // Public images: readable without a token (private images join this list in the images routes).
+  router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => paginate(catalog.images, ctx.query));
+  router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => catalog.images.find((i) => i.id === ctx.params.imageId) ?? Promise.reject(notFound()));
+  router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
+}
