@@ -4,13 +4,15 @@
  */
 import type { DynamicProviderImpl, ResourceSpec } from "./resource";
 import { configure as configureSettings } from "./settings";
+import { instanceProvider, instanceSpec } from "./resources/instance";
 import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
 
 export const providers: Record<string, DynamicProviderImpl> = {
+  Instance: instanceProvider,
   SshKey: sshKeyProvider,
 };
 
-export const specs: ResourceSpec<any>[] = [sshKeySpec];
+export const specs: ResourceSpec<any>[] = [instanceSpec, sshKeySpec];
 
 export function provider(type: string): DynamicProviderImpl {
   const p = providers[type];

@@ -35,6 +35,14 @@ export interface Field {
   secret?: boolean;
   /** Not returned by the API (write-only): kept from the inputs. */
   writeOnly?: boolean;
+  /** A list whose order does not matter (tags): compared as a set. */
+  unordered?: boolean;
+  /** An object the service completes with defaults: only the keys the user gave are compared. */
+  partial?: boolean;
+  /** User JSON sent as is (no key conversion), such as script data. */
+  raw?: boolean;
+  /** Not sent to the API: it steers how the provider acts (timeouts, resize options). */
+  control?: boolean;
   /** JSON type of an output-only field, for the schema (inputs take theirs from `schema`). */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   description: string;
@@ -67,7 +75,28 @@ export interface CheckFailure {
   reason: string;
 }
 
-export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const snake = (s: string): string => (s === "nat11" ? "nat_1_1" : s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+export const camel = (s: string): string => (s === "nat_1_1" ? "nat11" : s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
+
+/** Converts the keys of nested objects (not the values) between Pulumi's camelCase and the API's snake_case. */
+export function convertKeys(v: unknown, f: (k: string) => string): unknown {
+  if (Array.isArray(v)) return v.map((x) => convertKeys(x, f));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [f(k), convertKeys(x, f)]));
+  return v;
+}
+
+/** Equality as the diff sees it for a field: sets for unordered lists, the user's keys for partial objects. */
+export function sameValue(f: Field, old: unknown, next: unknown): boolean {
+  if (f.unordered && Array.isArray(old) && Array.isArray(next)) {
+    const a = old.map((x) => JSON.stringify(x)).sort();
+    const b = next.map((x) => JSON.stringify(x)).sort();
+    return isDeepStrictEqual(a, b);
+  }
+  if (f.partial && old && next && typeof old === "object" && typeof next === "object" && !Array.isArray(next)) {
+    return Object.entries(next).every(([k, v]) => v === undefined || isDeepStrictEqual((old as Record<string, unknown>)[k], v));
+  }
+  return isDeepStrictEqual(old, next);
+}
 export const apiName = (f: Field): string => f.api ?? snake(f.name);
 export const inputFields = (spec: ResourceSpec<never> | ResourceSpec<any>): Field[] => spec.fields.filter((f) => f.kind === "input");
 
@@ -121,7 +150,7 @@ export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): D
       changed.push(f.name);
       continue;
     }
-    if (containsUnknown(n) || !isDeepStrictEqual(o, n)) changed.push(f.name);
+    if (containsUnknown(n) || !sameValue(f, o, n)) changed.push(f.name);
   }
   const replaces = changed.filter((name) => spec.fields.find((f) => f.name === name)!.forceNew);
   const labelKept = !changed.includes("label");
@@ -137,9 +166,9 @@ export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): D
 export function toApiBody(spec: ResourceSpec<any>, inputs: Props, only?: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of spec.fields) {
-    if (f.kind !== "input" || (only && !only.includes(f.name))) continue;
+    if (f.kind !== "input" || f.control || (only && !only.includes(f.name))) continue;
     const v = inputs[f.name];
-    if (v !== undefined) body[apiName(f)] = v;
+    if (v !== undefined) body[apiName(f)] = f.raw ? v : convertKeys(v, snake);
   }
   return body;
 }
@@ -149,11 +178,11 @@ export function fromApi(spec: ResourceSpec<any>, api: Record<string, unknown>, i
   const out: Props = {};
   for (const f of spec.fields) {
     const key = apiName(f);
-    if (f.writeOnly || !(key in api)) {
+    if (f.writeOnly || f.control || !(key in api)) {
       if (inputs[f.name] !== undefined) out[f.name] = inputs[f.name];
       continue;
     }
-    out[f.name] = api[key];
+    out[f.name] = f.raw ? api[key] : convertKeys(api[key], camel);
   }
   return out;
 }
@@ -178,6 +207,15 @@ export function describeFailure(spec: ResourceSpec<any>, op: string, id: string 
   if (err instanceof NetworkError) return new Error(`cannot ${op} ${what}: no answer from the API (${err.code}) after retries`);
   if (err instanceof AmbiguousCreateError) return new Error(`cannot ${op} ${what}: ${err.message}`);
   return new Error(`cannot ${op} ${what}: ${(err as Error)?.message ?? String(err)}`);
+}
+
+/**
+ * An error that keeps what exists: Pulumi records the resource with this id and these properties (as
+ * "created, but failed to initialize"), so the next `up` or `refresh` continues from it instead of
+ * orphaning it. `__provider` must be carried over by hand: the engine does not add it to failures.
+ */
+export function keepResourceError(message: string, id: string, outs: Props, inputs: Props): Error {
+  return Object.assign(new Error(message), { id, properties: { ...outs, __provider: inputs.__provider }, reasons: [message] });
 }
 
 export interface DynamicProviderImpl {

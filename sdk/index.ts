@@ -1,1 +1,2 @@
+export { Instance, type InstanceArgs, type InterfaceArgs } from "./instance";
 export { SshKey, type SshKeyArgs } from "./sshKey";

@@ -1,0 +1,404 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { ApiClient } from "../client";
+import {
+  camel,
+  checkInputs,
+  convertKeys,
+  createOnce,
+  describeFailure,
+  diffInputs,
+  fromApi,
+  inputsOf,
+  keepResourceError,
+  snake,
+  toApiBody,
+  type DynamicProviderImpl,
+  type ResourceSpec,
+} from "../resource";
+import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
+import { client as settingsClient } from "../settings";
+import { parseDuration, waitFor } from "../wait";
+
+export interface InstanceApi {
+  id: number;
+  label: string;
+  status: string;
+  type: string;
+  image: string | null;
+  backups: { enabled: boolean; available: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
+  [k: string]: unknown;
+}
+
+type Props = Record<string, unknown>;
+
+const rule = (check: (v: string) => string | undefined) =>
+  z.string().superRefine((v, ctx) => {
+    const e = check(v);
+    if (e) ctx.addIssue({ code: "custom", message: e });
+  });
+const publicKey = rule((v) => sshPublicKeyError(v));
+const duration = z.string().refine((v) => {
+  try {
+    return parseDuration(v) > 0;
+  } catch {
+    return false;
+  }
+}, "must be a duration such as 90s, 15m or 1h30m");
+
+export const interfaceInput = z
+  .object({
+    purpose: z.enum(["public", "vlan", "vpc"]),
+    label: z.string().min(1).max(64).optional(),
+    ipamAddress: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24").optional(),
+    primary: z.boolean().optional(),
+    subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+    ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).strict().optional(),
+    ipRanges: z.array(z.string()).optional(),
+  })
+  .strict()
+  .superRefine((i, ctx) => {
+    if (i.purpose === "vpc" && i.subnetId === undefined) ctx.addIssue({ code: "custom", path: ["subnetId"], message: "a vpc interface needs a subnetId" });
+    if (i.purpose === "vlan" && !i.label) ctx.addIssue({ code: "custom", path: ["label"], message: "a vlan interface needs a label" });
+  });
+
+export const interfacesInput = z
+  .array(interfaceInput)
+  .min(1, "must have 1 to 3 interfaces")
+  .max(3, "must have at most 3 interfaces")
+  .refine((l) => l.filter((i) => i.primary).length <= 1, "at most one interface can be primary")
+  .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, "at most one public interface");
+
+export const instanceSpec: ResourceSpec<InstanceApi> = {
+  type: "Instance",
+  noun: "instance",
+  uniqueLabel: true,
+  description:
+    "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change.",
+  idFormat: "The API's integer instance id, as a string (for example `\"123\"`); it is the `computeId` of disks, configs and interfaces.",
+  example: `import * as compute from "pulumi-compute";
+
+const web = new compute.Instance("web", {
+    label: "web-1",
+    region: "us-east",
+    type: "c1-standard-2",
+    image: "compute/debian12",
+    rootPass: config.requireSecret("rootPass"),
+    authorizedKeys: [key.sshKey],
+    tags: ["web"],
+});
+export const ip = web.ipv4[0];`,
+  fields: [
+    { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (for example `us-east`). Changing it replaces the instance." },
+    { name: "type", kind: "input", required: true, schema: z.string().min(1), description: "Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish." },
+    { name: "label", kind: "input", computed: true, schema: rule(instanceLabelError), description: "3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. The service assigns one when left out. Changed in place." },
+    { name: "group", kind: "input", computed: true, schema: z.string().max(50), description: "Deprecated group label. Changed in place." },
+    { name: "tags", kind: "input", computed: true, unordered: true, schema: z.array(z.string().min(3, "a tag must be 3 to 50 characters").max(50, "a tag must be 3 to 50 characters")), description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place." },
+    {
+      name: "alerts",
+      kind: "input",
+      computed: true,
+      partial: true,
+      schema: z
+        .object({ cpu: z.number().int().min(0), io: z.number().int().min(0), networkIn: z.number().int().min(0), networkOut: z.number().int().min(0), transferQuota: z.number().int().min(0).max(100) })
+        .partial()
+        .strict(),
+      description: "Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place.",
+    },
+    { name: "watchdogEnabled", kind: "input", computed: true, schema: z.boolean(), description: "Reboot the instance when it powers off unexpectedly. Changed in place." },
+    {
+      name: "backupSchedule",
+      kind: "input",
+      computed: true,
+      partial: true,
+      control: true,
+      schema: z
+        .object({
+          day: z.enum(["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]),
+          window: z.enum(["Scheduling", "W0", "W2", "W4", "W6", "W8", "W10", "W12", "W14", "W16", "W18", "W20", "W22"]),
+        })
+        .partial()
+        .strict(),
+      description: "When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place.",
+    },
+    { name: "backupsEnabled", kind: "input", computed: true, control: true, schema: z.boolean(), description: "The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup)." },
+    { name: "booted", kind: "input", computed: true, schema: z.boolean(), description: "Whether the instance runs (default true). Changed in place by a boot or a shutdown; `pulumi refresh` sees an instance shut down by hand." },
+    { name: "image", kind: "input", forceNew: true, schema: z.string().min(1), description: "Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way)." },
+    { name: "rootPass", kind: "input", secret: true, writeOnly: true, computed: true, schema: rule(rootPassError), description: "Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again." },
+    { name: "authorizedKeys", kind: "input", forceNew: true, writeOnly: true, schema: z.array(publicKey), description: "Public SSH keys for root. Create-only: changing them replaces the instance." },
+    { name: "authorizedUsers", kind: "input", forceNew: true, writeOnly: true, schema: z.array(z.string().min(1)), description: "Users whose profile SSH keys are added for root. Create-only." },
+    { name: "scriptId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Deployment script to run (needs a compatible image). Create-only." },
+    { name: "scriptData", kind: "input", forceNew: true, writeOnly: true, secret: true, raw: true, schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"), description: "Inputs of the deployment script (JSON). Secret. Create-only." },
+    { name: "backupId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Create from this backup of another instance. Create-only." },
+    { name: "swapSize", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int().min(0), description: "Swap disk size in MB for an image deploy (default 512). Create-only." },
+    { name: "interfaces", kind: "input", writeOnly: true, schema: interfacesInput, description: "1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot)." },
+    { name: "metadata", kind: "input", forceNew: true, writeOnly: true, secret: true, schema: z.object({ userData: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64-encoded") }).strict(), description: "`userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only." },
+    { name: "firewallId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Firewall to attach at create. Create-only." },
+    { name: "privateIp", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "Add a private IPv4 address. Create-only." },
+    { name: "migrationType", kind: "input", control: true, schema: z.enum(["warm", "cold"]), description: "How a `type` change migrates: `cold` (default; shuts down first) or `warm`." },
+    { name: "allowAutoDiskResize", kind: "input", control: true, schema: z.boolean(), description: "On a resize to a larger type, grow the data disk too (default true)." },
+    { name: "rebuildOnImageChange", kind: "input", control: true, schema: z.boolean(), description: "Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes." },
+    {
+      name: "timeouts",
+      kind: "input",
+      control: true,
+      schema: z.object({ create: duration, update: duration, delete: duration }).partial().strict(),
+      description: "How long to wait: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.",
+    },
+    { name: "status", kind: "output", description: "`running`, `offline`, `provisioning`, `booting`, `migrating`, ..." },
+    { name: "ipv4", kind: "output", outputType: "array", description: "IPv4 addresses: the public one first, then the private one if any." },
+    { name: "ipv6", kind: "output", description: "SLAAC IPv6 address (/128), or null." },
+    { name: "specs", kind: "output", outputType: "object", description: "`disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`." },
+    { name: "hypervisor", kind: "output", description: "`kvm`." },
+    { name: "hostUuid", kind: "output", description: "The host machine." },
+    { name: "hasUserData", kind: "output", outputType: "boolean", description: "Whether the instance was provisioned with user data." },
+    { name: "backups", kind: "output", outputType: "object", description: "Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`." },
+    { name: "bootConfigId", kind: "output", outputType: "integer", description: "The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is)." },
+    { name: "created", kind: "output", description: "When the instance was created." },
+    { name: "updated", kind: "output", description: "When it last changed." },
+  ],
+  collectionPath: () => "/compute/instances",
+  itemPath: (id) => `/compute/instances/${encodeURIComponent(id)}`,
+  async findExisting(client, body, _inputs, since) {
+    if (typeof body.label !== "string") return undefined; // without a unique label nothing identifies it safely
+    const all = await client.list<InstanceApi>("/compute/instances");
+    return all.find((i) => i.label === body.label && Date.parse(`${String(i.created)}Z`) >= since - 60_000);
+  },
+};
+
+/** Fields the API takes only in a PUT, not in the create body. */
+const PUT_ONLY = ["alerts", "watchdogEnabled"];
+
+const DEFAULT_TIMEOUTS = { create: "15m", update: "60m", delete: "10m" };
+const timeoutOf = (props: Props, op: "create" | "update" | "delete") =>
+  parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {})[op] ?? DEFAULT_TIMEOUTS[op]);
+
+const SETTLED = new Set(["running", "offline", "stopped"]);
+const path = (id: string) => `/compute/instances/${encodeURIComponent(id)}`;
+
+/** A strong random root password (kept as a secret output). */
+export function generatedPassword(): string {
+  const base = randomBytes(24).toString("base64").replace(/[+/=]/g, "");
+  return `${base.slice(0, 24)}-Aa9`;
+}
+
+async function waitSettled(c: ApiClient, id: string, want: (i: InstanceApi) => boolean, what: string, timeoutMs: number): Promise<InstanceApi> {
+  return (await waitFor<InstanceApi>({
+    client: c,
+    path: path(id),
+    what: `instance ${id} ${what}`,
+    done: (i) => SETTLED.has(i.status) && want(i),
+    timeoutMs,
+    describe: (i) => `status ${i.status}`,
+  }))!;
+}
+
+const wantBooted = (props: Props) => props.booted !== false && (props.image !== undefined || props.backupId !== undefined || props.scriptId !== undefined);
+
+/** Outputs: the table's, plus the fields the API nests elsewhere. */
+function outputsOf(api: InstanceApi, inputs: Props, extra: Props = {}): Props {
+  const outs = fromApi(instanceSpec, api, inputs);
+  outs.backupsEnabled = api.backups.enabled;
+  outs.backupSchedule = convertKeys(api.backups.schedule, camel);
+  if (SETTLED.has(api.status)) outs.booted = api.status === "running";
+  else if (inputs.booted !== undefined) outs.booted = inputs.booted;
+  return { ...outs, ...extra };
+}
+
+/** The profile whose interfaces `interfaces` manages: the deploy's default profile (the first). */
+async function bootConfigId(c: ApiClient, id: string): Promise<number | undefined> {
+  const cfgs = await c.list<{ id: number }>(`${path(id)}/configs`);
+  return cfgs[0]?.id;
+}
+
+/** Interfaces as the user declares them, from the API's records (for drift). */
+function interfacesFromApi(list: Array<Record<string, unknown>>): Props[] {
+  return list.map((i) => {
+    const out: Props = { purpose: i.purpose };
+    if (i.purpose === "vlan") {
+      out.label = i.label;
+      if (i.ipam_address) out.ipamAddress = i.ipam_address;
+    }
+    if (i.primary) out.primary = true;
+    if (i.purpose === "vpc") {
+      out.subnetId = i.subnet_id;
+      const v4 = i.ipv4 as { vpc?: string; nat_1_1?: string | null } | null;
+      if (v4) out.ipv4 = { vpc: v4.vpc, ...(v4.nat_1_1 ? { nat11: v4.nat_1_1 } : {}) };
+      if (Array.isArray(i.ip_ranges) && i.ip_ranges.length) out.ipRanges = i.ip_ranges;
+    }
+    return out;
+  });
+}
+
+/** Compares declared interfaces with what the API reports, ignoring what the user left to the service. */
+function interfacesMatch(declared: Props[], actual: Props[]): boolean {
+  if (declared.length !== actual.length) return false;
+  return declared.every((d, i) => Object.entries(d).every(([k, v]) => {
+    if (k === "ipv4" && v && typeof v === "object") return Object.entries(v).every(([kk, vv]) => (actual[i].ipv4 as Props | undefined)?.[kk] === vv);
+    if (k === "primary") return Boolean(v) === Boolean(actual[i].primary);
+    return JSON.stringify(actual[i][k]) === JSON.stringify(v);
+  }));
+}
+
+export const instanceProvider: DynamicProviderImpl = {
+  async check(_olds, news) {
+    const r = checkInputs(instanceSpec, news);
+    if (news.scriptId !== undefined && news.image === undefined) r.failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
+    if (news.image !== undefined && news.backupId !== undefined) r.failures.push({ property: "backupId", reason: "backupId: give either image or backupId, not both" });
+    if (news.metadata !== undefined && news.image === undefined) r.failures.push({ property: "metadata", reason: "metadata: user data needs an image with cloud-init" });
+    return r;
+  },
+
+  async diff(_id, olds, news) {
+    const d = diffInputs(instanceSpec, olds, news);
+    // An image change rebuilds in place when asked to; otherwise it replaces.
+    const replaces = news.rebuildOnImageChange === true ? d.replaces.filter((f) => f !== "image") : d.replaces;
+    const labelCollides = replaces.length > 0 && typeof news.label === "string" && !d.changed.includes("label");
+    return { changes: d.changes, replaces, deleteBeforeReplace: labelCollides };
+  },
+
+  async create(inputs) {
+    let c: ApiClient;
+    let id: string | undefined;
+    let last: InstanceApi | undefined;
+    const ins: Props = { ...inputs };
+    try {
+      c = settingsClient();
+      if ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined) ins.rootPass = generatedPassword();
+      // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
+      const body = toApiBody(instanceSpec, ins);
+      for (const k of PUT_ONLY) delete body[snake(k)];
+      if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
+      last = await createOnce(c, instanceSpec, body, ins);
+      id = String(last.id);
+      const put = toApiBody(instanceSpec, ins, PUT_ONLY);
+      if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
+      if (Object.keys(put).length) last = (await c.request<InstanceApi>("PUT", path(id), { body: put })).body;
+      const booted = wantBooted(ins);
+      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create"));
+      const extra: Props = {};
+      if (ins.interfaces !== undefined) extra.bootConfigId = await bootConfigId(c, id);
+      return { id, outs: outputsOf(last, ins, extra) };
+    } catch (err) {
+      const e = describeFailure(instanceSpec, "create", id, err);
+      if (id && last) throw keepResourceError(`${e.message}. The instance ${id} exists and is kept in the stack: run pulumi up again to continue, or pulumi destroy to remove it.`, id, outputsOf(last, ins), inputs);
+      throw e;
+    }
+  },
+
+  async read(id, props) {
+    try {
+      const c = settingsClient();
+      const api = await c.get<InstanceApi>(path(id), true);
+      if (!api) return {};
+      const extra: Props = {};
+      if (props.interfaces !== undefined && props.bootConfigId !== undefined) {
+        const list = await c.get<Array<Record<string, unknown>>>(`${path(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
+        if (list) {
+          const actual = interfacesFromApi(list);
+          extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
+        }
+      }
+      const outs = outputsOf(api, props, extra);
+      return { id, props: outs, inputs: inputsOf(instanceSpec, outs) };
+    } catch (err) {
+      throw describeFailure(instanceSpec, "read", id, err);
+    }
+  },
+
+  async update(id, olds, news) {
+    let c: ApiClient;
+    let last: InstanceApi | undefined;
+    const timeout = timeoutOf(news, "update");
+    const ins: Props = { ...news };
+    if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
+    const extra: Props = { bootConfigId: olds.bootConfigId };
+    try {
+      c = settingsClient();
+      const { changed } = diffInputs(instanceSpec, olds, news);
+      const has = (f: string) => changed.includes(f);
+      const settle = async (what: string, want: (i: InstanceApi) => boolean = () => true) => {
+        last = await waitSettled(c, id, want, what, timeout);
+        return last;
+      };
+      const current = async () => (last = (await c.get<InstanceApi>(path(id)))!);
+
+      // 1. An image change with rebuildOnImageChange: rebuild (erases the disks), then the other changes.
+      if (has("image")) {
+        if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
+        const body = toApiBody(instanceSpec, ins, ["image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "metadata", "booted"]);
+        await c.request("POST", `${path(id)}/rebuild`, { body });
+        await settle("to finish rebuilding");
+      }
+      // 2. One PUT for the plain fields.
+      const putFields = ["label", "group", "tags", "alerts", "watchdogEnabled"].filter(has);
+      if (putFields.length || has("backupSchedule")) {
+        const body = toApiBody(instanceSpec, news, putFields);
+        if (has("backupSchedule")) body.backups = { schedule: convertKeys(news.backupSchedule, snake) };
+        last = (await c.request<InstanceApi>("PUT", path(id), { body })).body;
+      }
+      // 3. The backup service.
+      if (has("backupsEnabled")) await c.request("POST", `${path(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, { body: {} });
+      // 4. A resize: wait until the new type is in place.
+      if (has("type")) {
+        const body: Props = { type: news.type };
+        if (news.migrationType !== undefined) body.migration_type = news.migrationType;
+        if (news.allowAutoDiskResize !== undefined) body.allow_auto_disk_resize = news.allowAutoDiskResize;
+        await c.request("POST", `${path(id)}/resize`, { body });
+        await settle(`to be resized to ${String(news.type)}`, (i) => i.type === news.type);
+      }
+      // 5. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
+      if (has("interfaces")) {
+        const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfigId(c, id));
+        if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
+        extra.bootConfigId = cfgId;
+        await c.request("PUT", `${path(id)}/configs/${cfgId}`, { body: { interfaces: convertKeys(news.interfaces, snake) } });
+        const now = await current();
+        if (now.status === "running") {
+          await c.request("POST", `${path(id)}/reboot`, { body: { config_id: cfgId } });
+          await settle("to reboot with the new interfaces", (i) => i.status === "running");
+        }
+      }
+      // 6. The root password: inside one shutdown/boot cycle (the API needs the instance shut down).
+      if (has("rootPass") && news.rootPass !== undefined) {
+        const wasRunning = (await current()).status === "running";
+        if (wasRunning) {
+          await c.request("POST", `${path(id)}/shutdown`, { body: {} });
+          await settle("to shut down for the password reset", (i) => i.status === "offline");
+        }
+        await c.request("POST", `${path(id)}/password`, { body: { root_pass: news.rootPass } });
+        if (wasRunning) {
+          await c.request("POST", `${path(id)}/boot`, { body: {} });
+          await settle("to boot after the password reset", (i) => i.status === "running");
+        }
+      }
+      // 7. Power state last, so it is what the user asked for.
+      if (has("booted") || has("image")) {
+        const now = await settle("to settle");
+        if (news.booted !== false && now.status === "offline") {
+          await c.request("POST", `${path(id)}/boot`, { body: {} });
+          await settle("to boot", (i) => i.status === "running");
+        } else if (news.booted === false && now.status === "running") {
+          await c.request("POST", `${path(id)}/shutdown`, { body: {} });
+          await settle("to shut down", (i) => i.status === "offline");
+        }
+      }
+      if (!last) await current();
+      return { outs: outputsOf(last!, ins, extra) };
+    } catch (err) {
+      const e = describeFailure(instanceSpec, "update", id, err);
+      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, ins, extra), news);
+      throw e;
+    }
+  },
+
+  async delete(id, props) {
+    try {
+      const c = settingsClient();
+      await c.request("DELETE", path(id), { accept: [404] });
+      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete") });
+    } catch (err) {
+      throw describeFailure(instanceSpec, "delete", id, err);
+    }
+  },
+};

@@ -1,0 +1,64 @@
+import type { ApiClient } from "./client";
+
+/** Parses a duration like `90s`, `15m`, `1h30m` or a number of seconds. */
+export function parseDuration(v: string | number): number {
+  if (typeof v === "number") return v * 1000;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v.trim());
+  if (!m || v.trim() === "") throw new Error(`"${v}" is not a duration: use for example 90s, 15m or 1h30m`);
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
+}
+
+export interface WaitOptions<T> {
+  client: ApiClient;
+  path: string;
+  /** What is awaited, for messages: "instance 12 to be running". */
+  what: string;
+  done(rec: T): boolean;
+  /** A state that will never reach `done` (for example a failed build): stop with this message. */
+  failed?(rec: T): string | undefined;
+  timeoutMs: number;
+  /** The resource may be gone while waiting for it to go (a delete). */
+  goneIsDone?: boolean;
+  /** Polling: first interval, growth factor, largest interval. */
+  firstMs?: number;
+  factor?: number;
+  maxMs?: number;
+  /** Progress lines (stderr, which Pulumi shows as info lines). */
+  progressEveryMs?: number;
+  describe?(rec: T): string;
+}
+
+export class WaitTimeout extends Error {}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Polls until `done`: quickly at first (a state change is noticed within about 100 ms), then less and
+ * less often up to `maxMs`, so a long wait (a database: minutes) costs few requests. Prints a progress
+ * line on stderr every `progressEveryMs`.
+ */
+export async function waitFor<T>(o: WaitOptions<T>): Promise<T | undefined> {
+  const start = Date.now();
+  let interval = o.firstMs ?? 100;
+  let lastProgress = start;
+  for (;;) {
+    const rec = await o.client.get<T>(o.path, true);
+    if (rec === undefined) {
+      if (o.goneIsDone) return undefined;
+      throw new Error(`${o.what}: it no longer exists`);
+    }
+    if (o.done(rec)) return rec;
+    const failure = o.failed?.(rec);
+    if (failure) throw new Error(`${o.what}: ${failure}`);
+    const elapsed = Date.now() - start;
+    if (elapsed >= o.timeoutMs) {
+      throw new WaitTimeout(`timed out after ${Math.round(elapsed / 1000)}s waiting for ${o.what}${o.describe ? ` (${o.describe(rec)})` : ""}`);
+    }
+    if (Date.now() - lastProgress >= (o.progressEveryMs ?? 10_000)) {
+      lastProgress = Date.now();
+      process.stderr.write(`pulumi-compute: waiting for ${o.what}${o.describe ? ` (${o.describe(rec)})` : ""}, ${Math.round(elapsed / 1000)}s\n`);
+    }
+    await sleep(Math.min(interval, Math.max(0, o.timeoutMs - elapsed)));
+    interval = Math.min(interval * (o.factor ?? 1.5), o.maxMs ?? 2000);
+  }
+}

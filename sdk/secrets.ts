@@ -1,0 +1,26 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** Wraps the given inputs as secrets (when set), so that they are encrypted in the state. */
+export function secretInputs<T extends Record<string, unknown>>(args: T, names: string[]): T {
+  const out: Record<string, unknown> = { ...args };
+  for (const n of names) if (out[n] !== undefined) out[n] = pulumi.secret(out[n]);
+  return out as T;
+}
+
+/**
+ * Marks outputs as secret whatever the inputs were: a value the provider generates or reads back (a
+ * generated root password, database credentials) has no secret input of the same name to inherit from.
+ */
+export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, names: string[]): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...names])] };
+}
+
+/**
+ * The props of a dynamic resource: every input and output name present (a name left out would get no
+ * output property), the user's values over them, and the secret ones wrapped.
+ */
+export function dynamicProps(names: readonly string[], args: object, secrets: readonly string[]): Record<string, unknown> {
+  const props: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, undefined]));
+  for (const [k, v] of Object.entries(args)) props[k] = v;
+  return secretInputs(props, [...secrets]);
+}
