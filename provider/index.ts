@@ -4,15 +4,21 @@
  */
 import type { DynamicProviderImpl, ResourceSpec } from "./resource";
 import { configure as configureSettings } from "./settings";
+import { configProvider, configSpec } from "./resources/config";
+import { diskProvider, diskSpec } from "./resources/disk";
 import { instanceProvider, instanceSpec } from "./resources/instance";
+import { interfaceProvider, interfaceSpec } from "./resources/interface";
 import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
 
 export const providers: Record<string, DynamicProviderImpl> = {
+  Config: configProvider,
+  Disk: diskProvider,
   Instance: instanceProvider,
+  Interface: interfaceProvider,
   SshKey: sshKeyProvider,
 };
 
-export const specs: ResourceSpec<any>[] = [instanceSpec, sshKeySpec];
+export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, sshKeySpec];
 
 export function provider(type: string): DynamicProviderImpl {
   const p = providers[type];

@@ -127,3 +127,6 @@ export function interfacesError(list: Array<{ purpose?: unknown; primary?: unkno
   }
   return undefined;
 }
+
+/** An id input: the API's integer id, given as a number or as the string Pulumi ids are. */
+export const ID_PATTERN = /^\d+$/;

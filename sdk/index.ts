@@ -1,2 +1,5 @@
+export { Config, type ConfigArgs, type DeviceArgs, type DeviceSlot } from "./config";
+export { Disk, type DiskArgs } from "./disk";
 export { Instance, type InstanceArgs, type InterfaceArgs } from "./instance";
+export { Interface, type InterfaceResourceArgs } from "./interface";
 export { SshKey, type SshKeyArgs } from "./sshKey";

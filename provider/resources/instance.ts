@@ -17,6 +17,7 @@ import {
   type ResourceSpec,
 } from "../resource";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
+import { claimAsList } from "../ownership";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
 
@@ -212,7 +213,7 @@ async function bootConfigId(c: ApiClient, id: string): Promise<number | undefine
 }
 
 /** Interfaces as the user declares them, from the API's records (for drift). */
-function interfacesFromApi(list: Array<Record<string, unknown>>): Props[] {
+export function interfacesFromApi(list: Array<Record<string, unknown>>): Props[] {
   return list.map((i) => {
     const out: Props = { purpose: i.purpose };
     if (i.purpose === "vlan") {
@@ -231,7 +232,7 @@ function interfacesFromApi(list: Array<Record<string, unknown>>): Props[] {
 }
 
 /** Compares declared interfaces with what the API reports, ignoring what the user left to the service. */
-function interfacesMatch(declared: Props[], actual: Props[]): boolean {
+export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
   if (declared.length !== actual.length) return false;
   return declared.every((d, i) => Object.entries(d).every(([k, v]) => {
     if (k === "ipv4" && v && typeof v === "object") return Object.entries(v).every(([kk, vv]) => (actual[i].ipv4 as Props | undefined)?.[kk] === vv);
@@ -249,7 +250,8 @@ export const instanceProvider: DynamicProviderImpl = {
     return r;
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
     const d = diffInputs(instanceSpec, olds, news);
     // An image change rebuilds in place when asked to; otherwise it replaces.
     const replaces = news.rebuildOnImageChange === true ? d.replaces.filter((f) => f !== "image") : d.replaces;
@@ -277,7 +279,10 @@ export const instanceProvider: DynamicProviderImpl = {
       const booted = wantBooted(ins);
       last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create"));
       const extra: Props = {};
-      if (ins.interfaces !== undefined) extra.bootConfigId = await bootConfigId(c, id);
+      if (ins.interfaces !== undefined) {
+        extra.bootConfigId = await bootConfigId(c, id);
+        claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
+      }
       return { id, outs: outputsOf(last, ins, extra) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "create", id, err);
@@ -366,10 +371,14 @@ export const instanceProvider: DynamicProviderImpl = {
           await c.request("POST", `${path(id)}/shutdown`, { body: {} });
           await settle("to shut down for the password reset", (i) => i.status === "offline");
         }
-        await c.request("POST", `${path(id)}/password`, { body: { root_pass: news.rootPass } });
-        if (wasRunning) {
-          await c.request("POST", `${path(id)}/boot`, { body: {} });
-          await settle("to boot after the password reset", (i) => i.status === "running");
+        try {
+          await c.request("POST", `${path(id)}/password`, { body: { root_pass: news.rootPass } });
+        } finally {
+          // Refused or not, an instance that was running is booted again.
+          if (wasRunning) {
+            await c.request("POST", `${path(id)}/boot`, { body: {} });
+            await settle("to boot after the password reset", (i) => i.status === "running");
+          }
         }
       }
       // 7. Power state last, so it is what the user asked for.

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { camel, checkInputs, convertKeys, createOnce, describeFailure, diffInputs, fromApi, inputsOf, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { claimAsList } from "../ownership";
+import { DEVICE_SLOTS, lengthError } from "../rules";
+import { client as settingsClient } from "../settings";
+import { waitFor } from "../wait";
+import { idInput } from "./disk";
+import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance";
+
+type Props = Record<string, unknown>;
+
+export interface ConfigApi {
+  id: number;
+  label: string;
+  devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
+  interfaces: Array<Record<string, unknown>>;
+  [k: string]: unknown;
+}
+
+const device = z.object({ diskId: idInput.nullable().optional(), volumeId: idInput.nullable().optional() }).strict().nullable();
+/** Devices with every slot present (`null` when empty), as the API reports them, so a diff compares like with like. */
+const devices = z
+  .record(z.string(), device)
+  .superRefine((v, ctx) => {
+    for (const k of Object.keys(v)) if (!(DEVICE_SLOTS as readonly string[]).includes(k)) ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
+  })
+  .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s]!.diskId ?? null, volumeId: v[s]!.volumeId ?? null } : null])));
+
+export const configSpec: ResourceSpec<ConfigApi> = {
+  type: "Config",
+  noun: "configuration profile",
+  description:
+    "A configuration profile of an instance (`/compute/instances/{computeId}/configs`): kernel, device map, helpers and network interfaces. Everything but the instance changes in place (one PUT); changes take effect at the instance's next boot, or at once with `rebootOnChange`.",
+  idFormat: "The API's integer profile id, as a string; the `configId` of Interface resources.",
+  example: `const profile = new compute.Config("second", {
+    computeId: web.id,
+    label: "with-data-disk",
+    devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } },
+    kernel: "compute/latest-64bit",
+    interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "backend", ipamAddress: "10.0.0.1/24" }],
+});`,
+  fields: [
+    { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
+    { name: "label", kind: "input", required: true, schema: z.string().superRefine((v, ctx) => { const e = lengthError(v, 1, 48); if (e) ctx.addIssue({ code: "custom", message: e }); }), description: "1..48 characters. Changed in place." },
+    { name: "devices", kind: "input", required: true, schema: devices, description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place." },
+    { name: "helpers", kind: "input", computed: true, partial: true, schema: z.object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() }).partial().strict(), description: "Boot helpers; the ones left out keep the service's defaults. Changed in place." },
+    { name: "kernel", kind: "input", computed: true, schema: z.string().min(1), description: "Kernel id (default `compute/latest-64bit`). Changed in place." },
+    { name: "memoryLimit", kind: "input", computed: true, schema: z.number().int().min(0), description: "RAM limit in MB (default: all of the instance's). Changed in place." },
+    { name: "rootDevice", kind: "input", computed: true, schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"), description: "Root device (default `/dev/sda`). Changed in place." },
+    { name: "runLevel", kind: "input", computed: true, schema: z.enum(["default", "single", "binbash"]), description: "`default`, `single` or `binbash`. Changed in place." },
+    { name: "virtMode", kind: "input", computed: true, schema: z.enum(["paravirt", "fullvirt"]), description: "`paravirt` or `fullvirt`. Changed in place." },
+    { name: "comments", kind: "input", computed: true, schema: z.string(), description: "Free text. Changed in place." },
+    { name: "interfaces", kind: "input", schema: interfacesInput.or(z.array(z.never()).length(0)), description: "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused. Changed in place." },
+    { name: "rebootOnChange", kind: "input", control: true, schema: z.boolean(), description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot)." },
+  ],
+  collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs`,
+  itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${encodeURIComponent(id)}`,
+  async findExisting(client, body, inputs, since) {
+    const all = await client.list<ConfigApi>(`/compute/instances/${String(inputs.computeId)}/configs`);
+    return all.find((c) => c.label === body.label && Date.parse(`${String(c.created)}Z`) >= since - 60_000);
+  },
+};
+
+const body = (inputs: Props, only?: string[]) => {
+  const b = toApiBody(configSpec, inputs, only?.filter((f) => f !== "interfaces"));
+  if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = convertKeys(inputs.interfaces, snake);
+  delete b.compute_id;
+  return b;
+};
+
+function outputsOf(api: ConfigApi, inputs: Props): Props {
+  const outs = fromApi(configSpec, { ...api, interfaces: undefined } as never, inputs);
+  outs.devices = convertKeys(api.devices, camel);
+  if (inputs.interfaces !== undefined) {
+    const actual = interfacesFromApi(api.interfaces);
+    outs.interfaces = interfacesMatch(inputs.interfaces as Props[], actual) ? inputs.interfaces : actual;
+  }
+  return outs;
+}
+
+export const configProvider: DynamicProviderImpl = {
+  async check(_olds, news) {
+    return checkInputs(configSpec, news);
+  },
+  async diff(id, olds, news) {
+    if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
+    const d = diffInputs(configSpec, olds, news);
+    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
+  },
+  async create(inputs) {
+    try {
+      const c = settingsClient();
+      const api = await createOnce(c, configSpec, body(inputs), inputs);
+      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${api.id}`);
+      return { id: String(api.id), outs: outputsOf(api, inputs) };
+    } catch (err) {
+      throw describeFailure(configSpec, "create", undefined, err);
+    }
+  },
+  async read(id, props) {
+    try {
+      const api = await settingsClient().get<ConfigApi>(configSpec.itemPath(id, props), true);
+      if (!api) return {};
+      const outs = outputsOf(api, props);
+      return { id, props: outs, inputs: inputsOf(configSpec, outs) };
+    } catch (err) {
+      throw describeFailure(configSpec, "read", id, err);
+    }
+  },
+  async update(id, olds, news) {
+    try {
+      const c = settingsClient();
+      const { changed } = diffInputs(configSpec, olds, news);
+      const sent = changed.filter((f) => f !== "rebootOnChange");
+      let api: ConfigApi;
+      if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
+      else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
+      if (sent.length && news.rebootOnChange === true) {
+        const inst = `/compute/instances/${String(olds.computeId)}`;
+        const status = (await c.get<{ status: string }>(inst))!.status;
+        if (status === "running") {
+          await c.request("POST", `${inst}/reboot`, { body: { config_id: Number(id) } });
+          await waitFor<{ status: string }>({ client: c, path: inst, what: `instance ${String(olds.computeId)} to reboot with profile ${id}`, done: (i) => i.status === "running", timeoutMs: 15 * 60_000 });
+        }
+      }
+      return { outs: outputsOf(api, news) };
+    } catch (err) {
+      throw describeFailure(configSpec, "update", id, err);
+    }
+  },
+  async delete(id, props) {
+    try {
+      await settingsClient().request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
+    } catch (err) {
+      throw describeFailure(configSpec, "delete", id, err);
+    }
+  },
+};

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { camel, checkInputs, convertKeys, createOnce, describeFailure, diffInputs, fromApi, inputsOf, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { claimOneByOne } from "../ownership";
+import { client as settingsClient } from "../settings";
+import { idInput } from "./disk";
+
+type Props = Record<string, unknown>;
+
+export interface InterfaceApi {
+  id: number;
+  purpose: "public" | "vlan" | "vpc";
+  [k: string]: unknown;
+}
+
+export const interfaceSpec: ResourceSpec<InterfaceApi> = {
+  type: "Interface",
+  noun: "interface",
+  description:
+    "One network interface of a configuration profile (`/compute/instances/{computeId}/configs/{configId}/interfaces`), added after the others (at most 3 per profile). It becomes active when the instance next boots with the profile. A profile's interfaces are managed either one by one with Interface resources or as a list (a Config's or an Instance's `interfaces`), never both: the provider refuses the mix.",
+  idFormat: "The API's integer interface id, as a string.",
+  example: `const backend = new compute.Interface("backend", {
+    computeId: web.id,
+    configId: profile.id,
+    purpose: "vpc",
+    subnetId: subnet.id,
+    primary: false,
+});
+export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
+  fields: [
+    { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id." },
+    { name: "configId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The profile's id (`config.id`, or an instance's `bootConfigId`)." },
+    { name: "purpose", kind: "input", required: true, forceNew: true, schema: z.enum(["public", "vlan", "vpc"]), description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface." },
+    { name: "label", kind: "input", forceNew: true, schema: z.string().min(1).max(64), description: "VLAN name (1..64), for `vlan`. A change replaces the interface." },
+    { name: "ipamAddress", kind: "input", forceNew: true, schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"), description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface." },
+    { name: "primary", kind: "input", computed: true, schema: z.boolean(), description: "The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface." },
+    { name: "subnetId", kind: "input", forceNew: true, schema: idInput, description: "The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it)." },
+    { name: "ipv4", kind: "input", computed: true, partial: true, schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(), description: "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place." },
+    { name: "ipRanges", kind: "input", computed: true, schema: z.array(z.string()), description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place." },
+    { name: "vpcId", kind: "output", outputType: "integer", description: "The VPC of the subnet, for `vpc`." },
+    { name: "active", kind: "output", outputType: "boolean", description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added)." },
+  ],
+  collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs/${String(inputs.configId)}/interfaces`,
+  itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${String(props.configId)}/interfaces/${encodeURIComponent(id)}`,
+  async findExisting(client, body, inputs) {
+    const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
+    return list.reverse().find((i) => i.purpose === body.purpose && (body.label === undefined || i.label === body.label) && (body.subnet_id === undefined || i.subnet_id === body.subnet_id));
+  },
+};
+
+const apiBody = (inputs: Props, only?: string[]) => {
+  const b = toApiBody(interfaceSpec, inputs, only);
+  delete b.compute_id;
+  delete b.config_id;
+  if (inputs.ipv4 !== undefined && (!only || only.includes("ipv4"))) b.ipv4 = convertKeys(inputs.ipv4, snake);
+  return b;
+};
+
+export const interfaceProvider: DynamicProviderImpl = {
+  async check(_olds, news) {
+    const r = checkInputs(interfaceSpec, news);
+    const p = news.purpose;
+    if (p === "vlan" && news.label === undefined) r.failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
+    if (p === "vpc" && news.subnetId === undefined) r.failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
+    for (const f of ["ipv4", "ipRanges", "subnetId"]) if (news[f] !== undefined && p !== "vpc") r.failures.push({ property: f, reason: `${f}: only for a vpc interface` });
+    for (const f of ["label", "ipamAddress"]) if (news[f] !== undefined && p !== "vlan") r.failures.push({ property: f, reason: `${f}: only for a vlan interface` });
+    return r;
+  },
+  async diff(id, olds, news) {
+    claimOneByOne(olds.computeId, olds.configId, `Interface ${id}`);
+    const d = diffInputs(interfaceSpec, olds, news);
+    // The API updates vpc interfaces (primary, ipv4, ipRanges) and the primary flag of a public one;
+    // nothing of a vlan interface.
+    const replaces = news.purpose === "vlan" ? d.changed : d.replaces;
+    return { changes: d.changes, replaces, deleteBeforeReplace: false };
+  },
+  async create(inputs) {
+    try {
+      claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
+      const api = await createOnce(settingsClient(), interfaceSpec, apiBody(inputs), inputs);
+      return { id: String(api.id), outs: fromApi(interfaceSpec, api as never, inputs) };
+    } catch (err) {
+      throw describeFailure(interfaceSpec, "create", undefined, err);
+    }
+  },
+  async read(id, props) {
+    try {
+      const api = await settingsClient().get<InterfaceApi>(interfaceSpec.itemPath(id, props), true);
+      if (!api) return {};
+      const outs = fromApi(interfaceSpec, api as never, props);
+      if (api.ipv4) outs.ipv4 = convertKeys(api.ipv4, camel);
+      return { id, props: outs, inputs: inputsOf(interfaceSpec, outs) };
+    } catch (err) {
+      throw describeFailure(interfaceSpec, "read", id, err);
+    }
+  },
+  async update(id, olds, news) {
+    try {
+      const { changed } = diffInputs(interfaceSpec, olds, news);
+      const api = (await settingsClient().request<InterfaceApi>("PUT", interfaceSpec.itemPath(id, olds), { body: apiBody(news, changed) })).body;
+      return { outs: fromApi(interfaceSpec, api as never, news) };
+    } catch (err) {
+      throw describeFailure(interfaceSpec, "update", id, err);
+    }
+  },
+  async delete(id, props) {
+    try {
+      await settingsClient().request("DELETE", interfaceSpec.itemPath(id, props), { accept: [404] });
+    } catch (err) {
+      throw describeFailure(interfaceSpec, "delete", id, err);
+    }
+  },
+};

@@ -1,0 +1,41 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProps, withSecretOutputs } from "./secrets";
+import { shim } from "./shim";
+
+const provider = shim("Disk");
+const SECRETS = ["rootPass", "scriptData"];
+export const DISK_PROPS = ["computeId", "size", "label", "filesystem", "image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "timeouts", "status", "created", "updated"] as const;
+
+export interface DiskArgs {
+  /** The instance's id: `instance.id` (string or number). */
+  computeId: pulumi.Input<string | number>;
+  /** MB. Changed in place (a running instance is shut down for the resize and booted again). */
+  size: pulumi.Input<number>;
+  label?: pulumi.Input<string>;
+  filesystem?: pulumi.Input<"raw" | "swap" | "ext3" | "ext4" | "initrd">;
+  image?: pulumi.Input<string>;
+  /** Secret; generated when an image is given without one. */
+  rootPass?: pulumi.Input<string>;
+  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
+  scriptId?: pulumi.Input<number>;
+  scriptData?: pulumi.Input<Record<string, unknown>>;
+  timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
+}
+
+/** A disk of an instance. See docs/resources/disk.md. */
+export class Disk extends pulumi.dynamic.Resource {
+  declare readonly computeId: pulumi.Output<number>;
+  declare readonly size: pulumi.Output<number>;
+  declare readonly label: pulumi.Output<string>;
+  declare readonly filesystem: pulumi.Output<string>;
+  declare readonly image: pulumi.Output<string | undefined>;
+  declare readonly rootPass: pulumi.Output<string | undefined>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+
+  constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, dynamicProps(DISK_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Disk");
+  }
+}

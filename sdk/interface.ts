@@ -1,0 +1,39 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProps } from "./secrets";
+import { shim } from "./shim";
+
+const provider = shim("Interface");
+export const INTERFACE_PROPS = ["computeId", "configId", "purpose", "label", "ipamAddress", "primary", "subnetId", "ipv4", "ipRanges", "vpcId", "active"] as const;
+
+export interface InterfaceResourceArgs {
+  computeId: pulumi.Input<string | number>;
+  /** `config.id`, or `instance.bootConfigId`. */
+  configId: pulumi.Input<string | number>;
+  purpose: pulumi.Input<"public" | "vlan" | "vpc">;
+  label?: pulumi.Input<string>;
+  ipamAddress?: pulumi.Input<string>;
+  primary?: pulumi.Input<boolean>;
+  /** `subnet.id`. */
+  subnetId?: pulumi.Input<string | number>;
+  ipv4?: pulumi.Input<{ vpc?: pulumi.Input<string>; nat11?: pulumi.Input<string> }>;
+  ipRanges?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** One interface of a configuration profile. See docs/resources/interface.md. */
+export class Interface extends pulumi.dynamic.Resource {
+  declare readonly computeId: pulumi.Output<number>;
+  declare readonly configId: pulumi.Output<number>;
+  declare readonly purpose: pulumi.Output<string>;
+  declare readonly label: pulumi.Output<string | null>;
+  declare readonly ipamAddress: pulumi.Output<string | null>;
+  declare readonly primary: pulumi.Output<boolean>;
+  declare readonly subnetId: pulumi.Output<number | null>;
+  declare readonly ipv4: pulumi.Output<{ vpc: string | null; nat11: string | null } | null>;
+  declare readonly ipRanges: pulumi.Output<string[] | null>;
+  declare readonly vpcId: pulumi.Output<number | null>;
+  declare readonly active: pulumi.Output<boolean>;
+
+  constructor(name: string, args: InterfaceResourceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, dynamicProps(INTERFACE_PROPS, args, []), opts, "compute", "Interface");
+  }
+}

@@ -1,0 +1,177 @@
+import type { Emulator } from "../../emulator/server";
+import { configure } from "../../provider";
+import { resetOwnership } from "../../provider/ownership";
+import { configProvider as cfgP } from "../../provider/resources/config";
+import { diskProvider as diskP } from "../../provider/resources/disk";
+import { instanceProvider as instP } from "../../provider/resources/instance";
+import { interfaceProvider as ifP } from "../../provider/resources/interface";
+import type { DynamicProviderImpl } from "../../provider/resource";
+import { resetSettings } from "../../provider/settings";
+import { call, emulator } from "../helpers/emulator";
+
+let emu: Emulator;
+beforeEach(async () => {
+  emu = await emulator();
+  resetSettings();
+  resetOwnership();
+  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+});
+afterEach(async () => {
+  await emu.close();
+  resetSettings();
+});
+
+const PASS = "Str0ng-Passw0rd!";
+async function make(p: DynamicProviderImpl, news: Record<string, unknown>) {
+  const r = await p.check({}, news);
+  expect(r.failures).toEqual([]);
+  return { ...(await p.create(r.inputs)), inputs: r.inputs };
+}
+async function change(p: DynamicProviderImpl, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
+  const r = await p.check(outs, news);
+  expect(r.failures).toEqual([]);
+  const d = await p.diff(id, outs, r.inputs);
+  return { diff: d, update: () => p.update(id, outs, r.inputs) };
+}
+const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;
+const deployed = async (label = "host-2") => make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
+
+describe("Disk", () => {
+  test("create waits until ready; the id is the API's; label in place; filesystem replaces", async () => {
+    const computeId = await bare();
+    const d = await make(diskP, { computeId, label: "data", size: 2048, filesystem: "ext3" });
+    expect(d.outs).toMatchObject({ computeId: Number(computeId), label: "data", size: 2048, filesystem: "ext3", status: "ready" });
+    expect(emu.store.data.disks.map((x) => String(x.id))).toEqual([d.id]);
+    const lbl = await change(diskP, d.id, d.outs, { computeId, label: "data-2", size: 2048, filesystem: "ext3" });
+    expect(lbl.diff).toMatchObject({ changes: true, replaces: [] });
+    expect((await lbl.update()).outs.label).toBe("data-2");
+    expect((await change(diskP, d.id, d.outs, { computeId, label: "data", size: 2048, filesystem: "ext4" })).diff.replaces).toEqual(["filesystem"]);
+  });
+
+  test("computeId accepts the instance's string id or a number, with no diff between them", async () => {
+    const computeId = await bare();
+    const d = await make(diskP, { computeId, label: "data", size: 100 });
+    expect((await change(diskP, d.id, d.outs, { computeId: Number(computeId), label: "data", size: 100 })).diff.changes).toBe(false);
+  });
+
+  test("size: a resize inside a shutdown/boot cycle of a running instance", async () => {
+    const computeId = await bare();
+    const d = await make(diskP, { computeId, label: "root", size: 1000 });
+    await make(cfgP, { computeId, label: "boot", devices: { sda: { diskId: d.id } } });
+    await call(emu, "POST", `/compute/instances/${computeId}/boot`, { body: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    emu.log.length = 0;
+    const u = await change(diskP, d.id, d.outs, { computeId, label: "root", size: 3000 });
+    expect(u.diff).toMatchObject({ changes: true, replaces: [] });
+    expect((await u.update()).outs).toMatchObject({ size: 3000, status: "ready" });
+    expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual([
+      "/v4/compute/instances/N/shutdown",
+      "/v4/compute/instances/N/disks/N/resize",
+      "/v4/compute/instances/N/boot",
+    ]);
+    expect(emu.store.data.instances[0].status).toBe("running");
+    // Beyond the type's allowance: the API's reason, naming the field.
+    const big = await change(diskP, d.id, { ...d.outs, size: 3000 }, { computeId, label: "root", size: 90000 });
+    expect((await big.update().catch((e) => e)).message).toMatch(/cannot update disk \d+: the API answered HTTP 400: size: Only \d+ MB/);
+    // ...and the instance, shut down for the resize, runs again.
+    expect(emu.store.data.instances[0].status).toBe("running");
+  });
+
+  test("check: an empty disk needs a label; a bad size names the field", async () => {
+    const r = await diskP.check({}, { computeId: "1", size: 0 });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["label", "size"]);
+    expect((await diskP.check({}, { computeId: "x1", size: 10, label: "a" })).failures[0]).toMatchObject({ property: "computeId" });
+  });
+
+  test("deleting a disk the running instance uses says what to do; a gone disk reads as gone", async () => {
+    const inst = await deployed();
+    const disks = emu.store.data.disks.filter((x) => String(x.compute_id) === inst.id);
+    const err = await diskP.delete(String(disks[0].id), { computeId: inst.id }).catch((e) => e);
+    expect(err.message).toMatch(/cannot delete disk \d+: .*shut the instance down first/);
+    const d = await make(diskP, { computeId: await bare("host-4"), label: "x", size: 10 });
+    await diskP.delete(d.id, d.outs);
+    expect(await diskP.read(d.id, d.outs)).toEqual({});
+  });
+});
+
+describe("Config", () => {
+  test("create with disk ids as strings; no diff against what the API reports; everything in place", async () => {
+    const computeId = await bare();
+    const root = await make(diskP, { computeId, label: "root", size: 1000 });
+    const data = await make(diskP, { computeId, label: "data", size: 1000 });
+    const c = await make(cfgP, { computeId, label: "main", devices: { sda: { diskId: root.id }, sdb: { diskId: Number(data.id) } }, helpers: { network: false } });
+    expect(c.outs.devices).toEqual({ sda: { diskId: Number(root.id), volumeId: null }, sdb: { diskId: Number(data.id), volumeId: null }, sdc: null, sdd: null, sde: null, sdf: null, sdg: null, sdh: null });
+    expect(c.outs).toMatchObject({ kernel: "compute/latest-64bit", runLevel: "default", virtMode: "paravirt", helpers: { network: false, distro: true } });
+    const r = await cfgP.read(c.id, c.outs);
+    expect((await cfgP.diff(c.id, r.props!, c.inputs)).changes).toBe(false);
+    const u = await change(cfgP, c.id, c.outs, { computeId, label: "main-2", devices: { sda: { diskId: root.id } }, kernel: "compute/grub2", runLevel: "single" });
+    expect(u.diff).toMatchObject({ changes: true, replaces: [] });
+    const o = (await u.update()).outs;
+    expect(o).toMatchObject({ label: "main-2", kernel: "compute/grub2", runLevel: "single", devices: { sdb: null } });
+    expect(emu.store.data.configs[0].id).toBe(Number(c.id));
+  });
+
+  test("check: devices slots and required fields", async () => {
+    const r = await cfgP.check({}, { computeId: 1, devices: { sdz: { diskId: 1 } } });
+    expect(r.failures.map((f) => f.reason)).toEqual(["label is required", expect.stringMatching(/^devices\.sdz: unknown device slot/)]);
+  });
+
+  test("interfaces as a list, changed in place; rebootOnChange reboots a running instance with the profile", async () => {
+    const inst = await deployed();
+    const disk = emu.store.data.disks.find((x) => String(x.compute_id) === inst.id)!;
+    const c = await make(cfgP, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
+    expect(c.outs.interfaces).toEqual([{ purpose: "public" }]);
+    emu.log.length = 0;
+    const u = await change(cfgP, c.id, c.outs, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "b" }], rebootOnChange: true });
+    await u.update();
+    expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs/N", "/v4/compute/instances/N/reboot"]);
+    expect(emu.store.data.instances[0]._lastBootedConfig).toBe(Number(c.id));
+  });
+});
+
+describe("Interface", () => {
+  test("add a vlan interface; vlan changes replace; a public interface's primary changes in place", async () => {
+    const inst = await deployed();
+    const configId = emu.store.data.configs[0].id;
+    const vlan = await make(ifP, { computeId: inst.id, configId: String(configId), purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24" });
+    expect(vlan.outs).toMatchObject({ purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", active: false });
+    expect((await change(ifP, vlan.id, vlan.outs, { computeId: inst.id, configId, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", primary: true })).diff.replaces).toEqual(["primary"]);
+    const pub = await make(ifP, { computeId: inst.id, configId, purpose: "public" });
+    const u = await change(ifP, pub.id, pub.outs, { computeId: inst.id, configId, purpose: "public", primary: true });
+    expect(u.diff).toMatchObject({ changes: true, replaces: [] });
+    expect((await u.update()).outs.primary).toBe(true);
+  });
+
+  test("check: per-purpose fields", async () => {
+    const r = await ifP.check({}, { computeId: 1, configId: 2, purpose: "public", label: "x", subnetId: 4 });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["label", "subnetId"]);
+    expect((await ifP.check({}, { computeId: 1, configId: 2, purpose: "vlan" })).failures[0].reason).toMatch(/needs a label/);
+  });
+
+  test("deleting an active interface says what to do", async () => {
+    const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "host-9" });
+    const cfg = emu.store.data.configs[0];
+    const pub = await make(ifP, { computeId: inst.id, configId: cfg.id, purpose: "public" });
+    await call(emu, "POST", `/compute/instances/${inst.id}/reboot`, { body: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    const err = await ifP.delete(pub.id, pub.outs).catch((e) => e);
+    expect(err.message).toMatch(/cannot delete interface \d+: .*shut the instance down/);
+  });
+
+  test("a profile's interfaces are managed as a list or one by one, never both", async () => {
+    const inst = await deployed();
+    const disk = emu.store.data.disks.find((x) => String(x.compute_id) === inst.id)!;
+    const listed = await make(cfgP, { computeId: inst.id, label: "listed", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
+    const r = await ifP.check({}, { computeId: inst.id, configId: listed.id, purpose: "vlan", label: "x" });
+    const err = await ifP.create(r.inputs).catch((e) => e);
+    expect(err.message).toMatch(/managed as a list by Config \d+: declare this interface there/);
+    // And the other way round: a profile with Interface resources cannot take a list.
+    const single = await make(cfgP, { computeId: inst.id, label: "single", devices: { sda: { diskId: disk.id } } });
+    await make(ifP, { computeId: inst.id, configId: single.id, purpose: "public" });
+    await expect(cfgP.diff(single.id, single.outs, { ...single.inputs, interfaces: [{ purpose: "public" }] })).rejects.toThrow(/managed one by one \(Interface/);
+    // An instance's own interfaces list claims its boot profile too.
+    const withList = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "host-7", interfaces: [{ purpose: "public" }] });
+    const e2 = await ifP.create({ computeId: withList.id, configId: withList.outs.bootConfigId, purpose: "vlan", label: "y" }).catch((e) => e);
+    expect(e2.message).toMatch(/managed as a list by Instance/);
+  });
+});
