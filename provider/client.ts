@@ -161,11 +161,9 @@ export class ApiClient {
   private async once<T>(method: string, path: string, ro: RequestOptions): Promise<{ status: number; body: T }> {
     const url = new URL(path.replace(/^\//, ""), this.base);
     for (const [k, v] of Object.entries(ro.query ?? {})) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.opts.token}`,
-      accept: "application/json",
-      "user-agent": this.opts.userAgent ?? "pulumi-compute",
-    };
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.opts.userAgent ?? "pulumi-compute" };
+    // Reference data and public images need no token: send none rather than an empty one.
+    if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let body: string | undefined;
     if (ro.body !== undefined) {
       body = JSON.stringify(ro.body);

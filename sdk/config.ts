@@ -4,7 +4,7 @@ import { dynamicProps } from "./secrets";
 import { shim } from "./shim";
 
 const provider = shim("Config");
-export const CONFIG_PROPS = ["computeId", "label", "devices", "helpers", "kernel", "memoryLimit", "rootDevice", "runLevel", "virtMode", "comments", "interfaces", "rebootOnChange"] as const;
+export const CONFIG_PROPS = ["computeId", "label", "devices", "helpers", "kernel", "memoryLimit", "rootDevice", "runLevel", "virtMode", "comments", "interfaces", "booted", "rebootOnChange"] as const;
 
 export type DeviceSlot = "sda" | "sdb" | "sdc" | "sdd" | "sde" | "sdf" | "sdg" | "sdh";
 export interface DeviceArgs {
@@ -26,6 +26,8 @@ export interface ConfigArgs {
   comments?: pulumi.Input<string>;
   /** Manage the profile's interfaces as a list (then no Interface resource may target it). */
   interfaces?: pulumi.Input<pulumi.Input<InterfaceArgs>[]>;
+  /** Boot the instance with this profile (true), or shut it down (false). */
+  booted?: pulumi.Input<boolean>;
   /** Reboot a running instance with this profile after a change (default false). */
   rebootOnChange?: pulumi.Input<boolean>;
 }
@@ -43,6 +45,7 @@ export class Config extends pulumi.dynamic.Resource {
   declare readonly virtMode: pulumi.Output<string>;
   declare readonly comments: pulumi.Output<string | null>;
   declare readonly interfaces: pulumi.Output<InterfaceArgs[] | undefined>;
+  declare readonly booted: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, dynamicProps(CONFIG_PROPS, args, []), opts, "compute", "Config");

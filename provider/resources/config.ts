@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiClient } from "../client";
 import { camel, checkInputs, convertKeys, createOnce, describeFailure, diffInputs, fromApi, inputsOf, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
@@ -51,6 +52,15 @@ export const configSpec: ResourceSpec<ConfigApi> = {
     { name: "virtMode", kind: "input", computed: true, schema: z.enum(["paravirt", "fullvirt"]), description: "`paravirt` or `fullvirt`. Changed in place." },
     { name: "comments", kind: "input", computed: true, schema: z.string(), description: "Free text. Changed in place." },
     { name: "interfaces", kind: "input", schema: interfacesInput.or(z.array(z.never()).length(0)), description: "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused. Changed in place." },
+    {
+      name: "booted",
+      kind: "input",
+      control: true,
+      computed: true,
+      schema: z.boolean(),
+      description:
+        "Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it.",
+    },
     { name: "rebootOnChange", kind: "input", control: true, schema: z.boolean(), description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot)." },
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs`,
@@ -68,8 +78,27 @@ const body = (inputs: Props, only?: string[]) => {
   return b;
 };
 
-function outputsOf(api: ConfigApi, inputs: Props): Props {
+const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
+const INSTANCE_WAIT = 15 * 60_000;
+
+/** Boots (or reboots into) this profile, or shuts the instance down; waits for it. */
+async function power(c: ApiClient, id: string, props: Props, action: "boot" | "reboot" | "shutdown"): Promise<void> {
+  const want = action === "shutdown" ? "offline" : "running";
+  await c.request("POST", `${instancePath(props)}/${action}`, { body: action === "shutdown" ? {} : { config_id: Number(id) } });
+  await waitFor<{ status: string }>({
+    client: c,
+    path: instancePath(props),
+    what: `instance ${String(props.computeId)} to be ${want}${action === "shutdown" ? "" : ` with profile ${id}`}`,
+    done: (i) => i.status === want,
+    timeoutMs: INSTANCE_WAIT,
+    describe: (i) => `status ${i.status}`,
+  });
+}
+const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
+
+function outputsOf(api: ConfigApi, inputs: Props, status?: string): Props {
   const outs = fromApi(configSpec, { ...api, interfaces: undefined } as never, inputs);
+  if (inputs.booted !== undefined && status !== undefined && (status === "running" || status === "offline")) outs.booted = status === "running";
   outs.devices = convertKeys(api.devices, camel);
   if (inputs.interfaces !== undefined) {
     const actual = interfacesFromApi(api.interfaces);
@@ -91,17 +120,30 @@ export const configProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       const api = await createOnce(c, configSpec, body(inputs), inputs);
-      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${api.id}`);
-      return { id: String(api.id), outs: outputsOf(api, inputs) };
+      const id = String(api.id);
+      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
+      let status: string | undefined;
+      if (inputs.booted !== undefined) {
+        status = await instanceStatus(c, inputs);
+        if (inputs.booted === true) {
+          await power(c, id, inputs, status === "running" ? "reboot" : "boot");
+          status = "running";
+        } else if (status === "running") {
+          await power(c, id, inputs, "shutdown");
+          status = "offline";
+        }
+      }
+      return { id, outs: outputsOf(api, inputs, status) };
     } catch (err) {
       throw describeFailure(configSpec, "create", undefined, err);
     }
   },
   async read(id, props) {
     try {
-      const api = await settingsClient().get<ConfigApi>(configSpec.itemPath(id, props), true);
+      const c = settingsClient();
+      const api = await c.get<ConfigApi>(configSpec.itemPath(id, props), true);
       if (!api) return {};
-      const outs = outputsOf(api, props);
+      const outs = outputsOf(api, props, props.booted !== undefined ? await instanceStatus(c, props) : undefined);
       return { id, props: outs, inputs: inputsOf(configSpec, outs) };
     } catch (err) {
       throw describeFailure(configSpec, "read", id, err);
@@ -111,26 +153,31 @@ export const configProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       const { changed } = diffInputs(configSpec, olds, news);
-      const sent = changed.filter((f) => f !== "rebootOnChange");
+      const sent = changed.filter((f) => f !== "rebootOnChange" && f !== "booted");
       let api: ConfigApi;
       if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
       else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
-      if (sent.length && news.rebootOnChange === true) {
-        const inst = `/compute/instances/${String(olds.computeId)}`;
-        const status = (await c.get<{ status: string }>(inst))!.status;
-        if (status === "running") {
-          await c.request("POST", `${inst}/reboot`, { body: { config_id: Number(id) } });
-          await waitFor<{ status: string }>({ client: c, path: inst, what: `instance ${String(olds.computeId)} to reboot with profile ${id}`, done: (i) => i.status === "running", timeoutMs: 15 * 60_000 });
-        }
+      let status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
+      if (changed.includes("booted") && news.booted === true) {
+        await power(c, id, olds, status === "running" ? "reboot" : "boot");
+        status = "running";
+      } else if (changed.includes("booted") && news.booted === false && status === "running") {
+        await power(c, id, olds, "shutdown");
+        status = "offline";
+      } else if (sent.length && news.rebootOnChange === true && status === "running") {
+        await power(c, id, olds, "reboot");
       }
-      return { outs: outputsOf(api, news) };
+      return { outs: outputsOf(api, news, status) };
     } catch (err) {
       throw describeFailure(configSpec, "update", id, err);
     }
   },
   async delete(id, props) {
     try {
-      await settingsClient().request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
+      const c = settingsClient();
+      // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
+      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, id, props, "shutdown");
+      await c.request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
     } catch (err) {
       throw describeFailure(configSpec, "delete", id, err);
     }

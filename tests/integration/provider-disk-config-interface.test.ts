@@ -129,6 +129,39 @@ describe("Config", () => {
   });
 });
 
+describe("Config booted", () => {
+  test("boots an empty instance with the profile, reads it back, and shuts it down before its delete", async () => {
+    const computeId = await bare();
+    const root = await make(diskP, { computeId, label: "root", size: 1000 });
+    const c = await make(cfgP, { computeId, label: "boot", devices: { sda: { diskId: root.id } }, booted: true });
+    expect(c.outs.booted).toBe(true);
+    expect(emu.store.data.instances[0]).toMatchObject({ status: "running", _lastBootedConfig: Number(c.id) });
+    // A shutdown by hand shows as drift.
+    await call(emu, "POST", `/compute/instances/${computeId}/shutdown`, { body: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await cfgP.read(c.id, c.outs);
+    expect(r.props!.booted).toBe(false);
+    expect((await cfgP.diff(c.id, r.props!, c.inputs)).changes).toBe(true);
+    await cfgP.update(c.id, r.props!, c.inputs);
+    expect(emu.store.data.instances[0].status).toBe("running");
+    // Deleting the booted profile shuts the instance down first; then its disk can go too.
+    await cfgP.delete(c.id, c.outs);
+    expect(emu.store.data.instances[0].status).toBe("offline");
+    await diskP.delete(root.id, root.outs);
+    expect(emu.store.data.disks).toEqual([]);
+  });
+
+  test("a second profile with booted true reboots the running instance into it", async () => {
+    const computeId = await bare();
+    const root = await make(diskP, { computeId, label: "root", size: 1000 });
+    await make(cfgP, { computeId, label: "one", devices: { sda: { diskId: root.id } }, booted: true });
+    emu.log.length = 0;
+    const two = await make(cfgP, { computeId, label: "two", devices: { sda: { diskId: root.id } }, booted: true });
+    expect(emu.log.filter((l) => l.method === "POST").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs", "/v4/compute/instances/N/reboot"]);
+    expect(emu.store.data.instances[0]._lastBootedConfig).toBe(Number(two.id));
+  });
+});
+
 describe("Interface", () => {
   test("add a vlan interface; vlan changes replace; a public interface's primary changes in place", async () => {
     const inst = await deployed();

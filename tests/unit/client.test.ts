@@ -42,6 +42,12 @@ test("sends the bearer token and JSON, parses the answer", async () => {
   expect(seen[0]).toMatchObject({ method: "POST", url: "/v4/things", auth: "Bearer secret-token-value", body: '{"a":1}' });
 });
 
+test("no Authorization header without a token", async () => {
+  steps = [json(200, {})];
+  await new ApiClient({ baseUrl: base, token: "" }).request("GET", "/regions");
+  expect(seen[0].auth).toBeUndefined();
+});
+
 test("an API error carries the status and the field/reason pairs, and never the token", async () => {
   steps = [json(400, { errors: [{ field: "label", reason: "too long" }] })];
   const err = await client().request("PUT", "/things/1", { body: {} }).catch((e) => e);

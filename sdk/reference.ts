@@ -1,0 +1,99 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** Where to read reference data from: `compute:apiUrl` / COMPUTE_API_URL unless given. */
+export interface ReadOptions {
+  apiUrl?: string;
+  /** Only needed to see private images; COMPUTE_TOKEN when left out. Regions, types and kernels need none. */
+  token?: string;
+}
+
+export interface Region {
+  id: string;
+  label: string;
+  country: string;
+  capabilities: string[];
+  status: "ok" | "outage";
+  resolvers: { ipv4: string; ipv6: string };
+}
+export interface Price {
+  hourly: number;
+  monthly: number;
+}
+export interface InstanceType {
+  id: string;
+  label: string;
+  class: "nanode" | "standard" | "dedicated" | "premium" | "gpu" | "highmem";
+  disk: number;
+  memory: number;
+  vcpus: number;
+  gpus: number;
+  networkOut: number;
+  transfer: number;
+  price: Price;
+  regionPrices: Array<Price & { id: string }>;
+  addons: { backups: { price: Price; regionPrices: Array<Price & { id: string }> } };
+  successor: string | null;
+}
+export interface Kernel {
+  id: string;
+  label: string;
+  version: string;
+  architecture: "x86_64" | "i386";
+  built: string;
+  deprecated: boolean;
+  kvm: boolean;
+  pvops: boolean;
+}
+export interface Image {
+  id: string;
+  label: string;
+  description: string | null;
+  capabilities: string[];
+  created: string;
+  updated: string;
+  createdBy: string;
+  deprecated: boolean;
+  eol: string | null;
+  expiry: string | null;
+  isPublic: boolean;
+  size: number;
+  status: "creating" | "pending_upload" | "available";
+  type: "manual" | "automatic";
+  vendor: string | null;
+}
+
+function client(opts: ReadOptions = {}) {
+  // Loaded when called, like the provider: the program process needs no client until it reads.
+  const { ApiClient } = require("../provider/client") as typeof import("../provider/client");
+  const apiUrl = opts.apiUrl ?? new pulumi.Config("compute").get("apiUrl") ?? process.env.COMPUTE_API_URL;
+  if (!apiUrl) throw new Error("No API URL is set: run `pulumi config set compute:apiUrl <url ending in /v4>` or set COMPUTE_API_URL");
+  return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? process.env.COMPUTE_TOKEN ?? "" });
+}
+
+const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+function camelKeys<T>(v: unknown): T {
+  if (Array.isArray(v)) return v.map((x) => camelKeys(x)) as T;
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)])) as T;
+  return v as T;
+}
+
+async function all<T>(path: string, opts?: ReadOptions): Promise<T[]> {
+  return camelKeys<T[]>(await client(opts).list(path));
+}
+async function one<T>(what: string, path: string, opts?: ReadOptions): Promise<T> {
+  const r = await client(opts).get(path, true);
+  if (r === undefined) throw new Error(`${what} not found`);
+  return camelKeys<T>(r);
+}
+
+/** Every region, with its capabilities (for example `Metadata`) and status. */
+export const getRegions = (opts?: ReadOptions) => all<Region>("/regions", opts);
+export const getRegion = (id: string, opts?: ReadOptions) => one<Region>(`region ${id}`, `/regions/${encodeURIComponent(id)}`, opts);
+/** Every instance type, with prices and the type a mutate upgrades to (`successor`). */
+export const getTypes = (opts?: ReadOptions) => all<InstanceType>("/compute/types", opts);
+export const getType = (id: string, opts?: ReadOptions) => one<InstanceType>(`type ${id}`, `/compute/types/${encodeURIComponent(id)}`, opts);
+export const getKernels = (opts?: ReadOptions) => all<Kernel>("/compute/kernels", opts);
+export const getKernel = (id: string, opts?: ReadOptions) => one<Kernel>(`kernel ${id}`, `/compute/kernels/${id}`, opts);
+/** Public images, and private ones too when a token is available. */
+export const getImages = (opts?: ReadOptions) => all<Image>("/images", opts);
+export const getImage = (id: string, opts?: ReadOptions) => one<Image>(`image ${id}`, `/images/${id}`, opts);
