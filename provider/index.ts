@@ -37,5 +37,20 @@ export async function call(type: string, method: string, args: unknown[]): Promi
   if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
   const p = provider(type) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   if (typeof p[method] !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);
-  return p[method](...args);
+  try {
+    return withoutUndefined(await p[method](...args));
+  } catch (err) {
+    // A failure that keeps the resource carries its properties to the engine too.
+    if (err && typeof err === "object" && "properties" in err) (err as { properties: unknown }).properties = withoutUndefined((err as { properties: unknown }).properties);
+    throw err;
+  }
+}
+
+/** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
+export function withoutUndefined<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)])) as T;
+  }
+  return v;
 }

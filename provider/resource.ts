@@ -182,16 +182,37 @@ export function fromApi(spec: ResourceSpec<any>, api: Record<string, unknown>, i
       if (inputs[f.name] !== undefined) out[f.name] = inputs[f.name];
       continue;
     }
-    out[f.name] = f.raw ? api[key] : convertKeys(api[key], camel);
+    // undefined is not a value Pulumi can carry (protobuf Struct rejects it): leave the key out.
+    if (api[key] !== undefined) out[f.name] = f.raw ? api[key] : convertKeys(api[key], camel);
   }
   return out;
 }
 
-/** The input part of a set of outputs: what `read` reports as the resource's current inputs. */
+/**
+ * The names of the inputs the user declared, kept in the outputs as `__declared`: `read` only gets the
+ * old outputs, and must report as inputs just these (a server-filled default the user never declared is
+ * not drift, and must not show as an added input on refresh).
+ */
+export const DECLARED = "__declared";
+export function declare(spec: ResourceSpec<any>, outs: Props, inputs: Props): Props {
+  return { ...outs, [DECLARED]: spec.fields.filter((f) => f.kind === "input" && inputs[f.name] !== undefined).map((f) => f.name) };
+}
+
+/** What `read` reports as the resource's current inputs: the declared inputs' current values. */
 export function inputsOf(spec: ResourceSpec<any>, outs: Props): Props {
+  const declared = Array.isArray(outs[DECLARED]) ? (outs[DECLARED] as string[]) : undefined;
   const ins: Props = {};
-  for (const f of spec.fields) if (f.kind === "input" && outs[f.name] !== undefined) ins[f.name] = outs[f.name];
+  for (const f of spec.fields) {
+    if (f.kind !== "input" || outs[f.name] === undefined || (declared && !declared.includes(f.name))) continue;
+    ins[f.name] = outs[f.name];
+  }
   return ins;
+}
+
+/** The result of `read`: outputs (keeping `__declared`) and the declared inputs as they are now. */
+export function readResult(spec: ResourceSpec<any>, id: string, outs: Props, props: Props): { id: string; props: Props; inputs: Props } {
+  const full = props[DECLARED] !== undefined ? { ...outs, [DECLARED]: props[DECLARED] } : outs;
+  return { id, props: full, inputs: inputsOf(spec, full) };
 }
 
 /** A message that names the operation, the resource and the API's reason, and never a secret. */
@@ -255,7 +276,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const c = getClient();
         const body = hooks.createBody ? hooks.createBody(inputs) : toApiBody(spec, inputs);
         const api = await createOnce(c, spec, body, inputs);
-        return { id: String(api.id), outs: fromApi(spec, api as Record<string, unknown>, inputs) };
+        return { id: String(api.id), outs: declare(spec, fromApi(spec, api as Record<string, unknown>, inputs), inputs) };
       } catch (err) {
         throw describeFailure(spec, "create", undefined, err);
       }
@@ -266,8 +287,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const c = getClient();
         const api = await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        const outs = fromApi(spec, api as Record<string, unknown>, props);
-        return { id, props: outs, inputs: inputsOf(spec, outs) };
+        return readResult(spec, id, fromApi(spec, api as Record<string, unknown>, props), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
@@ -283,7 +303,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
           const body = toApiBody(spec, news, changed);
           api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body })).body;
         }
-        return { outs: fromApi(spec, api as Record<string, unknown>, news) };
+        return { outs: declare(spec, fromApi(spec, api as Record<string, unknown>, news), news) };
       } catch (err) {
         throw describeFailure(spec, "update", id, err);
       }

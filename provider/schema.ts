@@ -74,7 +74,7 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
     "|---|---|---|---|---|---|",
     ...inputs.map(
       (f) =>
-        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | \`${apiName(f)}\` | ${cell(typeOf(f))} | ${f.required ? "yes" : f.computed ? "no (the service sets a default)" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(f.description)} |`,
+        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | \`${apiName(f)}\` | ${cell(typeOf(f))} | ${f.required ? "yes" : f.computed ? "no (defaulted when left out)" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(f.description)} |`,
     ),
     "",
     "## Outputs",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { camel, checkInputs, convertKeys, createOnce, describeFailure, diffInputs, fromApi, inputsOf, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
@@ -97,7 +97,8 @@ async function power(c: ApiClient, id: string, props: Props, action: "boot" | "r
 const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
 
 function outputsOf(api: ConfigApi, inputs: Props, status?: string): Props {
-  const outs = fromApi(configSpec, { ...api, interfaces: undefined } as never, inputs);
+  const { interfaces: _listed, ...rest } = api;
+  const outs = fromApi(configSpec, rest as never, inputs);
   if (inputs.booted !== undefined && status !== undefined && (status === "running" || status === "offline")) outs.booted = status === "running";
   outs.devices = convertKeys(api.devices, camel);
   if (inputs.interfaces !== undefined) {
@@ -133,7 +134,7 @@ export const configProvider: DynamicProviderImpl = {
           status = "offline";
         }
       }
-      return { id, outs: outputsOf(api, inputs, status) };
+      return { id, outs: declare(configSpec, outputsOf(api, inputs, status), inputs) };
     } catch (err) {
       throw describeFailure(configSpec, "create", undefined, err);
     }
@@ -143,8 +144,7 @@ export const configProvider: DynamicProviderImpl = {
       const c = settingsClient();
       const api = await c.get<ConfigApi>(configSpec.itemPath(id, props), true);
       if (!api) return {};
-      const outs = outputsOf(api, props, props.booted !== undefined ? await instanceStatus(c, props) : undefined);
-      return { id, props: outs, inputs: inputsOf(configSpec, outs) };
+      return readResult(configSpec, id, outputsOf(api, props, props.booted !== undefined ? await instanceStatus(c, props) : undefined), props);
     } catch (err) {
       throw describeFailure(configSpec, "read", id, err);
     }
@@ -167,7 +167,7 @@ export const configProvider: DynamicProviderImpl = {
       } else if (sent.length && news.rebootOnChange === true && status === "running") {
         await power(c, id, olds, "reboot");
       }
-      return { outs: outputsOf(api, news, status) };
+      return { outs: declare(configSpec, outputsOf(api, news, status), news) };
     } catch (err) {
       throw describeFailure(configSpec, "update", id, err);
     }

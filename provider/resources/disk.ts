@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { checkInputs, createOnce, describeFailure, diffInputs, fromApi, inputsOf, keepResourceError, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
@@ -100,7 +100,7 @@ export const diskProvider: DynamicProviderImpl = {
       last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins, diskSpec.fields.filter((f) => f.name !== "computeId").map((f) => f.name)), ins);
       id = String(last.id);
       last = await waitReady(c, id, ins, timeoutOf(ins, "create"));
-      return { id, outs: fromApi(diskSpec, last as never, ins) };
+      return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };
     } catch (err) {
       const e = describeFailure(diskSpec, "create", id, err);
       if (id && last) throw keepResourceError(`${e.message}. The disk ${id} exists and is kept in the stack.`, id, fromApi(diskSpec, last as never, ins), inputs);
@@ -111,8 +111,7 @@ export const diskProvider: DynamicProviderImpl = {
     try {
       const api = await settingsClient().get<DiskApi>(diskSpec.itemPath(id, props), true);
       if (!api) return {};
-      const outs = fromApi(diskSpec, api as never, props);
-      return { id, props: outs, inputs: inputsOf(diskSpec, outs) };
+      return readResult(diskSpec, id, fromApi(diskSpec, api as never, props), props);
     } catch (err) {
       throw describeFailure(diskSpec, "read", id, err);
     }
@@ -145,7 +144,7 @@ export const diskProvider: DynamicProviderImpl = {
         }
       }
       last ??= (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;
-      return { outs: fromApi(diskSpec, last as never, ins) };
+      return { outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), news) };
     } catch (err) {
       const e = describeFailure(diskSpec, "update", id, err);
       if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, ins), news);

@@ -9,8 +9,9 @@ import {
   describeFailure,
   diffInputs,
   fromApi,
-  inputsOf,
+  declare,
   keepResourceError,
+  readResult,
   snake,
   toApiBody,
   type DynamicProviderImpl,
@@ -109,6 +110,7 @@ export const ip = web.ipv4[0];`,
     { name: "watchdogEnabled", kind: "input", computed: true, schema: z.boolean(), description: "Reboot the instance when it powers off unexpectedly. Changed in place." },
     {
       name: "backupSchedule",
+      api: "backups.schedule",
       kind: "input",
       computed: true,
       partial: true,
@@ -123,7 +125,7 @@ export const ip = web.ipv4[0];`,
       description: "When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place.",
     },
     { name: "backupsEnabled", kind: "input", computed: true, control: true, schema: z.boolean(), description: "The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup)." },
-    { name: "booted", kind: "input", computed: true, schema: z.boolean(), description: "Whether the instance runs (default true). Changed in place by a boot or a shutdown; `pulumi refresh` sees an instance shut down by hand." },
+    { name: "booted", kind: "input", computed: true, schema: z.boolean(), description: "Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots)." },
     { name: "image", kind: "input", forceNew: true, schema: z.string().min(1), description: "Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way)." },
     { name: "rootPass", kind: "input", secret: true, writeOnly: true, computed: true, schema: rule(rootPassError), description: "Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again." },
     { name: "authorizedKeys", kind: "input", forceNew: true, writeOnly: true, schema: z.array(publicKey), description: "Public SSH keys for root. Create-only: changing them replaces the instance." },
@@ -283,7 +285,7 @@ export const instanceProvider: DynamicProviderImpl = {
         extra.bootConfigId = await bootConfigId(c, id);
         claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
       }
-      return { id, outs: outputsOf(last, ins, extra) };
+      return { id, outs: declare(instanceSpec, outputsOf(last, ins, extra), inputs) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "create", id, err);
       if (id && last) throw keepResourceError(`${e.message}. The instance ${id} exists and is kept in the stack: run pulumi up again to continue, or pulumi destroy to remove it.`, id, outputsOf(last, ins), inputs);
@@ -304,8 +306,7 @@ export const instanceProvider: DynamicProviderImpl = {
           extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
         }
       }
-      const outs = outputsOf(api, props, extra);
-      return { id, props: outs, inputs: inputsOf(instanceSpec, outs) };
+      return readResult(instanceSpec, id, outputsOf(api, props, extra), props);
     } catch (err) {
       throw describeFailure(instanceSpec, "read", id, err);
     }
@@ -393,7 +394,7 @@ export const instanceProvider: DynamicProviderImpl = {
         }
       }
       if (!last) await current();
-      return { outs: outputsOf(last!, ins, extra) };
+      return { outs: declare(instanceSpec, outputsOf(last!, ins, extra), news) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "update", id, err);
       if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, ins, extra), news);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { camel, checkInputs, convertKeys, createOnce, describeFailure, diffInputs, fromApi, inputsOf, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimOneByOne } from "../ownership";
 import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
@@ -77,7 +77,7 @@ export const interfaceProvider: DynamicProviderImpl = {
     try {
       claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
       const api = await createOnce(settingsClient(), interfaceSpec, apiBody(inputs), inputs);
-      return { id: String(api.id), outs: fromApi(interfaceSpec, api as never, inputs) };
+      return { id: String(api.id), outs: declare(interfaceSpec, fromApi(interfaceSpec, api as never, inputs), inputs) };
     } catch (err) {
       throw describeFailure(interfaceSpec, "create", undefined, err);
     }
@@ -86,9 +86,7 @@ export const interfaceProvider: DynamicProviderImpl = {
     try {
       const api = await settingsClient().get<InterfaceApi>(interfaceSpec.itemPath(id, props), true);
       if (!api) return {};
-      const outs = fromApi(interfaceSpec, api as never, props);
-      if (api.ipv4) outs.ipv4 = convertKeys(api.ipv4, camel);
-      return { id, props: outs, inputs: inputsOf(interfaceSpec, outs) };
+      return readResult(interfaceSpec, id, fromApi(interfaceSpec, api as never, props), props);
     } catch (err) {
       throw describeFailure(interfaceSpec, "read", id, err);
     }
@@ -97,7 +95,7 @@ export const interfaceProvider: DynamicProviderImpl = {
     try {
       const { changed } = diffInputs(interfaceSpec, olds, news);
       const api = (await settingsClient().request<InterfaceApi>("PUT", interfaceSpec.itemPath(id, olds), { body: apiBody(news, changed) })).body;
-      return { outs: fromApi(interfaceSpec, api as never, news) };
+      return { outs: declare(interfaceSpec, fromApi(interfaceSpec, api as never, news), news) };
     } catch (err) {
       throw describeFailure(interfaceSpec, "update", id, err);
     }

@@ -165,11 +165,24 @@ test("read: drift made by hand shows up; a deleted instance is gone", async () =
   await new Promise((r) => setTimeout(r, 100));
   const r = await p.read(c.id, c.outs);
   expect(r.props).toMatchObject({ label: "by-hand", booted: false, rootPass: PASS });
-  expect(r.inputs).toMatchObject({ label: "by-hand", booted: false });
+  // Only declared inputs come back as inputs: booted was left out (the power state is not managed).
+  expect(r.inputs).toEqual({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "by-hand" });
+  expect((await p.diff(c.id, r.props!, await checked(base))).changes).toBe(true);
   await p.delete(c.id, c.outs);
   expect(emu.store.data.instances).toEqual([]);
   expect(await p.read(c.id, c.outs)).toEqual({});
   await expect(p.delete(c.id, c.outs)).resolves.toBeUndefined();
+});
+
+test("a declared booted: a shutdown by hand is drift that the next update undoes", async () => {
+  const c = await p.create(await checked({ ...base, booted: true }));
+  await call(emu, "POST", `/compute/instances/${c.id}/shutdown`, { body: {} });
+  await new Promise((r) => setTimeout(r, 100));
+  const r = await p.read(c.id, c.outs);
+  expect(r.inputs!.booted).toBe(false);
+  const news = await checked({ ...base, booted: true });
+  expect(await p.diff(c.id, r.props!, news)).toMatchObject({ changes: true, replaces: [] });
+  expect((await p.update(c.id, r.props!, news)).outs).toMatchObject({ booted: true, status: "running" });
 });
 
 test("a create whose wait times out keeps the instance in the state (id and properties in the error)", async () => {

@@ -108,6 +108,11 @@ test("environment variables are used when no config is set", async () => {
   }
 });
 
+test("call() drops undefined values at any depth (the engine's wire format has none)", async () => {
+  const { withoutUndefined } = await import("../../provider");
+  expect(withoutUndefined({ a: 1, b: undefined, c: { d: undefined, e: [1, undefined] } })).toEqual({ a: 1, c: { e: [1, null] } });
+});
+
 test("the shim's call() entry point dispatches to the resource's methods", async () => {
   const r = (await callImpl("SshKey", "check", [{}, { sshKey: "bad" }])) as { failures: unknown[] };
   expect(r.failures).toHaveLength(1);

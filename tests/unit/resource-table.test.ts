@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkInputs, diffInputs, fromApi, inputsOf, toApiBody, UNKNOWN, type ResourceSpec } from "../../provider/resource";
+import { checkInputs, declare, diffInputs, fromApi, inputsOf, readResult, toApiBody, UNKNOWN, type ResourceSpec } from "../../provider/resource";
 import { sshKeySpec } from "../../provider/resources/sshKey";
 import { ed25519Key } from "../helpers/emulator";
 
@@ -105,6 +105,18 @@ describe("a resource with unique labels", () => {
   test("bodies use API names and only the fields asked for", () => {
     expect(toApiBody(spec, { label: "a", region: "x", rootPass: "s3cret!!" })).toEqual({ label: "a", region: "x", root_pass: "s3cret!!" });
     expect(toApiBody(spec, { label: "a", region: "x" }, ["label"])).toEqual({ label: "a" });
+  });
+
+  test("read reports as inputs only the inputs the user declared", () => {
+    const outs = declare(spec, { label: "a", region: "x", status: "running" }, { label: "a" });
+    expect(outs.__declared).toEqual(["label"]);
+    const r = readResult(spec, "1", { label: "changed", region: "x", status: "running" }, outs);
+    expect(r.inputs).toEqual({ label: "changed" });
+    expect(r.props.__declared).toEqual(["label"]);
+  });
+
+  test("an undefined API value is left out of the outputs (Pulumi cannot carry undefined)", () => {
+    expect(fromApi(spec, { id: 1, label: "a", status: undefined }, {})).toEqual({ label: "a" });
   });
 
   test("outputs come from the API; write-only inputs are kept from the inputs", () => {

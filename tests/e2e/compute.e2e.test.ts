@@ -1,0 +1,68 @@
+/**
+ * Issue 3's example through the real Pulumi CLI: examples/compute against the emulator: up, a resize,
+ * a refresh after a change made by hand, and destroy with the emulator empty at the end.
+ */
+import type { Emulator } from "../../emulator/server";
+import { call, emulator } from "../helpers/emulator";
+import { resourcesOf, TestStack } from "../helpers/pulumi";
+
+jest.setTimeout(300_000);
+
+const ROOT_PASS = "Ex4mple-R00t-Pass!";
+let emu: Emulator;
+let stack: TestStack;
+
+beforeAll(async () => {
+  emu = await emulator();
+  stack = new TestStack("compute", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "compute-example:rootPass": ROOT_PASS } });
+});
+afterAll(async () => {
+  stack?.cleanup();
+  await emu?.close();
+});
+
+test("up, resize, refresh after an out-of-band change, destroy", async () => {
+  const d = emu.store.data;
+  const up = await stack.ok("up");
+  expect(up.summary).toEqual({ create: 8 });
+  expect(d.instances).toHaveLength(1);
+  const inst = d.instances[0];
+  expect(inst).toMatchObject({ label: "web-1", status: "running", type: "c1-standard-2" });
+  expect(d.disks.map((x) => [x.label, x.size, x.filesystem]).sort()).toEqual([["data", 10240, "ext4"], ["root", 8192, "ext4"], ["swap", 512, "swap"]]);
+  const main = d.configs.find((c) => c.label === "main")!;
+  const maint = d.configs.find((c) => c.label === "maintenance")!;
+  expect(inst._lastBootedConfig).toBe(main.id);
+  expect(main.interfaces.map((i) => i.purpose)).toEqual(["public", "vlan"]);
+  expect(maint.interfaces).toEqual([expect.objectContaining({ purpose: "vlan", label: "backend", ipam_address: "10.0.0.2/24" })]);
+  expect(up.outputs).toMatchObject({ instanceId: String(inst.id), instanceType: "c1-standard-2", bootProfile: String(main.id) });
+
+  // Nothing changed: nothing to do (no perpetual diff from server-filled defaults).
+  expect((await stack.ok("up")).summary).toEqual({ same: 8 });
+
+  // A resize: in place, same id, the instance running again after it.
+  const resized = await stack.ok("up", { config: { type: "c1-standard-4" } });
+  expect(resized.summary).toMatchObject({ update: 1, same: 7 });
+  expect(d.instances[0]).toMatchObject({ id: inst.id, type: "c1-standard-4", status: "running" });
+
+  // A label changed by hand: refresh records it; the next up puts the declared label back.
+  await call(emu, "PUT", `/compute/instances/${inst.id}`, { body: { label: "renamed-by-hand" } });
+  const refresh = await stack.run("refresh", { config: { type: "c1-standard-4" } });
+  expect(refresh.code).toBe(0);
+  expect(refresh.stderr).toMatch(/Instance web updated .*\[diff: ~label\]/);
+  const [instState] = resourcesOf(await stack.ok("export"), ":Instance");
+  expect(instState.outputs.label).toBe("renamed-by-hand");
+  const back = await stack.ok("up", { config: { type: "c1-standard-4" } });
+  expect(back.summary).toMatchObject({ update: 1 });
+  expect(d.instances[0].label).toBe("web-1");
+
+  // The root password is a secret: encrypted in the state, never printed.
+  const exported = JSON.stringify(await stack.ok("export"));
+  expect(exported).not.toContain(ROOT_PASS);
+  expect(stack.transcript.join("\n")).not.toContain(ROOT_PASS);
+  for (const r of resourcesOf(JSON.parse(exported), "")) if (r.inputs?.__provider) expect(r.inputs.__provider.length).toBeLessThan(2048);
+
+  // destroy: the booted profile shuts the instance down first, then everything goes.
+  const destroy = await stack.ok("destroy", { config: { type: "c1-standard-4" } });
+  expect(destroy.summary).toEqual({ delete: 8 });
+  expect({ instances: d.instances, disks: d.disks, configs: d.configs }).toEqual({ instances: [], disks: [], configs: [] });
+});
