@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * The demo: starts the emulator, prepares examples/sshkey (installed from the packed package), runs a
- * real `pulumi up` of it against the emulator and prints its outputs, then destroys it.
- *   npm run demo [-- --keep]     (--keep: leave the stack up and the emulator running)
+ * The demo: starts the emulator (statuses take seconds, as on the real service but faster), installs the
+ * packed package into the examples, runs a real `pulumi up` of each against the emulator and prints
+ * the outputs, then destroys them.
+ *   npm run demo [-- --keep]     (--keep: leave the stacks up and the emulator running)
  */
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -13,6 +15,10 @@ import { run } from "./pulumi";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
+const EXAMPLES: Array<{ name: string; secrets?: Record<string, string> }> = [
+  { name: "sshkey" },
+  { name: "compute", secrets: { "compute-example:rootPass": `Demo-${randomBytes(9).toString("base64url")}-9a` } },
+];
 
 async function main(): Promise<void> {
   const keep = process.argv.includes("--keep");
@@ -22,38 +28,43 @@ async function main(): Promise<void> {
   step("Pulumi CLI");
   execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { stdio: ["ignore", "ignore", "inherit"] });
 
-  step("installing pulumi-compute into examples/sshkey from its packed tarball");
-  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["sshkey"], { stdio: "inherit" });
+  step("installing pulumi-compute into the examples from its packed tarball");
+  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), EXAMPLES.map((e) => e.name), { stdio: "inherit" });
 
   step("starting the emulator");
-  const emu = await startEmulator({});
+  const emu = await startEmulator({ speed: 0.25 });
   console.log(`emulator at ${emu.url}`);
 
   const stateDir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-demo-"));
-  const opts = {
-    dir: path.join(ROOT, "examples", "sshkey"),
+  const stacks = EXAMPLES.map((e) => ({
+    dir: path.join(ROOT, "examples", e.name),
     stack: "demo",
-    stateDir,
+    stateDir: path.join(stateDir, e.name),
     config: { "compute:apiUrl": emu.url },
-    secrets: { "compute:token": emu.token },
-  };
+    secrets: { "compute:token": emu.token, ...e.secrets },
+  }));
   try {
-    step("pulumi up");
-    const up = await run({ ...opts, op: "up" });
-    console.log("\nStack outputs:", JSON.stringify(up.outputs, null, 2));
-    console.log("The emulator now holds:", JSON.stringify(emu.store.data.sshkeys.map(({ username: _u, ...k }) => k), null, 2));
+    for (const [i, opts] of stacks.entries()) {
+      step(`pulumi up: examples/${EXAMPLES[i].name}`);
+      const up = await run({ ...opts, op: "up" });
+      console.log(`\nStack outputs of examples/${EXAMPLES[i].name}:`, JSON.stringify(up.outputs, null, 2));
+    }
+    const d = emu.store.data;
+    console.log(`\nThe emulator now holds ${d.sshkeys.length} SSH key(s), ${d.instances.length} instance(s) (${d.instances.map((x) => `${x.label}: ${x.status}`).join(", ")}), ${d.disks.length} disks, ${d.configs.length} profiles.`);
     if (keep) {
       console.log(`\nLeft running (--keep). Emulator: ${emu.url}  token: ${emu.token}\nState: ${stateDir}\nCtrl-C to stop.`);
       await new Promise(() => undefined);
     }
-    step("pulumi destroy");
-    await run({ ...opts, op: "destroy" });
-    await run({ ...opts, op: "rm" });
-    step(`done: the emulator holds ${emu.store.data.sshkeys.length} keys`);
+    for (const [i, opts] of [...stacks.entries()].reverse()) {
+      step(`pulumi destroy: examples/${EXAMPLES[i].name}`);
+      await run({ ...opts, op: "destroy" });
+      await run({ ...opts, op: "rm" });
+    }
+    step(`done: the emulator holds ${d.sshkeys.length + d.instances.length + d.disks.length + d.configs.length} objects`);
   } finally {
     if (!keep) {
       rmSync(stateDir, { recursive: true, force: true });
-      rmSync(path.join(opts.dir, "Pulumi.demo.yaml"), { force: true });
+      for (const opts of stacks) rmSync(path.join(opts.dir, "Pulumi.demo.yaml"), { force: true });
       await emu.close();
     }
   }

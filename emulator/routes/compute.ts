@@ -35,7 +35,11 @@ export const BASE_MS = {
   restoring: 8000,
   disk: 3000,
   snapshot: 10000,
+  deleting: 2000,
 };
+
+/** The status a record reaches when its delete has finished: it is then removed. */
+const GONE = "__gone";
 
 export interface Timing {
   speed: number;
@@ -75,7 +79,19 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   const requireAdd = (u: User) => {
     if (u.restricted && !u.grants?.global.add_computes) throw forbidden("You do not have permission to add compute instances: the add_computes grant is needed");
   };
+  /** Removes what finished deleting (an instance with its disks, profiles and backups). */
+  const purge = () => {
+    for (const i of d.instances) settle(i, now());
+    const gone = new Set(d.instances.filter((i) => i.status === GONE).map((i) => i.id));
+    if (!gone.size) return;
+    d.instances = d.instances.filter((i) => !gone.has(i.id));
+    d.disks = d.disks.filter((x) => !gone.has(x.compute_id));
+    d.configs = d.configs.filter((x) => !gone.has(x.compute_id));
+    d.backups = d.backups.filter((x) => !gone.has(x.compute_id));
+    for (const u of d.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => !gone.has(g.id));
+  };
   const instance = (ctx: RequestContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
+    purge();
     const inst = d.instances.find((i) => String(i.id) === ctx.params.computeId);
     if (!inst || !canSee(ctx.user!, inst.id, "read_only")) throw notFound();
     if (!canSee(ctx.user!, inst.id, level)) throw forbidden("You have only read access to this instance");
@@ -250,12 +266,10 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   const usedDisk = (id: number) => disksOf(id).reduce((n, x) => n + x.size, 0);
 
   // ---- instances ----------------------------------------------------------------------------------
-  router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) =>
-    paginate(
-      d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map((i) => instanceView(settle(i, now()))),
-      ctx.query,
-    ),
-  );
+  router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) => {
+    purge();
+    return paginate(d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map(instanceView), ctx.query);
+  });
 
   router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
     const body = obj(ctx);
@@ -411,12 +425,13 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     if (inst.status === "cloning" || inst.status === "restoring" || inst._clones.length > 0) {
       throw badRequest("An instance cannot be deleted while it is cloning or restoring from a backup; wait for that to finish");
     }
-    d.instances = d.instances.filter((i) => i !== inst);
-    d.disks = d.disks.filter((x) => x.compute_id !== inst.id);
-    d.configs = d.configs.filter((x) => x.compute_id !== inst.id);
-    d.backups = d.backups.filter((x) => x.compute_id !== inst.id);
-    for (const u of d.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => g.id !== inst.id);
+    if (inst.status === "deleting") return {};
+    // deleting -> gone: the instance, then its disks, profiles and backups, are removed when it ends.
+    inst.status = "deleting";
+    inst._queue = [{ status: GONE, at: now() + dur("deleting") }];
+    for (const x of disksOf(inst.id)) Object.assign(x, { status: "deleting", _queue: [] });
     store.event("compute_delete", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    purge();
     return {};
   });
 

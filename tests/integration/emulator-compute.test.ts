@@ -211,10 +211,16 @@ describe("instance update and delete", () => {
     expect(fields(bad).sort()).toEqual(["alerts.cpu", "alerts.nope", "backups.schedule.day", "watchdog_enabled"]);
   });
 
-  test("delete removes the instance with its disks, profiles and backups", async () => {
+  test("delete: deleting, then gone with its disks, profiles and backups", async () => {
     const inst = await deployed();
     expect((await call(emu, "DELETE", I(inst.id))).body).toEqual({});
+    expect((await get(I(inst.id))).status).toBe("deleting");
+    expect((await get(`${I(inst.id)}/disks`)).data.every((x: any) => x.status === "deleting")).toBe(true);
+    expect((await call(emu, "POST", `${I(inst.id)}/boot`, { body: {} })).body.errors[0].reason).toMatch(/running or queued/);
+    expect((await call(emu, "DELETE", I(inst.id))).status).toBe(200);
+    tick(BASE_MS.deleting);
     expect((await call(emu, "GET", I(inst.id))).status).toBe(404);
+    expect((await get("/compute/instances")).results).toBe(0);
     expect(emu.store.data.disks.filter((x) => x.compute_id === inst.id)).toEqual([]);
     expect(emu.store.data.configs.filter((x) => x.compute_id === inst.id)).toEqual([]);
   });
