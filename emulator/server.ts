@@ -3,8 +3,10 @@ import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
 import { registerComputeRoutes, type SubnetLookup, type Timing } from "./routes/compute";
+import { registerImageRoutes, type ImageOptions, type ImageService } from "./routes/images";
 import { registerProfileRoutes } from "./routes/profile";
 import { registerReferenceRoutes } from "./routes/reference";
+import { registerVpcRoutes } from "./routes/vpc";
 import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
 
 export interface EmulatorOptions {
@@ -22,6 +24,8 @@ export interface EmulatorOptions {
    * demo; the default 0.01 makes them near-instant for tests (still one poll or more).
    */
   speed?: number;
+  /** Image uploads: size limit and the window for the data (tests shorten them). */
+  images?: ImageOptions;
 }
 
 export interface RequestLogEntry {
@@ -44,13 +48,14 @@ export interface Emulator {
 
 const MAX_JSON_BODY = 1024 * 1024;
 
-export function buildRouter(store: Store, now: () => number, timing: Timing): Router {
+export function buildRouter(store: Store, now: () => number, timing: Timing, images: ImageOptions, baseUrl: () => string): { router: Router; images: ImageService } {
   const router = new Router();
-  const noSubnets: SubnetLookup = () => undefined;
   registerReferenceRoutes(router);
   registerProfileRoutes(router, store, now);
-  registerComputeRoutes(router, store, now, timing, noSubnets);
-  return router;
+  const subnets: SubnetLookup = registerVpcRoutes(router, store, now);
+  const imageService = registerImageRoutes(router, store, now, timing, images, baseUrl);
+  registerComputeRoutes(router, store, now, timing, subnets, imageService.find);
+  return { router, images: imageService };
 }
 
 /**
@@ -83,7 +88,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const token = opts.token ?? newTokenValue();
   const store = new Store(opts.stateFile, token, now);
   const timing: Timing = { speed: opts.speed ?? 0.01 };
-  const api = buildRouter(store, now, timing);
+  let origin = "";
+  const { router: api, images } = buildRouter(store, now, timing, opts.images ?? {}, () => origin);
   const log: RequestLogEntry[] = [];
   const admin = adminRoutes(store, log, now);
 
@@ -92,6 +98,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const method = (req.method ?? "GET").toUpperCase();
     let router: Router;
     let path: string;
+    // The upload URL an image upload hands out: a pre-signed URL, so no token (and no JSON).
+    const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
+    if (upload && method === "PUT") {
+      await images.receiveUpload(upload[1], req);
+      sendJson(res, 200, {});
+      return 200;
+    }
     if (url.pathname.startsWith("/v4/") || url.pathname === "/v4") {
       router = api;
       path = url.pathname.slice(3) || "/";
@@ -148,6 +161,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  origin = `http://${host}:${addr.port}`;
   return {
     url: `http://${host}:${addr.port}/v4`,
     token,

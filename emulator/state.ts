@@ -177,6 +177,47 @@ export interface EventRecord {
   status: "finished";
 }
 
+export interface VpcRecord {
+  id: number;
+  label: string;
+  description: string;
+  region: string;
+  created: string;
+  updated: string;
+  _owner: string;
+}
+
+export interface SubnetRecord {
+  id: number;
+  vpc_id: number;
+  label: string;
+  ipv4: string;
+  created: string;
+  updated: string;
+}
+
+export interface ImageRecord {
+  id: string;
+  label: string;
+  description: string | null;
+  capabilities: string[];
+  created: string;
+  updated: string;
+  created_by: string;
+  deprecated: boolean;
+  eol: string | null;
+  expiry: string | null;
+  is_public: boolean;
+  size: number;
+  status: "creating" | "pending_upload" | "available";
+  type: "manual" | "automatic";
+  vendor: string | null;
+  _owner: string;
+  _queue: Step[];
+  /** Upload images: the secret part of the upload URL, and when the upload window closes. */
+  _upload?: { token: string; deadline: number; region: string };
+}
+
 export interface StateData {
   version: 1;
   nextId: Record<string, number>;
@@ -188,6 +229,9 @@ export interface StateData {
   disks: DiskRecord[];
   backups: BackupRecord[];
   events: EventRecord[];
+  vpcs: VpcRecord[];
+  subnets: SubnetRecord[];
+  images: ImageRecord[];
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -281,9 +325,9 @@ export class Store {
     if (file && existsSync(file)) {
       this.data = JSON.parse(readFileSync(file, "utf8")) as StateData;
     } else {
-      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [] };
+      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [], vpcs: [], subnets: [], images: [] };
     }
-    for (const k of ["instances", "configs", "disks", "backups", "events"] as const) this.data[k] ??= [];
+    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images"] as const) this.data[k] ??= [];
     // The token given on the command line always works, with every scope, for the account's owner.
     if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
     if (!this.data.tokens.some((t) => t.token === rootToken)) {

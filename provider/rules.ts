@@ -1,3 +1,5 @@
+import * as ipaddr from "ipaddr.js";
+
 /**
  * Rules of the API spec that both the emulator (the server side) and the provider (preview-time
  * validation) apply. Pure functions, no dependencies: each returns an error text or `undefined`.
@@ -130,3 +132,59 @@ export function interfacesError(list: Array<{ purpose?: unknown; primary?: unkno
 
 /** An id input: the API's integer id, given as a number or as the string Pulumi ids are. */
 export const ID_PATTERN = /^\d+$/;
+
+
+/** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no two hyphens in a row. */
+export function vpcLabelError(label: string): string | undefined {
+  const len = lengthError(label, 1, 64);
+  if (len) return len;
+  if (!/^[A-Za-z0-9-]+$/.test(label)) return "must use only ASCII letters, digits and hyphens";
+  if (label.includes("--")) return "must not have two hyphens in a row";
+  return undefined;
+}
+
+const RFC1918 = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"].map((c) => ipaddr.parseCIDR(c));
+
+/** Parses `a.b.c.d/n` (IPv4 only) or returns undefined. */
+export function parseIpv4Cidr(cidr: string): [ipaddr.IPv4, number] | undefined {
+  if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr) || !ipaddr.isValidCIDR(cidr)) return undefined;
+  const [addr, prefix] = ipaddr.parseCIDR(cidr);
+  return addr.kind() === "ipv4" && prefix <= 32 ? [addr as ipaddr.IPv4, prefix] : undefined;
+}
+
+const toInt = (a: ipaddr.IPv4) => a.octets.reduce((n, o) => n * 256 + o, 0);
+/** The first and last address of a CIDR, as integers. */
+export function cidrBounds(cidr: string): [number, number] {
+  const [addr, prefix] = parseIpv4Cidr(cidr)!;
+  const start = toInt(addr);
+  return [start, start + 2 ** (32 - prefix) - 1];
+}
+export function cidrsOverlap(a: string, b: string): boolean {
+  const [a0, a1] = cidrBounds(a);
+  const [b0, b1] = cidrBounds(b);
+  return a0 <= b1 && b0 <= a1;
+}
+const within = (inner: string, outer: [ipaddr.IPv4 | ipaddr.IPv6, number]) => {
+  const [i0, i1] = cidrBounds(inner);
+  const [o0, o1] = cidrBounds(`${outer[0].toString()}/${outer[1]}`);
+  return i0 >= o0 && i1 <= o1;
+};
+
+/** Subnet `ipv4` rules: canonical CIDR, inside RFC 1918, prefix 1..29, clear of 192.168.128.0/17. */
+export function subnetIpv4Error(cidr: string): string | undefined {
+  const parsed = parseIpv4Cidr(cidr);
+  if (!parsed) return "must be an IPv4 CIDR such as 10.0.1.0/24";
+  const [addr, prefix] = parsed;
+  if (prefix < 1 || prefix > 29) return `the prefix length must be 1 to 29 (got /${prefix})`;
+  const network = ipaddr.IPv4.networkAddressFromCIDR(cidr).toString();
+  if (network !== addr.toString()) return `must be in canonical form: ${network}/${prefix}`;
+  if (!RFC1918.some((r) => within(cidr, r))) return "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
+  if (cidrsOverlap(cidr, "192.168.128.0/17")) return "must not overlap 192.168.128.0/17 (reserved)";
+  return undefined;
+}
+
+/** An IP address or CIDR range (IPv4 or IPv6), as database allow lists take. */
+export function ipOrCidrError(v: string): string | undefined {
+  if (v.includes("/")) return ipaddr.isValidCIDR(v) ? undefined : `"${v.slice(0, 60)}" is not a valid CIDR range`;
+  return ipaddr.isValid(v) ? undefined : `"${v.slice(0, 60)}" is not a valid IP address`;
+}

@@ -48,6 +48,8 @@ export interface Timing {
 /** What other route groups (VPCs) tell the compute routes about subnets. */
 export interface SubnetLookup {
   (id: number): { vpc_id: number; region: string; ipv4: string } | undefined;
+  /** A free address in the subnet (not in `taken`), or undefined when it is full. */
+  allocate?(id: number, taken?: string[]): string | undefined;
 }
 
 const ro = { group: "computes", level: "read_only" } as const;
@@ -62,13 +64,17 @@ const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 const busyError = () => badRequest("The instance has running or queued actions: wait for them to finish");
 
-export function registerComputeRoutes(router: Router, store: Store, now: () => number, timing: Timing, subnet: SubnetLookup): void {
+/** Finds an image a user may deploy (public, or their own private one). */
+export type ImageFinder = (id: string, username: string | undefined) => { id: string; label: string; capabilities: string[]; size: number; status: string } | undefined;
+
+export function registerComputeRoutes(router: Router, store: Store, now: () => number, timing: Timing, subnet: SubnetLookup, findImage: ImageFinder): void {
   const d = store.data;
   const dur = (k: keyof typeof BASE_MS) => Math.round(BASE_MS[k] * timing.speed);
   const stamp = () => apiTime(now());
   const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
   const regionOf = (id: string) => catalog.regions.find((r) => r.id === id);
-  const imageOf = (id: string) => catalog.images.find((i) => i.id === id);
+  let actingUser: string | undefined;
+  const imageOf = (id: string) => findImage(id, actingUser);
 
   // ---- access -------------------------------------------------------------------------------------
   const canSee = (u: User, id: number, level: "read_only" | "read_write") => {
@@ -91,6 +97,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     for (const u of d.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => !gone.has(g.id));
   };
   const instance = (ctx: RequestContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
+    actingUser = ctx.user?.username;
     purge();
     const inst = d.instances.find((i) => String(i.id) === ctx.params.computeId);
     if (!inst || !canSee(ctx.user!, inst.id, "read_only")) throw notFound();
@@ -118,12 +125,6 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   // ---- addresses ----------------------------------------------------------------------------------
   const publicIp = (n: number) => `203.0.${113 + Math.floor((n - 1) / 254)}.${((n - 1) % 254) + 1}`;
   const privateIp = (n: number) => `192.168.${128 + Math.floor((n - 1) / 254)}.${((n - 1) % 254) + 1}`;
-  const vpcIp = (cidr: string, n: number) => {
-    const [base] = cidr.split("/");
-    const p = base.split(".").map(Number);
-    const v = ((p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3]) + 1 + n;
-    return [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
-  };
 
   // ---- shared validation --------------------------------------------------------------------------
   const checkKeys = (body: Body, errors: FieldErrors) => {
@@ -183,6 +184,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     return md.user_data as string;
   };
   const buildInterfaces = (list: unknown, errors: FieldErrors, field: string, allowEmpty: boolean, region: string | undefined): InterfaceRecord[] => {
+    taken = [];
     if (list === undefined || list === null) return [];
     if (!Array.isArray(list)) {
       errors.add(field, "Must be an array of interfaces");
@@ -195,6 +197,8 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     }
     return (list as Body[]).map((i, index) => ifaceRecord(i, errors, `${field}[${index}]`, region));
   };
+  /** Addresses handed out in the current request, not yet saved in any profile. */
+  let taken: string[] = [];
   const ifaceRecord = (i: Body, errors: FieldErrors, field: string, region: string | undefined, keepId?: number): InterfaceRecord => {
     let vpc_id: number | null = null;
     let ipv4: InterfaceRecord["ipv4"] = null;
@@ -206,7 +210,10 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
       else {
         vpc_id = s.vpc_id;
         const req = (i.ipv4 ?? {}) as { vpc?: unknown; nat_1_1?: unknown };
-        ipv4 = { vpc: typeof req.vpc === "string" ? req.vpc : vpcIp(s.ipv4, id), nat_1_1: req.nat_1_1 === "any" ? "any" : typeof req.nat_1_1 === "string" ? req.nat_1_1 : null };
+        const address = typeof req.vpc === "string" ? req.vpc : subnet.allocate?.(i.subnet_id as number, taken);
+        if (!address) errors.add(`${field}.subnet_id`, `Subnet ${String(i.subnet_id)} has no free address`);
+        else taken.push(address);
+        ipv4 = { vpc: address ?? null, nat_1_1: req.nat_1_1 === "any" ? "any" : typeof req.nat_1_1 === "string" ? req.nat_1_1 : null };
       }
     }
     if (i.ipam_address !== undefined && i.ipam_address !== null && (typeof i.ipam_address !== "string" || !/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(i.ipam_address))) {
@@ -274,6 +281,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
     const body = obj(ctx);
     const user = ctx.user!;
+    actingUser = user.username;
     requireAdd(user);
     if (body.tags !== undefined && user.restricted) throw forbidden("Only unrestricted users can add tags");
     const errors = new FieldErrors();
@@ -313,6 +321,9 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     if (body.tags !== undefined && (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== "string" || t.length < 3 || t.length > 50))) errors.add("tags", "Must be an array of tags of 3 to 50 characters");
     if (body.interfaces !== undefined && Array.isArray(body.interfaces) && body.interfaces.length === 0) errors.add("interfaces", "must have 1 to 3 interfaces");
     const interfaces = buildInterfaces(body.interfaces, errors, "interfaces", false, region?.id);
+    if (body.interfaces !== undefined && !img && body.backup_id === undefined && body.script_id === undefined) {
+      errors.add("interfaces", "Interfaces need an image or a backup to deploy: an empty instance has no configuration profile to hold them");
+    }
     errors.throwIfAny();
 
     const id = store.nextId("instance");
@@ -925,6 +936,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
         if (e) errors.add(e.index === undefined ? "interfaces" : `interfaces[${e.index}].${e.field}`, e.reason);
         else {
           // Updating the interfaces redefines all of them (rule 5); an item that repeats an existing id keeps it.
+          taken = [];
           out.interfaces = (list as Body[]).map((i, index) => {
             const old = existing?.interfaces.find((x) => x.id === i.id);
             return ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, old?.id);
@@ -995,6 +1007,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body as never], true);
     if (e) throw badRequest(e.reason, e.index === undefined ? "interfaces" : e.field);
     const errors = new FieldErrors();
+    taken = [];
     const rec = ifaceRecord(body, errors, "interface", inst.region);
     errors.throwIfAny();
     if (rec.primary) for (const i of cfg.interfaces) i.primary = false;

@@ -33,8 +33,5 @@ export function registerReferenceRoutes(router: Router): void {
   router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx.query));
   router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
   router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx.query));
-  // Public images: readable without a token (private images join this list in the images routes).
-  router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => paginate(catalog.images, ctx.query));
-  router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => catalog.images.find((i) => i.id === ctx.params.imageId) ?? Promise.reject(notFound()));
   router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
 }

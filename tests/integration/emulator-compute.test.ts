@@ -146,7 +146,7 @@ describe("instance create", () => {
     [[{ purpose: "vlan" }], "interfaces[0].label", /needs a label/],
     [[{ purpose: "wifi" }], "interfaces[0].purpose", /one of public, vlan, vpc/],
   ])("interfaces %j are refused", async (interfaces, field, reason) => {
-    const r = await create({ region: "us-east", type: "c1-nano-1", interfaces });
+    const r = await create({ region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: PASS, interfaces });
     expect(r.status).toBe(400);
     expect(r.body.errors[0]).toMatchObject({ field, reason: expect.stringMatching(reason) });
   });

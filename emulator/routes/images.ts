@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { lengthError } from "../../provider/rules";
+import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { apiTime, settle, view, type ImageRecord, type Store } from "../state";
+import { BASE_MS, type Timing } from "./compute";
+import { catalog } from "./reference";
+
+const ro = { group: "images", level: "read_only" } as const;
+const rw = { group: "images", level: "read_write" } as const;
+
+export interface ImageOptions {
+  /** The largest upload taken (the spec's 5 GB by default). */
+  maxUploadBytes?: number;
+  /** How long an upload image waits for its data before it is cancelled and deleted (24 hours by default). */
+  uploadWindowMs?: number;
+}
+
+export interface ImageService {
+  /** An image this user may deploy or read: public, or one of their private ones. */
+  find(id: string, username: string | undefined): (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
+  /** Takes the data of an upload (`PUT <upload_to>`), streamed. */
+  receiveUpload(token: string, req: IncomingMessage): Promise<void>;
+}
+
+export function registerImageRoutes(router: Router, store: Store, now: () => number, timing: Timing, opts: ImageOptions, baseUrl: () => string): ImageService {
+  const d = store.data;
+  const maxBytes = opts.maxUploadBytes ?? 5 * 1024 ** 3;
+  const window = opts.uploadWindowMs ?? 24 * 3600_000;
+  const stamp = () => apiTime(now());
+
+  /** Applies due status changes; cancels and deletes uploads whose window closed with no data. */
+  const purge = () => {
+    for (const i of d.images) settle(i, now());
+    d.images = d.images.filter((i) => !(i.status === "pending_upload" && i._upload && i._upload.deadline <= now()));
+  };
+  const mine = (username: string | undefined) => {
+    purge();
+    return username ? d.images.filter((i) => i._owner === username) : [];
+  };
+  const find: ImageService["find"] = (id, username) => {
+    const pub = catalog.images.find((i) => i.id === id);
+    if (pub) return pub;
+    const own = mine(username).find((i) => i.id === id);
+    return own ? (view(own) as never) : undefined;
+  };
+  const privateImage = (ctx: RequestContext) => {
+    const img = mine(ctx.user?.username).find((i) => i.id === ctx.params.imageId);
+    if (!img) throw catalog.images.some((i) => i.id === ctx.params.imageId) ? badRequest("Public images cannot be changed or deleted") : notFound();
+    return img;
+  };
+  const newImage = (ctx: RequestContext, fields: Partial<ImageRecord>): ImageRecord => {
+    const u = ctx.user!;
+    if (u.restricted && !u.grants?.global.add_images) throw forbidden("You do not have permission to add images: the add_images grant is needed");
+    const img: ImageRecord = {
+      id: `private/${store.nextId("image")}`,
+      label: "",
+      description: null,
+      capabilities: [],
+      created: stamp(),
+      updated: stamp(),
+      created_by: u.username,
+      deprecated: false,
+      eol: null,
+      expiry: null,
+      is_public: false,
+      size: 0,
+      status: "creating",
+      type: "manual",
+      vendor: null,
+      _owner: u.username,
+      _queue: [],
+      ...fields,
+    };
+    d.images.push(img);
+    return img;
+  };
+  const checkText = (body: Record<string, unknown>, errors: FieldErrors) => {
+    if (body.label !== undefined) {
+      const e = typeof body.label === "string" ? lengthError(body.label, 1, 128) : "must be a string";
+      if (e) errors.add("label", `Label ${e}`);
+    }
+    if (body.description !== undefined && body.description !== null) {
+      const e = typeof body.description === "string" ? lengthError(body.description, 1, 65000) : "must be a string or null";
+      if (e) errors.add("description", `Description ${e}`);
+    }
+    if (body.cloud_init !== undefined && typeof body.cloud_init !== "boolean") errors.add("cloud_init", "Must be a boolean");
+  };
+
+  router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => {
+    const own = ctx.token && (ctx.token.scopes === "*" || /\bimages:read_(only|write)\b/.test(ctx.token.scopes)) ? mine(ctx.user?.username).map(view) : [];
+    return paginate([...catalog.images, ...own], ctx.query);
+  });
+  router.add("POST", "/images", { scope: rw, auth: "required" }, (ctx) => {
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    // Capturing reads the instance's disk: computes:read_only as well.
+    const scopes = ctx.token!.scopes;
+    if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes)) throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
+    const errors = new FieldErrors();
+    const disk = typeof body.disk_id === "number" ? d.disks.find((x) => x.id === body.disk_id) : undefined;
+    const inst = disk && d.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
+    if (body.disk_id === undefined) errors.add("disk_id", "disk_id is required");
+    else if (!disk || !inst) errors.add("disk_id", `Disk ${String(body.disk_id)} not found`);
+    else if (settle(disk, now()).status !== "ready") errors.add("disk_id", "The disk is not ready");
+    checkText(body, errors);
+    errors.throwIfAny();
+    const img = newImage(ctx, {
+      label: (body.label as string | undefined) ?? disk!.label,
+      description: (body.description as string | null | undefined) ?? null,
+      capabilities: body.cloud_init === true ? ["cloud-init"] : [],
+      size: disk!.size,
+      status: "creating",
+      _queue: [{ status: "available", at: now() + Math.round(BASE_MS.provisioning * timing.speed) }],
+    });
+    store.event("image_create", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    return view(img);
+  });
+  router.add("POST", "/images/upload", { scope: rw, auth: "required" }, (ctx) => {
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const errors = new FieldErrors();
+    if (body.label === undefined) errors.add("label", "label is required");
+    const region = catalog.regions.find((r) => r.id === body.region);
+    if (body.region === undefined) errors.add("region", "region is required");
+    else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
+    checkText(body, errors);
+    errors.throwIfAny();
+    const token = randomBytes(24).toString("hex");
+    const img = newImage(ctx, {
+      label: body.label as string,
+      description: (body.description as string | null | undefined) ?? null,
+      capabilities: body.cloud_init === true ? ["cloud-init"] : [],
+      status: "pending_upload",
+      _upload: { token, deadline: now() + window, region: region!.id },
+    });
+    store.event("image_upload", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    return { image: view(img), upload_to: `${baseUrl()}/upload/${token}` };
+  });
+  router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => {
+    const pub = catalog.images.find((i) => i.id === ctx.params.imageId);
+    if (pub) return pub;
+    if (!ctx.token) throw notFound();
+    if (ctx.token.scopes !== "*" && !/\bimages:read_(only|write)\b/.test(ctx.token.scopes)) throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
+    return view(privateImage(ctx));
+  });
+  router.add("PUT", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
+    const img = privateImage(ctx);
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const errors = new FieldErrors();
+    checkText(body, errors);
+    errors.throwIfAny();
+    if (body.label !== undefined) img.label = body.label as string;
+    if (body.description !== undefined) img.description = body.description as string | null;
+    img.updated = stamp();
+    store.event("image_update", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    return view(img);
+  });
+  router.add("DELETE", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
+    const img = privateImage(ctx);
+    d.images = d.images.filter((i) => i !== img);
+    store.event("image_delete", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    return {};
+  });
+
+  return {
+    find,
+    async receiveUpload(token, req) {
+      purge();
+      const img = d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
+      if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
+      if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? "")) throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
+      // Streamed: counted and checked, never held in memory.
+      let size = 0;
+      let head = Buffer.alloc(0);
+      for await (const chunk of req) {
+        size += (chunk as Buffer).length;
+        if (head.length < 2) head = Buffer.concat([head, chunk as Buffer]).subarray(0, 2);
+        if (size > maxBytes) {
+          req.destroy();
+          throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }]);
+        }
+      }
+      if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
+      img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
+      img.status = "creating";
+      img._queue = [{ status: "available", at: now() + Math.round(BASE_MS.provisioning * timing.speed) }];
+      delete img._upload;
+      img.updated = stamp();
+      store.save();
+    },
+  };
+}

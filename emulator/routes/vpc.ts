@@ -1,0 +1,216 @@
+import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../../provider/rules";
+import { FieldErrors, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { apiTime, settle, type ConfigRecord, type Store, type SubnetRecord, type VpcRecord } from "../state";
+import type { SubnetLookup } from "./compute";
+import { catalog } from "./reference";
+
+const rw = { group: "vpc", level: "read_write" } as const;
+const ipsRo = { group: "ips", level: "read_only" } as const;
+type Body = Record<string, unknown>;
+
+const obj = (ctx: RequestContext): Body => {
+  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
+  return ctx.body as Body;
+};
+const intToIp = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
+
+/** VPCs and subnets (`/vpcs`), and the lookups the compute routes use to put interfaces in subnets. */
+export function registerVpcRoutes(router: Router, store: Store, now: () => number): SubnetLookup {
+  const d = store.data;
+  const stamp = () => apiTime(now());
+
+  /** Every profile interface in a subnet, with its instance and whether it is active. */
+  const users = (subnetId: number) => {
+    const out: Array<{ cfg: ConfigRecord; iface: ConfigRecord["interfaces"][number]; active: boolean }> = [];
+    for (const cfg of d.configs) {
+      for (const iface of cfg.interfaces) {
+        if (iface.subnet_id !== subnetId) continue;
+        const inst = d.instances.find((i) => i.id === cfg.compute_id);
+        if (inst) settle(inst, now());
+        const active = Boolean(inst && inst.status === "running" && inst._lastBootedConfig === cfg.id && inst._activeInterfaces.includes(iface.id));
+        out.push({ cfg, iface, active });
+      }
+    }
+    return out;
+  };
+  const subnetView = (s: SubnetRecord) => {
+    const byInstance = new Map<number, Array<{ id: number; active: boolean; config_id: number }>>();
+    for (const u of users(s.id)) byInstance.set(u.cfg.compute_id, [...(byInstance.get(u.cfg.compute_id) ?? []), { id: u.iface.id, active: u.active, config_id: u.cfg.id }]);
+    return { id: s.id, label: s.label, ipv4: s.ipv4, computes: [...byInstance].map(([id, interfaces]) => ({ id, interfaces })), created: s.created, updated: s.updated };
+  };
+  const vpcView = (v: VpcRecord) => ({
+    id: v.id,
+    label: v.label,
+    description: v.description,
+    region: v.region,
+    subnets: d.subnets.filter((s) => s.vpc_id === v.id).map(subnetView),
+    created: v.created,
+    updated: v.updated,
+  });
+  const canSee = (ctx: RequestContext, v: VpcRecord) => !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions);
+  const canWrite = (ctx: RequestContext, v: VpcRecord) => !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions === "read_write");
+  const vpc = (ctx: RequestContext, write = false) => {
+    const v = d.vpcs.find((x) => String(x.id) === ctx.params.vpcId);
+    if (!v || !canSee(ctx, v)) throw notFound();
+    if (write && !canWrite(ctx, v)) throw forbidden("You have only read access to this VPC");
+    return v;
+  };
+  const subnet = (ctx: RequestContext, v: VpcRecord) => {
+    const s = d.subnets.find((x) => x.vpc_id === v.id && String(x.id) === ctx.params.vpcSubnetId);
+    if (!s) throw notFound();
+    return s;
+  };
+  const labelCheck = (value: unknown, field: string, errors: FieldErrors) => {
+    const e = typeof value === "string" ? vpcLabelError(value) : "is required";
+    if (e) errors.add(field, `Label ${e}`);
+    return typeof value === "string" && !e;
+  };
+  /** Checks a new subnet against the rules and its siblings (existing and new in the same request). */
+  const subnetCheck = (body: Body, field: string, siblings: Array<{ label: string; ipv4: string }>, errors: FieldErrors) => {
+    const okLabel = labelCheck(body.label, `${field}label`, errors);
+    if (okLabel && siblings.some((s) => s.label === body.label)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
+    if (typeof body.ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
+    const e = subnetIpv4Error(body.ipv4);
+    if (e) return void errors.add(`${field}ipv4`, `ipv4 ${e}`);
+    const clash = siblings.find((s) => cidrsOverlap(s.ipv4, body.ipv4 as string));
+    if (clash) errors.add(`${field}ipv4`, `ipv4 ${body.ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
+  };
+  /** Why a subnet cannot be deleted now, or undefined. */
+  const inUse = (s: SubnetRecord) => {
+    const u = users(s.id);
+    if (!u.length) return undefined;
+    const list = u.map((x) => `instance ${x.cfg.compute_id} (profile ${x.cfg.id}, interface ${x.iface.id}${x.active ? ", active" : ""})`).join(", ");
+    return `Subnet ${s.label} (${s.id}) is in use by ${list}: delete those interfaces first (an active one needs its instance shut down)`;
+  };
+  const newSubnet = (vpcId: number, label: string, ipv4: string, username: string): SubnetRecord => {
+    const s = { id: store.nextId("subnet"), vpc_id: vpcId, label, ipv4, created: stamp(), updated: stamp() };
+    d.subnets.push(s);
+    store.event("subnet_create", username, { id: s.id, type: "subnet", label });
+    return s;
+  };
+
+  router.add("GET", "/vpcs", { scope: null, auth: "required" }, (ctx) => paginate(d.vpcs.filter((v) => canSee(ctx, v)).map(vpcView), ctx.query));
+  router.add("POST", "/vpcs", { scope: rw, auth: "required" }, (ctx) => {
+    const u = ctx.user!;
+    if (u.restricted && !u.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    if (labelCheck(body.label, "label", errors) && d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
+    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
+    const region = catalog.regions.find((r) => r.id === body.region);
+    if (body.region === undefined) errors.add("region", "region is required");
+    else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
+    else if (!region.capabilities.includes("VPCs")) errors.add("region", `Region ${region.id} does not support VPCs`);
+    const subnets = body.subnets ?? [];
+    if (!Array.isArray(subnets)) errors.add("subnets", "Must be an array of subnets");
+    else {
+      const seen: Array<{ label: string; ipv4: string }> = [];
+      subnets.forEach((s, i) => {
+        if (typeof s !== "object" || s === null) return errors.add(`subnets[${i}]`, "Must be an object with label and ipv4");
+        subnetCheck(s as Body, `subnets[${i}].`, seen, errors);
+        seen.push(s as { label: string; ipv4: string });
+      });
+    }
+    errors.throwIfAny();
+    const v: VpcRecord = { id: store.nextId("vpc"), label: body.label as string, description: (body.description as string | undefined) ?? "", region: region!.id, created: stamp(), updated: stamp(), _owner: u.username };
+    d.vpcs.push(v);
+    if (u.restricted) u.grants!.vpc.push({ id: v.id, label: v.label, permissions: "read_write" });
+    store.event("vpc_create", u.username, { id: v.id, type: "vpc", label: v.label });
+    for (const s of subnets as Array<{ label: string; ipv4: string }>) newSubnet(v.id, s.label, s.ipv4, u.username);
+    return vpcView(v);
+  });
+  router.add("GET", "/vpcs/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips(d.vpcs.filter((v) => canSee(ctx, v))), ctx.query));
+  router.add("GET", "/vpcs/{vpcId}", { scope: null, auth: "required" }, (ctx) => vpcView(vpc(ctx)));
+  router.add("PUT", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
+    const v = vpc(ctx, true);
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v)) errors.add("label", "Label must be unique among your VPCs");
+    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
+    if (body.region !== undefined && body.region !== v.region) errors.add("region", "The region of a VPC cannot be changed");
+    errors.throwIfAny();
+    Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, { updated: stamp() });
+    store.event("vpc_update", ctx.user!.username, { id: v.id, type: "vpc", label: v.label });
+    return vpcView(v);
+  });
+  router.add("DELETE", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
+    const v = vpc(ctx, true);
+    const subnets = d.subnets.filter((s) => s.vpc_id === v.id);
+    // All or nothing: every subnet must be deletable.
+    const blocked = subnets.map(inUse).filter(Boolean);
+    if (blocked.length) throw badRequest(`The VPC cannot be deleted. ${blocked.join(". ")}`);
+    d.subnets = d.subnets.filter((s) => s.vpc_id !== v.id);
+    d.vpcs = d.vpcs.filter((x) => x !== v);
+    store.event("vpc_delete", ctx.user!.username, { id: v.id, type: "vpc", label: v.label });
+    for (const s of subnets) store.event("subnet_delete", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    return {};
+  });
+  router.add("GET", "/vpcs/{vpcId}/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips([vpc(ctx)]), ctx.query));
+  router.add("GET", "/vpcs/{vpcId}/subnets", { scope: null, auth: "required" }, (ctx) => {
+    const v = vpc(ctx);
+    return paginate(d.subnets.filter((s) => s.vpc_id === v.id).map(subnetView), ctx.query);
+  });
+  router.add("POST", "/vpcs/{vpcId}/subnets", { scope: rw, auth: "required" }, (ctx) => {
+    const v = vpc(ctx, true);
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    subnetCheck(body, "", d.subnets.filter((s) => s.vpc_id === v.id), errors);
+    errors.throwIfAny();
+    return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user!.username));
+  });
+  router.add("GET", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: null, auth: "required" }, (ctx) => subnetView(subnet(ctx, vpc(ctx))));
+  router.add("PUT", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
+    const v = vpc(ctx, true);
+    const s = subnet(ctx, v);
+    const body = obj(ctx);
+    const errors = new FieldErrors();
+    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === body.label)) errors.add("label", "Label must be unique among the VPC's subnets");
+    if (body.ipv4 !== undefined && body.ipv4 !== s.ipv4) errors.add("ipv4", "The ipv4 range of a subnet cannot be changed");
+    errors.throwIfAny();
+    if (body.label !== undefined) s.label = body.label as string;
+    s.updated = stamp();
+    store.event("subnet_update", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    return subnetView(s);
+  });
+  router.add("DELETE", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
+    const s = subnet(ctx, vpc(ctx, true));
+    const why = inUse(s);
+    if (why) throw badRequest(why);
+    d.subnets = d.subnets.filter((x) => x !== s);
+    store.event("subnet_delete", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    return {};
+  });
+
+  /** The VPC addresses of interfaces (and their routed ranges) in these VPCs. */
+  function ips(vpcs: VpcRecord[]) {
+    const out: Record<string, unknown>[] = [];
+    for (const v of vpcs) {
+      for (const s of d.subnets.filter((x) => x.vpc_id === v.id)) {
+        const [start] = cidrBounds(s.ipv4);
+        const prefix = Number(s.ipv4.split("/")[1]);
+        const mask = intToIp(prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
+        for (const u of users(s.id)) {
+          const base = { vpc_id: v.id, subnet_id: s.id, region: v.region, compute_id: u.cfg.compute_id, config_id: u.cfg.id, interface_id: u.iface.id, active: u.active, gateway: intToIp(start + 1), prefix, subnet_mask: mask };
+          out.push({ address: u.iface.ipv4?.vpc ?? null, address_range: null, nat_1_1: u.iface.ipv4?.nat_1_1 ?? null, ...base });
+          for (const r of u.iface.ip_ranges ?? []) out.push({ address: null, address_range: r, nat_1_1: null, ...base });
+        }
+      }
+    }
+    return out;
+  }
+
+  // What the compute routes need: where a subnet is, and a free address in it.
+  const lookup = ((id: number) => {
+    const s = d.subnets.find((x) => x.id === id);
+    const v = s && d.vpcs.find((x) => x.id === s.vpc_id);
+    return s && v ? { vpc_id: v.id, region: v.region, ipv4: s.ipv4 } : undefined;
+  }) as SubnetLookup;
+  lookup.allocate = (id: number, taken: string[] = []) => {
+    const s = d.subnets.find((x) => x.id === id)!;
+    const used = new Set([...users(id).map((u) => u.iface.ipv4?.vpc), ...taken]);
+    const [start, end] = cidrBounds(s.ipv4);
+    for (let n = start + 2; n < end; n++) if (!used.has(intToIp(n))) return intToIp(n);
+    return undefined;
+  };
+  return lookup;
+}
