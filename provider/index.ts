@@ -6,6 +6,8 @@ import type { DynamicProviderImpl, ResourceSpec } from "./resource";
 import { configure as configureSettings } from "./settings";
 import { configProvider, configSpec } from "./resources/config";
 import { diskProvider, diskSpec } from "./resources/disk";
+import { imageProvider, imageSpec } from "./resources/image";
+import { subnetProvider, subnetSpec, vpcProvider, vpcSpec } from "./resources/vpc";
 import { instanceProvider, instanceSpec } from "./resources/instance";
 import { interfaceProvider, interfaceSpec } from "./resources/interface";
 import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
@@ -13,12 +15,15 @@ import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
 export const providers: Record<string, DynamicProviderImpl> = {
   Config: configProvider,
   Disk: diskProvider,
+  Image: imageProvider,
   Instance: instanceProvider,
   Interface: interfaceProvider,
   SshKey: sshKeyProvider,
+  Subnet: subnetProvider,
+  Vpc: vpcProvider,
 };
 
-export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, sshKeySpec];
+export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, vpcSpec, subnetSpec, imageSpec, sshKeySpec];
 
 export function provider(type: string): DynamicProviderImpl {
   const p = providers[type];

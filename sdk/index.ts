@@ -2,6 +2,7 @@ export { Config, type ConfigArgs, type DeviceArgs, type DeviceSlot } from "./con
 export { Disk, type DiskArgs } from "./disk";
 export { Instance, type InstanceArgs, type InterfaceArgs } from "./instance";
 export { Interface, type InterfaceResourceArgs } from "./interface";
+export { Image, Subnet, Vpc, type ImageArgs, type SubnetArgs, type VpcArgs } from "./network";
 export { SshKey, type SshKeyArgs } from "./sshKey";
 export {
   getImage,
@@ -12,7 +13,7 @@ export {
   getRegions,
   getType,
   getTypes,
-  type Image,
+  type ImageInfo,
   type InstanceType,
   type Kernel,
   type ReadOptions,

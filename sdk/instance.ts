@@ -8,7 +8,7 @@ export const INSTANCE_PROPS = [
   "region", "type", "label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "backupsEnabled", "booted", "image",
   "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "backupId", "swapSize", "interfaces", "metadata",
   "firewallId", "privateIp", "migrationType", "allowAutoDiskResize", "rebuildOnImageChange", "timeouts",
-  "status", "ipv4", "ipv6", "specs", "hypervisor", "hostUuid", "hasUserData", "backups", "bootConfigId", "created", "updated",
+  "status", "ipv4", "ipv6", "specs", "hypervisor", "hostUuid", "hasUserData", "backups", "vpcIpv4", "bootConfigId", "created", "updated",
 ] as const;
 
 export interface InterfaceArgs {
@@ -78,6 +78,8 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly hasUserData: pulumi.Output<boolean>;
   declare readonly backups: pulumi.Output<{ enabled: boolean; available: boolean; lastSuccessful: string | null }>;
   declare readonly bootConfigId: pulumi.Output<number | undefined>;
+  /** The instance's address in its VPC subnet (first vpc interface of `interfaces`). */
+  declare readonly vpcIpv4: pulumi.Output<string | undefined>;
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
 

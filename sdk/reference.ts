@@ -44,7 +44,7 @@ export interface Kernel {
   kvm: boolean;
   pvops: boolean;
 }
-export interface Image {
+export interface ImageInfo {
   id: string;
   label: string;
   description: string | null;
@@ -95,5 +95,5 @@ export const getType = (id: string, opts?: ReadOptions) => one<InstanceType>(`ty
 export const getKernels = (opts?: ReadOptions) => all<Kernel>("/compute/kernels", opts);
 export const getKernel = (id: string, opts?: ReadOptions) => one<Kernel>(`kernel ${id}`, `/compute/kernels/${id}`, opts);
 /** Public images, and private ones too when a token is available. */
-export const getImages = (opts?: ReadOptions) => all<Image>("/images", opts);
-export const getImage = (id: string, opts?: ReadOptions) => one<Image>(`image ${id}`, `/images/${id}`, opts);
+export const getImages = (opts?: ReadOptions) => all<ImageInfo>("/images", opts);
+export const getImage = (id: string, opts?: ReadOptions) => one<ImageInfo>(`image ${id}`, `/images/${id}`, opts);

@@ -175,8 +175,8 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
         size += (chunk as Buffer).length;
         if (head.length < 2) head = Buffer.concat([head, chunk as Buffer]).subarray(0, 2);
         if (size > maxBytes) {
-          req.destroy();
-          throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }]);
+          // Answer, then close the connection (the rest of the body is not read).
+          throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }], { Connection: "close" });
         }
       }
       if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");

@@ -156,6 +156,7 @@ export const ip = web.ipv4[0];`,
     { name: "hostUuid", kind: "output", description: "The host machine." },
     { name: "hasUserData", kind: "output", outputType: "boolean", description: "Whether the instance was provisioned with user data." },
     { name: "backups", kind: "output", outputType: "object", description: "Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`." },
+    { name: "vpcIpv4", kind: "output", description: "The address of the instance's first vpc interface in its subnet (set when `interfaces` has one)." },
     { name: "bootConfigId", kind: "output", outputType: "integer", description: "The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is)." },
     { name: "created", kind: "output", description: "When the instance was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
@@ -209,10 +210,14 @@ function outputsOf(api: InstanceApi, inputs: Props, extra: Props = {}): Props {
 }
 
 /** The profile whose interfaces `interfaces` manages: the deploy's default profile (the first). */
-async function bootConfigId(c: ApiClient, id: string): Promise<number | undefined> {
-  const cfgs = await c.list<{ id: number }>(`${path(id)}/configs`);
-  return cfgs[0]?.id;
+async function bootConfig(c: ApiClient, id: string): Promise<{ id: number; interfaces: Array<Record<string, unknown>> } | undefined> {
+  return (await c.list<{ id: number; interfaces: Array<Record<string, unknown>> }>(`${path(id)}/configs`))[0];
 }
+async function bootConfigId(c: ApiClient, id: string): Promise<number | undefined> {
+  return (await bootConfig(c, id))?.id;
+}
+/** The first vpc interface's address. */
+const vpcAddress = (list: Array<Record<string, unknown>>) => (list.find((i) => i.purpose === "vpc")?.ipv4 as { vpc?: string } | undefined)?.vpc;
 
 /** Interfaces as the user declares them, from the API's records (for drift). */
 export function interfacesFromApi(list: Array<Record<string, unknown>>): Props[] {
@@ -282,7 +287,9 @@ export const instanceProvider: DynamicProviderImpl = {
       last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create"));
       const extra: Props = {};
       if (ins.interfaces !== undefined) {
-        extra.bootConfigId = await bootConfigId(c, id);
+        const cfg = await bootConfig(c, id);
+        extra.bootConfigId = cfg?.id;
+        extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
         claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
       }
       return { id, outs: declare(instanceSpec, outputsOf(last, ins, extra), inputs) };
@@ -302,6 +309,7 @@ export const instanceProvider: DynamicProviderImpl = {
       if (props.interfaces !== undefined && props.bootConfigId !== undefined) {
         const list = await c.get<Array<Record<string, unknown>>>(`${path(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
         if (list) {
+          extra.vpcIpv4 = vpcAddress(list);
           const actual = interfacesFromApi(list);
           extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
         }
@@ -318,7 +326,7 @@ export const instanceProvider: DynamicProviderImpl = {
     const timeout = timeoutOf(news, "update");
     const ins: Props = { ...news };
     if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
-    const extra: Props = { bootConfigId: olds.bootConfigId };
+    const extra: Props = { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4 };
     try {
       c = settingsClient();
       const { changed } = diffInputs(instanceSpec, olds, news);
@@ -358,7 +366,8 @@ export const instanceProvider: DynamicProviderImpl = {
         const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfigId(c, id));
         if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
         extra.bootConfigId = cfgId;
-        await c.request("PUT", `${path(id)}/configs/${cfgId}`, { body: { interfaces: convertKeys(news.interfaces, snake) } });
+        const cfg = (await c.request<{ interfaces: Array<Record<string, unknown>> }>("PUT", `${path(id)}/configs/${cfgId}`, { body: { interfaces: convertKeys(news.interfaces, snake) } })).body;
+        extra.vpcIpv4 = vpcAddress(cfg.interfaces);
         const now = await current();
         if (now.status === "running") {
           await c.request("POST", `${path(id)}/reboot`, { body: { config_id: cfgId } });

@@ -6,6 +6,9 @@ import { CONFIG_PROPS } from "../../sdk/config";
 import { DISK_PROPS } from "../../sdk/disk";
 import { INSTANCE_PROPS } from "../../sdk/instance";
 import { INTERFACE_PROPS } from "../../sdk/interface";
+import { IMAGE_PROPS, SUBNET_PROPS, VPC_PROPS } from "../../sdk/network";
+import { imageSpec } from "../../provider/resources/image";
+import { subnetSpec, vpcSpec } from "../../provider/resources/vpc";
 
 // A name missing from an sdk class gets no output property: keep each class in step with its table.
 test.each([
@@ -13,6 +16,9 @@ test.each([
   ["Disk", DISK_PROPS, diskSpec],
   ["Config", CONFIG_PROPS, configSpec],
   ["Interface", INTERFACE_PROPS, interfaceSpec],
+  ["Vpc", VPC_PROPS, vpcSpec],
+  ["Subnet", SUBNET_PROPS, subnetSpec],
+  ["Image", IMAGE_PROPS, imageSpec],
 ] as const)("the %s class passes every property of its table", (_name, props, spec) => {
   expect([...props].sort()).toEqual(spec.fields.map((f) => f.name).sort());
 });

@@ -1,0 +1,79 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProps } from "./secrets";
+import { shim } from "./shim";
+
+const vpcProvider = shim("Vpc");
+const subnetProvider = shim("Subnet");
+const imageProvider = shim("Image");
+
+export const VPC_PROPS = ["label", "description", "region", "created", "updated"] as const;
+export const SUBNET_PROPS = ["vpcId", "label", "ipv4", "computes", "created", "updated"] as const;
+export const IMAGE_PROPS = ["diskId", "file", "fileHash", "region", "label", "description", "cloudInit", "timeouts", "status", "size", "capabilities", "isPublic", "createdBy", "type", "created", "updated"] as const;
+
+export interface VpcArgs {
+  label: pulumi.Input<string>;
+  region: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+}
+
+/** A VPC. See docs/resources/vpc.md. */
+export class Vpc extends pulumi.dynamic.Resource {
+  declare readonly label: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly region: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+  constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
+    super(vpcProvider, name, dynamicProps(VPC_PROPS, args, []), opts, "compute", "Vpc");
+  }
+}
+
+export interface SubnetArgs {
+  /** `vpc.id` (string or number). */
+  vpcId: pulumi.Input<string | number>;
+  label: pulumi.Input<string>;
+  ipv4: pulumi.Input<string>;
+}
+
+/** A subnet of a VPC. See docs/resources/subnet.md. */
+export class Subnet extends pulumi.dynamic.Resource {
+  declare readonly vpcId: pulumi.Output<number>;
+  declare readonly label: pulumi.Output<string>;
+  declare readonly ipv4: pulumi.Output<string>;
+  declare readonly computes: pulumi.Output<Array<{ id: number; interfaces: Array<{ id: number; active: boolean; configId: number }> }>>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+  constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(subnetProvider, name, dynamicProps(SUBNET_PROPS, args, []), opts, "compute", "Subnet");
+  }
+}
+
+export interface ImageArgs {
+  /** Capture this disk (`disk.id`). */
+  diskId?: pulumi.Input<string | number>;
+  /** Upload this local file (raw disk image, gzip or not). */
+  file?: pulumi.Input<string>;
+  region?: pulumi.Input<string>;
+  label?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  cloudInit?: pulumi.Input<boolean>;
+  timeouts?: pulumi.Input<{ create?: string }>;
+}
+
+/** A private image. See docs/resources/image.md. */
+export class Image extends pulumi.dynamic.Resource {
+  declare readonly label: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | null>;
+  declare readonly fileHash: pulumi.Output<string | undefined>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly size: pulumi.Output<number>;
+  declare readonly capabilities: pulumi.Output<string[]>;
+  declare readonly isPublic: pulumi.Output<boolean>;
+  declare readonly createdBy: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+  constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
+    super(imageProvider, name, dynamicProps(IMAGE_PROPS, args, []), opts, "compute", "Image");
+  }
+}

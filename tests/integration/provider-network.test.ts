@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Emulator } from "../../emulator/server";
+import { configure } from "../../provider";
+import type { DynamicProviderImpl } from "../../provider/resource";
+import { imageProvider as imgP } from "../../provider/resources/image";
+import { instanceProvider as instP } from "../../provider/resources/instance";
+import { interfaceProvider as ifP } from "../../provider/resources/interface";
+import { resetDeclaredSubnets, subnetProvider as subP, vpcProvider as vpcP } from "../../provider/resources/vpc";
+import { resetOwnership } from "../../provider/ownership";
+import { resetSettings } from "../../provider/settings";
+import { emulator } from "../helpers/emulator";
+
+let emu: Emulator;
+let dir: string;
+beforeEach(async () => {
+  emu = await emulator();
+  dir = mkdtempSync(path.join(tmpdir(), "img-"));
+  resetSettings();
+  resetOwnership();
+  resetDeclaredSubnets();
+  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+});
+afterEach(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+  resetSettings();
+});
+
+const PASS = "Str0ng-Passw0rd!";
+async function make(p: DynamicProviderImpl, news: Record<string, unknown>) {
+  const r = await p.check({}, news);
+  expect(r.failures).toEqual([]);
+  return { ...(await p.create(r.inputs)), inputs: r.inputs };
+}
+
+describe("Vpc and Subnet", () => {
+  test("create, label and description in place, region and ipv4 replace", async () => {
+    const v = await make(vpcP, { label: "prod", region: "us-east" });
+    expect(v.outs).toMatchObject({ label: "prod", region: "us-east", description: "" });
+    const d1 = await vpcP.diff(v.id, v.outs, (await vpcP.check({}, { label: "prod-2", region: "us-east", description: "x" })).inputs);
+    expect(d1).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const u = await vpcP.update(v.id, v.outs, { label: "prod-2", region: "us-east", description: "x" });
+    expect(u.outs).toMatchObject({ label: "prod-2", description: "x" });
+    // A new region with the same label: the old VPC must go first (labels are unique).
+    expect(await vpcP.diff(v.id, u.outs, { label: "prod-2", region: "eu-central" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+
+    const s = await make(subP, { vpcId: v.id, label: "web", ipv4: "10.0.1.0/24" });
+    expect(s.outs).toMatchObject({ vpcId: Number(v.id), label: "web", ipv4: "10.0.1.0/24", computes: [] });
+    expect((await subP.diff(s.id, s.outs, (await subP.check({}, { vpcId: v.id, label: "web", ipv4: "10.0.2.0/24" })).inputs)).replaces).toEqual(["ipv4"]);
+    expect((await subP.update(s.id, s.outs, { vpcId: v.id, label: "web-2", ipv4: "10.0.1.0/24" })).outs.label).toBe("web-2");
+  });
+
+  test("preview-time validation names the field and the rule", async () => {
+    const bad = await subP.check({}, { vpcId: "1", label: "a--b", ipv4: "10.0.1.7/24" });
+    expect(bad.failures).toEqual([
+      { property: "label", reason: "label: must not have two hyphens in a row" },
+      { property: "ipv4", reason: "ipv4: must be in canonical form: 10.0.1.0/24" },
+    ]);
+    expect((await vpcP.check({}, { label: "x".repeat(65), region: "us-east", description: "y".repeat(256) })).failures.map((f) => f.property)).toEqual(["label", "description"]);
+  });
+
+  test("overlap with a sibling subnet declared in the same program is refused at check", async () => {
+    expect((await subP.check({}, { vpcId: "7", label: "a", ipv4: "10.0.0.0/16" })).failures).toEqual([]);
+    const r = await subP.check({}, { vpcId: "7", label: "b", ipv4: "10.0.4.0/24" });
+    expect(r.failures).toEqual([{ property: "ipv4", reason: "ipv4: 10.0.4.0/24 overlaps 10.0.0.0/16 of subnet a of the same VPC" }]);
+    // Checking the same subnet again is not an overlap with itself; another VPC is independent.
+    expect((await subP.check({}, { vpcId: "7", label: "a", ipv4: "10.0.0.0/16" })).failures).toEqual([]);
+    expect((await subP.check({}, { vpcId: "8", label: "b", ipv4: "10.0.4.0/24" })).failures).toEqual([]);
+  });
+
+  test("an instance joins through an Interface; its VPC address is an output; a subnet in use says who holds it", async () => {
+    const v = await make(vpcP, { label: "net", region: "us-east" });
+    const s = await make(subP, { vpcId: v.id, label: "web", ipv4: "10.0.1.0/24" });
+    const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1", interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: s.id }] });
+    expect(inst.outs.vpcIpv4).toBe("10.0.1.2");
+    const inst2 = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-2" });
+    const cfg = emu.store.data.configs.find((c) => String(c.compute_id) === inst2.id)!;
+    const i = await make(ifP, { computeId: inst2.id, configId: cfg.id, purpose: "vpc", subnetId: s.id });
+    expect(i.outs).toMatchObject({ vpcId: Number(v.id), ipv4: { vpc: "10.0.1.3" }, active: false });
+    const read = await subP.read(s.id, s.outs);
+    expect((read.props!.computes as unknown[]).length).toBe(2);
+    const err = await subP.delete(s.id, s.outs).catch((e) => e);
+    expect(err.message).toMatch(new RegExp(`cannot delete subnet ${s.id} \\(web\\): it is still used by instance ${inst.id} \\(interfaces \\d+ active\\); instance ${inst2.id} \\(interfaces \\d+\\)\\. Remove those interfaces first`));
+    await ifP.delete(i.id, i.outs);
+    await instP.delete(inst.id, inst.outs);
+    await subP.delete(s.id, s.outs);
+    await vpcP.delete(v.id, v.outs);
+    expect([emu.store.data.vpcs, emu.store.data.subnets]).toEqual([[], []]);
+  });
+});
+
+describe("Image", () => {
+  test("from a disk: waits until available; label and description in place", async () => {
+    const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "src" });
+    const disk = emu.store.data.disks.find((d) => String(d.compute_id) === inst.id)!;
+    const img = await make(imgP, { diskId: String(disk.id), description: "golden" });
+    expect(img.id).toMatch(/^private\/\d+$/);
+    expect(img.outs).toMatchObject({ status: "available", label: disk.label, description: "golden", isPublic: false, size: disk.size });
+    const u = await imgP.update(img.id, img.outs, { diskId: disk.id, label: "golden", description: "v2" });
+    expect(u.outs).toMatchObject({ label: "golden", description: "v2" });
+    const r = await imgP.read(img.id, u.outs);
+    expect(r.props).toMatchObject({ label: "golden", description: "v2" });
+    await imgP.delete(img.id, u.outs);
+    expect(await imgP.read(img.id, u.outs)).toEqual({});
+  });
+
+  test("from a file: compressed when it is not gzip, its hash kept; a changed file makes a new image", async () => {
+    const file = path.join(dir, "disk.img");
+    writeFileSync(file, Buffer.alloc(200_000, 3));
+    const img = await make(imgP, { file, region: "us-east", label: "uploaded" });
+    expect(img.outs).toMatchObject({ status: "available", label: "uploaded", fileHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(emu.store.data.images[0].size).toBe(1);
+    // Same file: no change. Changed content: replaced.
+    expect((await imgP.diff(img.id, img.outs, (await imgP.check({}, { file, region: "us-east", label: "uploaded" })).inputs)).changes).toBe(false);
+    writeFileSync(file, Buffer.alloc(200_000, 4));
+    const d = await imgP.diff(img.id, img.outs, (await imgP.check({}, { file, region: "us-east", label: "uploaded" })).inputs);
+    expect(d.replaces).toEqual(["fileHash"]);
+    // An already-gzipped file is sent as it is.
+    const gz = path.join(dir, "disk.img.gz");
+    writeFileSync(gz, gzipSync(Buffer.alloc(1000)));
+    expect((await make(imgP, { file: gz, region: "us-east", label: "gz" })).outs.status).toBe("available");
+  });
+
+  test("check: one source, upload needs region and label, the file must exist", async () => {
+    expect((await imgP.check({}, {})).failures[0].reason).toMatch(/either diskId .* or file/);
+    expect((await imgP.check({}, { file: path.join(dir, "nope"), region: "us-east", label: "x" })).failures[0]).toMatchObject({ property: "file", reason: expect.stringMatching(/not a readable file/) });
+    expect((await imgP.check({}, { file: "x" })).failures.map((f) => f.property).sort()).toEqual(["label", "region"]);
+  });
+
+  test("a refused upload leaves no image behind", async () => {
+    await emu.close();
+    emu = await emulator({ images: { maxUploadBytes: 1000 } });
+    resetSettings();
+    await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+    const file = path.join(dir, "big.gz");
+    writeFileSync(file, gzipSync(randomBytes(50_000)));
+    const err = await make(imgP, { file, region: "us-east", label: "big" }).catch((e) => e);
+    expect(err.message).toMatch(/cannot create image: .*(413|refused|EPIPE|reset|socket)/i);
+    expect(emu.store.data.images).toEqual([]);
+  });
+});
