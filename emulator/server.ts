@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
 import { registerComputeRoutes, type SubnetLookup, type Timing } from "./routes/compute";
+import { registerDatabaseRoutes } from "./routes/databases";
 import { registerImageRoutes, type ImageOptions, type ImageService } from "./routes/images";
 import { registerProfileRoutes } from "./routes/profile";
 import { registerReferenceRoutes } from "./routes/reference";
@@ -55,6 +56,7 @@ export function buildRouter(store: Store, now: () => number, timing: Timing, ima
   const subnets: SubnetLookup = registerVpcRoutes(router, store, now);
   const imageService = registerImageRoutes(router, store, now, timing, images, baseUrl);
   registerComputeRoutes(router, store, now, timing, subnets, imageService.find);
+  registerDatabaseRoutes(router, store, now, timing);
   return { router, images: imageService };
 }
 

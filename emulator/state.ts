@@ -218,6 +218,45 @@ export interface ImageRecord {
   _upload?: { token: string; deadline: number; region: string };
 }
 
+export interface DatabaseRecord {
+  id: number;
+  engine: "mysql" | "postgresql";
+  label: string;
+  version: string;
+  region: string;
+  type: string;
+  cluster_size: 1 | 3;
+  encrypted: boolean;
+  ssl_connection: boolean;
+  replication_type: string;
+  replication_commit_type?: string;
+  allow_list: string[];
+  hosts: { primary: string | null; secondary: string | null };
+  port: number;
+  status: string;
+  total_disk_size_gb: number;
+  used_disk_size_gb: number;
+  created: string;
+  updated: string;
+  updates: { frequency: string; duration: number; hour_of_day: number; day_of_week: number; week_of_month: number | null };
+  _owner: string;
+  _queue: Step[];
+  _password: string;
+  _ca: string;
+  /** Set by a credentials reset: a restore after one leaves the cluster failed (rule 7). */
+  _resetSinceBackup: boolean;
+}
+
+export interface DatabaseBackupRecord {
+  id: number;
+  database_id: number;
+  label: string;
+  type: "snapshot" | "auto";
+  created: string;
+  /** When the backup finishes (a snapshot takes a while; it blocks other snapshots until then). */
+  _doneAt: number;
+}
+
 export interface StateData {
   version: 1;
   nextId: Record<string, number>;
@@ -232,6 +271,8 @@ export interface StateData {
   vpcs: VpcRecord[];
   subnets: SubnetRecord[];
   images: ImageRecord[];
+  databases: DatabaseRecord[];
+  databaseBackups: DatabaseBackupRecord[];
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -325,9 +366,9 @@ export class Store {
     if (file && existsSync(file)) {
       this.data = JSON.parse(readFileSync(file, "utf8")) as StateData;
     } else {
-      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [], vpcs: [], subnets: [], images: [] };
+      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [], vpcs: [], subnets: [], images: [], databases: [], databaseBackups: [] };
     }
-    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images"] as const) this.data[k] ??= [];
+    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images", "databases", "databaseBackups"] as const) this.data[k] ??= [];
     // The token given on the command line always works, with every scope, for the account's owner.
     if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
     if (!this.data.tokens.some((t) => t.token === rootToken)) {

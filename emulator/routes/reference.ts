@@ -8,6 +8,7 @@ export interface Catalog {
   kernels: Array<{ id: string; label: string; version: string; architecture: string; built: string; deprecated: boolean; kvm: boolean; pvops: boolean }>;
   images: Array<Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string; vendor: string | null }>;
   scripts: Array<{ id: number; label: string; images: string[]; user_defined_fields: Array<{ name: string; label: string; default?: string }> }>;
+  engines: Array<{ id: string; engine: "mysql" | "postgresql"; version: string; total_disk_size_gb: number; used_disk_size_gb: number }>;
 }
 
 export const catalog = catalogJson as Catalog;
@@ -32,6 +33,8 @@ export function registerReferenceRoutes(router: Router): void {
   });
   router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx.query));
   router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
+  router.add("GET", "/databases/engines", open, (ctx) => paginate(catalog.engines, ctx.query));
+  router.add("GET", "/databases/engines/{engineId*}", open, (ctx) => catalog.engines.find((e) => e.id === ctx.params.engineId) ?? Promise.reject(notFound()));
   router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx.query));
   router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
 }
