@@ -5,6 +5,7 @@
 import type { DynamicProviderImpl, ResourceSpec } from "./resource";
 import { configure as configureSettings } from "./settings";
 import { configProvider, configSpec } from "./resources/config";
+import { mysqlProvider, mysqlSpec, postgresProvider, postgresSpec } from "./resources/database";
 import { diskProvider, diskSpec } from "./resources/disk";
 import { imageProvider, imageSpec } from "./resources/image";
 import { subnetProvider, subnetSpec, vpcProvider, vpcSpec } from "./resources/vpc";
@@ -18,12 +19,14 @@ export const providers: Record<string, DynamicProviderImpl> = {
   Image: imageProvider,
   Instance: instanceProvider,
   Interface: interfaceProvider,
+  MysqlDatabase: mysqlProvider,
+  PostgresDatabase: postgresProvider,
   SshKey: sshKeyProvider,
   Subnet: subnetProvider,
   Vpc: vpcProvider,
 };
 
-export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, vpcSpec, subnetSpec, imageSpec, sshKeySpec];
+export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, vpcSpec, subnetSpec, imageSpec, mysqlSpec, postgresSpec, sshKeySpec];
 
 export function provider(type: string): DynamicProviderImpl {
   const p = providers[type];

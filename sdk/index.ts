@@ -1,4 +1,5 @@
 export { Config, type ConfigArgs, type DeviceArgs, type DeviceSlot } from "./config";
+export { MysqlDatabase, PostgresDatabase, type DatabaseArgs, type MaintenanceWindow, type PostgresDatabaseArgs } from "./database";
 export { Disk, type DiskArgs } from "./disk";
 export { Instance, type InstanceArgs, type InterfaceArgs } from "./instance";
 export { Interface, type InterfaceResourceArgs } from "./interface";

@@ -7,6 +7,8 @@ import { DISK_PROPS } from "../../sdk/disk";
 import { INSTANCE_PROPS } from "../../sdk/instance";
 import { INTERFACE_PROPS } from "../../sdk/interface";
 import { IMAGE_PROPS, SUBNET_PROPS, VPC_PROPS } from "../../sdk/network";
+import { MYSQL_PROPS, POSTGRES_PROPS } from "../../sdk/database";
+import { mysqlSpec, postgresSpec } from "../../provider/resources/database";
 import { imageSpec } from "../../provider/resources/image";
 import { subnetSpec, vpcSpec } from "../../provider/resources/vpc";
 
@@ -19,6 +21,8 @@ test.each([
   ["Vpc", VPC_PROPS, vpcSpec],
   ["Subnet", SUBNET_PROPS, subnetSpec],
   ["Image", IMAGE_PROPS, imageSpec],
+  ["MysqlDatabase", MYSQL_PROPS, mysqlSpec],
+  ["PostgresDatabase", POSTGRES_PROPS, postgresSpec],
 ] as const)("the %s class passes every property of its table", (_name, props, spec) => {
   expect([...props].sort()).toEqual(spec.fields.map((f) => f.name).sort());
 });

@@ -1,0 +1,222 @@
+import { z } from "zod";
+import type { ApiClient } from "../client";
+import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, snake, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { ipOrCidrError, lengthError } from "../rules";
+import { client as settingsClient } from "../settings";
+import { parseDuration, waitFor } from "../wait";
+
+type Props = Record<string, unknown>;
+export type Engine = "mysql" | "postgresql";
+
+export interface DatabaseApi {
+  id: number;
+  label: string;
+  status: string;
+  type: string;
+  allow_list: string[];
+  created: string;
+  updates: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+const rule = (check: (v: string) => string | undefined) =>
+  z.string().superRefine((v, ctx) => {
+    const e = check(v);
+    if (e) ctx.addIssue({ code: "custom", message: e });
+  });
+
+const updatesSchema = z
+  .object({
+    frequency: z.enum(["weekly", "monthly"]),
+    duration: z.number().int().min(1, "must be 1 to 3 hours").max(3, "must be 1 to 3 hours"),
+    hourOfDay: z.number().int().min(0, "must be 0 to 23").max(23, "must be 0 to 23"),
+    dayOfWeek: z.number().int().min(1, "must be 1 (Monday) to 7 (Sunday)").max(7, "must be 1 (Monday) to 7 (Sunday)"),
+    weekOfMonth: z.number().int().min(1).max(4).nullable(),
+  })
+  .partial()
+  .strict()
+  .refine((u) => u.frequency !== "monthly" || (u.weekOfMonth !== undefined && u.weekOfMonth !== null), { message: "a monthly window needs weekOfMonth (1 to 4)", path: ["weekOfMonth"] });
+
+const REPLICATION: Record<Engine, [string, ...string[]]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
+
+export function databaseSpec(engine: Engine): ResourceSpec<DatabaseApi> {
+  const name = engine === "mysql" ? "MysqlDatabase" : "PostgresDatabase";
+  const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
+  return {
+    type: name,
+    noun: `${human} database`,
+    uniqueLabel: true,
+    description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace; the label collision of create-before-delete is avoided by deleting first when the label is kept.`,
+    idFormat: "The API's integer database id, as a string.",
+    example: `const db = new compute.${name}("app-db", {
+    label: "app-db",
+    region: "us-east",
+    type: "c1-standard-2",
+    engine: "${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}",
+    allowList: [pulumi.interpolate\`\${web.vpcIpv4}/32\`],
+});
+export const dbHost = db.hosts.apply((h) => h.primary);
+export const dbPassword = db.password; // a secret`,
+    fields: [
+      { name: "label", kind: "input", required: true, schema: rule((v) => lengthError(v, 3, 32) ?? (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit")), description: "3..32 characters, unique among your databases. Changed in place." },
+      { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one)." },
+      { name: "type", kind: "input", required: true, schema: z.string().min(1), description: "Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview." },
+      { name: "engine", kind: "input", required: true, forceNew: true, schema: z.string().regex(new RegExp(`^${engine}/[0-9][0-9.]*$`), `must be ${engine}/<version>, for example ${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}`), description: "`engine/version`. Versions are never upgraded in place: changing it replaces the cluster." },
+      { name: "clusterSize", kind: "input", computed: true, forceNew: true, schema: z.union([z.literal(1), z.literal(3)]), description: "1 node, or 3 (a primary and two replicas). Changing it replaces the cluster." },
+      { name: "encrypted", kind: "input", computed: true, forceNew: true, schema: z.boolean(), description: "Encryption at rest (default false). Changing it replaces the cluster." },
+      { name: "sslConnection", kind: "input", computed: true, forceNew: true, schema: z.boolean(), description: "Require SSL to connect (default true). Changing it replaces the cluster." },
+      { name: "replicationType", kind: "input", computed: true, forceNew: true, schema: z.enum(REPLICATION[engine]), description: `${REPLICATION[engine].map((r) => `\`${r}\``).join(", ")}: \`none\` for one node, another for three. Changing it replaces the cluster.` },
+      ...(engine === "postgresql"
+        ? [{ name: "replicationCommitType", kind: "input" as const, computed: true, forceNew: true, schema: z.enum(["on", "local", "remote_write", "remote_apply", "off"]), description: "Synchronization level of the replicas (default `local`). Changing it replaces the cluster." }]
+        : []),
+      { name: "allowList", kind: "input", computed: true, unordered: true, schema: z.array(rule((v) => ipOrCidrError(v))), description: "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied)." },
+      { name: "updates", kind: "input", computed: true, partial: true, schema: updatesSchema, description: "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place." },
+      { name: "timeouts", kind: "input", control: true, schema: z.object({ create: z.string(), update: z.string(), delete: z.string() }).partial().strict(), description: "How long to wait: `create` (default 60m), `update` (default 30m), `delete` (default 20m)." },
+      { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
+      { name: "hosts", kind: "output", outputType: "object", description: "`primary` and `secondary` host names (set when provisioning completes)." },
+      { name: "port", kind: "output", outputType: "integer", description: "The port to connect to." },
+      { name: "version", kind: "output", description: "The engine version." },
+      { name: "totalDiskSizeGb", kind: "output", outputType: "integer", description: "Disk size in GB." },
+      { name: "usedDiskSizeGb", kind: "output", outputType: "integer", description: "Disk used in GB." },
+      { name: "username", kind: "output", secret: true, description: "The root user (secret)." },
+      { name: "password", kind: "output", secret: true, description: "The root password (secret), read again on refresh." },
+      { name: "caCertificate", kind: "output", secret: true, description: "The base64 CA certificate (secret)." },
+      { name: "created", kind: "output", description: "When the cluster was created." },
+      { name: "updated", kind: "output", description: "When it last changed." },
+    ],
+    collectionPath: () => `/databases/${engine}/instances`,
+    itemPath: (id) => `/databases/${engine}/instances/${encodeURIComponent(id)}`,
+    async findExisting(client, body) {
+      return (await client.list<DatabaseApi>(`/databases/${engine}/instances`)).find((d) => d.label === body.label);
+    },
+  };
+}
+
+const DEFAULTS = { create: "60m", update: "30m", delete: "20m" };
+const timeoutOf = (props: Props, op: keyof typeof DEFAULTS) => parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {})[op] ?? DEFAULTS[op]);
+
+export function databaseProvider(engine: Engine): DynamicProviderImpl {
+  const spec = databaseSpec(engine);
+  const waitActive = async (c: ApiClient, id: string, props: Props, timeoutMs: number, what = "to be active", want: (d: DatabaseApi) => boolean = () => true) =>
+    (await waitFor<DatabaseApi>({
+      client: c,
+      path: spec.itemPath(id, props),
+      what: `${spec.noun} ${id} ${what}`,
+      done: (d) => d.status === "active" && want(d),
+      failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
+      timeoutMs,
+      describe: (d) => `status ${d.status}`,
+      // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
+      maxMs: 10_000,
+      progressEveryMs: 30_000,
+    }))!;
+  /** Outputs, with the credentials and certificate when the cluster is active (else the old ones). */
+  const outputsOf = async (c: ApiClient, id: string, api: DatabaseApi, inputs: Props, old: Props = {}): Promise<Props> => {
+    const outs = fromApi(spec, api, inputs);
+    // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both.
+    outs.engine = `${String(api.engine)}/${String(api.version)}`;
+    if (api.status === "active") {
+      const cred = await c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`);
+      const ssl = await c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`);
+      Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
+    } else {
+      for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
+    }
+    return outs;
+  };
+  const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(`/compute/types/${encodeURIComponent(id)}`, true))?.disk;
+
+  return {
+    async check(_olds, news) {
+      const r = checkInputs(spec, news);
+      const size = news.clusterSize ?? 1;
+      const repl = news.replicationType;
+      if (typeof repl === "string" && repl !== UNKNOWN) {
+        if (size === 1 && repl !== "none") r.failures.push({ property: "replicationType", reason: "replicationType: a one-node cluster has no replication: use none, or clusterSize 3" });
+        if (size === 3 && repl === "none") r.failures.push({ property: "replicationType", reason: "replicationType: a three-node cluster replicates: choose a replication type other than none" });
+      }
+      return r;
+    },
+    async diff(_id, olds, news) {
+      const d = diffInputs(spec, olds, news);
+      // A smaller type is refused here, at preview: the API only moves a database to more disk.
+      if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
+        const c = settingsClient();
+        const [from, to] = [await typeDisk(c, String(olds.type)), await typeDisk(c, news.type)];
+        if (to === undefined) throw new Error(`type: ${news.type} is not an instance type`);
+        if (from !== undefined && to <= from) throw new Error(`type: a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB. To shrink, create a new database and move the data.`);
+      }
+      const labelKept = !d.changed.includes("label");
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 && labelKept };
+    },
+    async create(inputs) {
+      let id: string | undefined;
+      let last: DatabaseApi | undefined;
+      let c: ApiClient | undefined;
+      try {
+        c = settingsClient();
+        const body = toApiBody(spec, inputs);
+        delete body.updates; // not in the create body: set by a PUT once active
+        last = await createOnce(c, spec, body, inputs);
+        id = String(last.id);
+        last = await waitActive(c, id, inputs, timeoutOf(inputs, "create"));
+        if (inputs.updates !== undefined) {
+          last = (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates: { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) } } })).body;
+        }
+        return { id, outs: declare(spec, await outputsOf(c, id, last, inputs), inputs) };
+      } catch (err) {
+        const e = describeFailure(spec, "create", id, err);
+        if (id && last) throw keepResourceError(`${e.message}. The database ${id} exists and is kept in the stack: run pulumi up again to go on waiting, or pulumi destroy to remove it.`, id, fromApi(spec, last, inputs), inputs);
+        throw e;
+      }
+    },
+    async read(id, props) {
+      try {
+        const c = settingsClient();
+        const api = await c.get<DatabaseApi>(spec.itemPath(id, props), true);
+        if (!api) return {};
+        return readResult(spec, id, await outputsOf(c, id, api, props, props), props);
+      } catch (err) {
+        throw describeFailure(spec, "read", id, err);
+      }
+    },
+    async update(id, olds, news) {
+      let last: DatabaseApi | undefined;
+      try {
+        const c = settingsClient();
+        const timeout = timeoutOf(news, "update");
+        const { changed } = diffInputs(spec, olds, news);
+        const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
+        if (sent.length) {
+          // The API takes updates only while the cluster is active.
+          last = await waitActive(c, id, olds, timeout, "to be active before the update");
+          const body = toApiBody(spec, news, sent);
+          if (body.updates) body.updates = { ...last.updates, ...(body.updates as object) };
+          await c.request("PUT", spec.itemPath(id, olds), { body });
+          const wantList = JSON.stringify([...((news.allowList as string[] | undefined) ?? [])].sort());
+          last = await waitActive(c, id, olds, timeout, "to apply the change", (d) => (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList));
+        }
+        last ??= (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
+        return { outs: declare(spec, await outputsOf(c, id, last, news, olds), news) };
+      } catch (err) {
+        const e = describeFailure(spec, "update", id, err);
+        if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news);
+        throw e;
+      }
+    },
+    async delete(id, props) {
+      try {
+        const c = settingsClient();
+        const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete"), maxMs: 10_000 });
+      } catch (err) {
+        throw describeFailure(spec, "delete", id, err);
+      }
+    },
+  };
+}
+
+export const mysqlSpec = databaseSpec("mysql");
+export const postgresSpec = databaseSpec("postgresql");
+export const mysqlProvider = databaseProvider("mysql");
+export const postgresProvider = databaseProvider("postgresql");

@@ -1,0 +1,80 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProps, withSecretOutputs } from "./secrets";
+import { shim } from "./shim";
+
+const SECRETS = ["username", "password", "caCertificate"];
+const COMMON = ["label", "region", "type", "engine", "clusterSize", "encrypted", "sslConnection", "replicationType", "allowList", "updates", "timeouts", "status", "hosts", "port", "version", "totalDiskSizeGb", "usedDiskSizeGb", "username", "password", "caCertificate", "created", "updated"] as const;
+export const MYSQL_PROPS = COMMON;
+export const POSTGRES_PROPS = [...COMMON, "replicationCommitType"] as const;
+
+export interface MaintenanceWindow {
+  frequency?: "weekly" | "monthly";
+  duration?: number;
+  hourOfDay?: number;
+  dayOfWeek?: number;
+  weekOfMonth?: number | null;
+}
+
+export interface DatabaseArgs {
+  label: pulumi.Input<string>;
+  region: pulumi.Input<string>;
+  type: pulumi.Input<string>;
+  /** `mysql/<version>` or `postgresql/<version>`. */
+  engine: pulumi.Input<string>;
+  clusterSize?: pulumi.Input<1 | 3>;
+  encrypted?: pulumi.Input<boolean>;
+  sslConnection?: pulumi.Input<boolean>;
+  replicationType?: pulumi.Input<string>;
+  allowList?: pulumi.Input<pulumi.Input<string>[]>;
+  updates?: pulumi.Input<MaintenanceWindow>;
+  timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
+}
+
+export interface PostgresDatabaseArgs extends DatabaseArgs {
+  replicationCommitType?: pulumi.Input<"on" | "local" | "remote_write" | "remote_apply" | "off">;
+}
+
+abstract class Database extends pulumi.dynamic.Resource {
+  declare readonly label: pulumi.Output<string>;
+  declare readonly region: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string>;
+  declare readonly engine: pulumi.Output<string>;
+  declare readonly clusterSize: pulumi.Output<number>;
+  declare readonly encrypted: pulumi.Output<boolean>;
+  declare readonly sslConnection: pulumi.Output<boolean>;
+  declare readonly replicationType: pulumi.Output<string>;
+  declare readonly allowList: pulumi.Output<string[]>;
+  declare readonly updates: pulumi.Output<Required<MaintenanceWindow>>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly hosts: pulumi.Output<{ primary: string | null; secondary: string | null }>;
+  declare readonly port: pulumi.Output<number>;
+  declare readonly version: pulumi.Output<string>;
+  declare readonly totalDiskSizeGb: pulumi.Output<number>;
+  declare readonly usedDiskSizeGb: pulumi.Output<number>;
+  /** Secret. */
+  declare readonly username: pulumi.Output<string>;
+  /** Secret; read again on refresh. */
+  declare readonly password: pulumi.Output<string>;
+  /** Secret: the base64 CA certificate. */
+  declare readonly caCertificate: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+}
+
+const mysql = shim("MysqlDatabase");
+const postgres = shim("PostgresDatabase");
+
+/** A managed MySQL cluster. See docs/resources/mysql-database.md. */
+export class MysqlDatabase extends Database {
+  constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    super(mysql, name, dynamicProps(MYSQL_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "MysqlDatabase");
+  }
+}
+
+/** A managed PostgreSQL cluster. See docs/resources/postgres-database.md. */
+export class PostgresDatabase extends Database {
+  declare readonly replicationCommitType: pulumi.Output<string>;
+  constructor(name: string, args: PostgresDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    super(postgres, name, dynamicProps(POSTGRES_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "PostgresDatabase");
+  }
+}

@@ -1,0 +1,87 @@
+import type { Emulator } from "../../emulator/server";
+import { configure } from "../../provider";
+import { mysqlProvider as p, postgresProvider as pg } from "../../provider/resources/database";
+import { resetSettings } from "../../provider/settings";
+import { call, emulator } from "../helpers/emulator";
+
+let emu: Emulator;
+beforeEach(async () => {
+  emu = await emulator();
+  resetSettings();
+  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+});
+afterEach(async () => {
+  await emu.close();
+  resetSettings();
+});
+
+const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
+const checked = async (news: Record<string, unknown>, provider = p) => {
+  const r = await provider.check({}, news);
+  expect(r.failures).toEqual([]);
+  return r.inputs;
+};
+
+test("create waits until active; credentials and CA certificate are outputs", async () => {
+  const c = await p.create(await checked({ ...base, allowList: ["10.0.1.2/32"] }));
+  expect(c.outs).toMatchObject({ status: "active", port: 3306, hosts: { primary: "app-db-mysql-primary.db.example" }, username: "root", allowList: ["10.0.1.2/32"], clusterSize: 1, replicationType: "none" });
+  expect(c.outs.password).toBe(emu.store.data.databases[0]._password);
+  expect(Buffer.from(String(c.outs.caCertificate), "base64").toString()).toMatch(/BEGIN CERTIFICATE/);
+  expect(c.outs.engine).toBe("mysql/8.0.35");
+  expect((await p.diff(c.id, c.outs, await checked(base))).changes).toBe(false);
+  const r = await p.read(c.id, c.outs);
+  expect((await p.diff(c.id, r.props!, await checked(base))).changes).toBe(false);
+});
+
+test("check: names the field for each bad input, with the engine's own rules", async () => {
+  const r = await p.check({}, { ...base, label: "ab", engine: "postgresql/16.1", allowList: ["10.0.0.0/40"], updates: { frequency: "monthly", duration: 9 } });
+  expect(r.failures.map((f) => f.property).sort()).toEqual(["allowList", "engine", "label", "updates", "updates"]);
+  expect((await p.check({}, { ...base, replicationType: "asynch" })).failures[0].reason).toMatch(/one-node cluster/);
+  expect((await pg.check({}, { ...base, engine: "postgresql/16.1", replicationType: "semi_synch", clusterSize: 3 })).failures[0].property).toBe("replicationType");
+});
+
+test("in place: label, allow list (waits until applied), maintenance window; the id stays", async () => {
+  const c = await p.create(await checked(base));
+  const news = await checked({ ...base, label: "app-db-2", allowList: ["198.51.100.7"], updates: { hourOfDay: 4 } });
+  expect(await p.diff(c.id, c.outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  const u = await p.update(c.id, c.outs, news);
+  expect(u.outs).toMatchObject({ label: "app-db-2", allowList: ["198.51.100.7"], status: "active", updates: { hourOfDay: 4, frequency: "weekly" } });
+  expect(emu.store.data.databases[0]).toMatchObject({ id: Number(c.id), label: "app-db-2", allow_list: ["198.51.100.7"] });
+});
+
+test("type: up in place; down refused at preview with what to do", async () => {
+  const c = await p.create(await checked(base));
+  await expect(p.diff(c.id, c.outs, await checked({ ...base, type: "c1-nano-1" }))).rejects.toThrow(/type: a database can only move to a type with more disk than c1-standard-2 \(51200 MB\); c1-nano-1 has 25600 MB/);
+  const news = await checked({ ...base, type: "c1-standard-4" });
+  expect((await p.diff(c.id, c.outs, news)).replaces).toEqual([]);
+  expect((await p.update(c.id, c.outs, news)).outs).toMatchObject({ type: "c1-standard-4", totalDiskSizeGb: 80 });
+});
+
+test("replacement is visible, and deletes first when the label is kept", async () => {
+  const c = await p.create(await checked(base));
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+  expect((await p.diff(c.id, c.outs, await checked({ ...base, engine: "mysql/8.0.30", label: "app-db-b" }))).deleteBeforeReplace).toBe(false);
+});
+
+test("refresh reads the credentials again: a reset made elsewhere shows up", async () => {
+  const c = await p.create(await checked(base));
+  await call(emu, "POST", `/databases/mysql/instances/${c.id}/credentials/reset`, { body: {} });
+  const r = await p.read(c.id, c.outs);
+  expect(r.props!.password).not.toBe(c.outs.password);
+  expect(r.props!.password).toBe(emu.store.data.databases[0]._password);
+});
+
+test("PostgreSQL: replication commit type; delete waits until gone; a gone database reads as gone", async () => {
+  const c = await pg.create(await checked({ ...base, engine: "postgresql/16.1", clusterSize: 3, replicationType: "asynch", replicationCommitType: "remote_apply" }, pg));
+  expect(c.outs).toMatchObject({ port: 5432, username: "postgres", replicationCommitType: "remote_apply", hosts: { secondary: "app-db-postgresql-secondary.db.example" } });
+  await pg.delete(c.id, c.outs);
+  expect(emu.store.data.databases).toEqual([]);
+  expect(await pg.read(c.id, c.outs)).toEqual({});
+});
+
+test("a create whose wait times out keeps the database (no leak), with its id", async () => {
+  emu.timing.speed = 10;
+  const err = await p.create(await checked({ ...base, timeouts: { create: "1s" } })).catch((e) => e);
+  expect(err.message).toMatch(/timed out after 1s waiting for MySQL database \d+ to be active \(status provisioning\).*kept in the stack/);
+  expect(err.id).toBe(String(emu.store.data.databases[0].id));
+});
