@@ -19,6 +19,7 @@ const EXAMPLES: Array<{ name: string; secrets?: Record<string, string> }> = [
   { name: "sshkey" },
   { name: "compute", secrets: { "compute-example:rootPass": `Demo-${randomBytes(9).toString("base64url")}-9a` } },
   { name: "network", secrets: { "network-example:rootPass": `Demo-${randomBytes(9).toString("base64url")}-9a` } },
+  { name: "database", secrets: { "database-example:rootPass": `Demo-${randomBytes(9).toString("base64url")}-9a` } },
 ];
 
 async function main(): Promise<void> {
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       console.log(`\nStack outputs of examples/${EXAMPLES[i].name}:`, JSON.stringify(up.outputs, null, 2));
     }
     const d = emu.store.data;
-    console.log(`\nThe emulator now holds ${d.sshkeys.length} SSH key(s), ${d.instances.length} instance(s) (${d.instances.map((x) => `${x.label}: ${x.status}`).join(", ")}), ${d.disks.length} disks, ${d.configs.length} profiles, ${d.vpcs.length} VPC(s) with ${d.subnets.length} subnets, ${d.images.length} private images.`);
+    console.log(`\nThe emulator now holds ${d.sshkeys.length} SSH key(s), ${d.instances.length} instance(s) (${d.instances.map((x) => `${x.label}: ${x.status}`).join(", ")}), ${d.disks.length} disks, ${d.configs.length} profiles, ${d.vpcs.length} VPC(s) with ${d.subnets.length} subnets, ${d.images.length} private images, ${d.databases.length} databases.`);
     if (keep) {
       console.log(`\nLeft running (--keep). Emulator: ${emu.url}  token: ${emu.token}\nState: ${stateDir}\nCtrl-C to stop.`);
       await new Promise(() => undefined);
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
       await run({ ...opts, op: "rm" });
     }
     await fetch(`${emu.url}/compute/instances`, { headers: { authorization: `Bearer ${emu.token}` } }); // lets deletions finish
-    step(`done: the emulator holds ${d.sshkeys.length + d.instances.length + d.disks.length + d.configs.length + d.vpcs.length + d.subnets.length + d.images.length} objects`);
+    step(`done: the emulator holds ${d.sshkeys.length + d.instances.length + d.disks.length + d.configs.length + d.vpcs.length + d.subnets.length + d.images.length + d.databases.length} objects`);
   } finally {
     if (!keep) {
       rmSync(stateDir, { recursive: true, force: true });

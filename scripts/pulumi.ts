@@ -3,7 +3,7 @@
  * Runs a real Pulumi CLI operation on a stack program in a folder (an example, or a user's project):
  *
  *   node dist/scripts/pulumi.js <up|preview|refresh|destroy|export|outputs|rm> --dir DIR [--stack NAME]
- *        [--config key=value]... [--secret key=value]... [--state DIR] [--json]
+ *        [--config key=value]... [--secret key=value]... [--state DIR] [--json] [--show-secrets]
  *
  * The CLI is the one scripts/ensure-pulumi provides (built from the Go module proxy when needed). The
  * Node.js language host of the CLI cannot be had from the module proxy, so the program runs in this
@@ -31,6 +31,8 @@ export interface RunOptions {
   stateDir?: string;
   /** Print only a JSON result on stdout. */
   json?: boolean;
+  /** export: decrypt secrets, as `pulumi stack export --show-secrets` (never the default). */
+  showSecrets?: boolean;
 }
 
 function keyValues(items: string[] | undefined, flag: string): Record<string, string> {
@@ -105,7 +107,7 @@ export async function run(opts: RunOptions): Promise<Record<string, unknown>> {
     case "export": {
       // What a user's `pulumi stack export` prints. (The Automation API's exportStack() adds
       // --show-secrets, which decrypts every secret: not what a state audit must look at.)
-      const text = execFileSync(path.join(root, "bin", "pulumi"), ["stack", "export", "--stack", opts.stack], {
+      const text = execFileSync(path.join(root, "bin", "pulumi"), ["stack", "export", "--stack", opts.stack, ...(opts.showSecrets ? ["--show-secrets"] : [])], {
         cwd: dir,
         env: { ...process.env, ...envVars },
         encoding: "utf8",
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
       secret: { type: "string", multiple: true },
       state: { type: "string" },
       json: { type: "boolean", default: false },
+      "show-secrets": { type: "boolean", default: false },
     },
   });
   const op = positionals[0] as Op;
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     secrets: keyValues(values.secret, "--secret"),
     stateDir: values.state,
     json: values.json,
+    showSecrets: values["show-secrets"],
   });
   if (values.json) process.stdout.write(JSON.stringify(result) + "\n");
   else if (op === "export" || op === "outputs") process.stdout.write(JSON.stringify(result, null, 2) + "\n");

@@ -1,0 +1,67 @@
+/**
+ * Issue 5's example through the real Pulumi CLI: a web tier in a VPC and a MySQL database whose
+ * allow list is the instance's VPC address, plus a PostgreSQL database; up, an allow list changed in
+ * place, a refresh after a credentials reset made elsewhere, destroy; no secret in plain text.
+ */
+import type { Emulator } from "../../emulator/server";
+import { call, emulator } from "../helpers/emulator";
+import { resourcesOf, TestStack } from "../helpers/pulumi";
+
+jest.setTimeout(300_000);
+
+const ROOT_PASS = "D4tabase-Web-R00t!";
+let emu: Emulator;
+let stack: TestStack;
+
+beforeAll(async () => {
+  emu = await emulator();
+  stack = new TestStack("database", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "database-example:rootPass": ROOT_PASS } });
+});
+afterAll(async () => {
+  stack?.cleanup();
+  await emu?.close();
+});
+
+test("up, allow list in place, refresh after a credentials reset, destroy, and no secret in plain text", async () => {
+  const d = emu.store.data;
+  const up = await stack.ok("up");
+  expect(up.summary).toEqual({ create: 6 });
+  expect(up.outputs).toMatchObject({ webVpcIp: "10.10.0.2", mysqlAllowList: ["10.10.0.2/32"], mysqlPassword: "[secret]", postgresCa: "[secret]" });
+  const my = d.databases.find((x) => x.engine === "mysql")!;
+  const pg = d.databases.find((x) => x.engine === "postgresql")!;
+  expect(my).toMatchObject({ status: "active", allow_list: ["10.10.0.2/32"] });
+  expect(pg).toMatchObject({ status: "active", cluster_size: 3, replication_commit_type: "remote_write" });
+  expect((await stack.ok("up")).summary).toEqual({ same: 6 });
+
+  // The allow list changes in place: same database.
+  const widened = await stack.ok("up", { config: { extraAllowed: '["198.51.100.0/24"]' } });
+  expect(widened.summary).toMatchObject({ update: 1, same: 5 });
+  expect(d.databases.find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, allow_list: ["10.10.0.2/32", "198.51.100.0/24"] });
+
+  // A credentials reset made elsewhere: refresh records the new password (as a secret).
+  const before = my._password;
+  await call(emu, "POST", `/databases/mysql/instances/${my.id}/credentials/reset`, { body: {} });
+  expect(d.databases.find((x) => x.id === my.id)!._password).not.toBe(before);
+  const refresh = await stack.run("refresh", { config: { extraAllowed: '["198.51.100.0/24"]' } });
+  expect(refresh.code).toBe(0);
+  // The refresh display lists input changes only (the password is an output), so read the state:
+  // decrypted on purpose here, it holds the new password.
+  const after = d.databases.find((x) => x.id === my.id)!._password;
+  const decrypted = await stack.ok("export", { flags: ["--show-secrets"] });
+  expect(resourcesOf(decrypted, ":MysqlDatabase")[0].outputs.password.plaintext).toBe(JSON.stringify(after));
+
+  // The audit: no password, certificate, root password or token in the state or the CLI output.
+  const exported = JSON.stringify(await stack.ok("export"));
+  const secrets = [emu.token, ROOT_PASS, before, d.databases.find((x) => x.id === my.id)!._password, my._ca, pg._password, pg._ca];
+  for (const s of secrets) {
+    expect(exported).not.toContain(s);
+    expect(stack.transcript.join("\n")).not.toContain(s);
+  }
+  const [mysqlState] = resourcesOf(JSON.parse(exported), ":MysqlDatabase");
+  for (const k of ["password", "caCertificate", "username"]) expect(mysqlState.outputs[k]).toHaveProperty("ciphertext");
+
+  const destroy = await stack.ok("destroy", { config: { extraAllowed: '["198.51.100.0/24"]' } });
+  expect(destroy.summary).toEqual({ delete: 6 });
+  await call(emu, "GET", "/compute/instances");
+  expect({ databases: d.databases, instances: d.instances, vpcs: d.vpcs }).toEqual({ databases: [], instances: [], vpcs: [] });
+});
