@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { parseFaultSpec } from "./faults";
 import { startEmulator } from "./server";
 
-const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F]
+const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F] [--faults SPEC]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
@@ -11,6 +12,9 @@ A local emulator of the compute API, for offline development and tests.
   --state FILE  keep the state in FILE across restarts
   --speed F     how long status changes take: 1 (the default) is seconds, as a demo shows them;
                 0.01 near-instant; 0 instant
+  --faults SPEC inject faults: seed=N,rate=R[,kinds=429+500+502+503+drop+slow+lost][,slow=MS]
+                [,retryAfter=S][,match=REGEX on "METHOD /path"] (default: every /v4 request);
+                also at run time with PUT /__emulator/faults
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -23,6 +27,7 @@ async function main(): Promise<void> {
         token: { type: "string" },
         state: { type: "string" },
         speed: { type: "string", default: "1" },
+        faults: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -45,7 +50,14 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: --speed must be a number, 0 or more, got "${values.speed}"`);
     process.exit(2);
   }
-  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed });
+  let faults;
+  try {
+    faults = values.faults ? parseFaultSpec(values.faults) : undefined;
+  } catch (e) {
+    console.error(`compute-emulator: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults });
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));
   const stop = () => {
     void emu.close().then(() => process.exit(0));

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
+import { Faults, type FaultConfig } from "./faults";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
 import { registerComputeRoutes, type SubnetLookup, type Timing } from "./routes/compute";
 import { registerDatabaseRoutes } from "./routes/databases";
@@ -27,12 +28,17 @@ export interface EmulatorOptions {
   speed?: number;
   /** Image uploads: size limit and the window for the data (tests shorten them). */
   images?: ImageOptions;
+  /** Faults to inject from the start (also settable at run time: PUT /__emulator/faults). */
+  faults?: FaultConfig;
 }
 
 export interface RequestLogEntry {
   method: string;
   path: string;
+  /** The HTTP status sent, or 0 when no answer was (a dropped connection or a lost answer). */
   status: number;
+  /** The fault injected into this request, if any. */
+  fault?: string;
 }
 
 export interface Emulator {
@@ -42,6 +48,7 @@ export interface Emulator {
   store: Store;
   /** Change the speed of status transitions at run time (tests). */
   timing: Timing;
+  faults: Faults;
   /** Every request served, in order (tests read it to count calls). */
   log: RequestLogEntry[];
   close(): Promise<void>;
@@ -64,8 +71,21 @@ export function buildRouter(store: Store, now: () => number, timing: Timing, ima
  * Admin endpoints for tests and demos, outside the API (`/__emulator/...`), open only to the root token:
  * create users (restricted or not) with tokens, read the request log, reset the log.
  */
-function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number): Router {
+function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, faults: Faults): Router {
   const router = new Router();
+  router.add("PUT", "/faults", { scope: null, auth: "required" }, (ctx) => {
+    try {
+      faults.set(ctx.body as FaultConfig);
+    } catch (e) {
+      throw badRequest((e as Error).message, "faults");
+    }
+    return { config: faults.config };
+  });
+  router.add("DELETE", "/faults", { scope: null, auth: "required" }, () => {
+    faults.set(undefined);
+    return {};
+  });
+  router.add("GET", "/faults", { scope: null, auth: "required" }, () => ({ config: faults.config ?? null, counts: faults.counts }));
   router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
     const body = (ctx.body ?? {}) as { username?: string; restricted?: boolean; scopes?: string; global?: Partial<GlobalGrants> };
     if (!body.username || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username)) throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
@@ -93,7 +113,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   let origin = "";
   const { router: api, images } = buildRouter(store, now, timing, opts.images ?? {}, () => origin);
   const log: RequestLogEntry[] = [];
-  const admin = adminRoutes(store, log, now);
+  const faults = new Faults();
+  faults.set(opts.faults);
+  const admin = adminRoutes(store, log, now, faults);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     const url = new URL(req.url ?? "/", "http://emulator");
@@ -144,13 +166,40 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     return status;
   };
 
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const server: Server = createServer((req, res) => {
-    handle(req, res)
-      .then((status) => log.push({ method: req.method ?? "", path: req.url ?? "", status }))
+    const method = req.method ?? "";
+    const path = req.url ?? "";
+    const fault = faults.pick(method, new URL(path, "http://emulator").pathname);
+    const entry = (status: number): RequestLogEntry => ({ method, path, status, ...(fault ? { fault } : {}) });
+    // Faults that act before the request is handled: it has no effect.
+    if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
+      const status = Number(fault);
+      const headers: Record<string, string> = fault === "429" ? { "Retry-After": String(faults.config?.retryAfterSeconds ?? 1) } : {};
+      log.push(entry(status));
+      sendJson(res, status, { errors: [{ reason: status === 429 ? "Too many requests" : "Injected server error" }] }, headers);
+      return;
+    }
+    if (fault === "drop") {
+      log.push(entry(0));
+      req.socket.destroy();
+      return;
+    }
+    // "lost": the request takes effect, then the answer is thrown away with the connection.
+    if (fault === "lost") {
+      res.writeHead = (() => res) as never;
+      res.end = (() => {
+        req.socket.destroy();
+        return res;
+      }) as never;
+    }
+    const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(req, res)) : handle(req, res);
+    run
+      .then((status) => log.push(entry(fault === "lost" ? 0 : status)))
       .catch((err: unknown) => {
         const e = err instanceof HttpError ? err : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
         if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
-        log.push({ method: req.method ?? "", path: req.url ?? "", status: e.status });
+        log.push(entry(fault === "lost" ? 0 : e.status));
         if (!res.headersSent) sendJson(res, e.status, { errors: e.errors }, e.headers);
         else res.destroy();
       });
@@ -169,6 +218,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     token,
     store,
     timing,
+    faults,
     log,
     close: () =>
       new Promise<void>((resolve) => {

@@ -320,6 +320,23 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
 }
 
 /**
+ * POSTs an action (boot, resize, ...). When its answer is lost, `applied` looks at the resource to tell
+ * whether it took effect (a boot under way, the new type in place); only when it did not is the action
+ * sent again. Actions whose repeat is harmless pass no `applied` and are simply sent again.
+ */
+export async function act(c: ApiClient, path: string, body: Record<string, unknown>, applied?: () => Promise<boolean>): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await c.request("POST", path, { body, idempotent: false });
+      return;
+    } catch (err) {
+      if (!(err instanceof AmbiguousCreateError) || i >= 4) throw err;
+      if (applied && (await applied())) return;
+    }
+  }
+}
+
+/**
  * POSTs a create. When the answer is lost (the request may have taken effect), looks for what it may
  * have made and adopts it; only when nothing is there is the create sent again. Never a blind repeat.
  */
@@ -329,7 +346,7 @@ export async function createOnce<Api extends { id: number | string }>(
   body: Record<string, unknown>,
   inputs: Props,
 ): Promise<Api> {
-  const attempts = 3;
+  const attempts = 5;
   const since = Date.now();
   for (let i = 1; ; i++) {
     try {
@@ -338,6 +355,8 @@ export async function createOnce<Api extends { id: number | string }>(
       if (!(err instanceof AmbiguousCreateError) || !spec.findExisting || i >= attempts) throw err;
       const found = await spec.findExisting(c, body, inputs, since);
       if (found) return found;
+      // It was not made: send it again, after a short pause.
+      await new Promise((r) => setTimeout(r, 100 * i));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { act, camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
@@ -84,7 +84,8 @@ const INSTANCE_WAIT = 15 * 60_000;
 /** Boots (or reboots into) this profile, or shuts the instance down; waits for it. */
 async function power(c: ApiClient, id: string, props: Props, action: "boot" | "reboot" | "shutdown"): Promise<void> {
   const want = action === "shutdown" ? "offline" : "running";
-  await c.request("POST", `${instancePath(props)}/${action}`, { body: action === "shutdown" ? {} : { config_id: Number(id) } });
+  const under = action === "shutdown" ? ["shutting_down", "offline"] : action === "boot" ? ["booting", "running"] : ["rebooting"];
+  await act(c, `${instancePath(props)}/${action}`, action === "shutdown" ? {} : { config_id: Number(id) }, async () => under.includes(await instanceStatus(c, props)));
   await waitFor<{ status: string }>({
     client: c,
     path: instancePath(props),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
@@ -126,19 +126,22 @@ export const diskProvider: DynamicProviderImpl = {
       if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", diskSpec.itemPath(id, olds), { body: { label: news.label } })).body;
       if (changed.includes("size")) {
         // The API resizes a disk only while its instance is shut down: shut down, resize, boot back.
-        const inst = (await c.get<{ status: string }>(instancePath(olds)))!;
-        const wasRunning = inst.status === "running";
+        const inst = async () => (await c.get<{ status: string }>(instancePath(olds)))!.status;
+        const wasRunning = (await inst()) === "running";
         if (wasRunning) {
-          await c.request("POST", `${instancePath(olds)}/shutdown`, { body: {} });
+          await act(c, `${instancePath(olds)}/shutdown`, {}, async () => ["shutting_down", "offline"].includes(await inst()));
           await instanceStatus(c, olds, "offline", timeout);
         }
         try {
-          await c.request("POST", `${diskSpec.itemPath(id, olds)}/resize`, { body: { size: news.size } });
+          await act(c, `${diskSpec.itemPath(id, olds)}/resize`, { size: news.size }, async () => {
+            const d = (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;
+            return d.status === "not ready" || d.size === news.size;
+          });
           last = await waitReady(c, id, olds, timeout, `to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
         } finally {
           // Refused or not, an instance that was running is booted again.
           if (wasRunning) {
-            await c.request("POST", `${instancePath(olds)}/boot`, { body: {} });
+            await act(c, `${instancePath(olds)}/boot`, {}, async () => ["booting", "running"].includes(await inst()));
             await instanceStatus(c, olds, "running", timeout);
           }
         }

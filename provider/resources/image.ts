@@ -6,7 +6,7 @@ import { Readable, Transform } from "node:stream";
 import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
-import type { ApiClient } from "../client";
+import { AmbiguousCreateError, type ApiClient } from "../client";
 import { checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
@@ -102,6 +102,23 @@ export async function uploadFile(file: string, url: string): Promise<void> {
   if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
 }
 
+/**
+ * Asks for an upload. Its answer alone carries the upload URL, so when it is lost, the image it may
+ * have made is deleted (it could never get its data) and the request sent again.
+ */
+async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promise<{ image: ImageApi; upload_to: string }> {
+  const since = Date.now();
+  for (let i = 1; ; i++) {
+    try {
+      return (await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false })).body;
+    } catch (err) {
+      if (!(err instanceof AmbiguousCreateError) || i >= 5) throw err;
+      const strays = (await c.list<ImageApi>("/images")).filter((im) => im.status === "pending_upload" && im.label === body.label && Date.parse(`${im.created}Z`) >= since - 60_000);
+      for (const im of strays) await c.request("DELETE", `/images/${im.id}`, { accept: [404] });
+    }
+  }
+}
+
 const timeoutOf = (props: Props) => parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {}).create ?? "30m");
 const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
   (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf(props), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
@@ -139,11 +156,11 @@ export const imageProvider: DynamicProviderImpl = {
         id = last.id;
       } else {
         const body = toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]);
-        const r = await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false });
-        last = r.body.image;
+        const r = await requestUpload(c, body);
+        last = r.image;
         id = last.id;
         try {
-          await uploadFile(path.resolve(String(inputs.file)), r.body.upload_to);
+          await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
         } catch (err) {
           // Nothing half-made: an upload image that got no data is deleted.
           await c.request("DELETE", imageSpec.itemPath(id, inputs), { accept: [404] }).catch(() => undefined);

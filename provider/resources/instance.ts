@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiClient } from "../client";
 import {
+  act,
   camel,
   checkInputs,
   convertKeys,
@@ -248,6 +249,13 @@ export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
   }));
 }
 
+/** Sends a power or change action, telling from the instance whether a lost answer took effect. */
+async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied?: (i: InstanceApi) => boolean): Promise<void> {
+  await act(c, `${path(id)}/${action}`, body, applied && (async () => applied((await c.get<InstanceApi>(path(id)))!)));
+}
+const booting = (i: InstanceApi) => i.status === "booting" || i.status === "running";
+const stopping = (i: InstanceApi) => i.status === "shutting_down" || i.status === "offline";
+
 export const instanceProvider: DynamicProviderImpl = {
   async check(_olds, news) {
     const r = checkInputs(instanceSpec, news);
@@ -341,7 +349,7 @@ export const instanceProvider: DynamicProviderImpl = {
       if (has("image")) {
         if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
         const body = toApiBody(instanceSpec, ins, ["image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "metadata", "booted"]);
-        await c.request("POST", `${path(id)}/rebuild`, { body });
+        await instanceAction(c, id, "rebuild", body, (i) => i.status === "rebuilding" || (i.image === news.image && SETTLED.has(i.status)));
         await settle("to finish rebuilding");
       }
       // 2. One PUT for the plain fields.
@@ -352,13 +360,14 @@ export const instanceProvider: DynamicProviderImpl = {
         last = (await c.request<InstanceApi>("PUT", path(id), { body })).body;
       }
       // 3. The backup service.
-      if (has("backupsEnabled")) await c.request("POST", `${path(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, { body: {} });
+      // Enabling or cancelling twice is harmless.
+      if (has("backupsEnabled")) await act(c, `${path(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, {});
       // 4. A resize: wait until the new type is in place.
       if (has("type")) {
         const body: Props = { type: news.type };
         if (news.migrationType !== undefined) body.migration_type = news.migrationType;
         if (news.allowAutoDiskResize !== undefined) body.allow_auto_disk_resize = news.allowAutoDiskResize;
-        await c.request("POST", `${path(id)}/resize`, { body });
+        await instanceAction(c, id, "resize", body, (i) => i.status === "migrating" || i.type === news.type);
         await settle(`to be resized to ${String(news.type)}`, (i) => i.type === news.type);
       }
       // 5. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
@@ -370,7 +379,7 @@ export const instanceProvider: DynamicProviderImpl = {
         extra.vpcIpv4 = vpcAddress(cfg.interfaces);
         const now = await current();
         if (now.status === "running") {
-          await c.request("POST", `${path(id)}/reboot`, { body: { config_id: cfgId } });
+          await instanceAction(c, id, "reboot", { config_id: cfgId }, (i) => i.status === "rebooting");
           await settle("to reboot with the new interfaces", (i) => i.status === "running");
         }
       }
@@ -378,15 +387,16 @@ export const instanceProvider: DynamicProviderImpl = {
       if (has("rootPass") && news.rootPass !== undefined) {
         const wasRunning = (await current()).status === "running";
         if (wasRunning) {
-          await c.request("POST", `${path(id)}/shutdown`, { body: {} });
+          await instanceAction(c, id, "shutdown", {}, stopping);
           await settle("to shut down for the password reset", (i) => i.status === "offline");
         }
         try {
-          await c.request("POST", `${path(id)}/password`, { body: { root_pass: news.rootPass } });
+          // Setting the same password twice is harmless.
+          await act(c, `${path(id)}/password`, { root_pass: news.rootPass });
         } finally {
           // Refused or not, an instance that was running is booted again.
           if (wasRunning) {
-            await c.request("POST", `${path(id)}/boot`, { body: {} });
+            await instanceAction(c, id, "boot", {}, booting);
             await settle("to boot after the password reset", (i) => i.status === "running");
           }
         }
@@ -395,10 +405,10 @@ export const instanceProvider: DynamicProviderImpl = {
       if (has("booted") || has("image")) {
         const now = await settle("to settle");
         if (news.booted !== false && now.status === "offline") {
-          await c.request("POST", `${path(id)}/boot`, { body: {} });
+          await instanceAction(c, id, "boot", {}, booting);
           await settle("to boot", (i) => i.status === "running");
         } else if (news.booted === false && now.status === "running") {
-          await c.request("POST", `${path(id)}/shutdown`, { body: {} });
+          await instanceAction(c, id, "shutdown", {}, stopping);
           await settle("to shut down", (i) => i.status === "offline");
         }
       }
