@@ -19,9 +19,8 @@ export interface WaitOptions<T> {
   timeoutMs: number;
   /** The resource may be gone while waiting for it to go (a delete). */
   goneIsDone?: boolean;
-  /** Polling: first interval, growth factor, largest interval. */
+  /** Polling: the interval is a tenth of the time waited so far, kept between firstMs and maxMs. */
   firstMs?: number;
-  factor?: number;
   maxMs?: number;
   /** Progress lines (stderr, which Pulumi shows as info lines). */
   progressEveryMs?: number;
@@ -33,13 +32,15 @@ export class WaitTimeout extends Error {}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Polls until `done`: quickly at first (a state change is noticed within about 100 ms), then less and
- * less often up to `maxMs`, so a long wait (a database: minutes) costs few requests. Prints a progress
- * line on stderr every `progressEveryMs`.
+ * Polls until `done`. The interval is a tenth of the time already waited (at least `firstMs`, 200 ms: 5 a second, at
+ * most `maxMs`): a change is noticed within about 10% of the wait, so a few seconds' wait costs a few
+ * polls a second and is noticed within a few hundred ms, while a half-hour wait (a database) polls
+ * every `maxMs`. Prints a progress line on stderr every `progressEveryMs`.
  */
 export async function waitFor<T>(o: WaitOptions<T>): Promise<T | undefined> {
   const start = Date.now();
-  let interval = o.firstMs ?? 100;
+  const first = o.firstMs ?? 200;
+  const max = o.maxMs ?? 2000;
   let lastProgress = start;
   for (;;) {
     const rec = await o.client.get<T>(o.path, true);
@@ -58,7 +59,7 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<T | undefined> {
       lastProgress = Date.now();
       process.stderr.write(`pulumi-compute: waiting for ${o.what}${o.describe ? ` (${o.describe(rec)})` : ""}, ${Math.round(elapsed / 1000)}s\n`);
     }
+    const interval = Math.min(max, Math.max(first, elapsed / 10));
     await sleep(Math.min(interval, Math.max(0, o.timeoutMs - elapsed)));
-    interval = Math.min(interval * (o.factor ?? 1.5), o.maxMs ?? 2000);
   }
 }

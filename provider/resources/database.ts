@@ -110,14 +110,19 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       maxMs: 10_000,
       progressEveryMs: 30_000,
     }))!;
-  /** Outputs, with the credentials and certificate when the cluster is active (else the old ones). */
-  const outputsOf = async (c: ApiClient, id: string, api: DatabaseApi, inputs: Props, old: Props = {}): Promise<Props> => {
+  /**
+   * Outputs, with the credentials and certificate read when the cluster is active and `fresh` (create,
+   * refresh); an update keeps the ones it has (it cannot change them; refresh sees a reset made elsewhere).
+   */
+  const outputsOf = async (c: ApiClient, id: string, api: DatabaseApi, inputs: Props, old: Props = {}, fresh = true): Promise<Props> => {
     const outs = fromApi(spec, api, inputs);
     // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both.
     outs.engine = `${String(api.engine)}/${String(api.version)}`;
-    if (api.status === "active") {
-      const cred = await c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`);
-      const ssl = await c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`);
+    if (api.status === "active" && (fresh || old.password === undefined)) {
+      const [cred, ssl] = await Promise.all([
+        c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
+        c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
+      ]);
       Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
     } else {
       for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
@@ -197,7 +202,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
           last = await waitActive(c, id, olds, timeout, "to apply the change", (d) => (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList));
         }
         last ??= (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
-        return { outs: declare(spec, await outputsOf(c, id, last, news, olds), news) };
+        return { outs: declare(spec, await outputsOf(c, id, last, news, olds, false), news) };
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
         if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news);
