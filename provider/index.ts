@@ -40,8 +40,13 @@ export async function configure(req: { config: { get(key: string): string | unde
 
 export { ApiClient, ApiError } from "./client";
 
-/** The one entry point of the serialized shim (sdk/shim.ts): `call(type, method, args)`. */
-export async function call(type: string, method: string, args: unknown[]): Promise<unknown> {
+/** The shim's methods by index (sdk/shim.ts): the order is part of every stored state, never change it. */
+export const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
+
+/** The one entry point of the serialized shim (sdk/shim.ts): `call(type, method, args)`, method by index or name. */
+export async function call(type: string, m: number | string, args: unknown[]): Promise<unknown> {
+  const method = typeof m === "number" ? METHODS[m] : m;
+  if (method === undefined) throw new Error(`pulumi-compute: unknown method index ${String(m)}`);
   if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
   const p = provider(type) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   if (typeof p[method] !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { startEmulator, type Emulator } from "../emulator/server";
 import type { DynamicProviderImpl } from "../provider/resource";
+import { ed25519Key } from "./keys";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -23,16 +24,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const fmt = (n: number, d = 0) => n.toFixed(d);
 
-function publicKey(i: number): string {
-  const type = Buffer.from("ssh-ed25519");
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(type.length);
-  const klen = Buffer.alloc(4);
-  klen.writeUInt32BE(32);
-  const key = Buffer.alloc(32, 3);
-  key.writeUInt32BE(i, 0);
-  return `ssh-ed25519 ${Buffer.concat([len, type, klen, key]).toString("base64")} bench-${i}`;
-}
+const publicKey = (i: number) => ed25519Key(i, `bench-${i}`);
 
 /** Loads the provider as the dynamic provider process does, configured for this emulator. */
 async function providerFor(emu: Emulator): Promise<Record<string, DynamicProviderImpl>> {

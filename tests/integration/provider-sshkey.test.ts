@@ -116,6 +116,9 @@ test("call() drops undefined values at any depth (the engine's wire format has n
 test("the shim's call() entry point dispatches to the resource's methods", async () => {
   const r = (await callImpl("SshKey", "check", [{}, { sshKey: "bad" }])) as { failures: unknown[] };
   expect(r.failures).toHaveLength(1);
+  // By index, as the shim sends it (1: check); names stay accepted for states written by older versions.
+  expect(((await callImpl("SshKey", 1, [{}, { sshKey: "bad" }])) as { failures: unknown[] }).failures).toHaveLength(1);
+  await expect(callImpl("SshKey", 9, [])).rejects.toThrow(/unknown method index 9/);
   await expect(callImpl("Nope", "check", [{}, {}])).rejects.toThrow(/unknown resource type "Nope"/);
 });
 
