@@ -75,6 +75,13 @@ export interface CheckFailure {
   reason: string;
 }
 
+/** A zod string schema from one of the shared rules (provider/rules.ts): the rule's text is the message. */
+export const rule = (check: (v: string) => string | undefined): z.ZodType<string> =>
+  z.string().superRefine((v, ctx) => {
+    const e = check(v);
+    if (e) ctx.addIssue({ code: "custom", message: e });
+  });
+
 export const snake = (s: string): string => (s === "nat11" ? "nat_1_1" : s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 export const camel = (s: string): string => (s === "nat_1_1" ? "nat11" : s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
 

@@ -70,11 +70,9 @@ function client(opts: ReadOptions = {}) {
   return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? process.env.COMPUTE_TOKEN ?? "" });
 }
 
-const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 function camelKeys<T>(v: unknown): T {
-  if (Array.isArray(v)) return v.map((x) => camelKeys(x)) as T;
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)])) as T;
-  return v as T;
+  const { camel, convertKeys } = require("../provider/resource") as typeof import("../provider/resource");
+  return convertKeys(v, camel) as T;
 }
 
 async function all<T>(path: string, opts?: ReadOptions): Promise<T[]> {

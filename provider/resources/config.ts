@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { act, camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { act, camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
@@ -42,7 +42,7 @@ export const configSpec: ResourceSpec<ConfigApi> = {
 });`,
   fields: [
     { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
-    { name: "label", kind: "input", required: true, schema: z.string().superRefine((v, ctx) => { const e = lengthError(v, 1, 48); if (e) ctx.addIssue({ code: "custom", message: e }); }), description: "1..48 characters. Changed in place." },
+    { name: "label", kind: "input", required: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters. Changed in place." },
     { name: "devices", kind: "input", required: true, schema: devices, description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place." },
     { name: "helpers", kind: "input", computed: true, partial: true, schema: z.object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() }).partial().strict(), description: "Boot helpers; the ones left out keep the service's defaults. Changed in place." },
     { name: "kernel", kind: "input", computed: true, schema: z.string().min(1), description: "Kernel id (default `compute/latest-64bit`). Changed in place." },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, snake, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ipOrCidrError, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
@@ -19,11 +19,6 @@ export interface DatabaseApi {
   [k: string]: unknown;
 }
 
-const rule = (check: (v: string) => string | undefined) =>
-  z.string().superRefine((v, ctx) => {
-    const e = check(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  });
 
 const updatesSchema = z
   .object({

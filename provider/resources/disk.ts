@@ -1,17 +1,12 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
 import { generatedPassword } from "./instance";
 
 export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
-const rule = (check: (v: string) => string | undefined) =>
-  z.string().superRefine((v, ctx) => {
-    const e = check(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  });
 
 export interface DiskApi {
   id: number;

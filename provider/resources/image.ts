@@ -7,7 +7,7 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import { checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
@@ -41,7 +41,7 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
     { name: "file", kind: "input", forceNew: true, schema: z.string().min(1), description: "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. A changed path makes a new image." },
     { name: "fileHash", kind: "input", computed: true, forceNew: true, schema: z.string(), description: "SHA-256 of `file`, computed by the provider at preview: a changed file makes a new image." },
     { name: "region", kind: "input", forceNew: true, schema: z.string().min(1), description: "Region the upload goes to (required with `file`)." },
-    { name: "label", kind: "input", computed: true, schema: z.string().superRefine((v, ctx) => { const e = lengthError(v, 1, 128); if (e) ctx.addIssue({ code: "custom", message: e }); }), description: "Label (required with `file`; the disk's label by default). Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 128)), description: "Label (required with `file`; the disk's label by default). Changed in place." },
     { name: "description", kind: "input", computed: true, schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"), description: "1..65000 characters. Changed in place." },
     { name: "cloudInit", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "The image supports cloud-init (adds the `cloud-init` capability)." },
     { name: "timeouts", kind: "input", control: true, schema: z.object({ create: z.string() }).partial().strict(), description: "How long to wait for the image to be available: `create` (default 30m)." },

@@ -1,23 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import {
-  act,
-  camel,
-  checkInputs,
-  convertKeys,
-  createOnce,
-  describeFailure,
-  diffInputs,
-  fromApi,
-  declare,
-  keepResourceError,
-  readResult,
-  snake,
-  toApiBody,
-  type DynamicProviderImpl,
-  type ResourceSpec,
-} from "../resource";
+import { act, camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
 import { claimAsList } from "../ownership";
 import { client as settingsClient } from "../settings";
@@ -35,11 +19,6 @@ export interface InstanceApi {
 
 type Props = Record<string, unknown>;
 
-const rule = (check: (v: string) => string | undefined) =>
-  z.string().superRefine((v, ctx) => {
-    const e = check(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  });
 const publicKey = rule((v) => sshPublicKeyError(v));
 const duration = z.string().refine((v) => {
   try {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sshPublicKeyError } from "../rules";
-import { restProvider, type ResourceSpec } from "../resource";
+import { restProvider, rule, type ResourceSpec } from "../resource";
 
 export interface SshKeyApi {
   id: number;
@@ -9,13 +9,7 @@ export interface SshKeyApi {
   created: string;
 }
 
-const publicKey = z
-  .string()
-  .superRefine((v, ctx) => {
-    const e = sshPublicKeyError(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  })
-  .transform((v) => v.trim());
+const publicKey = rule(sshPublicKeyError).transform((v) => v.trim());
 
 export const sshKeySpec: ResourceSpec<SshKeyApi> = {
   type: "SshKey",

@@ -1,14 +1,9 @@
 import { z } from "zod";
-import { checkInputs, describeFailure, diffInputs, restProvider, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, describeFailure, diffInputs, restProvider, rule, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
 
-const rule = (check: (v: string) => string | undefined) =>
-  z.string().superRefine((v, ctx) => {
-    const e = check(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  });
 
 export interface VpcApi {
   id: number;

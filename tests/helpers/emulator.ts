@@ -1,18 +1,10 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
+import { configure } from "../../provider";
+import { resetSettings } from "../../provider/settings";
 
 export const ROOT_TOKEN = "test-root-token-0123456789abcdef";
 
-/** A valid ed25519 public key line (random key data, correct framing). */
-export function ed25519Key(seed: number, comment = "test@example"): string {
-  const type = Buffer.from("ssh-ed25519");
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(type.length);
-  const klen = Buffer.alloc(4);
-  klen.writeUInt32BE(32);
-  const key = Buffer.alloc(32, seed % 256);
-  key.writeUInt32BE(seed, 0);
-  return `ssh-ed25519 ${Buffer.concat([len, type, klen, key]).toString("base64")} ${comment}`;
-}
+export { ed25519Key } from "../../scripts/keys";
 
 export async function emulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({ token: ROOT_TOKEN, ...opts });
@@ -49,4 +41,10 @@ export async function addUser(emu: Emulator, username: string, opts: { restricte
   const r = await call(emu, "POST", "/__emulator/users", { body: { username, ...opts } });
   if (r.status !== 200) throw new Error(`addUser: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.token;
+}
+
+/** Points the provider (in this process) at the emulator, as `compute:apiUrl` / `compute:token` would. */
+export async function useEmulator(emu: Emulator, token = emu.token): Promise<void> {
+  resetSettings();
+  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": token })[k] } });
 }

@@ -7,13 +7,12 @@ import fc from "fast-check";
 import type { Emulator } from "../../emulator/server";
 import { configure, providers } from "../../provider";
 import { resetSettings } from "../../provider/settings";
-import { ed25519Key, emulator } from "../helpers/emulator";
+import { ed25519Key, emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeAll(async () => {
   emu = await emulator();
-  resetSettings();
-  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+  await useEmulator(emu);
 });
 afterAll(async () => {
   await emu.close();

@@ -4,12 +4,11 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { FAULT_KINDS, Faults, parseFaultSpec, type FaultRule } from "../../emulator/faults";
 import type { Emulator } from "../../emulator/server";
-import { configure } from "../../provider";
 import { mysqlProvider } from "../../provider/resources/database";
 import { imageProvider } from "../../provider/resources/image";
 import { instanceProvider } from "../../provider/resources/instance";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, useEmulator } from "../helpers/emulator";
 
 describe("the fault injector", () => {
   test("is reproducible for a seed, and keeps to its rate", () => {
@@ -105,8 +104,7 @@ describe("the provider when an answer is lost after the request took effect", ()
   let emu: Emulator;
   beforeEach(async () => {
     emu = await emulator();
-    resetSettings();
-    await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+    await useEmulator(emu);
   });
   afterEach(async () => {
     await emu.close();

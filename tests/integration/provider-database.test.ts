@@ -1,14 +1,12 @@
 import type { Emulator } from "../../emulator/server";
-import { configure } from "../../provider";
 import { mysqlProvider as p, postgresProvider as pg } from "../../provider/resources/database";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
-  resetSettings();
-  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+  await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();

@@ -1,5 +1,4 @@
 import type { Emulator } from "../../emulator/server";
-import { configure } from "../../provider";
 import { resetOwnership } from "../../provider/ownership";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
@@ -7,14 +6,14 @@ import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import type { DynamicProviderImpl } from "../../provider/resource";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
   resetSettings();
   resetOwnership();
-  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+  await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();

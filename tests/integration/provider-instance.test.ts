@@ -1,14 +1,12 @@
 import type { Emulator } from "../../emulator/server";
-import { configure } from "../../provider";
 import { instanceProvider as p } from "../../provider/resources/instance";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
-  resetSettings();
-  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+  await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Emulator } from "../../emulator/server";
-import { configure } from "../../provider";
 import type { DynamicProviderImpl } from "../../provider/resource";
 import { imageProvider as imgP } from "../../provider/resources/image";
 import { instanceProvider as instP } from "../../provider/resources/instance";
@@ -12,7 +11,7 @@ import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { resetDeclaredSubnets, subnetProvider as subP, vpcProvider as vpcP } from "../../provider/resources/vpc";
 import { resetOwnership } from "../../provider/ownership";
 import { resetSettings } from "../../provider/settings";
-import { emulator } from "../helpers/emulator";
+import { emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 let dir: string;
@@ -22,7 +21,7 @@ beforeEach(async () => {
   resetSettings();
   resetOwnership();
   resetDeclaredSubnets();
-  await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+  await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();
@@ -134,8 +133,7 @@ describe("Image", () => {
   test("a refused upload leaves no image behind", async () => {
     await emu.close();
     emu = await emulator({ images: { maxUploadBytes: 1000 } });
-    resetSettings();
-    await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": emu.token })[k] } });
+    await useEmulator(emu);
     const file = path.join(dir, "big.gz");
     writeFileSync(file, gzipSync(randomBytes(50_000)));
     const err = await make(imgP, { file, region: "us-east", label: "big" }).catch((e) => e);
