@@ -53,7 +53,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 6, maxTimeMs: 120_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = { retries: 10, maxTimeMs: 120_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
 export interface ClientOptions {
   baseUrl: string;

@@ -337,7 +337,7 @@ export async function act(c: ApiClient, path: string, body: Record<string, unkno
       await c.request("POST", path, { body, idempotent: false });
       return;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || i >= 4) throw err;
+      if (!(err instanceof AmbiguousCreateError) || i >= 10) throw err;
       if (applied && (await applied())) return;
     }
   }
@@ -353,7 +353,7 @@ export async function createOnce<Api extends { id: number | string }>(
   body: Record<string, unknown>,
   inputs: Props,
 ): Promise<Api> {
-  const attempts = 5;
+  const attempts = 10;
   const since = Date.now();
   for (let i = 1; ; i++) {
     try {
@@ -363,7 +363,7 @@ export async function createOnce<Api extends { id: number | string }>(
       const found = await spec.findExisting(c, body, inputs, since);
       if (found) return found;
       // It was not made: send it again, after a short pause.
-      await new Promise((r) => setTimeout(r, 100 * i));
+      await new Promise((r) => setTimeout(r, Math.min(100 * i, 1000)));
     }
   }
 }

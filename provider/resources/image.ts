@@ -112,7 +112,7 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
     try {
       return (await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false })).body;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || i >= 5) throw err;
+      if (!(err instanceof AmbiguousCreateError) || i >= 10) throw err;
       const strays = (await c.list<ImageApi>("/images")).filter((im) => im.status === "pending_upload" && im.label === body.label && Date.parse(`${im.created}Z`) >= since - 60_000);
       for (const im of strays) await c.request("DELETE", `/images/${im.id}`, { accept: [404] });
     }
