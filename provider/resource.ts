@@ -43,6 +43,8 @@ export interface Field {
   raw?: boolean;
   /** Not sent to the API: it steers how the provider acts (timeouts, resize options). */
   control?: boolean;
+  /** A parent's id that goes in the request path (`computeId`, `vpcId`...), never in a body. */
+  inPath?: boolean;
   /** JSON type of an output-only field, for the schema (inputs take theirs from `schema`). */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   description: string;
@@ -173,7 +175,7 @@ export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): D
 export function toApiBody(spec: ResourceSpec<any>, inputs: Props, only?: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of spec.fields) {
-    if (f.kind !== "input" || f.control || (only && !only.includes(f.name))) continue;
+    if (f.kind !== "input" || f.control || f.inPath || (only && !only.includes(f.name))) continue;
     const v = inputs[f.name];
     if (v !== undefined) body[apiName(f)] = f.raw ? v : convertKeys(v, snake);
   }

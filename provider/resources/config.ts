@@ -41,7 +41,7 @@ export const configSpec: ResourceSpec<ConfigApi> = {
     interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "backend", ipamAddress: "10.0.0.1/24" }],
 });`,
   fields: [
-    { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
+    { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
     { name: "label", kind: "input", required: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters. Changed in place." },
     { name: "devices", kind: "input", required: true, schema: devices, description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place." },
     { name: "helpers", kind: "input", computed: true, partial: true, schema: z.object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() }).partial().strict(), description: "Boot helpers; the ones left out keep the service's defaults. Changed in place." },
@@ -74,7 +74,6 @@ export const configSpec: ResourceSpec<ConfigApi> = {
 const body = (inputs: Props, only?: string[]) => {
   const b = toApiBody(configSpec, inputs, only?.filter((f) => f !== "interfaces"));
   if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = convertKeys(inputs.interfaces, snake);
-  delete b.compute_id;
   return b;
 };
 

@@ -32,7 +32,7 @@ export const diskSpec: ResourceSpec<DiskApi> = {
     filesystem: "ext4",
 });`,
   fields: [
-    { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id (`instance.id`). Changing it replaces the disk." },
+    { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id (`instance.id`). Changing it replaces the disk." },
     { name: "size", kind: "input", required: true, schema: z.number().int().min(1, "must be at least 1 MB"), description: "Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again." },
     { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; required for an empty disk (the image's name otherwise). Changed in place." },
     { name: "filesystem", kind: "input", computed: true, forceNew: true, schema: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]), description: "`raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk." },
@@ -92,7 +92,7 @@ export const diskProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       if (ins.image !== undefined && ins.rootPass === undefined) ins.rootPass = generatedPassword();
-      last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins, diskSpec.fields.filter((f) => f.name !== "computeId").map((f) => f.name)), ins);
+      last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins), ins);
       id = String(last.id);
       last = await waitReady(c, id, ins, timeoutOf(ins, "create"));
       return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };

@@ -7,7 +7,7 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, readResult, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, restProvider, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
@@ -123,7 +123,11 @@ const timeoutOf = (props: Props) => parseDuration(((props.timeouts as Record<str
 const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
   (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf(props), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
 
+const base = restProvider(imageSpec);
+
+/** The REST provider's read and delete, with the image's own check, create (disk or upload) and update. */
 export const imageProvider: DynamicProviderImpl = {
+  ...base,
   async check(_olds, news) {
     const r = checkInputs(imageSpec, news);
     const hasDisk = news.diskId !== undefined;
@@ -176,15 +180,6 @@ export const imageProvider: DynamicProviderImpl = {
       throw e;
     }
   },
-  async read(id, props) {
-    try {
-      const api = await settingsClient().get<ImageApi>(imageSpec.itemPath(id, props), true);
-      if (!api) return {};
-      return readResult(imageSpec, id, fromApi(imageSpec, api, props), props);
-    } catch (err) {
-      throw describeFailure(imageSpec, "read", id, err);
-    }
-  },
   async update(id, olds, news) {
     try {
       const { changed } = diffInputs(imageSpec, olds, news);
@@ -192,13 +187,6 @@ export const imageProvider: DynamicProviderImpl = {
       return { outs: declare(imageSpec, fromApi(imageSpec, api, news), news) };
     } catch (err) {
       throw describeFailure(imageSpec, "update", id, err);
-    }
-  },
-  async delete(id, props) {
-    try {
-      await settingsClient().request("DELETE", imageSpec.itemPath(id, props), { accept: [404] });
-    } catch (err) {
-      throw describeFailure(imageSpec, "delete", id, err);
     }
   },
 };

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, describeFailure, diffInputs, restProvider, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimOneByOne } from "../ownership";
-import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
-
-type Props = Record<string, unknown>;
 
 export interface InterfaceApi {
   id: number;
@@ -27,8 +24,8 @@ export const interfaceSpec: ResourceSpec<InterfaceApi> = {
 });
 export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   fields: [
-    { name: "computeId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The instance's id." },
-    { name: "configId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The profile's id (`config.id`, or an instance's `bootConfigId`)." },
+    { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id." },
+    { name: "configId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The profile's id (`config.id`, or an instance's `bootConfigId`)." },
     { name: "purpose", kind: "input", required: true, forceNew: true, schema: z.enum(["public", "vlan", "vpc"]), description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface." },
     { name: "label", kind: "input", forceNew: true, schema: z.string().min(1).max(64), description: "VLAN name (1..64), for `vlan`. A change replaces the interface." },
     { name: "ipamAddress", kind: "input", forceNew: true, schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"), description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface." },
@@ -47,15 +44,11 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   },
 };
 
-const apiBody = (inputs: Props, only?: string[]) => {
-  const b = toApiBody(interfaceSpec, inputs, only);
-  delete b.compute_id;
-  delete b.config_id;
-  if (inputs.ipv4 !== undefined && (!only || only.includes("ipv4"))) b.ipv4 = convertKeys(inputs.ipv4, snake);
-  return b;
-};
+const base = restProvider(interfaceSpec);
 
+/** The REST provider's read, update and delete, with the interface's own checks and ownership claims. */
 export const interfaceProvider: DynamicProviderImpl = {
+  ...base,
   async check(_olds, news) {
     const r = checkInputs(interfaceSpec, news);
     const p = news.purpose;
@@ -76,35 +69,9 @@ export const interfaceProvider: DynamicProviderImpl = {
   async create(inputs) {
     try {
       claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
-      const api = await createOnce(settingsClient(), interfaceSpec, apiBody(inputs), inputs);
-      return { id: String(api.id), outs: declare(interfaceSpec, fromApi(interfaceSpec, api as never, inputs), inputs) };
     } catch (err) {
       throw describeFailure(interfaceSpec, "create", undefined, err);
     }
-  },
-  async read(id, props) {
-    try {
-      const api = await settingsClient().get<InterfaceApi>(interfaceSpec.itemPath(id, props), true);
-      if (!api) return {};
-      return readResult(interfaceSpec, id, fromApi(interfaceSpec, api as never, props), props);
-    } catch (err) {
-      throw describeFailure(interfaceSpec, "read", id, err);
-    }
-  },
-  async update(id, olds, news) {
-    try {
-      const { changed } = diffInputs(interfaceSpec, olds, news);
-      const api = (await settingsClient().request<InterfaceApi>("PUT", interfaceSpec.itemPath(id, olds), { body: apiBody(news, changed) })).body;
-      return { outs: declare(interfaceSpec, fromApi(interfaceSpec, api as never, news), news) };
-    } catch (err) {
-      throw describeFailure(interfaceSpec, "update", id, err);
-    }
-  },
-  async delete(id, props) {
-    try {
-      await settingsClient().request("DELETE", interfaceSpec.itemPath(id, props), { accept: [404] });
-    } catch (err) {
-      throw describeFailure(interfaceSpec, "delete", id, err);
-    }
+    return base.create(inputs);
   },
 };

@@ -52,7 +52,7 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
   idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
   example: `const web = new compute.Subnet("web", { vpcId: net.id, label: "web", ipv4: "10.0.1.0/24" });`,
   fields: [
-    { name: "vpcId", kind: "input", required: true, forceNew: true, schema: idInput, description: "The VPC's id (`vpc.id`). Changing it replaces the subnet." },
+    { name: "vpcId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The VPC's id (`vpc.id`). Changing it replaces the subnet." },
     { name: "label", kind: "input", required: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Changed in place." },
     { name: "ipv4", kind: "input", required: true, forceNew: true, schema: rule(subnetIpv4Error), description: "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet." },
     { name: "computes", kind: "output", outputType: "array", description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`." },

@@ -102,6 +102,11 @@ describe("a resource with unique labels", () => {
     expect(diffInputs(spec, { label: "a", region: "x" }, { label: "a" })).toMatchObject({ changes: true, changed: ["region"] });
   });
 
+  test("a parent id that goes in the path is never a body field", () => {
+    const child: ResourceSpec<{ id: number }> = { ...spec, fields: [{ name: "vpcId", kind: "input", inPath: true, schema: z.number(), description: "" }, ...spec.fields] };
+    expect(toApiBody(child, { vpcId: 4, label: "a" })).toEqual({ label: "a" });
+  });
+
   test("bodies use API names and only the fields asked for", () => {
     expect(toApiBody(spec, { label: "a", region: "x", rootPass: "s3cret!!" })).toEqual({ label: "a", region: "x", root_pass: "s3cret!!" });
     expect(toApiBody(spec, { label: "a", region: "x" }, ["label"])).toEqual({ label: "a" });
