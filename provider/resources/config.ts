@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { act, camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { waitFor } from "../wait";
+import { power } from "./power";
 import { idInput } from "./disk";
 import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance";
 
@@ -80,20 +80,6 @@ const body = (inputs: Props, only?: string[]) => {
 const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
 const INSTANCE_WAIT = 15 * 60_000;
 
-/** Boots (or reboots into) this profile, or shuts the instance down; waits for it. */
-async function power(c: ApiClient, id: string, props: Props, action: "boot" | "reboot" | "shutdown"): Promise<void> {
-  const want = action === "shutdown" ? "offline" : "running";
-  const under = action === "shutdown" ? ["shutting_down", "offline"] : action === "boot" ? ["booting", "running"] : ["rebooting"];
-  await act(c, `${instancePath(props)}/${action}`, action === "shutdown" ? {} : { config_id: Number(id) }, async () => under.includes(await instanceStatus(c, props)));
-  await waitFor<{ status: string }>({
-    client: c,
-    path: instancePath(props),
-    what: `instance ${String(props.computeId)} to be ${want}${action === "shutdown" ? "" : ` with profile ${id}`}`,
-    done: (i) => i.status === want,
-    timeoutMs: INSTANCE_WAIT,
-    describe: (i) => `status ${i.status}`,
-  });
-}
 const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
 
 function outputsOf(api: ConfigApi, inputs: Props, status?: string): Props {
@@ -127,10 +113,10 @@ export const configProvider: DynamicProviderImpl = {
       if (inputs.booted !== undefined) {
         status = await instanceStatus(c, inputs);
         if (inputs.booted === true) {
-          await power(c, id, inputs, status === "running" ? "reboot" : "boot");
+          await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: INSTANCE_WAIT });
           status = "running";
         } else if (status === "running") {
-          await power(c, id, inputs, "shutdown");
+          await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
           status = "offline";
         }
       }
@@ -159,13 +145,13 @@ export const configProvider: DynamicProviderImpl = {
       else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
       let status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
       if (changed.includes("booted") && news.booted === true) {
-        await power(c, id, olds, status === "running" ? "reboot" : "boot");
+        await power(c, String(olds.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: INSTANCE_WAIT });
         status = "running";
       } else if (changed.includes("booted") && news.booted === false && status === "running") {
-        await power(c, id, olds, "shutdown");
+        await power(c, String(olds.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
         status = "offline";
       } else if (sent.length && news.rebootOnChange === true && status === "running") {
-        await power(c, id, olds, "reboot");
+        await power(c, String(olds.computeId), "reboot", { configId: id, timeoutMs: INSTANCE_WAIT });
       }
       return { outs: declare(configSpec, outputsOf(api, news, status), news) };
     } catch (err) {
@@ -176,7 +162,7 @@ export const configProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
-      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, id, props, "shutdown");
+      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
       await c.request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
     } catch (err) {
       throw describeFailure(configSpec, "delete", id, err);

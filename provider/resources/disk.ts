@@ -5,6 +5,7 @@ import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../ru
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
 import { generatedPassword } from "./instance";
+import { power } from "./power";
 
 export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
 
@@ -70,9 +71,6 @@ async function waitReady(c: ApiClient, id: string, props: Props, timeoutMs: numb
   }))!;
 }
 
-async function instanceStatus(c: ApiClient, props: Props, want: string, timeoutMs: number): Promise<void> {
-  await waitFor<{ status: string }>({ client: c, path: instancePath(props), what: `instance ${String(props.computeId)} to be ${want}`, done: (i) => i.status === want, timeoutMs, describe: (i) => `status ${i.status}` });
-}
 
 export const diskProvider: DynamicProviderImpl = {
   async check(_olds, news) {
@@ -121,12 +119,8 @@ export const diskProvider: DynamicProviderImpl = {
       if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", diskSpec.itemPath(id, olds), { body: { label: news.label } })).body;
       if (changed.includes("size")) {
         // The API resizes a disk only while its instance is shut down: shut down, resize, boot back.
-        const inst = async () => (await c.get<{ status: string }>(instancePath(olds)))!.status;
-        const wasRunning = (await inst()) === "running";
-        if (wasRunning) {
-          await act(c, `${instancePath(olds)}/shutdown`, {}, async () => ["shutting_down", "offline"].includes(await inst()));
-          await instanceStatus(c, olds, "offline", timeout);
-        }
+        const wasRunning = (await c.get<{ status: string }>(instancePath(olds)))!.status === "running";
+        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: "to shut down for the disk resize" });
         try {
           await act(c, `${diskSpec.itemPath(id, olds)}/resize`, { size: news.size }, async () => {
             const d = (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;
@@ -135,10 +129,7 @@ export const diskProvider: DynamicProviderImpl = {
           last = await waitReady(c, id, olds, timeout, `to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
         } finally {
           // Refused or not, an instance that was running is booted again.
-          if (wasRunning) {
-            await act(c, `${instancePath(olds)}/boot`, {}, async () => ["booting", "running"].includes(await inst()));
-            await instanceStatus(c, olds, "running", timeout);
-          }
+          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: "to boot after the disk resize" });
         }
       }
       last ??= (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;

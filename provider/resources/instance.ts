@@ -4,6 +4,7 @@ import type { ApiClient } from "../client";
 import { act, camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
 import { claimAsList } from "../ownership";
+import { power } from "./power";
 import { client as settingsClient } from "../settings";
 import { parseDuration, waitFor } from "../wait";
 
@@ -228,12 +229,10 @@ export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
   }));
 }
 
-/** Sends a power or change action, telling from the instance whether a lost answer took effect. */
-async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied?: (i: InstanceApi) => boolean): Promise<void> {
-  await act(c, `${path(id)}/${action}`, body, applied && (async () => applied((await c.get<InstanceApi>(path(id)))!)));
+/** Sends a change action (rebuild, resize), telling from the instance whether a lost answer took effect. */
+async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied: (i: InstanceApi) => boolean): Promise<void> {
+  await act(c, `${path(id)}/${action}`, body, async () => applied((await c.get<InstanceApi>(path(id)))!));
 }
-const booting = (i: InstanceApi) => i.status === "booting" || i.status === "running";
-const stopping = (i: InstanceApi) => i.status === "shutting_down" || i.status === "offline";
 
 export const instanceProvider: DynamicProviderImpl = {
   async check(_olds, news) {
@@ -358,16 +357,14 @@ export const instanceProvider: DynamicProviderImpl = {
         extra.vpcIpv4 = vpcAddress(cfg.interfaces);
         const now = await current();
         if (now.status === "running") {
-          await instanceAction(c, id, "reboot", { config_id: cfgId }, (i) => i.status === "rebooting");
-          await settle("to reboot with the new interfaces", (i) => i.status === "running");
+          last = await power<InstanceApi>(c, id, "reboot", { configId: cfgId, timeoutMs: timeout, why: "to reboot with the new interfaces" });
         }
       }
       // 6. The root password: inside one shutdown/boot cycle (the API needs the instance shut down).
       if (has("rootPass") && news.rootPass !== undefined) {
         const wasRunning = (await current()).status === "running";
         if (wasRunning) {
-          await instanceAction(c, id, "shutdown", {}, stopping);
-          await settle("to shut down for the password reset", (i) => i.status === "offline");
+          last = await power<InstanceApi>(c, id, "shutdown", { timeoutMs: timeout, why: "to shut down for the password reset" });
         }
         try {
           // Setting the same password twice is harmless.
@@ -375,8 +372,7 @@ export const instanceProvider: DynamicProviderImpl = {
         } finally {
           // Refused or not, an instance that was running is booted again.
           if (wasRunning) {
-            await instanceAction(c, id, "boot", {}, booting);
-            await settle("to boot after the password reset", (i) => i.status === "running");
+            last = await power<InstanceApi>(c, id, "boot", { timeoutMs: timeout, why: "to boot after the password reset" });
           }
         }
       }
@@ -384,11 +380,9 @@ export const instanceProvider: DynamicProviderImpl = {
       if (has("booted") || has("image")) {
         const now = await settle("to settle");
         if (news.booted !== false && now.status === "offline") {
-          await instanceAction(c, id, "boot", {}, booting);
-          await settle("to boot", (i) => i.status === "running");
+          last = await power<InstanceApi>(c, id, "boot", { timeoutMs: timeout });
         } else if (news.booted === false && now.status === "running") {
-          await instanceAction(c, id, "shutdown", {}, stopping);
-          await settle("to shut down", (i) => i.status === "offline");
+          last = await power<InstanceApi>(c, id, "shutdown", { timeoutMs: timeout });
         }
       }
       if (!last) await current();
