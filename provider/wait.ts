@@ -8,6 +8,12 @@ export function parseDuration(v: string | number): number {
   return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
+/** The wait for an operation: the resource's `timeouts` input (a duration per operation), else the default. */
+export function timeoutOf<Op extends string>(props: Record<string, unknown>, op: Op, defaults: Record<Op, string>): number {
+  const given = props.timeouts as Partial<Record<Op, string>> | undefined;
+  return parseDuration(given?.[op] ?? defaults[op]);
+}
+
 export interface WaitOptions<T> {
   client: ApiClient;
   path: string;

@@ -8,7 +8,7 @@ import {
   rootPassError,
   sshPublicKeyError,
 } from "../../provider/rules";
-import { FieldErrors, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
 import {
   apiTime,
   settle,
@@ -56,10 +56,6 @@ const ro = { group: "computes", level: "read_only" } as const;
 const rw = { group: "computes", level: "read_write" } as const;
 type Body = Record<string, unknown>;
 
-const obj = (ctx: RequestContext): Body => {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body as Body;
-};
 const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 const busyError = () => badRequest("The instance has running or queued actions: wait for them to finish");
@@ -279,7 +275,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   });
 
   router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const user = ctx.user!;
     actingUser = user.username;
     requireAdd(user);
@@ -382,7 +378,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("PUT", "/compute/instances/{computeId}", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const next: Partial<InstanceRecord> = {};
     if (body.label !== undefined) {
@@ -473,7 +469,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/boot", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (busy(inst)) throw busyError();
     if (running(inst)) return {}; // already running: nothing to do (a repeated boot is harmless)
     bootInto(inst, pickConfig(inst, body.config_id, false), "booting", dur("booting"));
@@ -483,7 +479,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/reboot", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (busy(inst)) throw busyError();
     bootInto(inst, pickConfig(inst, body.config_id, true), "rebooting", dur("rebooting"));
     store.event("compute_reboot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
@@ -527,7 +523,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/resize", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (typeof body.type !== "string") errors.add("type", "type is required");
     if (body.allow_auto_disk_resize !== undefined && typeof body.allow_auto_disk_resize !== "boolean") errors.add("allow_auto_disk_resize", "Must be a boolean");
@@ -541,7 +537,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/mutate", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (busy(inst)) throw busyError();
     const successor = typeOf(inst.type)?.successor;
     if (!successor) throw badRequest(`Type ${inst.type} has no upgrade available`);
@@ -552,7 +548,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/rebuild", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.image === undefined) errors.add("image", "image is required");
     const img = checkImage(body, errors);
@@ -583,7 +579,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/password", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     checkRootPass(body, errors, true);
     errors.throwIfAny();
@@ -598,7 +594,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/rescue", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const devices = (body.devices ?? {}) as Record<string, unknown>;
     if (typeof devices !== "object") throw badRequest("Must be an object of devices", "devices");
     const errors = new FieldErrors();
@@ -620,7 +616,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/clone", { scope: rw, auth: "required" }, (ctx) => {
     const src = instance(ctx, "read_only");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const user = ctx.user!;
     requireAdd(user);
     if (src._clones.length >= 5) throw badRequest("More than five concurrent clones from one instance are not allowed");
@@ -756,7 +752,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
 
   router.add("POST", "/compute/instances/{computeId}/backups", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (typeof body.label !== "string") throw badRequest("label is required", "label");
     const e = lengthError(body.label, 1, 255);
     if (e) throw badRequest(`Label ${e}`, "label");
@@ -795,7 +791,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances/{computeId}/backups/{backupId}/restore", { scope: rw, auth: "required" }, (ctx) => {
     const src = instance(ctx, "read_only");
     const b = backup(ctx, src);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (!isInt(body.compute_id)) throw badRequest("compute_id is required", "compute_id");
     const target = d.instances.find((i) => i.id === body.compute_id && canSee(ctx.user!, i.id, "read_write"));
     if (!target) throw badRequest(`Instance ${body.compute_id} not found`, "compute_id");
@@ -953,7 +949,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   });
   router.add("POST", "/compute/instances/{computeId}/configs", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.label === undefined) errors.add("label", "label is required");
     if (body.devices === undefined) errors.add("devices", "devices is required");
@@ -971,7 +967,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const inst = instance(ctx, "read_write");
     const cfg = config(ctx, inst);
     const errors = new FieldErrors();
-    const fields = configFields(inst, obj(ctx), errors, cfg);
+    const fields = configFields(inst, jsonObject(ctx), errors, cfg);
     errors.throwIfAny();
     Object.assign(cfg, fields, { updated: stamp() });
     store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
@@ -1002,7 +998,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const cfg = config(ctx, inst);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (body.purpose === undefined) throw badRequest("purpose is required", "purpose");
     const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body as never], true);
     if (e) throw badRequest(e.reason, e.index === undefined ? "interfaces" : e.field);
@@ -1018,7 +1014,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces/order", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const cfg = config(ctx, inst);
-    const ids = obj(ctx).ids;
+    const ids = jsonObject(ctx).ids;
     const have = cfg.interfaces.map((i) => i.id).sort();
     if (!Array.isArray(ids) || ids.length !== have.length || [...ids].sort().some((x, i) => x !== have[i])) {
       throw badRequest("ids must list every interface of the profile exactly once", "ids");
@@ -1036,7 +1032,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const inst = instance(ctx, "read_write");
     const cfg = config(ctx, inst);
     const i = iface(ctx, cfg);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (i.purpose === "vlan") throw badRequest("vlan interfaces cannot be updated: delete it and add a new one");
     if (body.purpose !== undefined && body.purpose !== i.purpose) throw badRequest("purpose cannot be changed", "purpose");
     if (body.subnet_id !== undefined && body.subnet_id !== i.subnet_id) throw badRequest("subnet_id cannot be changed: add a new vpc interface to join another subnet", "subnet_id");
@@ -1085,7 +1081,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) => paginate(disksOf(instance(ctx).id).map(diskView), ctx.query));
   router.add("POST", "/compute/instances/{computeId}/disks", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (!isInt(body.size) || body.size < 1) errors.add("size", "size is required: a whole number of MB");
     const img = checkImage(body, errors);
@@ -1114,7 +1110,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("PUT", "/compute/instances/{computeId}/disks/{diskId}", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const x = disk(ctx, inst);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (body.label !== undefined) {
       const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
       if (e) throw badRequest(`Label ${e}`, "label");
@@ -1126,7 +1122,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances/{computeId}/disks/{diskId}/resize", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const x = disk(ctx, inst);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     if (!isInt(body.size) || body.size < 1) throw badRequest("size is required: a whole number of MB", "size");
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to resize a disk");
     if (x.status !== "ready") throw badRequest("The disk is not ready");
@@ -1142,7 +1138,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const inst = instance(ctx, "read_write");
     disk(ctx, inst);
     const errors = new FieldErrors();
-    checkRootPass(obj(ctx), errors, true);
+    checkRootPass(jsonObject(ctx), errors, true);
     errors.throwIfAny();
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset a disk's root password");
     store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ipOrCidrError, lengthError } from "../../provider/rules";
-import { FieldErrors, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
 import { apiTime, settle, view, type DatabaseBackupRecord, type DatabaseRecord, type Store } from "../state";
 import type { Timing } from "./compute";
 import { catalog } from "./reference";
@@ -19,10 +19,6 @@ const PORTS: Record<Engine, number> = { mysql: 3306, postgresql: 5432 };
 const ROOT_USER: Record<Engine, string> = { mysql: "root", postgresql: "postgres" };
 const DAY = 24 * 3600_000;
 
-const obj = (ctx: RequestContext): Body => {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body as Body;
-};
 const newPassword = () => randomBytes(18).toString("base64url");
 
 /** A PEM CA certificate (made up, but shaped like one), base64-encoded as the API gives it. */
@@ -118,7 +114,7 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
     router.add("POST", base, { scope: rw, auth: "required" }, (ctx) => {
       const u = ctx.user!;
       if (u.restricted && !u.grants?.global.add_databases) throw forbidden("You do not have permission to add databases: the add_databases grant is needed");
-      const body = obj(ctx);
+      const body = jsonObject(ctx);
       const errors = new FieldErrors();
       checkLabel(body.label, errors);
       const region = catalog.regions.find((r) => r.id === body.region);
@@ -194,7 +190,7 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
     router.add("PUT", `${base}/{instanceId}`, { scope: rw, auth: "required" }, (ctx) => {
       const db = find(ctx, engine, "read_write");
       requireStatus(db, ["active"], "be updated");
-      const body = obj(ctx);
+      const body = jsonObject(ctx);
       const errors = new FieldErrors();
       if (body.label !== undefined) checkLabel(body.label, errors, db);
       if (body.allow_list !== undefined) checkAllowList(body.allow_list, errors);
@@ -251,7 +247,7 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
     router.add("POST", `${base}/{instanceId}/backups`, { scope: rw, auth: "required" }, (ctx) => {
       const db = find(ctx, engine, "read_write");
       requireStatus(db, ["active"], "take a snapshot");
-      const body = obj(ctx);
+      const body = jsonObject(ctx);
       const errors = new FieldErrors();
       if (typeof body.label !== "string" || body.label.length < 1 || body.label.length > 30) errors.add("label", "label is required: 1 to 30 characters");
       else if (!/^[A-Za-z0-9]+$/.test(body.label)) errors.add("label", "Must use only ASCII letters and digits");

@@ -1,16 +1,12 @@
 import { lengthError, parseScopes, sshPublicKeyError } from "../../provider/rules";
 import { scopesWithin } from "../auth";
-import { FieldErrors, NO_CONTENT, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
 import { apiTime, emptyGrants, newTokenValue, type SshKeyRecord, type Store, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
 const rw = { group: "account", level: "read_write" } as const;
 
 type Body = Record<string, unknown>;
-const obj = (ctx: RequestContext): Body => {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body as Body;
-};
 
 function profileView(u: User) {
   const { grants: _grants, ...rest } = u;
@@ -34,7 +30,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   router.add("GET", "/profile", { scope: null, auth: "required" }, (ctx) => profileView(me(ctx)));
 
   router.add("PUT", "/profile", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const u = me(ctx);
     const errors = new FieldErrors();
     const next = { ...u };
@@ -103,7 +99,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   );
 
   router.add("POST", "/profile/tokens", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const id = store.data.nextId.token ?? 0;
     let label = `token-${id + 1}`;
@@ -146,7 +142,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   };
   router.add("GET", "/profile/tokens/{tokenId}", { scope: ro, auth: "required" }, (ctx) => tokenView(findToken(ctx)));
   router.add("PUT", "/profile/tokens/{tokenId}", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const t = findToken(ctx);
     if (body.label !== undefined) {
       if (typeof body.label !== "string") throw badRequest("Must be a string of 1 to 100 characters", "label");
@@ -183,7 +179,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
 
   router.add("GET", "/profile/sshkeys", { scope: ro, auth: "required" }, (ctx) => paginate(myKeys(ctx).map(sshKeyView), ctx.query));
   router.add("POST", "/profile/sshkeys", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const label = labelOf(body, errors) ?? "";
     if (typeof body.ssh_key !== "string" || body.ssh_key.length === 0) errors.add("ssh_key", "SSH key is required");
@@ -198,7 +194,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   });
   router.add("GET", "/profile/sshkeys/{sshKeyId}", { scope: ro, auth: "required" }, (ctx) => sshKeyView(findKey(ctx)));
   router.add("PUT", "/profile/sshkeys/{sshKeyId}", { scope: rw, auth: "required" }, (ctx) => {
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const k = findKey(ctx);
     const errors = new FieldErrors();
     const label = labelOf(body, errors);

@@ -1,5 +1,5 @@
 import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../../provider/rules";
-import { FieldErrors, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
 import { apiTime, settle, type ConfigRecord, type Store, type SubnetRecord, type VpcRecord } from "../state";
 import type { SubnetLookup } from "./compute";
 import { catalog } from "./reference";
@@ -8,10 +8,6 @@ const rw = { group: "vpc", level: "read_write" } as const;
 const ipsRo = { group: "ips", level: "read_only" } as const;
 type Body = Record<string, unknown>;
 
-const obj = (ctx: RequestContext): Body => {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body as Body;
-};
 const intToIp = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
 
 /** VPCs and subnets (`/vpcs`), and the lookups the compute routes use to put interfaces in subnets. */
@@ -93,7 +89,7 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
   router.add("POST", "/vpcs", { scope: rw, auth: "required" }, (ctx) => {
     const u = ctx.user!;
     if (u.restricted && !u.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (labelCheck(body.label, "label", errors) && d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
     if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
@@ -123,7 +119,7 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
   router.add("GET", "/vpcs/{vpcId}", { scope: null, auth: "required" }, (ctx) => vpcView(vpc(ctx)));
   router.add("PUT", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
     const v = vpc(ctx, true);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v)) errors.add("label", "Label must be unique among your VPCs");
     if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
@@ -152,7 +148,7 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
   });
   router.add("POST", "/vpcs/{vpcId}/subnets", { scope: rw, auth: "required" }, (ctx) => {
     const v = vpc(ctx, true);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     subnetCheck(body, "", d.subnets.filter((s) => s.vpc_id === v.id), errors);
     errors.throwIfAny();
@@ -162,7 +158,7 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
   router.add("PUT", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
     const v = vpc(ctx, true);
     const s = subnet(ctx, v);
-    const body = obj(ctx);
+    const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === body.label)) errors.add("label", "Label must be unique among the VPC's subnets");
     if (body.ipv4 !== undefined && body.ipv4 !== s.ipv4) errors.add("ipv4", "The ipv4 range of a subnet cannot be changed");

@@ -3,7 +3,7 @@ import type { ApiClient } from "../client";
 import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ipOrCidrError, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { parseDuration, waitFor } from "../wait";
+import { timeoutOf, waitFor } from "../wait";
 
 type Props = Record<string, unknown>;
 export type Engine = "mysql" | "postgresql";
@@ -88,7 +88,6 @@ export const dbPassword = db.password; // a secret`,
 }
 
 const DEFAULTS = { create: "60m", update: "30m", delete: "20m" };
-const timeoutOf = (props: Props, op: keyof typeof DEFAULTS) => parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {})[op] ?? DEFAULTS[op]);
 
 export function databaseProvider(engine: Engine): DynamicProviderImpl {
   const spec = databaseSpec(engine);
@@ -159,7 +158,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         delete body.updates; // not in the create body: set by a PUT once active
         last = await createOnce(c, spec, body, inputs);
         id = String(last.id);
-        last = await waitActive(c, id, inputs, timeoutOf(inputs, "create"));
+        last = await waitActive(c, id, inputs, timeoutOf(inputs, "create", DEFAULTS));
         if (inputs.updates !== undefined) {
           last = (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates: { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) } } })).body;
         }
@@ -184,7 +183,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       let last: DatabaseApi | undefined;
       try {
         const c = settingsClient();
-        const timeout = timeoutOf(news, "update");
+        const timeout = timeoutOf(news, "update", DEFAULTS);
         const { changed } = diffInputs(spec, olds, news);
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
@@ -208,7 +207,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       try {
         const c = settingsClient();
         const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
-        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete"), maxMs: 10_000 });
+        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS), maxMs: 10_000 });
       } catch (err) {
         throw describeFailure(spec, "delete", id, err);
       }

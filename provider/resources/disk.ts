@@ -3,7 +3,7 @@ import type { ApiClient } from "../client";
 import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { parseDuration, waitFor } from "../wait";
+import { timeoutOf, waitFor } from "../wait";
 import { generatedPassword } from "./instance";
 import { power } from "./power";
 
@@ -57,7 +57,6 @@ export const diskSpec: ResourceSpec<DiskApi> = {
 };
 
 const DEFAULTS = { create: "10m", update: "30m", delete: "10m" };
-const timeoutOf = (props: Props, op: keyof typeof DEFAULTS) => parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {})[op] ?? DEFAULTS[op]);
 const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
 
 async function waitReady(c: ApiClient, id: string, props: Props, timeoutMs: number, what = "to be ready", want: (d: DiskApi) => boolean = () => true): Promise<DiskApi> {
@@ -92,7 +91,7 @@ export const diskProvider: DynamicProviderImpl = {
       if (ins.image !== undefined && ins.rootPass === undefined) ins.rootPass = generatedPassword();
       last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins), ins);
       id = String(last.id);
-      last = await waitReady(c, id, ins, timeoutOf(ins, "create"));
+      last = await waitReady(c, id, ins, timeoutOf(ins, "create", DEFAULTS));
       return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };
     } catch (err) {
       const e = describeFailure(diskSpec, "create", id, err);
@@ -115,7 +114,7 @@ export const diskProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       const { changed } = diffInputs(diskSpec, olds, news);
-      const timeout = timeoutOf(news, "update");
+      const timeout = timeoutOf(news, "update", DEFAULTS);
       if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", diskSpec.itemPath(id, olds), { body: { label: news.label } })).body;
       if (changed.includes("size")) {
         // The API resizes a disk only while its instance is shut down: shut down, resize, boot back.
@@ -144,7 +143,7 @@ export const diskProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       await c.request("DELETE", diskSpec.itemPath(id, props), { accept: [404] });
-      await waitFor({ client: c, path: diskSpec.itemPath(id, props), what: `disk ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete") });
+      await waitFor({ client: c, path: diskSpec.itemPath(id, props), what: `disk ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS) });
     } catch (err) {
       throw describeFailure(diskSpec, "delete", id, err);
     }

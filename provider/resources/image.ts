@@ -10,7 +10,7 @@ import { AmbiguousCreateError, type ApiClient } from "../client";
 import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, restProvider, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { parseDuration, waitFor } from "../wait";
+import { timeoutOf, waitFor } from "../wait";
 import { idInput } from "./disk";
 
 type Props = Record<string, unknown>;
@@ -119,9 +119,9 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
   }
 }
 
-const timeoutOf = (props: Props) => parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {}).create ?? "30m");
+const DEFAULTS = { create: "30m" };
 const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
-  (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf(props), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
+  (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf(props, "create", DEFAULTS), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
 
 const base = restProvider(imageSpec);
 

@@ -6,7 +6,7 @@ import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
 import { claimAsList } from "../ownership";
 import { power } from "./power";
 import { client as settingsClient } from "../settings";
-import { parseDuration, waitFor } from "../wait";
+import { parseDuration, timeoutOf, waitFor } from "../wait";
 
 export interface InstanceApi {
   id: number;
@@ -154,9 +154,7 @@ export const ip = web.ipv4[0];`,
 /** Fields the API takes only in a PUT, not in the create body. */
 const PUT_ONLY = ["alerts", "watchdogEnabled"];
 
-const DEFAULT_TIMEOUTS = { create: "15m", update: "60m", delete: "10m" };
-const timeoutOf = (props: Props, op: "create" | "update" | "delete") =>
-  parseDuration(((props.timeouts as Record<string, string> | undefined) ?? {})[op] ?? DEFAULT_TIMEOUTS[op]);
+const DEFAULTS = { create: "15m", update: "60m", delete: "10m" };
 
 const SETTLED = new Set(["running", "offline", "stopped"]);
 const path = (id: string) => `/compute/instances/${encodeURIComponent(id)}`;
@@ -270,7 +268,7 @@ export const instanceProvider: DynamicProviderImpl = {
       if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
       if (Object.keys(put).length) last = (await c.request<InstanceApi>("PUT", path(id), { body: put })).body;
       const booted = wantBooted(ins);
-      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create"));
+      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create", DEFAULTS));
       const extra: Props = {};
       if (ins.interfaces !== undefined) {
         const cfg = await bootConfig(c, id);
@@ -309,7 +307,7 @@ export const instanceProvider: DynamicProviderImpl = {
   async update(id, olds, news) {
     let c: ApiClient;
     let last: InstanceApi | undefined;
-    const timeout = timeoutOf(news, "update");
+    const timeout = timeoutOf(news, "update", DEFAULTS);
     const ins: Props = { ...news };
     if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
     const extra: Props = { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4 };
@@ -398,7 +396,7 @@ export const instanceProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       await c.request("DELETE", path(id), { accept: [404] });
-      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete") });
+      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS) });
     } catch (err) {
       throw describeFailure(instanceSpec, "delete", id, err);
     }
