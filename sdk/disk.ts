@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { DeployArgs } from "./instance";
 import { dynamicProps, withSecretOutputs } from "./secrets";
 import { shim } from "./shim";
 
@@ -6,20 +7,13 @@ const provider = shim("Disk");
 const SECRETS = ["rootPass", "scriptData"];
 export const DISK_PROPS = ["computeId", "size", "label", "filesystem", "image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "timeouts", "status", "created", "updated"] as const;
 
-export interface DiskArgs {
+export interface DiskArgs extends DeployArgs {
   /** The instance's id: `instance.id` (string or number). */
   computeId: pulumi.Input<string | number>;
   /** MB. Changed in place (a running instance is shut down for the resize and booted again). */
   size: pulumi.Input<number>;
   label?: pulumi.Input<string>;
   filesystem?: pulumi.Input<"raw" | "swap" | "ext3" | "ext4" | "initrd">;
-  image?: pulumi.Input<string>;
-  /** Secret; generated when an image is given without one. */
-  rootPass?: pulumi.Input<string>;
-  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
-  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
-  scriptId?: pulumi.Input<number>;
-  scriptData?: pulumi.Input<Record<string, unknown>>;
   timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
 }
 

@@ -1,7 +1,7 @@
 export { Config, type ConfigArgs, type DeviceArgs, type DeviceSlot } from "./config";
 export { MysqlDatabase, PostgresDatabase, type DatabaseArgs, type MaintenanceWindow, type PostgresDatabaseArgs } from "./database";
 export { Disk, type DiskArgs } from "./disk";
-export { Instance, type InstanceArgs, type InterfaceArgs } from "./instance";
+export { Instance, type DeployArgs, type InstanceArgs, type InterfaceArgs } from "./instance";
 export { Interface, type InterfaceResourceArgs } from "./interface";
 export { Image, Subnet, Vpc, type ImageArgs, type SubnetArgs, type VpcArgs } from "./network";
 export { SshKey, type SshKeyArgs } from "./sshKey";

@@ -22,7 +22,19 @@ export interface InterfaceArgs {
   ipRanges?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-export interface InstanceArgs {
+/** What an image deploy takes, on an instance or a disk. */
+export interface DeployArgs {
+  image?: pulumi.Input<string>;
+  /** Secret. Generated when an image is given without one (read it from the `rootPass` output). */
+  rootPass?: pulumi.Input<string>;
+  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
+  scriptId?: pulumi.Input<number>;
+  /** Secret. */
+  scriptData?: pulumi.Input<Record<string, unknown>>;
+}
+
+export interface InstanceArgs extends DeployArgs {
   region: pulumi.Input<string>;
   type: pulumi.Input<string>;
   label?: pulumi.Input<string>;
@@ -33,14 +45,6 @@ export interface InstanceArgs {
   backupSchedule?: pulumi.Input<{ day?: string; window?: string }>;
   backupsEnabled?: pulumi.Input<boolean>;
   booted?: pulumi.Input<boolean>;
-  image?: pulumi.Input<string>;
-  /** Secret. Generated when left out (read it from the `rootPass` output). */
-  rootPass?: pulumi.Input<string>;
-  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
-  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
-  scriptId?: pulumi.Input<number>;
-  /** Secret. */
-  scriptData?: pulumi.Input<Record<string, unknown>>;
   backupId?: pulumi.Input<number>;
   swapSize?: pulumi.Input<number>;
   interfaces?: pulumi.Input<pulumi.Input<InterfaceArgs>[]>;

@@ -1,22 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { InterfaceArgs } from "./instance";
 import { dynamicProps } from "./secrets";
 import { shim } from "./shim";
 
 const provider = shim("Interface");
 export const INTERFACE_PROPS = ["computeId", "configId", "purpose", "label", "ipamAddress", "primary", "subnetId", "ipv4", "ipRanges", "vpcId", "active"] as const;
 
-export interface InterfaceResourceArgs {
+export interface InterfaceResourceArgs extends InterfaceArgs {
   computeId: pulumi.Input<string | number>;
   /** `config.id`, or `instance.bootConfigId`. */
   configId: pulumi.Input<string | number>;
-  purpose: pulumi.Input<"public" | "vlan" | "vpc">;
-  label?: pulumi.Input<string>;
-  ipamAddress?: pulumi.Input<string>;
-  primary?: pulumi.Input<boolean>;
-  /** `subnet.id`. */
-  subnetId?: pulumi.Input<string | number>;
-  ipv4?: pulumi.Input<{ vpc?: pulumi.Input<string>; nat11?: pulumi.Input<string> }>;
-  ipRanges?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** One interface of a configuration profile. See docs/resources/interface.md. */
