@@ -69,8 +69,6 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   const stamp = () => apiTime(now());
   const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
   const regionOf = (id: string) => catalog.regions.find((r) => r.id === id);
-  let actingUser: string | undefined;
-  const imageOf = (id: string) => findImage(id, actingUser);
 
   // ---- access -------------------------------------------------------------------------------------
   const canSee = (u: User, id: number, level: "read_only" | "read_write") => {
@@ -93,7 +91,6 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     for (const u of d.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => !gone.has(g.id));
   };
   const instance = (ctx: RequestContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
-    actingUser = ctx.user?.username;
     purge();
     const inst = d.instances.find((i) => String(i.id) === ctx.params.computeId);
     if (!inst || !canSee(ctx.user!, inst.id, "read_only")) throw notFound();
@@ -148,9 +145,9 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const e = rootPassError(body.root_pass);
     if (e) errors.add("root_pass", e.startsWith(WEAK_PASSWORD) ? WEAK_PASSWORD : `root_pass ${e}`);
   };
-  const checkImage = (body: Body, errors: FieldErrors) => {
+  const checkImage = (body: Body, errors: FieldErrors, username: string) => {
     if (body.image === undefined || body.image === null) return undefined;
-    const img = typeof body.image === "string" ? imageOf(body.image) : undefined;
+    const img = typeof body.image === "string" ? findImage(body.image, username) : undefined;
     if (!img) return void errors.add("image", `Image ${String(body.image)} not found`);
     if (img.status !== "available") return void errors.add("image", "Only available images can be deployed");
     return img;
@@ -257,8 +254,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     return cfg;
   };
   /** The two disks and the profile of an image (or script) deploy. */
-  const deployImage = (inst: InstanceRecord, imageId: string, swap: number, interfaces: InterfaceRecord[], readyIn: number) => {
-    const img = imageOf(imageId)!;
+  const deployImage = (inst: InstanceRecord, img: { label: string }, swap: number, interfaces: InterfaceRecord[], readyIn: number) => {
     const type = typeOf(inst.type)!;
     const main = newDisk(inst.id, `${img.label} Disk`, type.disk - swap, "ext4", readyIn);
     const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
@@ -277,7 +273,6 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
   router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
     const body = jsonObject(ctx);
     const user = ctx.user!;
-    actingUser = user.username;
     requireAdd(user);
     if (body.tags !== undefined && user.restricted) throw forbidden("Only unrestricted users can add tags");
     const errors = new FieldErrors();
@@ -292,7 +287,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
       if (e) errors.add("label", `Label ${e}`);
       else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
     }
-    const img = checkImage(body, errors);
+    const img = checkImage(body, errors, ctx.user!.username);
     const deploys = Boolean(img) || body.script_id !== undefined;
     if (body.backup_id !== undefined && img) errors.add("backup_id", "Give either image or backup_id, not both");
     checkRootPass(body, errors, deploys);
@@ -358,7 +353,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     if (user.restricted) user.grants!.compute.push({ id, label: inst.label, permissions: "read_write" });
 
     let cfg: ConfigRecord | undefined;
-    if (img) cfg = deployImage(inst, img.id, swap, interfaces, dur("provisioning"));
+    if (img) cfg = deployImage(inst, img, swap, interfaces, dur("provisioning"));
     else if (backup) cfg = restoreInto(inst, backup, dur("provisioning"))[0];
     if (cfg || backup) {
       inst.status = "provisioning";
@@ -551,7 +546,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.image === undefined) errors.add("image", "image is required");
-    const img = checkImage(body, errors);
+    const img = checkImage(body, errors, ctx.user!.username);
     checkRootPass(body, errors, true);
     checkKeys(body, errors);
     checkScript(body, errors, img?.id);
@@ -568,7 +563,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
       Object.assign(inst, { type: to.id, specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus } });
     }
     const ms = dur("rebuilding") + (body.type && body.type !== inst.type ? dur("migrating") : 0);
-    const cfg = deployImage(inst, img!.id, 512, keepIfaces, ms);
+    const cfg = deployImage(inst, img!, 512, keepIfaces, ms);
     Object.assign(inst, { image: img!.id, status: "rebuilding", _rootPassHash: hash(body.root_pass as string), _activeInterfaces: [], has_user_data: Boolean(userData) || inst.has_user_data, updated: stamp() });
     const booted = body.booted !== false;
     inst._queue.push({ status: booted ? "running" : "offline", at: now() + ms, patch: booted ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : { _lastBootedConfig: null } });
@@ -1084,7 +1079,7 @@ export function registerComputeRoutes(router: Router, store: Store, now: () => n
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (!isInt(body.size) || body.size < 1) errors.add("size", "size is required: a whole number of MB");
-    const img = checkImage(body, errors);
+    const img = checkImage(body, errors, ctx.user!.username);
     if (body.label === undefined && !body.image) errors.add("label", "label is required for an empty disk");
     if (body.label !== undefined) {
       const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
