@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "./client";
+import { AUTONAMED, autoName, isExisting, RESOURCE_NAME, type NameRule } from "./naming";
+import { expectReplacement, replacementFor, takeReplacement } from "./replacements";
 import { client as settingsClient, SettingsError } from "./settings";
 
 /** The value Pulumi passes to check/diff during preview for a value not known yet. */
@@ -45,6 +47,11 @@ export interface Field {
   control?: boolean;
   /** A parent's id that goes in the request path (`computeId`, `vpcId`...), never in a body. */
   inPath?: boolean;
+  /**
+   * For an optional input the service fills in (`computed`): the value that clears it when the program
+   * removes it (tags `[]`, a description `""`). Without it, a removed input keeps its current value.
+   */
+  clearTo?: unknown;
   /** JSON type of an output-only field, for the schema (inputs take theirs from `schema`). */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   description: string;
@@ -61,15 +68,29 @@ export interface ResourceSpec<Api extends { id: number | string }> {
   idFormat: string;
   /** A short TypeScript usage example for the docs. */
   example: string;
-  /** The API keeps labels unique: a replacement that keeps the label must delete first. */
+  /** Said on the docs page after the replacement rules (a resource's own twist on them). */
+  replacementNote?: string;
+  /** The API keeps labels unique: a replacement that keeps a pinned label cannot be made beside the old one. */
   uniqueLabel?: boolean;
+  /** Auto-naming: the label a resource gets when the program gives none. */
+  autoName?: NameRule;
+  /**
+   * The resource holds data (disks, databases): it is never deleted before its replacement exists. With a
+   * pinned unique label the replacement is made under a temporary label and renamed once the old one is gone.
+   */
+  holdsData?: boolean;
   collectionPath(inputs: Record<string, unknown>): string;
   itemPath(id: string, props: Record<string, unknown>): string;
   /**
    * After a create whose response was lost: find the resource the request may have made (by unique or
    * identifying fields), so it is adopted instead of made twice.
    */
-  findExisting?(client: ApiClient, body: Record<string, unknown>, inputs: Record<string, unknown>, since: number): Promise<Api | undefined>;
+  findExisting?(client: ApiClient, body: Record<string, unknown>, inputs: Record<string, unknown>, since: number, before?: unknown): Promise<Api | undefined>;
+  /**
+   * For a resource with nothing that identifies it (no label): what exists before the create (the ids of its
+   * siblings), so that a lost answer can tell what the create made. Its result is `findExisting`'s `before`.
+   */
+  snapshot?(client: ApiClient, inputs: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface CheckFailure {
@@ -111,12 +132,28 @@ export const inputFields = (spec: ResourceSpec<never> | ResourceSpec<any>): Fiel
 
 type Props = Record<string, unknown>;
 
-/** Validates the inputs against the table: every failure names its property. Unknown values are skipped. */
-export function checkInputs(spec: ResourceSpec<any>, news: Props): { inputs: Props; failures: CheckFailure[] } {
+/**
+ * Validates the inputs against the table: every failure names its property. Unknown values are skipped.
+ * With auto-naming, a label left out is made (`<resource name>-<suffix>`) for a new resource, and kept from
+ * `olds` (the old inputs) for an existing one; the resource name comes from the sdk as `__resourceName`.
+ */
+export function checkInputs(spec: ResourceSpec<any>, news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
-  const inputs: Props = { ...news };
+  const { [RESOURCE_NAME]: name, [AUTONAMED]: _auto, ...given } = news;
+  const inputs: Props = { ...given };
+  const rule = spec.autoName;
+  if (rule && (given[rule.field] === undefined || given[rule.field] === null)) {
+    if (!isExisting(olds)) {
+      inputs[rule.field] = autoName(rule, typeof name === "string" && name ? name : spec.type.toLowerCase());
+      inputs[AUTONAMED] = true;
+    } else if (typeof olds[rule.field] === "string") {
+      // Kept across updates (a resource made before auto-naming keeps the service's label: nothing here).
+      inputs[rule.field] = olds[rule.field];
+      inputs[AUTONAMED] = true;
+    }
+  }
   for (const f of spec.fields) {
-    const v = news[f.name];
+    const v = inputs[f.name];
     if (f.kind === "output") {
       delete inputs[f.name];
       continue;
@@ -140,6 +177,11 @@ export function checkInputs(spec: ResourceSpec<any>, news: Props): { inputs: Pro
   return { inputs, failures };
 }
 
+/** The inputs the program declared when the state was written (from `__declared`), if known. */
+export function declaredIn(olds: Props): string[] | undefined {
+  return Array.isArray(olds[DECLARED]) ? (olds[DECLARED] as string[]) : undefined;
+}
+
 export interface DiffOutcome {
   changes: boolean;
   replaces: string[];
@@ -147,28 +189,99 @@ export interface DiffOutcome {
   changed: string[];
 }
 
-/** Compares new inputs with the old state: which inputs changed and which of them force a replacement. */
+/**
+ * Compares new inputs with the old state: which inputs changed and which of them force a replacement. An
+ * input the program removed is a change when the field has a `clearTo` value (and was declared before).
+ */
 export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): DiffOutcome {
   const changed: string[] = [];
+  const declared = declaredIn(olds);
   for (const f of spec.fields) {
     if (f.kind !== "input") continue;
     const o = olds[f.name];
     const n = news[f.name];
     if (n === undefined || n === null) {
-      if (f.computed || o === undefined || o === null) continue;
+      if (o === undefined || o === null) continue;
+      if (f.computed) {
+        if (f.clearTo !== undefined && declared?.includes(f.name) && !sameValue(f, o, f.clearTo)) changed.push(f.name);
+        continue;
+      }
       changed.push(f.name);
       continue;
     }
     if (containsUnknown(n) || !sameValue(f, o, n)) changed.push(f.name);
   }
   const replaces = changed.filter((name) => spec.fields.find((f) => f.name === name)!.forceNew);
-  const labelKept = !changed.includes("label");
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: deletesFirst(spec, replaces, changed, news), changed };
+}
+
+/**
+ * Whether a replacement deletes the old resource first: only for a resource that holds no data, when the
+ * API keeps labels unique and the new one keeps a label the program pins. An auto-named resource gets a
+ * fresh label, and a data-holding one is renamed after the old one is gone (provider/replacements.ts).
+ */
+export function deletesFirst(spec: ResourceSpec<any>, replaces: string[], changed: string[], news: Props): boolean {
+  const field = spec.autoName?.field ?? "label";
+  return Boolean(spec.uniqueLabel && !spec.holdsData && replaces.length > 0 && !changed.includes(field) && news[AUTONAMED] !== true);
+}
+
+/** The value an input takes in the update: its new value, or `clearTo` when the program removed it. */
+export function valueFor(spec: ResourceSpec<any>, news: Props, name: string): unknown {
+  const v = news[name];
+  if (v !== undefined && v !== null) return v;
+  return spec.fields.find((f) => f.name === name)?.clearTo;
+}
+
+/**
+ * Outputs of a data-holding resource made under a temporary label (it replaces one that still held its
+ * pinned label): the temporary label, kept until the next update or refresh. The pinned label is what the
+ * outputs say, since the old resource's delete gives it to this one.
+ */
+export const REPLACEMENT_LABEL = "__replacementLabel";
+
+/** diff: a data-holding resource whose pinned unique label the replacement keeps: remember it (replacements.ts). */
+export function noteReplacement(spec: ResourceSpec<any>, id: string, d: DiffOutcome, news: Props): void {
+  const label = news.label;
+  if (!spec.holdsData || !spec.uniqueLabel || !d.replaces.length || news[AUTONAMED] === true || d.changed.includes("label")) return;
+  if (typeof label === "string" && !containsUnknown(label)) expectReplacement(spec.type, id, label);
+}
+
+/**
+ * create: the label to create with. While the resource this one replaces still holds the pinned label,
+ * a temporary one (`<label>-<suffix>`); the old one's delete then renames this one (finishReplacement).
+ */
+export async function replacementLabel(c: ApiClient, spec: ResourceSpec<any>, inputs: Props): Promise<{ temp: string; done(newId: string): void } | undefined> {
+  const pending = replacementFor(spec.type, inputs.label);
+  if (!pending || !spec.autoName) return undefined;
+  const old = await c.get<{ label?: string }>(spec.itemPath(pending.oldId, inputs), true);
+  if (!old || old.label !== pending.label) return undefined;
+  const temp = autoName(spec.autoName, pending.label);
   return {
-    changes: changed.length > 0,
-    replaces,
-    deleteBeforeReplace: Boolean(spec.uniqueLabel && replaces.length > 0 && labelKept),
-    changed,
+    temp,
+    done: (newId) => {
+      pending.newId = newId;
+      pending.temp = temp;
+    },
   };
+}
+
+/** delete: once the old resource is gone, the replacement made under a temporary label takes the pinned one. */
+export async function finishReplacement(c: ApiClient, spec: ResourceSpec<any>, oldId: string, props: Props): Promise<void> {
+  const p = takeReplacement(spec.type, oldId);
+  if (!p?.newId) return;
+  try {
+    await c.request("PUT", spec.itemPath(p.newId, props), { body: { label: p.label } });
+  } catch (err) {
+    const why = err instanceof ApiError ? err.reasons : (err as Error).message;
+    throw new Error(`the old ${spec.noun} ${oldId} is deleted, but its replacement ${p.newId} could not take the label "${p.label}" (it is "${p.temp}"): ${why}. Run pulumi up again to rename it`);
+  }
+}
+
+/** diff: a resource made under a temporary label that has not taken its pinned label yet is due a rename. */
+export async function renameDue(c: ApiClient, spec: ResourceSpec<any>, id: string, olds: Props, news: Props): Promise<boolean> {
+  if (olds[REPLACEMENT_LABEL] === undefined || typeof news.label !== "string") return false;
+  const api = await c.get<{ label?: string }>(spec.itemPath(id, olds), true);
+  return Boolean(api && api.label !== news.label);
 }
 
 /** The API body for the given inputs (only the fields set, under their API names). */
@@ -180,6 +293,13 @@ export function toApiBody(spec: ResourceSpec<any>, inputs: Props, only?: string[
     if (v !== undefined) body[apiName(f)] = f.raw ? v : convertKeys(v, snake);
   }
   return body;
+}
+
+/** The body of an update of the `changed` fields: their new values, and `clearTo` for those the program removed. */
+export function updateBody(spec: ResourceSpec<any>, news: Props, changed: string[]): Record<string, unknown> {
+  const cleared: Props = { ...news };
+  for (const name of changed) cleared[name] = valueFor(spec, news, name);
+  return toApiBody(spec, cleared, changed);
 }
 
 /** Outputs from an API record: every field the API returns, plus write-only inputs kept from `inputs`. */
@@ -271,8 +391,8 @@ export interface ProviderHooks<Api extends { id: number | string }> {
 export function restProvider<Api extends { id: number | string }>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
   const getClient = () => settingsClient();
   return {
-    async check(_olds, news) {
-      return checkInputs(spec, news);
+    async check(olds, news) {
+      return checkInputs(spec, news, olds);
     },
 
     async diff(_id, olds, news) {
@@ -309,7 +429,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         let api: Api;
         if (hooks.update) api = await hooks.update(c, id, olds, news, changed);
         else {
-          const body = toApiBody(spec, news, changed);
+          const body = updateBody(spec, news, changed);
           api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body })).body;
         }
         return { outs: declare(spec, fromApi(spec, api as Record<string, unknown>, news), news) };
@@ -345,9 +465,13 @@ export async function act(c: ApiClient, path: string, body: Record<string, unkno
   }
 }
 
+/** A create whose outcome cannot be told: what may exist, and how to find it. */
+export class UnidentifiedCreateError extends Error {}
+
 /**
  * POSTs a create. When the answer is lost (the request may have taken effect), looks for what it may
- * have made and adopts it; only when nothing is there is the create sent again. Never a blind repeat.
+ * have made and adopts it; only when nothing is there is the create sent again. Never a blind repeat:
+ * a resource with no way to be found (no `findExisting`) fails with an error that says what may exist.
  */
 export async function createOnce<Api extends { id: number | string }>(
   c: ApiClient,
@@ -357,12 +481,19 @@ export async function createOnce<Api extends { id: number | string }>(
 ): Promise<Api> {
   const attempts = 10;
   const since = Date.now();
+  const before = spec.snapshot ? await spec.snapshot(c, inputs) : undefined;
   for (let i = 1; ; i++) {
     try {
       return (await c.request<Api>("POST", spec.collectionPath(inputs), { body, idempotent: false })).body;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || !spec.findExisting || i >= attempts) throw err;
-      const found = await spec.findExisting(c, body, inputs, since);
+      if (!(err instanceof AmbiguousCreateError) || i >= attempts) throw err;
+      if (!spec.findExisting) {
+        throw new UnidentifiedCreateError(
+          `the answer to the create was lost and nothing identifies what it may have made: a new ${spec.noun} may exist under ${c.baseUrl}${spec.collectionPath(inputs)}. ` +
+            "List it there; delete it, or run pulumi up again to make another",
+        );
+      }
+      const found = await spec.findExisting(c, body, inputs, since, before);
       if (found) return found;
       // It was not made: send it again, after a short pause.
       await new Promise((r) => setTimeout(r, Math.min(100 * i, 1000)));

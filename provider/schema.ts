@@ -50,11 +50,45 @@ const typeOf = (f: Field): string => {
   return String(js.type ?? "any");
 };
 
+/** What happens when the program leaves an input out (or removes it), for the docs. */
+function leftOut(spec: ResourceSpec<any>, f: Field): string {
+  if (f.required) return "-";
+  if (spec.autoName?.field === f.name) return "auto-named";
+  if (f.clearTo !== undefined) return `cleared: \`${JSON.stringify(f.clearTo)}\``;
+  if (f.control) return "provider default";
+  if (f.computed) return "not managed: the service's value stays";
+  return f.forceNew ? "not set (removing it replaces)" : "not set";
+}
+
+/** The replacement rules of a resource: which fields force it, in which order old and new exist, and its naming. */
+function replacementDoc(spec: ResourceSpec<any>): string[] {
+  const inputs = spec.fields.filter((f) => f.kind === "input");
+  const forceNew = inputs.filter((f) => f.forceNew).map((f) => `\`${f.name}\``);
+  const out = [forceNew.length ? `A change to ${forceNew.join(", ")} replaces the resource (\`pulumi preview --diff\` names the field); every other input changes in place.` : "Every input changes in place."];
+  if (spec.holdsData) out.push("**The resource holds data: a replacement loses it** (the new one starts anew). The new one is always made before the old one is deleted, so a failed create leaves the old one as it was.");
+  const rule = spec.autoName;
+  if (rule) {
+    out.push(
+      `**Auto-naming**: when \`${rule.field}\` is left out, the provider names the resource \`<resource name>-<7 hex characters>\` (the name part cleaned and cut to fit ${rule.min}..${rule.max} characters), keeps that name on every update, and gives a replacement a fresh one, so the new resource is made before the old one is deleted with no clash. A resource made before auto-naming keeps the label the service gave it.`,
+    );
+  }
+  if (spec.uniqueLabel && spec.holdsData) {
+    out.push(`A \`${rule?.field ?? "label"}\` the program pins is unique in the API: the replacement is made under a temporary label (\`<label>-<suffix>\`) and takes the pinned label as soon as the old one is deleted.`);
+  } else if (spec.uniqueLabel) {
+    out.push(`A \`${rule?.field ?? "label"}\` the program pins is unique in the API: a replacement that keeps it deletes the old resource first (it holds no data).`);
+  } else {
+    out.push("Labels need not be unique: a replacement is made before the old resource is deleted.");
+  }
+  if (spec.replacementNote) out.push(spec.replacementNote);
+  return out;
+}
+
 /** The docs page of one resource (docs/resources/<name>.md), from its field table. */
 export function resourceDoc(spec: ResourceSpec<any>): string {
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const outputs = spec.fields.filter((f) => f.kind === "output");
-  const forceNew = inputs.filter((f) => f.forceNew).map((f) => `\`${f.name}\``);
+  const cleared = inputs.filter((f) => f.clearTo !== undefined).map((f) => `\`${f.name}\``);
+  const kept = inputs.filter((f) => f.computed && f.clearTo === undefined && f.name !== spec.autoName?.field && !f.control).map((f) => `\`${f.name}\``);
   const lines = [
     `# ${spec.type}`,
     "",
@@ -70,12 +104,21 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
     "",
     "## Inputs",
     "",
-    "| Property | API field | Type | Required | Changing it | Description |",
-    "|---|---|---|---|---|---|",
+    "| Property | API field | Type | Required | Changing it | Left out | Description |",
+    "|---|---|---|---|---|---|---|",
     ...inputs.map(
       (f) =>
-        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | \`${apiName(f)}\` | ${cell(typeOf(f))} | ${f.required ? "yes" : f.computed ? "no (defaulted when left out)" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(f.description)} |`,
+        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(f.description)} |`,
     ),
+    "",
+    "## Removing an input",
+    "",
+    [
+      cleared.length ? `Removing ${cleared.join(", ")} from the program clears it in the API (to the value in the table).` : "",
+      kept.length ? `The API cannot clear ${kept.join(", ")}: removed from the program, it keeps its current value and is no longer compared (no change is planned).` : "",
+    ]
+      .filter(Boolean)
+      .join(" ") || "No optional input is filled in by the service.",
     "",
     "## Outputs",
     "",
@@ -87,11 +130,7 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
     "",
     "## Replacement",
     "",
-    forceNew.length ? `A change to ${forceNew.join(", ")} replaces the resource; every other input changes in place.` : "Every input changes in place.",
-    spec.uniqueLabel
-      ? "Labels are unique in the API: a replacement that keeps the label deletes the old resource before it creates the new one."
-      : "A replacement creates the new resource before it deletes the old one.",
-    "",
+    ...replacementDoc(spec).flatMap((p) => [p, ""]),
     "## Id",
     "",
     spec.idFormat,

@@ -1,19 +1,5 @@
 import type { ApiClient } from "./client";
 
-/** Parses a duration like `90s`, `15m`, `1h30m` or a number of seconds. */
-export function parseDuration(v: string | number): number {
-  if (typeof v === "number") return v * 1000;
-  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v.trim());
-  if (!m || v.trim() === "") throw new Error(`"${v}" is not a duration: use for example 90s, 15m or 1h30m`);
-  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
-}
-
-/** The wait for an operation: the resource's `timeouts` input (a duration per operation), else the default. */
-export function timeoutOf<Op extends string>(props: Record<string, unknown>, op: Op, defaults: Record<Op, string>): number {
-  const given = props.timeouts as Partial<Record<Op, string>> | undefined;
-  return parseDuration(given?.[op] ?? defaults[op]);
-}
-
 export interface WaitOptions<T> {
   client: ApiClient;
   path: string;

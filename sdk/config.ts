@@ -4,7 +4,7 @@ import { dynamicProps } from "./secrets";
 import { shim } from "./shim";
 
 const provider = shim("Config");
-export const CONFIG_PROPS = ["computeId", "label", "devices", "helpers", "kernel", "memoryLimit", "rootDevice", "runLevel", "virtMode", "comments", "interfaces", "booted", "rebootOnChange"] as const;
+export const CONFIG_PROPS = ["computeId", "label", "devices", "helpers", "kernel", "memoryLimit", "rootDevice", "runLevel", "virtMode", "comments", "interfaces", "booted", "rebootOnChange", "timeouts"] as const;
 
 export type DeviceSlot = "sda" | "sdb" | "sdc" | "sdd" | "sde" | "sdf" | "sdg" | "sdh";
 export interface DeviceArgs {
@@ -15,7 +15,8 @@ export interface DeviceArgs {
 
 export interface ConfigArgs {
   computeId: pulumi.Input<string | number>;
-  label: pulumi.Input<string>;
+  /** Auto-named `<resource name>-<suffix>` when left out. */
+  label?: pulumi.Input<string>;
   devices: pulumi.Input<Partial<Record<DeviceSlot, pulumi.Input<DeviceArgs> | null>>>;
   helpers?: pulumi.Input<{ updatedbDisabled?: boolean; distro?: boolean; modulesDep?: boolean; network?: boolean; devtmpfsAutomount?: boolean }>;
   kernel?: pulumi.Input<string>;
@@ -30,6 +31,8 @@ export interface ConfigArgs {
   booted?: pulumi.Input<boolean>;
   /** Reboot a running instance with this profile after a change (default false). */
   rebootOnChange?: pulumi.Input<boolean>;
+  /** How long the power changes may take: `create`, `update`, `delete` (default 15m each). */
+  timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
 }
 
 /** A configuration profile of an instance. See docs/resources/config.md. */
@@ -48,6 +51,6 @@ export class Config extends pulumi.dynamic.Resource {
   declare readonly booted: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(CONFIG_PROPS, args, []), opts, "compute", "Config");
+    super(provider, name, dynamicProps(name, CONFIG_PROPS, args, []), opts, "compute", "Config");
   }
 }

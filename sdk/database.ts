@@ -16,7 +16,8 @@ export interface MaintenanceWindow {
 }
 
 export interface DatabaseArgs {
-  label: pulumi.Input<string>;
+  /** Auto-named `<resource name>-<suffix>` when left out. */
+  label?: pulumi.Input<string>;
   region: pulumi.Input<string>;
   type: pulumi.Input<string>;
   /** `mysql/<version>` or `postgresql/<version>`. */
@@ -67,7 +68,7 @@ const postgres = shim("PostgresDatabase");
 /** A managed MySQL cluster. See docs/resources/mysql-database.md. */
 export class MysqlDatabase extends Database {
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(mysql, name, dynamicProps(MYSQL_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "MysqlDatabase");
+    super(mysql, name, dynamicProps(name, MYSQL_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "MysqlDatabase");
   }
 }
 
@@ -75,6 +76,6 @@ export class MysqlDatabase extends Database {
 export class PostgresDatabase extends Database {
   declare readonly replicationCommitType: pulumi.Output<string>;
   constructor(name: string, args: PostgresDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(postgres, name, dynamicProps(POSTGRES_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "PostgresDatabase");
+    super(postgres, name, dynamicProps(name, POSTGRES_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "PostgresDatabase");
   }
 }

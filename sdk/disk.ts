@@ -30,6 +30,6 @@ export class Disk extends pulumi.dynamic.Resource {
   declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(DISK_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Disk");
+    super(provider, name, dynamicProps(name, DISK_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Disk");
   }
 }

@@ -72,6 +72,8 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly booted: pulumi.Output<boolean>;
   declare readonly image: pulumi.Output<string | undefined>;
   declare readonly rootPass: pulumi.Output<string | undefined>;
+  /** The swap disk's size (MB) of an image deploy. */
+  declare readonly swapSize: pulumi.Output<number | undefined>;
   declare readonly interfaces: pulumi.Output<InterfaceArgs[] | undefined>;
   declare readonly status: pulumi.Output<string>;
   declare readonly ipv4: pulumi.Output<string[]>;
@@ -88,6 +90,6 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(INSTANCE_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Instance");
+    super(provider, name, dynamicProps(name, INSTANCE_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Instance");
   }
 }

@@ -27,6 +27,6 @@ export class Interface extends pulumi.dynamic.Resource {
   declare readonly active: pulumi.Output<boolean>;
 
   constructor(name: string, args: InterfaceResourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(INTERFACE_PROPS, args, []), opts, "compute", "Interface");
+    super(provider, name, dynamicProps(name, INTERFACE_PROPS, args, []), opts, "compute", "Interface");
   }
 }

@@ -11,7 +11,8 @@ export const SUBNET_PROPS = ["vpcId", "label", "ipv4", "computes", "created", "u
 export const IMAGE_PROPS = ["diskId", "file", "fileHash", "region", "label", "description", "cloudInit", "timeouts", "status", "size", "capabilities", "isPublic", "createdBy", "type", "created", "updated"] as const;
 
 export interface VpcArgs {
-  label: pulumi.Input<string>;
+  /** Auto-named `<resource name>-<suffix>` when left out. */
+  label?: pulumi.Input<string>;
   region: pulumi.Input<string>;
   description?: pulumi.Input<string>;
 }
@@ -24,14 +25,15 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(vpcProvider, name, dynamicProps(VPC_PROPS, args, []), opts, "compute", "Vpc");
+    super(vpcProvider, name, dynamicProps(name, VPC_PROPS, args, []), opts, "compute", "Vpc");
   }
 }
 
 export interface SubnetArgs {
   /** `vpc.id` (string or number). */
   vpcId: pulumi.Input<string | number>;
-  label: pulumi.Input<string>;
+  /** Auto-named `<resource name>-<suffix>` when left out. */
+  label?: pulumi.Input<string>;
   ipv4: pulumi.Input<string>;
 }
 
@@ -44,7 +46,7 @@ export class Subnet extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subnetProvider, name, dynamicProps(SUBNET_PROPS, args, []), opts, "compute", "Subnet");
+    super(subnetProvider, name, dynamicProps(name, SUBNET_PROPS, args, []), opts, "compute", "Subnet");
   }
 }
 
@@ -54,6 +56,7 @@ export interface ImageArgs {
   /** Upload this local file (raw disk image, gzip or not). */
   file?: pulumi.Input<string>;
   region?: pulumi.Input<string>;
+  /** Auto-named `<resource name>-<suffix>` when left out. */
   label?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
   cloudInit?: pulumi.Input<boolean>;
@@ -74,6 +77,6 @@ export class Image extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(imageProvider, name, dynamicProps(IMAGE_PROPS, args, []), opts, "compute", "Image");
+    super(imageProvider, name, dynamicProps(name, IMAGE_PROPS, args, []), opts, "compute", "Image");
   }
 }

@@ -1,9 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 
-/** Where to read reference data from: `compute:apiUrl` / COMPUTE_API_URL unless given. */
+/**
+ * Where to read from, as the resources do: the stack's `compute:apiUrl` and `compute:token`, then the
+ * COMPUTE_API_URL and COMPUTE_TOKEN environment variables, unless given here.
+ */
 export interface ReadOptions {
   apiUrl?: string;
-  /** Only needed to see private images; COMPUTE_TOKEN when left out. Regions, types and kernels need none. */
+  /** Only needed to see private images. Regions, types and kernels need none. */
   token?: string;
 }
 
@@ -65,9 +68,11 @@ export interface ImageInfo {
 function client(opts: ReadOptions = {}) {
   // Loaded when called, like the provider: the program process needs no client until it reads.
   const { ApiClient } = require("../provider/client") as typeof import("../provider/client");
-  const apiUrl = opts.apiUrl ?? new pulumi.Config("compute").get("apiUrl") ?? process.env.COMPUTE_API_URL;
+  const config = new pulumi.Config("compute");
+  const apiUrl = opts.apiUrl ?? config.get("apiUrl") ?? process.env.COMPUTE_API_URL;
   if (!apiUrl) throw new Error("No API URL is set: run `pulumi config set compute:apiUrl <url ending in /v4>` or set COMPUTE_API_URL");
-  return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? process.env.COMPUTE_TOKEN ?? "" });
+  // The token is a secret in the stack's config: read here as a plain value, it is only ever sent to the API.
+  return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? config.get("token") ?? process.env.COMPUTE_TOKEN ?? "" });
 }
 
 function camelKeys<T>(v: unknown): T {

@@ -17,10 +17,12 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
 
 /**
  * The props of a dynamic resource: every input and output name present (a name left out would get no
- * output property), the user's values over them, and the secret ones wrapped.
+ * output property), the user's values over them, and the secret ones wrapped. The resource name goes
+ * along as `__resourceName` for auto-naming: the provider's check reads it and keeps it out of the state.
  */
-export function dynamicProps(names: readonly string[], args: object, secrets: readonly string[]): Record<string, unknown> {
+export function dynamicProps(name: string, names: readonly string[], args: object, secrets: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, undefined]));
-  for (const [k, v] of Object.entries(args)) props[k] = v;
+  for (const [k, v] of Object.entries(args ?? {})) props[k] = v;
+  props.__resourceName = name;
   return secretInputs(props, [...secrets]);
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
+import { timeoutOf, timeoutsField } from "../timeouts";
 import { power } from "./power";
 import { idInput } from "./disk";
 import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance";
@@ -34,24 +35,24 @@ export const configSpec: ResourceSpec<ConfigApi> = {
     "A configuration profile of an instance (`/compute/instances/{computeId}/configs`): kernel, device map, helpers and network interfaces. Everything but the instance changes in place (one PUT); changes take effect at the instance's next boot, or at once with `rebootOnChange`.",
   idFormat: "The API's integer profile id, as a string; the `configId` of Interface resources.",
   example: `const profile = new compute.Config("second", {
-    computeId: web.id,
-    label: "with-data-disk",
+    computeId: web.id, // label: second-<suffix>
     devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } },
     kernel: "compute/latest-64bit",
     interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "backend", ipamAddress: "10.0.0.1/24" }],
 });`,
+  autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
-    { name: "label", kind: "input", required: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters. Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
     { name: "devices", kind: "input", required: true, schema: devices, description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place." },
     { name: "helpers", kind: "input", computed: true, partial: true, schema: z.object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() }).partial().strict(), description: "Boot helpers; the ones left out keep the service's defaults. Changed in place." },
-    { name: "kernel", kind: "input", computed: true, schema: z.string().min(1), description: "Kernel id (default `compute/latest-64bit`). Changed in place." },
-    { name: "memoryLimit", kind: "input", computed: true, schema: z.number().int().min(0), description: "RAM limit in MB (default: all of the instance's). Changed in place." },
-    { name: "rootDevice", kind: "input", computed: true, schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"), description: "Root device (default `/dev/sda`). Changed in place." },
-    { name: "runLevel", kind: "input", computed: true, schema: z.enum(["default", "single", "binbash"]), description: "`default`, `single` or `binbash`. Changed in place." },
-    { name: "virtMode", kind: "input", computed: true, schema: z.enum(["paravirt", "fullvirt"]), description: "`paravirt` or `fullvirt`. Changed in place." },
-    { name: "comments", kind: "input", computed: true, schema: z.string(), description: "Free text. Changed in place." },
-    { name: "interfaces", kind: "input", schema: interfacesInput.or(z.array(z.never()).length(0)), description: "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused. Changed in place." },
+    { name: "kernel", kind: "input", computed: true, clearTo: "compute/latest-64bit", schema: z.string().min(1), description: "Kernel id (default `compute/latest-64bit`). Changed in place." },
+    { name: "memoryLimit", kind: "input", computed: true, clearTo: 0, schema: z.number().int().min(0), description: "RAM limit in MB (default, or 0: all of the instance's). Changed in place." },
+    { name: "rootDevice", kind: "input", computed: true, clearTo: "/dev/sda", schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"), description: "Root device (default `/dev/sda`). Changed in place." },
+    { name: "runLevel", kind: "input", computed: true, clearTo: "default", schema: z.enum(["default", "single", "binbash"]), description: "`default`, `single` or `binbash`. Changed in place." },
+    { name: "virtMode", kind: "input", computed: true, clearTo: "paravirt", schema: z.enum(["paravirt", "fullvirt"]), description: "`paravirt` or `fullvirt`. Changed in place." },
+    { name: "comments", kind: "input", computed: true, clearTo: null, schema: z.string(), description: "Free text. Changed in place." },
+    { name: "interfaces", kind: "input", computed: true, schema: interfacesInput.or(z.array(z.never()).length(0)), description: "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place." },
     {
       name: "booted",
       kind: "input",
@@ -62,6 +63,7 @@ export const configSpec: ResourceSpec<ConfigApi> = {
         "Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it.",
     },
     { name: "rebootOnChange", kind: "input", control: true, schema: z.boolean(), description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot)." },
+    timeoutsField("Config"),
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs`,
   itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${encodeURIComponent(id)}`,
@@ -72,13 +74,12 @@ export const configSpec: ResourceSpec<ConfigApi> = {
 };
 
 const body = (inputs: Props, only?: string[]) => {
-  const b = toApiBody(configSpec, inputs, only?.filter((f) => f !== "interfaces"));
+  const b = only ? updateBody(configSpec, inputs, only.filter((f) => f !== "interfaces")) : toApiBody(configSpec, inputs);
   if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = convertKeys(inputs.interfaces, snake);
   return b;
 };
 
 const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
-const INSTANCE_WAIT = 15 * 60_000;
 
 const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
 
@@ -95,8 +96,8 @@ function outputsOf(api: ConfigApi, inputs: Props, status?: string): Props {
 }
 
 export const configProvider: DynamicProviderImpl = {
-  async check(_olds, news) {
-    return checkInputs(configSpec, news);
+  async check(olds, news) {
+    return checkInputs(configSpec, news, olds);
   },
   async diff(id, olds, news) {
     if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
@@ -113,10 +114,10 @@ export const configProvider: DynamicProviderImpl = {
       if (inputs.booted !== undefined) {
         status = await instanceStatus(c, inputs);
         if (inputs.booted === true) {
-          await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: INSTANCE_WAIT });
+          await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: timeoutOf("Config", inputs, "create") });
           status = "running";
         } else if (status === "running") {
-          await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
+          await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", inputs, "create") });
           status = "offline";
         }
       }
@@ -139,19 +140,20 @@ export const configProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       const { changed } = diffInputs(configSpec, olds, news);
-      const sent = changed.filter((f) => f !== "rebootOnChange" && f !== "booted");
+      // Fields that steer the provider (booted, rebootOnChange, timeouts) are not sent.
+      const sent = changed.filter((f) => !configSpec.fields.find((x) => x.name === f)?.control);
       let api: ConfigApi;
       if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
       else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
       let status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
       if (changed.includes("booted") && news.booted === true) {
-        await power(c, String(olds.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: INSTANCE_WAIT });
+        await power(c, String(olds.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
         status = "running";
       } else if (changed.includes("booted") && news.booted === false && status === "running") {
-        await power(c, String(olds.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
+        await power(c, String(olds.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
         status = "offline";
       } else if (sent.length && news.rebootOnChange === true && status === "running") {
-        await power(c, String(olds.computeId), "reboot", { configId: id, timeoutMs: INSTANCE_WAIT });
+        await power(c, String(olds.computeId), "reboot", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
       }
       return { outs: declare(configSpec, outputsOf(api, news, status), news) };
     } catch (err) {
@@ -162,7 +164,7 @@ export const configProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
-      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs: INSTANCE_WAIT });
+      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", props, "delete") });
       await c.request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
     } catch (err) {
       throw describeFailure(configSpec, "delete", id, err);

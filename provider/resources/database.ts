@@ -1,9 +1,32 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import {
+  checkInputs,
+  convertKeys,
+  createOnce,
+  declare,
+  describeFailure,
+  diffInputs,
+  finishReplacement,
+  fromApi,
+  keepResourceError,
+  noteReplacement,
+  readResult,
+  renameDue,
+  REPLACEMENT_LABEL,
+  replacementLabel,
+  rule,
+  snake,
+  toApiBody,
+  UNKNOWN,
+  updateBody,
+  type DynamicProviderImpl,
+  type ResourceSpec,
+} from "../resource";
 import { ipOrCidrError, lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { timeoutOf, waitFor } from "../wait";
+import { timeoutOf, timeoutsField } from "../timeouts";
+import { waitFor } from "../wait";
 
 type Props = Record<string, unknown>;
 export type Engine = "mysql" | "postgresql";
@@ -41,10 +64,11 @@ export function databaseSpec(engine: Engine): ResourceSpec<DatabaseApi> {
     type: name,
     noun: `${human} database`,
     uniqueLabel: true,
-    description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace; the label collision of create-before-delete is avoided by deleting first when the label is kept.`,
+    holdsData: true,
+    autoName: { field: "label", min: 3, max: 32, allowed: /[A-Za-z0-9_-]/, separators: "-_" },
+    description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace, and the old cluster is deleted only once the new one is active.`,
     idFormat: "The API's integer database id, as a string.",
     example: `const db = new compute.${name}("app-db", {
-    label: "app-db",
     region: "us-east",
     type: "c1-standard-2",
     engine: "${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}",
@@ -53,7 +77,7 @@ export function databaseSpec(engine: Engine): ResourceSpec<DatabaseApi> {
 export const dbHost = db.hosts.apply((h) => h.primary);
 export const dbPassword = db.password; // a secret`,
     fields: [
-      { name: "label", kind: "input", required: true, schema: rule((v) => lengthError(v, 3, 32) ?? (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit")), description: "3..32 characters, unique among your databases. Changed in place." },
+      { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 3, 32) ?? (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit")), description: "3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
       { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one)." },
       { name: "type", kind: "input", required: true, schema: z.string().min(1), description: "Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview." },
       { name: "engine", kind: "input", required: true, forceNew: true, schema: z.string().regex(new RegExp(`^${engine}/[0-9][0-9.]*$`), `must be ${engine}/<version>, for example ${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}`), description: "`engine/version`. Versions are never upgraded in place: changing it replaces the cluster." },
@@ -64,9 +88,9 @@ export const dbPassword = db.password; // a secret`,
       ...(engine === "postgresql"
         ? [{ name: "replicationCommitType", kind: "input" as const, computed: true, forceNew: true, schema: z.enum(["on", "local", "remote_write", "remote_apply", "off"]), description: "Synchronization level of the replicas (default `local`). Changing it replaces the cluster." }]
         : []),
-      { name: "allowList", kind: "input", computed: true, unordered: true, schema: z.array(rule((v) => ipOrCidrError(v))), description: "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied)." },
+      { name: "allowList", kind: "input", computed: true, clearTo: [], unordered: true, schema: z.array(rule((v) => ipOrCidrError(v))), description: "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied)." },
       { name: "updates", kind: "input", computed: true, partial: true, schema: updatesSchema, description: "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place." },
-      { name: "timeouts", kind: "input", control: true, schema: z.object({ create: z.string(), update: z.string(), delete: z.string() }).partial().strict(), description: "How long to wait: `create` (default 60m), `update` (default 30m), `delete` (default 20m)." },
+      timeoutsField(name),
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
       { name: "hosts", kind: "output", outputType: "object", description: "`primary` and `secondary` host names (set when provisioning completes)." },
       { name: "port", kind: "output", outputType: "integer", description: "The port to connect to." },
@@ -86,8 +110,6 @@ export const dbPassword = db.password; // a secret`,
     },
   };
 }
-
-const DEFAULTS = { create: "60m", update: "30m", delete: "20m" };
 
 export function databaseProvider(engine: Engine): DynamicProviderImpl {
   const spec = databaseSpec(engine);
@@ -126,8 +148,8 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
   const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(`/compute/types/${encodeURIComponent(id)}`, true))?.disk;
 
   return {
-    async check(_olds, news) {
-      const r = checkInputs(spec, news);
+    async check(olds, news) {
+      const r = checkInputs(spec, news, olds);
       const size = news.clusterSize ?? 1;
       const repl = news.replicationType;
       if (typeof repl === "string" && repl !== UNKNOWN) {
@@ -136,7 +158,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       }
       return r;
     },
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
       // A smaller type is refused here, at preview: the API only moves a database to more disk.
       if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
@@ -145,8 +167,10 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         if (to === undefined) throw new Error(`type: ${news.type} is not an instance type`);
         if (from !== undefined && to <= from) throw new Error(`type: a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB. To shrink, create a new database and move the data.`);
       }
-      const labelKept = !d.changed.includes("label");
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 && labelKept };
+      // A replacement is made first (under a temporary label if the old one holds a pinned label).
+      noteReplacement(spec, id, d, news);
+      if (!d.changed.includes("label") && (await renameDue(settingsClient(), spec, id, olds, news))) d.changed.push("label");
+      return { changes: d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: false };
     },
     async create(inputs) {
       let id: string | undefined;
@@ -156,13 +180,19 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         c = settingsClient();
         const body = toApiBody(spec, inputs);
         delete body.updates; // not in the create body: set by a PUT once active
+        const replacing = await replacementLabel(c, spec, inputs);
+        if (replacing) body.label = replacing.temp;
         last = await createOnce(c, spec, body, inputs);
         id = String(last.id);
-        last = await waitActive(c, id, inputs, timeoutOf(inputs, "create", DEFAULTS));
+        replacing?.done(id);
+        last = await waitActive(c, id, inputs, timeoutOf(spec.type, inputs, "create"));
         if (inputs.updates !== undefined) {
           last = (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates: { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) } } })).body;
         }
-        return { id, outs: declare(spec, await outputsOf(c, id, last, inputs), inputs) };
+        const outs = await outputsOf(c, id, last, inputs);
+        // Under a temporary label until the old cluster is deleted, which gives this one the pinned label.
+        if (replacing) Object.assign(outs, { label: inputs.label, [REPLACEMENT_LABEL]: replacing.temp });
+        return { id, outs: declare(spec, outs, inputs) };
       } catch (err) {
         const e = describeFailure(spec, "create", id, err);
         if (id && last) throw keepResourceError(`${e.message}. The database ${id} exists and is kept in the stack: run pulumi up again to go on waiting, or pulumi destroy to remove it.`, id, fromApi(spec, last, inputs), inputs);
@@ -183,13 +213,15 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       let last: DatabaseApi | undefined;
       try {
         const c = settingsClient();
-        const timeout = timeoutOf(news, "update", DEFAULTS);
+        const timeout = timeoutOf(spec.type, news, "update");
         const { changed } = diffInputs(spec, olds, news);
+        // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
+        if (olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
           // The API takes updates only while the cluster is active.
           last = await waitActive(c, id, olds, timeout, "to be active before the update");
-          const body = toApiBody(spec, news, sent);
+          const body = updateBody(spec, news, sent);
           if (body.updates) body.updates = { ...last.updates, ...(body.updates as object) };
           await c.request("PUT", spec.itemPath(id, olds), { body });
           const wantList = JSON.stringify([...((news.allowList as string[] | undefined) ?? [])].sort());
@@ -207,7 +239,8 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
       try {
         const c = settingsClient();
         const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
-        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS), maxMs: 10_000 });
+        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(spec.type, props, "delete"), maxMs: 10_000 });
+        await finishReplacement(c, spec, id, props);
       } catch (err) {
         throw describeFailure(spec, "delete", id, err);
       }

@@ -3,7 +3,8 @@ import type { ApiClient } from "../client";
 import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { timeoutOf, waitFor } from "../wait";
+import { timeoutOf, timeoutsField } from "../timeouts";
+import { waitFor } from "../wait";
 import { generatedPassword } from "./instance";
 import { power } from "./power";
 
@@ -24,39 +25,44 @@ type Props = Record<string, unknown>;
 export const diskSpec: ResourceSpec<DiskApi> = {
   type: "Disk",
   noun: "disk",
-  description: "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready.",
+  holdsData: true,
+  autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  description: "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
   example: `const data = new compute.Disk("data", {
     computeId: web.id,
-    label: "data",
-    size: 10240,
+    size: 10240, // label: data-<suffix>
     filesystem: "ext4",
 });`,
   fields: [
     { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id (`instance.id`). Changing it replaces the disk." },
     { name: "size", kind: "input", required: true, schema: z.number().int().min(1, "must be at least 1 MB"), description: "Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again." },
-    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; required for an empty disk (the image's name otherwise). Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
     { name: "filesystem", kind: "input", computed: true, forceNew: true, schema: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]), description: "`raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk." },
     { name: "image", kind: "input", forceNew: true, schema: z.string().min(1), description: "Image to deploy on the disk. Changing it replaces the disk." },
-    { name: "rootPass", kind: "input", secret: true, writeOnly: true, computed: true, forceNew: true, schema: rule(rootPassError), description: "Root password for an image deploy (generated and kept as a secret when left out). Changing it replaces the disk." },
+    { name: "rootPass", kind: "input", secret: true, writeOnly: true, computed: true, schema: rule(rootPassError), description: "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it." },
     { name: "authorizedKeys", kind: "input", forceNew: true, writeOnly: true, schema: z.array(rule((v) => sshPublicKeyError(v))), description: "Public SSH keys for root. Create-only." },
     { name: "authorizedUsers", kind: "input", forceNew: true, writeOnly: true, schema: z.array(z.string().min(1)), description: "Users whose profile keys are added. Create-only." },
     { name: "scriptId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Deployment script (needs a compatible image). Create-only." },
     { name: "scriptData", kind: "input", forceNew: true, writeOnly: true, secret: true, raw: true, schema: z.record(z.string(), z.unknown()), description: "Inputs of the deployment script. Secret. Create-only." },
-    { name: "timeouts", kind: "input", control: true, schema: z.object({ create: z.string(), update: z.string(), delete: z.string() }).partial().strict(), description: "How long to wait: `create` (default 10m), `update` (default 30m), `delete` (default 10m)." },
+    timeoutsField("Disk", "An update covers the instance's shutdown and boot around a resize or a password reset."),
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/disks`,
   itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/disks/${encodeURIComponent(id)}`,
+  // A lost create answer: the disk with our label (every create carries one), size and filesystem, made no
+  // earlier than this create began (less a minute for clock skew). A sibling is never taken for it.
   async findExisting(client, body, inputs, since) {
     const all = await client.list<DiskApi>(`/compute/instances/${String(inputs.computeId)}/disks`);
-    return all.find((d) => d.size === body.size && (body.label === undefined || d.label === body.label) && Date.parse(`${d.created}Z`) >= since - 60_000);
+    const fs = (body.filesystem as string | undefined) ?? (body.image === undefined ? "ext4" : undefined);
+    const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && Date.parse(`${d.created}Z`) >= since - 60_000);
+    if (found.length > 1) throw new Error(`the answer to the disk create was lost, and disks ${found.map((d) => d.id).join(", ")} of instance ${String(inputs.computeId)} all match it (label "${String(body.label)}"): keep one, delete the others, then run pulumi up again`);
+    return found[0];
   },
 };
 
-const DEFAULTS = { create: "10m", update: "30m", delete: "10m" };
 const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
 
 async function waitReady(c: ApiClient, id: string, props: Props, timeoutMs: number, what = "to be ready", want: (d: DiskApi) => boolean = () => true): Promise<DiskApi> {
@@ -72,10 +78,10 @@ async function waitReady(c: ApiClient, id: string, props: Props, timeoutMs: numb
 
 
 export const diskProvider: DynamicProviderImpl = {
-  async check(_olds, news) {
-    const r = checkInputs(diskSpec, news);
-    if (news.image === undefined && news.label === undefined) r.failures.push({ property: "label", reason: "label: an empty disk (no image) needs a label" });
+  async check(olds, news) {
+    const r = checkInputs(diskSpec, news, olds);
     if (news.scriptId !== undefined && news.image === undefined) r.failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
+    if (news.rootPass !== undefined && news.image === undefined) r.failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
     return r;
   },
   async diff(_id, olds, news) {
@@ -91,7 +97,7 @@ export const diskProvider: DynamicProviderImpl = {
       if (ins.image !== undefined && ins.rootPass === undefined) ins.rootPass = generatedPassword();
       last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins), ins);
       id = String(last.id);
-      last = await waitReady(c, id, ins, timeoutOf(ins, "create", DEFAULTS));
+      last = await waitReady(c, id, ins, timeoutOf("Disk", ins, "create"));
       return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };
     } catch (err) {
       const e = describeFailure(diskSpec, "create", id, err);
@@ -111,31 +117,43 @@ export const diskProvider: DynamicProviderImpl = {
   async update(id, olds, news) {
     const ins: Props = { ...news, rootPass: news.rootPass ?? olds.rootPass };
     let last: DiskApi | undefined;
+    let passwordSet = false;
     try {
       const c = settingsClient();
       const { changed } = diffInputs(diskSpec, olds, news);
-      const timeout = timeoutOf(news, "update", DEFAULTS);
-      if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", diskSpec.itemPath(id, olds), { body: { label: news.label } })).body;
-      if (changed.includes("size")) {
-        // The API resizes a disk only while its instance is shut down: shut down, resize, boot back.
+      const timeout = timeoutOf("Disk", news, "update");
+      const item = diskSpec.itemPath(id, olds);
+      if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
+      const resize = changed.includes("size");
+      const password = changed.includes("rootPass") && news.rootPass !== undefined;
+      if (resize || password) {
+        // The API resizes a disk and resets its password only while its instance is shut down: shut down,
+        // make the changes, boot back (refused or not, an instance that was running is booted again).
         const wasRunning = (await c.get<{ status: string }>(instancePath(olds)))!.status === "running";
-        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: "to shut down for the disk resize" });
+        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: `to shut down for the disk ${resize ? "resize" : "password reset"}` });
         try {
-          await act(c, `${diskSpec.itemPath(id, olds)}/resize`, { size: news.size }, async () => {
-            const d = (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;
-            return d.status === "not ready" || d.size === news.size;
-          });
-          last = await waitReady(c, id, olds, timeout, `to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
+          if (resize) {
+            await act(c, `${item}/resize`, { size: news.size }, async () => {
+              const d = (await c.get<DiskApi>(item))!;
+              return d.status === "not ready" || d.size === news.size;
+            });
+            last = await waitReady(c, id, olds, timeout, `to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
+          }
+          // The per-disk password reset: setting the same password twice is harmless.
+          if (password) {
+            await act(c, `${item}/password`, { root_pass: news.rootPass });
+            passwordSet = true;
+          }
         } finally {
-          // Refused or not, an instance that was running is booted again.
-          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: "to boot after the disk resize" });
+          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: `to boot after the disk ${resize ? "resize" : "password reset"}` });
         }
       }
-      last ??= (await c.get<DiskApi>(diskSpec.itemPath(id, olds)))!;
+      last ??= (await c.get<DiskApi>(item))!;
       return { outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), news) };
     } catch (err) {
       const e = describeFailure(diskSpec, "update", id, err);
-      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, ins), news);
+      // What the state keeps is what the disk has: the old password unless the reset went through.
+      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...ins, rootPass: passwordSet ? news.rootPass : olds.rootPass }), news);
       throw e;
     }
   },
@@ -143,7 +161,7 @@ export const diskProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       await c.request("DELETE", diskSpec.itemPath(id, props), { accept: [404] });
-      await waitFor({ client: c, path: diskSpec.itemPath(id, props), what: `disk ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS) });
+      await waitFor({ client: c, path: diskSpec.itemPath(id, props), what: `disk ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf("Disk", props, "delete") });
     } catch (err) {
       throw describeFailure(diskSpec, "delete", id, err);
     }

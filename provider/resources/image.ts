@@ -7,10 +7,11 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, restProvider, toApiBody, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, restProvider, toApiBody, UNKNOWN, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
-import { timeoutOf, waitFor } from "../wait";
+import { timeoutOf, timeoutsField } from "../timeouts";
+import { waitFor } from "../wait";
 import { idInput } from "./disk";
 
 type Props = Record<string, unknown>;
@@ -30,21 +31,22 @@ export const imageSpec: ResourceSpec<ImageApi> = {
   type: "Image",
   noun: "image",
   description:
-    "A private image (`/images`): captured from a disk (`diskId`), or uploaded from a local file (`file`, `region`). The file is streamed, never read into memory, and gzip-compressed on the way unless it already is; its SHA-256 is kept, so a changed file makes a new image. Waits until the image is available.",
+    "A private image (`/images`): captured from a disk (`diskId`), or uploaded from a local file (`file`, `region`). The file is streamed, never read into memory, and gzip-compressed on the way unless it already is; its SHA-256 is kept, so a file whose content changes makes a new image, while a file moved or renamed with the same content does not. Waits until the image is available.",
   idFormat: "The API's image id, `private/<number>`: use it as an Instance's or a Disk's `image`.",
   example: `// From a disk of an instance:
 const golden = new compute.Image("golden", { diskId: rootDisk.id, label: "golden", description: "base image" });
 // From a local raw disk image (gzip or not):
-const custom = new compute.Image("custom", { file: "./build/disk.img", region: "us-east", label: "custom" });`,
+const custom = new compute.Image("custom", { file: "./build/disk.img", region: "us-east" }); // label: custom-<suffix>`,
+  autoName: { field: "label", min: 1, max: 128, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     { name: "diskId", kind: "input", forceNew: true, schema: idInput, description: "Capture this disk (a Disk's `id`). Changing it makes a new image." },
-    { name: "file", kind: "input", forceNew: true, schema: z.string().min(1), description: "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. A changed path makes a new image." },
-    { name: "fileHash", kind: "input", computed: true, forceNew: true, schema: z.string(), description: "SHA-256 of `file`, computed by the provider at preview: a changed file makes a new image." },
+    { name: "file", kind: "input", schema: z.string().min(1), description: "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image." },
+    { name: "fileHash", kind: "input", computed: true, forceNew: true, schema: z.string(), description: "SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image." },
     { name: "region", kind: "input", forceNew: true, schema: z.string().min(1), description: "Region the upload goes to (required with `file`)." },
-    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 128)), description: "Label (required with `file`; the disk's label by default). Changed in place." },
-    { name: "description", kind: "input", computed: true, schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"), description: "1..65000 characters. Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 128)), description: "1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
+    { name: "description", kind: "input", computed: true, clearTo: null, schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"), description: "1..65000 characters. Changed in place." },
     { name: "cloudInit", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "The image supports cloud-init (adds the `cloud-init` capability)." },
-    { name: "timeouts", kind: "input", control: true, schema: z.object({ create: z.string() }).partial().strict(), description: "How long to wait for the image to be available: `create` (default 30m)." },
+    timeoutsField("Image", "The create waits until the image is available."),
     { name: "status", kind: "output", description: "`creating`, `pending_upload` or `available`." },
     { name: "size", kind: "output", outputType: "integer", description: "Minimum deploy size in MB." },
     { name: "capabilities", kind: "output", outputType: "array", description: "Includes `cloud-init` when supported." },
@@ -119,22 +121,20 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
   }
 }
 
-const DEFAULTS = { create: "30m" };
 const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
-  (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf(props, "create", DEFAULTS), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
+  (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf("Image", props, "create"), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
 
 const base = restProvider(imageSpec);
 
 /** The REST provider's read and delete, with the image's own check, create (disk or upload) and update. */
 export const imageProvider: DynamicProviderImpl = {
   ...base,
-  async check(_olds, news) {
-    const r = checkInputs(imageSpec, news);
+  async check(olds, news) {
+    const r = checkInputs(imageSpec, news, olds);
     const hasDisk = news.diskId !== undefined;
     const hasFile = news.file !== undefined;
     if (hasDisk === hasFile) r.failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
     if (hasFile && news.region === undefined) r.failures.push({ property: "region", reason: "region: an upload needs a region" });
-    if (hasFile && news.label === undefined) r.failures.push({ property: "label", reason: "label: an upload needs a label" });
     if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length) {
       const file = path.resolve(news.file);
       const st = await stat(file).catch(() => undefined);
@@ -183,7 +183,10 @@ export const imageProvider: DynamicProviderImpl = {
   async update(id, olds, news) {
     try {
       const { changed } = diffInputs(imageSpec, olds, news);
-      const api = (await settingsClient().request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: toApiBody(imageSpec, news, changed.filter((f) => f === "label" || f === "description")) })).body;
+      const c = settingsClient();
+      const sent = changed.filter((f) => f === "label" || f === "description");
+      // A moved or renamed file (same content) changes nothing in the API.
+      const api = sent.length ? (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body : (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
       return { outs: declare(imageSpec, fromApi(imageSpec, api, news), news) };
     } catch (err) {
       throw describeFailure(imageSpec, "update", id, err);

@@ -1,12 +1,37 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { act, camel, checkInputs, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, snake, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import {
+  act,
+  camel,
+  checkInputs,
+  containsUnknown,
+  convertKeys,
+  createOnce,
+  declare,
+  describeFailure,
+  diffInputs,
+  finishReplacement,
+  fromApi,
+  keepResourceError,
+  noteReplacement,
+  readResult,
+  renameDue,
+  REPLACEMENT_LABEL,
+  replacementLabel,
+  rule,
+  snake,
+  toApiBody,
+  updateBody,
+  type DynamicProviderImpl,
+  type ResourceSpec,
+} from "../resource";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
 import { claimAsList } from "../ownership";
 import { power } from "./power";
 import { client as settingsClient } from "../settings";
-import { parseDuration, timeoutOf, waitFor } from "../wait";
+import { timeoutOf, timeoutsField } from "../timeouts";
+import { waitFor } from "../wait";
 
 export interface InstanceApi {
   id: number;
@@ -21,13 +46,6 @@ export interface InstanceApi {
 type Props = Record<string, unknown>;
 
 const publicKey = rule((v) => sshPublicKeyError(v));
-const duration = z.string().refine((v) => {
-  try {
-    return parseDuration(v) > 0;
-  } catch {
-    return false;
-  }
-}, "must be a duration such as 90s, 15m or 1h30m");
 
 export const interfaceInput = z
   .object({
@@ -56,13 +74,14 @@ export const instanceSpec: ResourceSpec<InstanceApi> = {
   type: "Instance",
   noun: "instance",
   uniqueLabel: true,
+  holdsData: true,
+  autoName: { field: "label", min: 3, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   description:
-    "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change.",
+    "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
   idFormat: "The API's integer instance id, as a string (for example `\"123\"`); it is the `computeId` of disks, configs and interfaces.",
   example: `import * as compute from "pulumi-compute";
 
 const web = new compute.Instance("web", {
-    label: "web-1",
     region: "us-east",
     type: "c1-standard-2",
     image: "compute/debian12",
@@ -74,9 +93,9 @@ export const ip = web.ipv4[0];`,
   fields: [
     { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (for example `us-east`). Changing it replaces the instance." },
     { name: "type", kind: "input", required: true, schema: z.string().min(1), description: "Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish." },
-    { name: "label", kind: "input", computed: true, schema: rule(instanceLabelError), description: "3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. The service assigns one when left out. Changed in place." },
-    { name: "group", kind: "input", computed: true, schema: z.string().max(50), description: "Deprecated group label. Changed in place." },
-    { name: "tags", kind: "input", computed: true, unordered: true, schema: z.array(z.string().min(3, "a tag must be 3 to 50 characters").max(50, "a tag must be 3 to 50 characters")), description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule(instanceLabelError), description: "3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place." },
+    { name: "group", kind: "input", computed: true, clearTo: "", schema: z.string().max(50), description: "Deprecated group label. Changed in place." },
+    { name: "tags", kind: "input", computed: true, clearTo: [], unordered: true, schema: z.array(z.string().min(3, "a tag must be 3 to 50 characters").max(50, "a tag must be 3 to 50 characters")), description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place." },
     {
       name: "alerts",
       kind: "input",
@@ -88,7 +107,7 @@ export const ip = web.ipv4[0];`,
         .strict(),
       description: "Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place.",
     },
-    { name: "watchdogEnabled", kind: "input", computed: true, schema: z.boolean(), description: "Reboot the instance when it powers off unexpectedly. Changed in place." },
+    { name: "watchdogEnabled", kind: "input", computed: true, clearTo: true, schema: z.boolean(), description: "Reboot the instance when it powers off unexpectedly. Changed in place." },
     {
       name: "backupSchedule",
       api: "backups.schedule",
@@ -114,21 +133,15 @@ export const ip = web.ipv4[0];`,
     { name: "scriptId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Deployment script to run (needs a compatible image). Create-only." },
     { name: "scriptData", kind: "input", forceNew: true, writeOnly: true, secret: true, raw: true, schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"), description: "Inputs of the deployment script (JSON). Secret. Create-only." },
     { name: "backupId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Create from this backup of another instance. Create-only." },
-    { name: "swapSize", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int().min(0), description: "Swap disk size in MB for an image deploy (default 512). Create-only." },
-    { name: "interfaces", kind: "input", writeOnly: true, schema: interfacesInput, description: "1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot)." },
+    { name: "swapSize", kind: "input", computed: true, schema: z.number().int().min(0), description: "Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused." },
+    { name: "interfaces", kind: "input", writeOnly: true, computed: true, schema: interfacesInput, description: "1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here." },
     { name: "metadata", kind: "input", forceNew: true, writeOnly: true, secret: true, schema: z.object({ userData: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64-encoded") }).strict(), description: "`userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only." },
     { name: "firewallId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Firewall to attach at create. Create-only." },
     { name: "privateIp", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "Add a private IPv4 address. Create-only." },
     { name: "migrationType", kind: "input", control: true, schema: z.enum(["warm", "cold"]), description: "How a `type` change migrates: `cold` (default; shuts down first) or `warm`." },
     { name: "allowAutoDiskResize", kind: "input", control: true, schema: z.boolean(), description: "On a resize to a larger type, grow the data disk too (default true)." },
     { name: "rebuildOnImageChange", kind: "input", control: true, schema: z.boolean(), description: "Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes." },
-    {
-      name: "timeouts",
-      kind: "input",
-      control: true,
-      schema: z.object({ create: duration, update: duration, delete: duration }).partial().strict(),
-      description: "How long to wait: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.",
-    },
+    timeoutsField("Instance", "Pulumi's `customTimeouts` do not reach dynamic providers."),
     { name: "status", kind: "output", description: "`running`, `offline`, `provisioning`, `booting`, `migrating`, ..." },
     { name: "ipv4", kind: "output", outputType: "array", description: "IPv4 addresses: the public one first, then the private one if any." },
     { name: "ipv6", kind: "output", description: "SLAAC IPv6 address (/128), or null." },
@@ -144,8 +157,10 @@ export const ip = web.ipv4[0];`,
   ],
   collectionPath: () => "/compute/instances",
   itemPath: (id) => `/compute/instances/${encodeURIComponent(id)}`,
+  // A lost create answer: the instance with our label (every create carries one: auto-named or pinned),
+  // made no earlier than this create began (less a minute for clock skew).
   async findExisting(client, body, _inputs, since) {
-    if (typeof body.label !== "string") return undefined; // without a unique label nothing identifies it safely
+    if (typeof body.label !== "string") throw new Error("the answer to the create was lost and it had no label to find the instance by");
     const all = await client.list<InstanceApi>("/compute/instances");
     return all.find((i) => i.label === body.label && Date.parse(`${String(i.created)}Z`) >= since - 60_000);
   },
@@ -153,8 +168,6 @@ export const ip = web.ipv4[0];`,
 
 /** Fields the API takes only in a PUT, not in the create body. */
 const PUT_ONLY = ["alerts", "watchdogEnabled"];
-
-const DEFAULTS = { create: "15m", update: "60m", delete: "10m" };
 
 const SETTLED = new Set(["running", "offline", "stopped"]);
 const path = (id: string) => `/compute/instances/${encodeURIComponent(id)}`;
@@ -232,12 +245,58 @@ async function instanceAction(c: ApiClient, id: string, action: string, body: Pr
   await act(c, `${path(id)}/${action}`, body, async () => applied((await c.get<InstanceApi>(path(id)))!));
 }
 
+interface DiskApi {
+  id: number;
+  size: number;
+  filesystem: string;
+  status: string;
+}
+
+/** The swap disk an image deploy made (`swapSize`), if any. */
+async function swapDisk(c: ApiClient, id: string): Promise<DiskApi | undefined> {
+  return (await c.list<DiskApi>(`${path(id)}/disks`)).find((d) => d.filesystem === "swap");
+}
+/** `swapSize` as the instance has it, for an image deploy (0: no swap disk); other instances manage their disks as Disk resources. */
+const swapSizeOf = async (c: ApiClient, id: string, props: Props) => (props.image === undefined ? undefined : ((await swapDisk(c, id))?.size ?? 0));
+
+/**
+ * Refuses, at preview, a `swapSize` change the API cannot make in place: adding or removing the swap disk,
+ * or growing it past the type's disk allowance.
+ */
+async function checkSwapChange(c: ApiClient, id: string, olds: Props, to: number): Promise<void> {
+  const disks = await c.list<DiskApi>(`${path(id)}/disks`);
+  const swap = disks.find((d) => d.filesystem === "swap");
+  const from = swap?.size ?? 0;
+  if (from === to) return;
+  if (!swap) throw new Error(`swapSize: instance ${id} has no swap disk to resize to ${to} MB; add one as a Disk resource (filesystem swap) instead`);
+  if (to === 0) throw new Error(`swapSize: 0 would remove instance ${id}'s swap disk, which is not done in place; give a size of 1 MB or more, or delete the swap disk from its profile yourself`);
+  const type = await c.get<{ disk: number }>(`/compute/types/${encodeURIComponent(String(olds.type))}`, true);
+  const used = disks.reduce((n, d) => n + d.size, 0);
+  if (type && used - from + to > type.disk) {
+    throw new Error(`swapSize: ${to} MB does not fit: the disks of instance ${id} would use ${used - from + to} MB, more than the ${type.disk} MB of type ${String(olds.type)} (${type.disk - used + from} MB are free for swap); shrink another disk or choose a larger type`);
+  }
+}
+
+/** Resizes the swap disk (the instance is shut down at this point) and waits until it is ready. */
+async function resizeSwap(c: ApiClient, id: string, size: number, timeoutMs: number): Promise<void> {
+  const swap = await swapDisk(c, id);
+  if (!swap) throw new Error(`swapSize: instance ${id} has no swap disk`);
+  if (swap.size === size) return;
+  const disk = `${path(id)}/disks/${swap.id}`;
+  await act(c, `${disk}/resize`, { size }, async () => {
+    const d = (await c.get<DiskApi>(disk))!;
+    return d.status === "not ready" || d.size === size;
+  });
+  await waitFor<DiskApi>({ client: c, path: disk, what: `swap disk ${swap.id} of instance ${id} to be resized to ${size} MB`, done: (d) => d.status === "ready" && d.size === size, timeoutMs, describe: (d) => `status ${d.status}` });
+}
+
 export const instanceProvider: DynamicProviderImpl = {
-  async check(_olds, news) {
-    const r = checkInputs(instanceSpec, news);
+  async check(olds, news) {
+    const r = checkInputs(instanceSpec, news, olds);
     if (news.scriptId !== undefined && news.image === undefined) r.failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
     if (news.image !== undefined && news.backupId !== undefined) r.failures.push({ property: "backupId", reason: "backupId: give either image or backupId, not both" });
     if (news.metadata !== undefined && news.image === undefined) r.failures.push({ property: "metadata", reason: "metadata: user data needs an image with cloud-init" });
+    if (news.swapSize !== undefined && news.image === undefined) r.failures.push({ property: "swapSize", reason: "swapSize: only an image deploy makes a swap disk (manage the disks of other instances as Disk resources)" });
     return r;
   },
 
@@ -246,8 +305,19 @@ export const instanceProvider: DynamicProviderImpl = {
     const d = diffInputs(instanceSpec, olds, news);
     // An image change rebuilds in place when asked to; otherwise it replaces.
     const replaces = news.rebuildOnImageChange === true ? d.replaces.filter((f) => f !== "image") : d.replaces;
-    const labelCollides = replaces.length > 0 && typeof news.label === "string" && !d.changed.includes("label");
-    return { changes: d.changes, replaces, deleteBeforeReplace: labelCollides };
+    const changed = [...d.changed];
+    const swapTo = news.swapSize;
+    if (changed.includes("swapSize") && typeof swapTo === "number" && !replaces.length) {
+      // A state written before swapSize was read back does not know the size: look at the swap disk.
+      const c = settingsClient();
+      if (olds.swapSize === undefined && (await swapSizeOf(c, id, olds)) === swapTo) changed.splice(changed.indexOf("swapSize"), 1);
+      else await checkSwapChange(c, id, olds, swapTo);
+    }
+    const outcome = { ...d, replaces, changed };
+    // A replacement is made first (under a temporary label if the old one holds a pinned label).
+    noteReplacement(instanceSpec, id, outcome, news);
+    if (!changed.includes("label") && !containsUnknown(news.label) && (await renameDue(settingsClient(), instanceSpec, id, olds, news))) changed.push("label");
+    return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
   },
 
   async create(inputs) {
@@ -262,13 +332,16 @@ export const instanceProvider: DynamicProviderImpl = {
       const body = toApiBody(instanceSpec, ins);
       for (const k of PUT_ONLY) delete body[snake(k)];
       if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
+      const replacing = await replacementLabel(c, instanceSpec, ins);
+      if (replacing) body.label = replacing.temp;
       last = await createOnce(c, instanceSpec, body, ins);
       id = String(last.id);
+      replacing?.done(id);
       const put = toApiBody(instanceSpec, ins, PUT_ONLY);
       if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
       if (Object.keys(put).length) last = (await c.request<InstanceApi>("PUT", path(id), { body: put })).body;
       const booted = wantBooted(ins);
-      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf(ins, "create", DEFAULTS));
+      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf("Instance", ins, "create"));
       const extra: Props = {};
       if (ins.interfaces !== undefined) {
         const cfg = await bootConfig(c, id);
@@ -276,6 +349,10 @@ export const instanceProvider: DynamicProviderImpl = {
         extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
         claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
       }
+      const swap = await swapSizeOf(c, id, ins);
+      if (swap !== undefined) extra.swapSize = swap;
+      // Under a temporary label until the old instance is deleted, which gives this one the pinned label.
+      if (replacing) Object.assign(extra, { label: ins.label, [REPLACEMENT_LABEL]: replacing.temp });
       return { id, outs: declare(instanceSpec, outputsOf(last, ins, extra), inputs) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "create", id, err);
@@ -298,6 +375,8 @@ export const instanceProvider: DynamicProviderImpl = {
           extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
         }
       }
+      const swap = await swapSizeOf(c, id, props);
+      if (swap !== undefined) extra.swapSize = swap;
       return readResult(instanceSpec, id, outputsOf(api, props, extra), props);
     } catch (err) {
       throw describeFailure(instanceSpec, "read", id, err);
@@ -307,13 +386,17 @@ export const instanceProvider: DynamicProviderImpl = {
   async update(id, olds, news) {
     let c: ApiClient;
     let last: InstanceApi | undefined;
-    const timeout = timeoutOf(news, "update", DEFAULTS);
+    const timeout = timeoutOf("Instance", news, "update");
     const ins: Props = { ...news };
     if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
-    const extra: Props = { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4 };
+    const extra: Props = { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize };
+    // What the state keeps if a step fails: the old password unless the reset went through.
+    let passwordSet = false;
     try {
       c = settingsClient();
       const { changed } = diffInputs(instanceSpec, olds, news);
+      // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
+      if (olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
       const has = (f: string) => changed.includes(f);
       const settle = async (what: string, want: (i: InstanceApi) => boolean = () => true) => {
         last = await waitSettled(c, id, want, what, timeout);
@@ -326,19 +409,44 @@ export const instanceProvider: DynamicProviderImpl = {
         if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
         const body = toApiBody(instanceSpec, ins, ["image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "metadata", "booted"]);
         await instanceAction(c, id, "rebuild", body, (i) => i.status === "rebuilding" || (i.image === news.image && SETTLED.has(i.status)));
+        passwordSet = true;
         await settle("to finish rebuilding");
+        extra.swapSize = await swapSizeOf(c, id, ins);
       }
-      // 2. One PUT for the plain fields.
+      // 2. One PUT for the plain fields (a removed group or tags list is cleared).
       const putFields = ["label", "group", "tags", "alerts", "watchdogEnabled"].filter(has);
       if (putFields.length || has("backupSchedule")) {
-        const body = toApiBody(instanceSpec, news, putFields);
+        const body = updateBody(instanceSpec, news, putFields);
         if (has("backupSchedule")) body.backups = { schedule: convertKeys(news.backupSchedule, snake) };
         last = (await c.request<InstanceApi>("PUT", path(id), { body })).body;
       }
       // 3. The backup service.
       // Enabling or cancelling twice is harmless.
       if (has("backupsEnabled")) await act(c, `${path(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, {});
-      // 4. A resize: wait until the new type is in place.
+      // 4. What the API does only while the instance is shut down, in one shutdown/boot cycle: a swap disk
+      // resize and the root password reset.
+      const swapTo = has("swapSize") && typeof news.swapSize === "number" && news.swapSize !== extra.swapSize ? news.swapSize : undefined;
+      const password = has("rootPass") && news.rootPass !== undefined;
+      if (swapTo !== undefined || password) {
+        const why = [swapTo !== undefined ? "the swap resize" : "", password ? "the password reset" : ""].filter(Boolean).join(" and ");
+        const wasRunning = (await current()).status === "running";
+        if (wasRunning) last = await power<InstanceApi>(c, id, "shutdown", { timeoutMs: timeout, why: `to shut down for ${why}` });
+        try {
+          if (swapTo !== undefined) {
+            await resizeSwap(c, id, swapTo, timeout);
+            extra.swapSize = swapTo;
+          }
+          if (password) {
+            // Setting the same password twice is harmless.
+            await act(c, `${path(id)}/password`, { root_pass: news.rootPass });
+            passwordSet = true;
+          }
+        } finally {
+          // Refused or not, an instance that was running is booted again.
+          if (wasRunning) last = await power<InstanceApi>(c, id, "boot", { timeoutMs: timeout, why: `to boot after ${why}` });
+        }
+      }
+      // 5. A resize: wait until the new type is in place.
       if (has("type")) {
         const body: Props = { type: news.type };
         if (news.migrationType !== undefined) body.migration_type = news.migrationType;
@@ -346,7 +454,7 @@ export const instanceProvider: DynamicProviderImpl = {
         await instanceAction(c, id, "resize", body, (i) => i.status === "migrating" || i.type === news.type);
         await settle(`to be resized to ${String(news.type)}`, (i) => i.type === news.type);
       }
-      // 5. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
+      // 6. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
       if (has("interfaces")) {
         const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfigId(c, id));
         if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
@@ -356,22 +464,6 @@ export const instanceProvider: DynamicProviderImpl = {
         const now = await current();
         if (now.status === "running") {
           last = await power<InstanceApi>(c, id, "reboot", { configId: cfgId, timeoutMs: timeout, why: "to reboot with the new interfaces" });
-        }
-      }
-      // 6. The root password: inside one shutdown/boot cycle (the API needs the instance shut down).
-      if (has("rootPass") && news.rootPass !== undefined) {
-        const wasRunning = (await current()).status === "running";
-        if (wasRunning) {
-          last = await power<InstanceApi>(c, id, "shutdown", { timeoutMs: timeout, why: "to shut down for the password reset" });
-        }
-        try {
-          // Setting the same password twice is harmless.
-          await act(c, `${path(id)}/password`, { root_pass: news.rootPass });
-        } finally {
-          // Refused or not, an instance that was running is booted again.
-          if (wasRunning) {
-            last = await power<InstanceApi>(c, id, "boot", { timeoutMs: timeout, why: "to boot after the password reset" });
-          }
         }
       }
       // 7. Power state last, so it is what the user asked for.
@@ -387,7 +479,7 @@ export const instanceProvider: DynamicProviderImpl = {
       return { outs: declare(instanceSpec, outputsOf(last!, ins, extra), news) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "update", id, err);
-      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, ins, extra), news);
+      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, { ...ins, rootPass: passwordSet ? ins.rootPass : olds.rootPass }, extra), news);
       throw e;
     }
   },
@@ -396,7 +488,8 @@ export const instanceProvider: DynamicProviderImpl = {
     try {
       const c = settingsClient();
       await c.request("DELETE", path(id), { accept: [404] });
-      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(props, "delete", DEFAULTS) });
+      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf("Instance", props, "delete") });
+      await finishReplacement(c, instanceSpec, id, props);
     } catch (err) {
       throw describeFailure(instanceSpec, "delete", id, err);
     }

@@ -29,18 +29,27 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
     { name: "purpose", kind: "input", required: true, forceNew: true, schema: z.enum(["public", "vlan", "vpc"]), description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface." },
     { name: "label", kind: "input", forceNew: true, schema: z.string().min(1).max(64), description: "VLAN name (1..64), for `vlan`. A change replaces the interface." },
     { name: "ipamAddress", kind: "input", forceNew: true, schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"), description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface." },
-    { name: "primary", kind: "input", computed: true, schema: z.boolean(), description: "The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface." },
+    { name: "primary", kind: "input", computed: true, clearTo: false, schema: z.boolean(), description: "The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface." },
     { name: "subnetId", kind: "input", forceNew: true, schema: idInput, description: "The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it)." },
     { name: "ipv4", kind: "input", computed: true, partial: true, schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(), description: "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place." },
-    { name: "ipRanges", kind: "input", computed: true, schema: z.array(z.string()), description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place." },
+    { name: "ipRanges", kind: "input", computed: true, clearTo: [], schema: z.array(z.string()), description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place." },
     { name: "vpcId", kind: "output", outputType: "integer", description: "The VPC of the subnet, for `vpc`." },
     { name: "active", kind: "output", outputType: "boolean", description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added)." },
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs/${String(inputs.configId)}/interfaces`,
   itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${String(props.configId)}/interfaces/${encodeURIComponent(id)}`,
-  async findExisting(client, body, inputs) {
+  // An interface has no label to find it by: the ids the profile had before the create tell what it made.
+  async snapshot(client, inputs) {
+    return ((await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? []).map((i) => i.id);
+  },
+  async findExisting(client, body, inputs, _since, before) {
+    const known = new Set(before as number[]);
     const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
-    return list.reverse().find((i) => i.purpose === body.purpose && (body.label === undefined || i.label === body.label) && (body.subnet_id === undefined || i.subnet_id === body.subnet_id));
+    const made = list.filter((i) => !known.has(i.id) && i.purpose === body.purpose && (body.label === undefined || i.label === body.label) && (body.subnet_id === undefined || i.subnet_id === body.subnet_id));
+    if (made.length > 1) {
+      throw new Error(`the answer to the interface create was lost, and interfaces ${made.map((i) => i.id).join(", ")} appeared on profile ${String(inputs.configId)} of instance ${String(inputs.computeId)} since (another client is adding interfaces there): keep one, delete the others, then run pulumi up again`);
+    }
+    return made[0];
   },
 };
 
@@ -49,8 +58,8 @@ const base = restProvider(interfaceSpec);
 /** The REST provider's read, update and delete, with the interface's own checks and ownership claims. */
 export const interfaceProvider: DynamicProviderImpl = {
   ...base,
-  async check(_olds, news) {
-    const r = checkInputs(interfaceSpec, news);
+  async check(olds, news) {
+    const r = checkInputs(interfaceSpec, news, olds);
     const p = news.purpose;
     if (p === "vlan" && news.label === undefined) r.failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
     if (p === "vpc" && news.subnetId === undefined) r.failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { checkInputs, describeFailure, diffInputs, restProvider, rule, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { checkInputs, deletesFirst, describeFailure, diffInputs, restProvider, rule, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { RESOURCE_NAME, type NameRule } from "../naming";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
@@ -23,16 +24,20 @@ export interface SubnetApi {
   updated: string;
 }
 
+/** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no `--`. */
+const VPC_LABEL: NameRule = { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9-]/, separators: "-" };
+
 export const vpcSpec: ResourceSpec<VpcApi> = {
   type: "Vpc",
   noun: "VPC",
   uniqueLabel: true,
   description: "A VPC (`/vpcs`): a private network in one region; its subnets are Subnet resources.",
   idFormat: "The API's integer VPC id, as a string: the `vpcId` of its subnets.",
-  example: `const net = new compute.Vpc("prod", { label: "prod", region: "us-east", description: "production" });`,
+  example: `const net = new compute.Vpc("prod", { region: "us-east", description: "production" }); // label: prod-<suffix>`,
+  autoName: VPC_LABEL,
   fields: [
-    { name: "label", kind: "input", required: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Changed in place." },
-    { name: "description", kind: "input", computed: true, schema: z.string().max(255, "must be at most 255 characters"), description: "At most 255 characters. Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Auto-named `<resource name>-<suffix>` when left out. Changed in place." },
+    { name: "description", kind: "input", computed: true, clearTo: "", schema: z.string().max(255, "must be at most 255 characters"), description: "At most 255 characters. Changed in place." },
     { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (one with VPC support). Changing it replaces the VPC." },
     { name: "created", kind: "output", description: "When the VPC was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
@@ -50,10 +55,12 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
   uniqueLabel: true,
   description: "A subnet of a VPC (`/vpcs/{vpcId}/subnets`). Instances join it through a `vpc` interface (an Instance's `interfaces`, a Config's, or an Interface resource).",
   idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
-  example: `const web = new compute.Subnet("web", { vpcId: net.id, label: "web", ipv4: "10.0.1.0/24" });`,
+  example: `const web = new compute.Subnet("web", { vpcId: net.id, ipv4: "10.0.1.0/24" }); // label: web-<suffix>`,
+  replacementNote: "Two subnets of a VPC may not overlap: a new `ipv4` that overlaps the old one in the same VPC deletes the old subnet first. A subnet still used by an interface cannot be deleted: the error names the instances and interfaces.",
+  autoName: VPC_LABEL,
   fields: [
     { name: "vpcId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The VPC's id (`vpc.id`). Changing it replaces the subnet." },
-    { name: "label", kind: "input", required: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Changed in place." },
+    { name: "label", kind: "input", computed: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place." },
     { name: "ipv4", kind: "input", required: true, forceNew: true, schema: rule(subnetIpv4Error), description: "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet." },
     { name: "computes", kind: "output", outputType: "array", description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`." },
     { name: "created", kind: "output", description: "When the subnet was created." },
@@ -69,10 +76,11 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
 export const vpcProvider = restProvider(vpcSpec);
 
 /**
- * The subnets this program declares, per VPC, by label (a label is unique in its VPC, so a resource
- * checked twice replaces its own entry): a preview can refuse two overlapping ranges before any request.
+ * The subnets this program declares, per VPC, by resource name (unique in a program, and stable while an
+ * auto-named label is made anew for a replacement): a preview can refuse two overlapping ranges before
+ * any request.
  */
-const declared = new Map<string, Map<string, string>>();
+const declared = new Map<string, Map<string, { label: string; ipv4: string }>>();
 export function resetDeclaredSubnets(): void {
   declared.clear();
 }
@@ -81,20 +89,20 @@ const base = restProvider(subnetSpec);
 export const subnetProvider: DynamicProviderImpl = {
   ...base,
   async check(olds, news) {
-    const r = checkInputs(subnetSpec, news);
+    const r = checkInputs(subnetSpec, news, olds);
     const vpc = news.vpcId;
-    const { label, ipv4 } = news as { label?: unknown; ipv4?: unknown };
+    const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
+    const name = typeof news[RESOURCE_NAME] === "string" ? (news[RESOURCE_NAME] as string) : String(label);
     if (!r.failures.length && vpc !== undefined && vpc !== UNKNOWN && typeof label === "string" && typeof ipv4 === "string" && label !== UNKNOWN && ipv4 !== UNKNOWN) {
-      const siblings = declared.get(String(vpc)) ?? new Map<string, string>();
-      for (const [other, range] of siblings) {
-        if (other !== label && other !== olds.label && cidrsOverlap(range, ipv4)) {
-          r.failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${range} of subnet ${other} of the same VPC` });
+      const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
+      for (const [other, s] of siblings) {
+        if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
+          r.failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
         }
       }
       // Only a subnet that passes is recorded: a refused one must not block its siblings.
       if (!r.failures.length) {
-        if (typeof olds.label === "string" && olds.label !== label) siblings.delete(olds.label);
-        siblings.set(label, ipv4);
+        siblings.set(name, { label, ipv4 });
         declared.set(String(vpc), siblings);
       }
     }
@@ -102,7 +110,10 @@ export const subnetProvider: DynamicProviderImpl = {
   },
   async diff(id, olds, news) {
     const d = diffInputs(subnetSpec, olds, news);
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 && !d.changed.includes("label") };
+    // Two subnets of a VPC must not overlap: a new range over the old one in the same VPC deletes first.
+    const sameVpc = !d.changed.includes("vpcId");
+    const overlaps = sameVpc && typeof olds.ipv4 === "string" && typeof news.ipv4 === "string" && news.ipv4 !== UNKNOWN && !subnetIpv4Error(news.ipv4) && cidrsOverlap(olds.ipv4, news.ipv4);
+    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news)) };
   },
   async delete(id, props) {
     try {

@@ -26,9 +26,10 @@ test("create waits until active; credentials and CA certificate are outputs", as
   expect(c.outs.password).toBe(emu.store.data.databases[0]._password);
   expect(Buffer.from(String(c.outs.caCertificate), "base64").toString()).toMatch(/BEGIN CERTIFICATE/);
   expect(c.outs.engine).toBe("mysql/8.0.35");
-  expect((await p.diff(c.id, c.outs, await checked(base))).changes).toBe(false);
+  const same = { ...base, allowList: ["10.0.1.2/32"] };
+  expect((await p.diff(c.id, c.outs, await checked(same))).changes).toBe(false);
   const r = await p.read(c.id, c.outs);
-  expect((await p.diff(c.id, r.props!, await checked(base))).changes).toBe(false);
+  expect((await p.diff(c.id, r.props!, await checked(same))).changes).toBe(false);
 });
 
 test("check: names the field for each bad input, with the engine's own rules", async () => {
@@ -55,9 +56,9 @@ test("type: up in place; down refused at preview with what to do", async () => {
   expect((await p.update(c.id, c.outs, news)).outs).toMatchObject({ type: "c1-standard-4", totalDiskSizeGb: 80 });
 });
 
-test("replacement is visible, and deletes first when the label is kept", async () => {
+test("replacement is visible, and never deletes the old cluster first", async () => {
   const c = await p.create(await checked(base));
-  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: false });
   expect((await p.diff(c.id, c.outs, await checked({ ...base, engine: "mysql/8.0.30", label: "app-db-b" }))).deleteBeforeReplace).toBe(false);
 });
 

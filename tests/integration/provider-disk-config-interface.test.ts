@@ -76,9 +76,11 @@ describe("Disk", () => {
     expect(emu.store.data.instances[0].status).toBe("running");
   });
 
-  test("check: an empty disk needs a label; a bad size names the field", async () => {
-    const r = await diskP.check({}, { computeId: "1", size: 0 });
-    expect(r.failures.map((f) => f.property).sort()).toEqual(["label", "size"]);
+  test("check: an empty disk without a label is auto-named; a bad size names the field", async () => {
+    const r = await diskP.check({}, { computeId: "1", size: 0, __resourceName: "data" });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["size"]);
+    expect(r.inputs.label).toMatch(/^data-[0-9a-f]{7}$/);
+    expect((await diskP.check({}, { computeId: "1", size: 10, rootPass: "Str0ng-Passw0rd!" })).failures).toEqual([{ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" }]);
     expect((await diskP.check({}, { computeId: "x1", size: 10, label: "a" })).failures[0]).toMatchObject({ property: "computeId" });
   });
 
@@ -112,7 +114,8 @@ describe("Config", () => {
 
   test("check: devices slots and required fields", async () => {
     const r = await cfgP.check({}, { computeId: 1, devices: { sdz: { diskId: 1 } } });
-    expect(r.failures.map((f) => f.reason)).toEqual(["label is required", expect.stringMatching(/^devices\.sdz: unknown device slot/)]);
+    expect(r.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^devices\.sdz: unknown device slot/)]);
+    expect((await cfgP.check({}, { computeId: 1 })).failures.map((f) => f.reason)).toEqual(["devices is required"]);
   });
 
   test("interfaces as a list, changed in place; rebootOnChange reboots a running instance with the profile", async () => {

@@ -149,9 +149,9 @@ describe("in place (the id stays the same)", () => {
   });
 });
 
-test("replacement: region forces it; a kept label means delete first", async () => {
+test("replacement: region forces it; the new instance is always made first (it holds data)", async () => {
   const c = await p.create(await checked(base));
-  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: false });
   expect((await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central", label: "web-9" }))).deleteBeforeReplace).toBe(false);
   expect((await p.diff(c.id, c.outs, await checked({ ...base, authorizedKeys: [] }))).replaces).toEqual(["authorizedKeys"]);
 });

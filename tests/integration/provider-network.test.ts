@@ -96,9 +96,9 @@ describe("Image", () => {
   test("from a disk: waits until available; label and description in place", async () => {
     const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "src" });
     const disk = emu.store.data.disks.find((d) => String(d.compute_id) === inst.id)!;
-    const img = await make(imgP, { diskId: String(disk.id), description: "golden" });
+    const img = await make(imgP, { diskId: String(disk.id), description: "golden", __resourceName: "golden" });
     expect(img.id).toMatch(/^private\/\d+$/);
-    expect(img.outs).toMatchObject({ status: "available", label: disk.label, description: "golden", isPublic: false, size: disk.size });
+    expect(img.outs).toMatchObject({ status: "available", label: expect.stringMatching(/^golden-[0-9a-f]{7}$/), description: "golden", isPublic: false, size: disk.size });
     const u = await imgP.update(img.id, img.outs, { diskId: disk.id, label: "golden", description: "v2" });
     expect(u.outs).toMatchObject({ label: "golden", description: "v2" });
     const r = await imgP.read(img.id, u.outs);
@@ -127,7 +127,7 @@ describe("Image", () => {
   test("check: one source, upload needs region and label, the file must exist", async () => {
     expect((await imgP.check({}, {})).failures[0].reason).toMatch(/either diskId .* or file/);
     expect((await imgP.check({}, { file: path.join(dir, "nope"), region: "us-east", label: "x" })).failures[0]).toMatchObject({ property: "file", reason: expect.stringMatching(/not a readable file/) });
-    expect((await imgP.check({}, { file: "x" })).failures.map((f) => f.property).sort()).toEqual(["label", "region"]);
+    expect((await imgP.check({}, { file: "x" })).failures.map((f) => f.property).sort()).toEqual(["region"]);
   });
 
   test("a refused upload leaves no image behind", async () => {

@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Auto-naming, the Pulumi convention: a resource whose label the program leaves out gets
+ * `<resource name>-<7 random hex characters>`, made to fit the API's label rules (the name part is cleaned
+ * and truncated, never the suffix). Check keeps the label once made; a replacement gets a fresh one.
+ */
+export interface NameRule {
+  /** The property that holds the name (`label`). */
+  field: string;
+  /** Label length bounds of the API. */
+  min: number;
+  max: number;
+  /** One character the label may hold (others in the resource name become `-`). */
+  allowed: RegExp;
+  /** Characters that may not come two in a row, nor start or end the label. */
+  separators: string;
+}
+
+/** Marks checked inputs whose label the provider made (not pinned by the program). */
+export const AUTONAMED = "__autonamed";
+/** The Pulumi resource name, passed by the sdk classes; check reads it and drops it. */
+export const RESOURCE_NAME = "__resourceName";
+
+export const SUFFIX_LENGTH = 7;
+
+const escapeClass = (s: string) => s.replace(/[\]\\^-]/g, "\\$&");
+
+/** `<name>-<suffix>` within the rule; `suffix` is random unless given (tests). */
+export function autoName(rule: NameRule, resourceName: string, suffix = randomBytes(4).toString("hex").slice(0, SUFFIX_LENGTH)): string {
+  const seps = escapeClass(rule.separators);
+  let base = [...resourceName].map((c) => (rule.allowed.test(c) ? c : "-")).join("");
+  if (seps) {
+    // "-" is always a separator (it joins the suffix): runs of separators collapse to their first one.
+    base = base.replace(new RegExp(`[${seps}]{2,}`, "g"), (m) => m[0]).replace(new RegExp(`^[${seps}]+|[${seps}]+$`, "g"), "");
+  }
+  const room = rule.max - SUFFIX_LENGTH - 1;
+  base = base.slice(0, Math.max(0, room));
+  if (seps) base = base.replace(new RegExp(`[${seps}]+$`), "");
+  const name = base ? `${base}-${suffix}` : suffix;
+  return name.length >= rule.min ? name : `${name}${"0".repeat(rule.min - name.length)}`;
+}
+
+/** True when the check's `olds` describe an existing resource (not a create, nor a replacement's re-check). */
+export const isExisting = (olds: Record<string, unknown>): boolean => Object.keys(olds).some((k) => k !== "__provider");
