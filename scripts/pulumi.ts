@@ -3,7 +3,7 @@
  * Runs a real Pulumi CLI operation on a stack program in a folder (an example, or a user's project):
  *
  *   node dist/scripts/pulumi.js <up|preview|refresh|destroy|export|outputs|rm> --dir DIR [--stack NAME]
- *        [--config key=value]... [--secret key=value]... [--state DIR] [--json] [--show-secrets]
+ *        [--config key=value]... [--secret key=value]... [--state DIR] [--json] [--show-secrets] [--diff]
  *
  * The CLI is the one scripts/ensure-pulumi provides (built from the Go module proxy when needed). The
  * Node.js language host of the CLI cannot be had from the module proxy, so the program runs in this
@@ -33,6 +33,8 @@ export interface RunOptions {
   json?: boolean;
   /** export: decrypt secrets, as `pulumi stack export --show-secrets` (never the default). */
   showSecrets?: boolean;
+  /** preview: print the full property diff, as `pulumi preview --diff`. */
+  diff?: boolean;
 }
 
 function keyValues(items: string[] | undefined, flag: string): Record<string, string> {
@@ -93,7 +95,7 @@ export async function run(opts: RunOptions): Promise<Record<string, unknown>> {
       return { summary: r.summary.resourceChanges, outputs: await outputs() };
     }
     case "preview": {
-      const r = await stack.preview({ onOutput, color: "never" });
+      const r = await stack.preview({ onOutput, color: "never", diff: opts.diff });
       return { changeSummary: r.changeSummary };
     }
     case "refresh": {
@@ -134,6 +136,7 @@ async function main(): Promise<void> {
       state: { type: "string" },
       json: { type: "boolean", default: false },
       "show-secrets": { type: "boolean", default: false },
+      diff: { type: "boolean", default: false },
     },
   });
   const op = positionals[0] as Op;
@@ -150,6 +153,7 @@ async function main(): Promise<void> {
     stateDir: values.state,
     json: values.json,
     showSecrets: values["show-secrets"],
+    diff: values.diff,
   });
   if (values.json) process.stdout.write(JSON.stringify(result) + "\n");
   else if (op === "export" || op === "outputs") process.stdout.write(JSON.stringify(result, null, 2) + "\n");

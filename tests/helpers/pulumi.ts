@@ -19,14 +19,15 @@ export class TestStack {
   readonly dir: string;
   /** Everything the CLI printed in this stack's runs, for secret audits. */
   readonly transcript: string[] = [];
+  /** `example`: a folder of examples/, or a path from the repository's root (tests/programs/...). */
   constructor(
     example: string,
     readonly stack: string,
     private readonly base: { config?: Record<string, string>; secrets?: Record<string, string> } = {},
   ) {
-    this.dir = path.join(ROOT, "examples", example);
+    this.dir = path.join(ROOT, example.includes("/") ? example : path.join("examples", example));
     if (!existsSync(path.join(this.dir, "node_modules", "pulumi-compute"))) {
-      throw new Error(`examples/${example} is not prepared: run scripts/prepare-examples (npm test does)`);
+      throw new Error(`${path.relative(ROOT, this.dir)} is not prepared: run scripts/prepare-examples (npm test does)`);
     }
   }
 

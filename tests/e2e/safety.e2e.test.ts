@@ -1,0 +1,102 @@
+/**
+ * Issue 10 through the real Pulumi CLI (tests/programs/safety): auto-naming kept across runs, create-first
+ * replacements (a fresh name, or a pinned label handed over), a replacement named in `preview --diff`,
+ * removed tags cleared, preview-time refusals, and a read function on the stack's settings alone.
+ */
+import type { Emulator } from "../../emulator/server";
+import { call, emulator } from "../helpers/emulator";
+import { TestStack } from "../helpers/pulumi";
+
+jest.setTimeout(600_000);
+
+const ROOT_PASS = "Saf3ty-R00t-Pass!";
+let emu: Emulator;
+let stack: TestStack;
+
+beforeAll(async () => {
+  emu = await emulator();
+  stack = new TestStack("tests/programs/safety", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "safety-program:rootPass": ROOT_PASS } });
+});
+afterAll(async () => {
+  stack?.cleanup();
+  await emu?.close();
+});
+
+const instances = async () => (await call(emu, "GET", "/compute/instances")).body.data as Array<{ id: number; label: string; region: string; tags: string[] }>;
+const AUTO = (name: string) => new RegExp(`^${name}-[0-9a-f]{7}$`);
+
+test("auto-naming, create-first replacements, cleared tags, preview refusals", async () => {
+  // A private image made out of band: the program's getImages() sees it with compute:token from the stack only.
+  expect(process.env.COMPUTE_TOKEN).toBeUndefined();
+  const oob = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: ROOT_PASS, label: "oob-1" } });
+  const oobDisk = (await call(emu, "GET", `/compute/instances/${oob.body.id}/disks`)).body.data[0];
+  // (The disk takes the image once it is ready.)
+  for (let i = 0; (await call(emu, "POST", "/images", { body: { disk_id: oobDisk.id, label: "oob-image" } })).status !== 200; i++) {
+    expect(i).toBeLessThan(100);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const up = await stack.ok("up");
+  expect(up.summary).toEqual({ create: 6 });
+  const { labels, ids } = up.outputs;
+  expect(labels).toMatchObject({ net: expect.stringMatching(AUTO("net")), web: expect.stringMatching(AUTO("web")), db: "safety-db", host: expect.stringMatching(AUTO("host")), data: expect.stringMatching(AUTO("data")) });
+  expect((await call(emu, "GET", `/vpcs/${ids.net}`)).body.label).toBe(labels.net);
+  expect(up.outputs.privateImages).toEqual(["oob-image"]);
+
+  // The names are kept: nothing to do.
+  const again = await stack.ok("up");
+  expect(again.summary).toEqual({ same: 6 });
+  expect(again.outputs.labels).toEqual(labels);
+
+  // Tags set, then removed from the program: cleared in the API, and nothing planned afterwards.
+  await stack.ok("up", { config: { tags: '["web","prod"]' } });
+  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
+  expect((await stack.ok("up", { config: { tags: "" } })).summary).toMatchObject({ update: 1 });
+  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags).toEqual([]);
+  expect((await stack.ok("preview")).changeSummary).toEqual({ same: 6 });
+
+  // swapSize: the size it already has plans nothing; a new size resizes the swap disk in place (the image deploy left no room to grow it: shrink it).
+  expect((await stack.ok("preview", { config: { swapSize: "512" } })).changeSummary).toEqual({ same: 6 });
+  expect((await stack.ok("up", { config: { swapSize: "256" } })).summary).toMatchObject({ update: 1, same: 5 });
+  const swapDisk = (await call(emu, "GET", `/compute/instances/${ids.web}/disks`)).body.data.find((d: { filesystem: string }) => d.filesystem === "swap");
+  expect(swapDisk.size).toBe(256);
+
+  // A replacement is visible: preview --diff names the field that forces it.
+  const preview = await stack.run("preview", { config: { webRegion: "eu-central" }, flags: ["--diff"] });
+  expect(preview.code).toBe(0);
+  expect(preview.stderr).toMatch(/\+-.*Instance: \(replace\)[\s\S]*~ region\s*: "us-east" => "eu-central"/);
+
+  // An auto-named instance is replaced create-first, with a fresh name.
+  const moved = await stack.ok("up", { config: { webRegion: "eu-central" } });
+  expect(moved.summary).toMatchObject({ replace: 1 });
+  expect(moved.outputs.labels.web).toMatch(AUTO("web"));
+  expect(moved.outputs.labels.web).not.toBe(labels.web);
+  expect((await instances()).filter((i) => /^web-/.test(i.label)).map((i) => [i.label, i.region])).toEqual([[moved.outputs.labels.web, "eu-central"]]);
+
+  // A pinned label on an instance: the new one is made first (under a temporary label), then takes the label.
+  const base = { webRegion: "eu-central" };
+  const db = await stack.run("up", { config: { ...base, dbRegion: "eu-central" } });
+  expect(db.code).toBe(0);
+  expect(db.json.summary).toMatchObject({ replace: 1 });
+  const dbs = (await instances()).filter((i) => i.label.startsWith("safety-db"));
+  expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", db.json.outputs.ids.db]]);
+  expect(db.json.outputs.ids.db).not.toBe(ids.db);
+  // The old one was deleted after the new one existed (the engine's order: create, then delete).
+  expect(db.stderr.indexOf("created replacement")).toBeLessThan(db.stderr.indexOf("deleted original"));
+  expect((await stack.ok("preview", { config: { ...base, dbRegion: "eu-central" } })).changeSummary).toEqual({ same: 6 });
+
+  // Refused at preview, naming the field and the rule: nothing is sent.
+  emu.log.length = 0;
+  const swap = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "4096" } });
+  expect(swap.code).not.toBe(0);
+  expect(swap.stderr).toMatch(/swapSize: 4096 MB does not fit/);
+  const timeouts = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "256", diskTimeouts: '{"create":"10 min"}' } });
+  expect(timeouts.code).not.toBe(0);
+  expect(timeouts.stderr).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);
+  expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
+
+  const down = await stack.ok("destroy", { config: { ...base, dbRegion: "eu-central", diskTimeouts: "" } });
+  expect(down.summary).toEqual({ delete: 6 });
+  expect((await instances()).map((i) => i.label)).toEqual(["oob-1"]);
+  expect((await call(emu, "GET", "/vpcs")).body.data).toEqual([]);
+});
