@@ -8,9 +8,11 @@ const scriptData = config.requireSecretObject<Record<string, string>>("scriptDat
 const userData = config.requireSecret("userData");
 const publicKey = config.require("publicKey");
 
+// Half of the resources pin a label; the others (net, subnet, host, data, image, postgres) are auto-named
+// "<name>-<7 hex>", so that the chaos run covers both ways of identifying a create whose answer was lost.
 const key = new compute.SshKey("key", { label: "all-key", sshKey: publicKey });
-const net = new compute.Vpc("net", { label: "all-net", region });
-const subnet = new compute.Subnet("subnet", { vpcId: net.id, label: "all-subnet", ipv4: "10.20.0.0/24" });
+const net = new compute.Vpc("net", { region });
+const subnet = new compute.Subnet("subnet", { vpcId: net.id, ipv4: "10.20.0.0/24" });
 
 // An instance deployed from an image with a script, user data and keys, in the VPC.
 const web = new compute.Instance("web", {
@@ -27,15 +29,15 @@ const web = new compute.Instance("web", {
 });
 
 // An instance built from its own disks, booted with its own profile, with an extra interface.
-const host = new compute.Instance("host", { label: "all-host", region, type: "c1-standard-2" });
+const host = new compute.Instance("host", { region, type: "c1-standard-2" });
 const root = new compute.Disk("root", { computeId: host.id, label: "root", size: 4096, image: "compute/debian12", rootPass, scriptId: 101, scriptData });
-const data = new compute.Disk("data", { computeId: host.id, label: "data", size: 2048 });
+const data = new compute.Disk("data", { computeId: host.id, size: 2048 });
 const profile = new compute.Config("boot", { computeId: host.id, label: "boot", devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } }, booted: true });
 const vpcInterface = new compute.Interface("vpc", { computeId: host.id, configId: profile.id, purpose: "vpc", subnetId: subnet.id });
-const image = new compute.Image("image", { diskId: root.id, label: "all-image" });
+const image = new compute.Image("image", { diskId: root.id });
 
 const mysql = new compute.MysqlDatabase("mysql", { label: "all-mysql", region, type: "c1-standard-2", engine: "mysql/8.0.35", allowList: [pulumi.interpolate`${web.vpcIpv4}/32`] });
-const postgres = new compute.PostgresDatabase("postgres", { label: "all-postgres", region, type: "c1-standard-2", engine: "postgresql/16.1" });
+const postgres = new compute.PostgresDatabase("postgres", { region, type: "c1-standard-2", engine: "postgresql/16.1" });
 
 export const ids = { key: key.id, vpc: net.id, subnet: subnet.id, web: web.id, host: host.id, root: root.id, data: data.id, profile: profile.id, interface: vpcInterface.id, image: image.id, mysql: mysql.id, postgres: postgres.id };
 export const webRootPass = web.rootPass;

@@ -6,7 +6,7 @@
  */
 import type { Emulator } from "../../emulator/server";
 import { FAULT_KINDS } from "../../emulator/faults";
-import { ed25519Key, emulator } from "../helpers/emulator";
+import { call, ed25519Key, emulator } from "../helpers/emulator";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(900_000);
@@ -49,6 +49,14 @@ test.each(SEEDS)("seed %i: up and destroy succeed with 35%% of requests faulted,
     if (up.code !== 0) throw new Error(`up failed:\n${up.stderr}`);
     const upMs = Date.now() - t0;
     expect(counts(emu)).toEqual(EXPECTED);
+    // The auto-named half carries "<name>-<7 hex>" labels, read through the API with faults paused.
+    const faults = { seed, rules, slowMs: 200, retryAfterSeconds: 1 };
+    emu.faults.set(undefined);
+    const labelsOf = async (p: string) => ((await call(emu, "GET", p)).body.data as Array<{ label: string }>).map((r) => r.label);
+    expect(await labelsOf("/vpcs")).toEqual([expect.stringMatching(/^net-[0-9a-f]{7}$/)]);
+    expect((await labelsOf("/compute/instances")).sort()).toEqual(["all-web", expect.stringMatching(/^host-[0-9a-f]{7}$/)]);
+    expect(await labelsOf("/images?page_size=500")).toContainEqual(expect.stringMatching(/^image-[0-9a-f]{7}$/));
+    emu.faults.set(faults);
     const t1 = Date.now();
     const down = await stack.run("destroy");
     if (down.code !== 0) throw new Error(`destroy failed:\n${down.stderr}`);
