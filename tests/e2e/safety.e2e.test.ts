@@ -1,6 +1,6 @@
 /**
  * Issue 10 through the real Pulumi CLI (tests/programs/safety): auto-naming kept across runs, create-first
- * replacements (a fresh name, or a pinned label handed over), a replacement named in `preview --diff`,
+ * replacements (a fresh name, or a pinned label handed over), lost create answers adopted, never made twice, a replacement named in `preview --diff`,
  * removed tags cleared, preview-time refusals, and a read function on the stack's settings alone.
  */
 import type { Emulator } from "../../emulator/server";
@@ -36,8 +36,16 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
     await new Promise((r) => setTimeout(r, 200));
   }
 
+  // Every create of an instance, a VPC or a disk loses its answer after taking effect: each is found by
+  // its (auto-)label and adopted, never made twice.
+  emu.faults.set({ seed: 1, rules: [{ match: "^POST /v4/(compute/instances|vpcs|compute/instances/\\d+/disks)$", rate: 1, kinds: ["lost"], limit: 5 }] });
   const up = await stack.ok("up");
+  emu.faults.set(undefined);
   expect(up.summary).toEqual({ create: 6 });
+  expect(emu.log.filter((l) => l.fault === "lost").map((l) => l.path.replace(/\/\d+\//g, "/N/")).sort()).toEqual(["/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances/N/disks", "/v4/vpcs"]);
+  expect((await instances()).length).toBe(4);
+  expect((await call(emu, "GET", "/vpcs")).body.data).toHaveLength(1);
+  expect((await call(emu, "GET", `/compute/instances/${up.outputs.ids.host}/disks`)).body.data).toHaveLength(1);
   const { labels, ids } = up.outputs;
   expect(labels).toMatchObject({ net: expect.stringMatching(AUTO("net")), web: expect.stringMatching(AUTO("web")), db: "safety-db", host: expect.stringMatching(AUTO("host")), data: expect.stringMatching(AUTO("data")) });
   expect((await call(emu, "GET", `/vpcs/${ids.net}`)).body.label).toBe(labels.net);
