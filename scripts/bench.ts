@@ -4,7 +4,7 @@
  * Writes bench/results.md (machine, versions, date, figures). Nothing here is a test: figures, not
  * pass/fail (the targets are printed beside them).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import * as path from "node:path";
@@ -13,10 +13,10 @@ import { Pool } from "undici";
 import { startEmulator, type Emulator } from "../emulator/server";
 import type { DynamicProviderImpl } from "../provider/resource";
 import { ed25519Key } from "./keys";
+import { Project, type Op } from "./pulumi";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
-const RUNNER = path.join(ROOT, "dist", "scripts", "pulumi.js");
 const PASS = "B3nch-R00t-Passw0rd!";
 
 type Props = Record<string, unknown>;
@@ -212,18 +212,14 @@ async function timeToNotice(): Promise<string> {
 
 // ---- 3 and 4: through the real CLI ------------------------------------------------------------------
 
-function runCli(op: string, dir: string, stack: string, stateDir: string, config: Record<string, string>, secrets: Record<string, string>): Promise<{ ms: number; rssKb: number; stdout: string }> {
-  const args = ["-f", "%M", process.execPath, RUNNER, op, "--dir", dir, "--stack", stack, "--state", stateDir, "--json"];
-  for (const [k, v] of Object.entries(config)) args.push("--config", `${k}=${v}`);
-  for (const [k, v] of Object.entries(secrets)) args.push("--secret", `${k}=${v}`);
+/** One CLI step in the program's folder (scripts/pulumi.ts), under /usr/bin/time for its peak memory. */
+async function runCli(op: Op, dir: string, stack: string, stateDir: string, config: Record<string, string>, secrets: Record<string, string>): Promise<{ ms: number; rssKb: number; stdout: string }> {
+  const project = new Project(dir, stack, stateDir);
+  await project.configure(config, secrets);
   const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    execFile("/usr/bin/time", args, { maxBuffer: 256 * 1024 * 1024, env: process.env }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`${op} failed: ${stderr.slice(-2000)}`));
-      const rss = Number(stderr.trim().split("\n").pop());
-      resolve({ ms: Date.now() - t0, rssKb: rss, stdout });
-    });
-  });
+  const r = await project.run(op, [], { wrap: ["/usr/bin/time", "-f", "%M"], timeoutMs: 1_800_000 });
+  if (r.code !== 0) throw new Error(`${op} failed: ${r.stderr.slice(-2000)}`);
+  return { ms: Date.now() - t0, rssKb: Number(r.stderr.trim().split("\n").pop()), stdout: r.stdout };
 }
 
 async function stateSize(): Promise<string> {
@@ -234,7 +230,7 @@ async function stateSize(): Promise<string> {
   const secrets = { "compute:token": emu.token, "all-example:rootPass": PASS, "all-example:scriptData": '{"greeting":"x"}', "all-example:userData": Buffer.from("#cloud-config\n").toString("base64") };
   try {
     await runCli("up", dir, "bench", stateDir, config, secrets);
-    const exported = JSON.parse((await runCli("export", dir, "bench", stateDir, config, secrets)).stdout.trim().split("\n").pop()!);
+    const exported = JSON.parse((await runCli("export", dir, "bench", stateDir, config, secrets)).stdout);
     const byType = new Map<string, { provider: number; resource: number }>();
     for (const r of exported.deployment.resources as Array<{ type: string; inputs?: { __provider?: string } }>) {
       if (!r.type.startsWith("pulumi-nodejs:dynamic/compute:")) continue;

@@ -1,168 +1,180 @@
-#!/usr/bin/env node
 /**
- * Runs a real Pulumi CLI operation on a stack program in a folder (an example, or a user's project):
- *
- *   node dist/scripts/pulumi.js <up|preview|refresh|destroy|export|outputs|rm> --dir DIR [--stack NAME]
- *        [--config key=value]... [--secret key=value]... [--state DIR] [--json] [--show-secrets] [--diff]
- *
- * The CLI is the one scripts/ensure-pulumi provides (built from the Go module proxy when needed). The
- * Node.js language host of the CLI cannot be had from the module proxy, so the program runs in this
- * process through the CLI's `--client` mode, as the Automation API runs inline programs: the CLI engine,
- * the state, the diff, the dynamic-provider plugin and its process are all the real ones (docs/pulumi-cli.md).
- * The program's module is loaded like `pulumi up` loads it: its exports become the stack outputs.
+ * Runs the plain Pulumi CLI in a program's folder, the way a user types it: `pulumi stack init`,
+ * `pulumi config set [--secret]`, `pulumi up --yes`, `pulumi preview [--diff]`, `pulumi refresh --yes`,
+ * `pulumi destroy --yes`, `pulumi stack export`, `pulumi stack output --json`, `pulumi stack rm --yes`.
+ * The CLI and its language hosts are the ones scripts/ensure-pulumi provides (docs/pulumi-cli.md); the
+ * program is the folder's `index.ts`, run by the Node.js language host with the program's own typescript.
+ * Used by the tests (tests/helpers/pulumi.ts), the demo and the benchmark; nothing here is a shortcut
+ * around the CLI.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
-const OPS = ["up", "preview", "refresh", "destroy", "export", "outputs", "rm"] as const;
-type Op = (typeof OPS)[number];
 
-export interface RunOptions {
-  op: Op;
-  dir: string;
-  stack: string;
-  config?: Record<string, string>;
-  secrets?: Record<string, string>;
-  /** Folder of the local file backend (default: DIR/.pulumi-state). */
-  stateDir?: string;
-  /** Print only a JSON result on stdout. */
-  json?: boolean;
-  /** export: decrypt secrets, as `pulumi stack export --show-secrets` (never the default). */
-  showSecrets?: boolean;
-  /** preview: print the full property diff, as `pulumi preview --diff`. */
-  diff?: boolean;
+let binDir: string | undefined;
+/** The folder holding `pulumi` and the language hosts, from scripts/ensure-pulumi (asked once). */
+export function pulumiBin(): string {
+  binDir ??= execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  return binDir;
 }
 
-function keyValues(items: string[] | undefined, flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of items ?? []) {
-    const i = item.indexOf("=");
-    if (i <= 0) throw new Error(`${flag} takes key=value, got "${item}"`);
-    out[item.slice(0, i)] = item.slice(i + 1);
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a step of the CLI did: `pulumi stack history`'s resource changes, and the stack's outputs. */
+export interface OpResult extends CliResult {
+  json: any;
+}
+
+export type Op = "up" | "preview" | "refresh" | "destroy" | "export" | "outputs" | "rm" | "import";
+
+/**
+ * A stack of a program in `dir`, with a local file backend in `stateDir`. Settings are passed to the CLI
+ * through the environment a user's shell would have (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, ...).
+ */
+export class Project {
+  private created = false;
+  /** The config the stack holds, as last set through the CLI (a change sets it again). */
+  private readonly held = new Map<string, string>();
+
+  constructor(
+    readonly dir: string,
+    readonly stack: string,
+    readonly stateDir: string,
+    private readonly baseEnv: Record<string, string> = {},
+  ) {
+    mkdirSync(stateDir, { recursive: true });
   }
-  return out;
-}
 
-/** The folder holding bin/pulumi, from scripts/ensure-pulumi. */
-export function pulumiRoot(): string {
-  const bin = execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  return path.dirname(bin);
-}
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const bin = pulumiBin();
+    return {
+      ...process.env,
+      PULUMI_BACKEND_URL: `file://${this.stateDir}`,
+      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-compute-local",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The CLI and its hosts first; the plugin scripts run `node`, which must be this Node (22).
+      PATH: [bin, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+      ...this.baseEnv,
+      ...extra,
+    };
+  }
 
-export async function run(opts: RunOptions): Promise<Record<string, unknown>> {
-  const dir = path.resolve(opts.dir);
-  if (!existsSync(path.join(dir, "Pulumi.yaml"))) throw new Error(`${dir} has no Pulumi.yaml`);
-  const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { main?: string };
-  const entry = path.resolve(dir, pkg.main ?? "index.js");
-  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the program first (scripts/prepare-examples)`);
-
-  // The program and the language server must share one @pulumi/pulumi: take the program's own.
-  const pulumiPkg = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [dir] }));
-  const auto = require(path.join(pulumiPkg, "automation")) as typeof import("@pulumi/pulumi/automation");
-
-  const stateDir = path.resolve(opts.stateDir ?? path.join(dir, ".pulumi-state"));
-  mkdirSync(stateDir, { recursive: true });
-  const root = pulumiRoot();
-  const envVars: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
-    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-compute-local",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // The dynamic-provider plugin beside the CLI runs `node`, which must be the Node this runs on.
-    PATH: [path.join(root, "bin"), path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-  };
-  for (const [k, v] of Object.entries(envVars)) process.env[k] = v;
-
-  const pulumiCommand = await auto.PulumiCommand.get({ root, skipVersionCheck: true });
-  const program = async () => {
-    delete require.cache[entry];
-    return require(entry);
-  };
-  const ws = await auto.LocalWorkspace.create({ workDir: dir, program, pulumiCommand, envVars });
-  const stack = await auto.Stack.createOrSelect(opts.stack, ws);
-  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, { value: v });
-  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, { value: v, secret: true });
-
-  const onOutput = opts.json ? (s: string) => process.stderr.write(s) : (s: string) => process.stdout.write(s);
-  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.secret ? "[secret]" : v.value]));
-  switch (opts.op) {
-    case "up": {
-      const r = await stack.up({ onOutput, color: "never" });
-      return { summary: r.summary.resourceChanges, outputs: await outputs() };
-    }
-    case "preview": {
-      const r = await stack.preview({ onOutput, color: "never", diff: opts.diff });
-      return { changeSummary: r.changeSummary };
-    }
-    case "refresh": {
-      const r = await stack.refresh({ onOutput, color: "never" });
-      return { summary: r.summary.resourceChanges, outputs: await outputs() };
-    }
-    case "destroy": {
-      const r = await stack.destroy({ onOutput, color: "never" });
-      return { summary: r.summary.resourceChanges };
-    }
-    case "export": {
-      // What a user's `pulumi stack export` prints. (The Automation API's exportStack() adds
-      // --show-secrets, which decrypts every secret: not what a state audit must look at.)
-      const text = execFileSync(path.join(root, "bin", "pulumi"), ["stack", "export", "--stack", opts.stack, ...(opts.showSecrets ? ["--show-secrets"] : [])], {
-        cwd: dir,
-        env: { ...process.env, ...envVars },
-        encoding: "utf8",
-        maxBuffer: 256 * 1024 * 1024,
+  /** `pulumi <args>` in the program's folder. `wrap` runs it under another command (`/usr/bin/time`). */
+  cli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {}): Promise<CliResult> {
+    const pulumi = path.join(pulumiBin(), "pulumi");
+    const [cmd, ...argv] = opts.wrap ? [...opts.wrap, pulumi, ...args] : [pulumi, ...args];
+    return new Promise((resolve) => {
+      execFile(cmd, argv, { cwd: this.dir, env: this.env(opts.env), maxBuffer: 256 * 1024 * 1024, timeout: opts.timeoutMs ?? 300_000 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
+        resolve({ code, stdout, stderr });
       });
-      return JSON.parse(text) as Record<string, unknown>;
+    });
+  }
+
+  private async must(args: string[], env?: Record<string, string>): Promise<CliResult> {
+    const r = await this.cli(args, { env });
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+    return r;
+  }
+
+  /** `pulumi stack init` once (a stack already in the backend, a fixture's, is selected instead). */
+  async init(): Promise<void> {
+    if (this.created) return;
+    const r = await this.cli(["stack", "init", this.stack]);
+    if (r.code !== 0 && !/already exists/.test(r.stderr)) throw new Error(`pulumi stack init ${this.stack} failed:\n${r.stderr}`);
+    this.created = true;
+  }
+
+  /**
+   * `pulumi config set` for every value that differs from what the stack holds (`--secret` for secrets),
+   * `pulumi config rm` for a key given as undefined.
+   */
+  async configure(config: Record<string, string | undefined> = {}, secrets: Record<string, string> = {}): Promise<void> {
+    await this.init();
+    const wanted: Array<[string, string | undefined, boolean]> = [...Object.entries(config).map(([k, v]) => [k, v, false] as [string, string | undefined, boolean]), ...Object.entries(secrets).map(([k, v]) => [k, v, true] as [string, string, boolean])];
+    for (const [key, value, secret] of wanted) {
+      const mark = value === undefined ? undefined : `${secret ? "s" : "p"}:${value}`;
+      if (this.held.get(key) === mark) continue;
+      if (value === undefined) {
+        await this.must(["config", "rm", key, "--stack", this.stack]);
+        this.held.delete(key);
+        continue;
+      }
+      const args = ["config", "set", key, "--stack", this.stack, ...(secret ? ["--secret"] : []), "--", value];
+      const r = await this.cli(args);
+      // The CLI refuses a plain value that looks like a secret (an SSH key, say) unless told it is not.
+      if (r.code !== 0 && /--plaintext/.test(r.stderr)) await this.must(["config", "set", key, "--stack", this.stack, "--plaintext", "--", value]);
+      else if (r.code !== 0) throw new Error(`pulumi config set ${key} failed:\n${r.stderr}`);
+      this.held.set(key, mark!);
     }
-    case "outputs":
-      return outputs();
-    case "rm":
-      await ws.removeStack(opts.stack);
-      return {};
   }
-}
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      dir: { type: "string" },
-      stack: { type: "string", default: "dev" },
-      config: { type: "string", multiple: true },
-      secret: { type: "string", multiple: true },
-      state: { type: "string" },
-      json: { type: "boolean", default: false },
-      "show-secrets": { type: "boolean", default: false },
-      diff: { type: "boolean", default: false },
-    },
-  });
-  const op = positionals[0] as Op;
-  if (!OPS.includes(op) || !values.dir) {
-    console.error(`usage: pulumi.js <${OPS.join("|")}> --dir DIR [--stack NAME] [--config k=v]... [--secret k=v]... [--state DIR] [--json]`);
-    process.exit(2);
+  /** The resource changes of the newest entry of `pulumi stack history`. */
+  async lastChanges(): Promise<Record<string, number>> {
+    const r = await this.must(["stack", "history", "--json", "--stack", this.stack]);
+    const history = JSON.parse(r.stdout) as Array<{ resourceChanges?: Record<string, number> }>;
+    return history[0]?.resourceChanges ?? {};
   }
-  const result = await run({
-    op,
-    dir: values.dir,
-    stack: values.stack!,
-    config: keyValues(values.config, "--config"),
-    secrets: keyValues(values.secret, "--secret"),
-    stateDir: values.state,
-    json: values.json,
-    showSecrets: values["show-secrets"],
-    diff: values.diff,
-  });
-  if (values.json) process.stdout.write(JSON.stringify(result) + "\n");
-  else if (op === "export" || op === "outputs") process.stdout.write(JSON.stringify(result, null, 2) + "\n");
-}
 
-if (require.main === module) {
-  main().catch((err: Error) => {
-    // Automation errors carry the CLI's stderr, which names the failing resource and the provider's message.
-    console.error(err.message ?? String(err));
-    process.exit(1);
-  });
+  /** `pulumi stack output --json`: secret outputs read "[secret]", as a user sees them. */
+  async outputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.must(["stack", "output", "--json", "--stack", this.stack])).stdout) as Record<string, unknown>;
+  }
+
+  /**
+   * One operation as a user types it, plus what tests read back: `json` is `{ summary, outputs }` after
+   * up and refresh, `{ summary }` after destroy, the `--json` preview (unless `--diff` asks for the text),
+   * the exported state, or the outputs.
+   */
+  async run(op: Op, flags: string[] = [], opts: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {}): Promise<OpResult> {
+    await this.init();
+    const s = ["--stack", this.stack];
+    const common = [...s, "--color", "never", "--non-interactive"];
+    let args: string[];
+    switch (op) {
+      case "up":
+      case "refresh":
+      case "destroy":
+        args = [op, "--yes", ...common, ...flags];
+        break;
+      case "preview":
+        args = ["preview", ...common, ...(flags.includes("--diff") ? [] : ["--json"]), ...flags];
+        break;
+      case "import":
+        args = ["import", "--yes", ...common, ...flags];
+        break;
+      case "export":
+        args = ["stack", "export", ...s, ...flags];
+        break;
+      case "outputs":
+        args = ["stack", "output", "--json", ...s, ...flags];
+        break;
+      case "rm":
+        args = ["stack", "rm", "--yes", ...s, ...flags];
+        break;
+    }
+    const r = await this.cli(args, opts);
+    let json: any;
+    if (r.code === 0) {
+      if (op === "up" || op === "refresh" || op === "import") json = { summary: await this.lastChanges(), outputs: await this.outputs() };
+      else if (op === "destroy") json = { summary: await this.lastChanges() };
+      else if (op === "rm") json = {};
+    }
+    if (json === undefined && ["preview", "export", "outputs"].includes(op)) {
+      try {
+        json = JSON.parse(r.stdout);
+      } catch {
+        json = undefined;
+      }
+    }
+    return { ...r, json };
+  }
 }

@@ -32,7 +32,7 @@ test("a read-only token: preview works, up fails with a clear permission error",
     expect((await s.run("preview")).code).toBe(0);
     const up = await s.run("up");
     expect(up.code).not.toBe(0);
-    expect(up.stderr).toMatch(/cannot create SSH key: the API answered HTTP 403: .*account:read_write.*check the token's scopes/);
+    expect(up.output).toMatch(/cannot create SSH key: the API answered HTTP 403: .*account:read_write.*check the token's scopes/);
   });
   expect(emu.store.data.sshkeys).toEqual([]);
 });
@@ -43,7 +43,7 @@ test("a revoked token: a clear 401", async () => {
   await withStack("sshkey", t.token, async (s) => {
     const up = await s.run("up");
     expect(up.code).not.toBe(0);
-    expect(up.stderr).toMatch(/HTTP 401: Invalid Token.*missing, unknown, expired or revoked/);
+    expect(up.output).toMatch(/HTTP 401: Invalid Token.*missing, unknown, expired or revoked/);
   });
 });
 
@@ -55,7 +55,7 @@ test("a restricted user without add_computes: a clear error naming the grant", a
     async (s) => {
       const up = await s.run("up");
       expect(up.code).not.toBe(0);
-      expect(up.stderr).toMatch(/cannot create instance: the API answered HTTP 403: .*add_computes grant/);
+      expect(up.output).toMatch(/cannot create instance: the API answered HTTP 403: .*add_computes grant/);
     },
     { "compute-example:rootPass": "Acc3ss-R00t-Pass!" },
   );

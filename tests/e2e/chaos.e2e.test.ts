@@ -46,7 +46,7 @@ test.each(SEEDS)("seed %i: up and destroy succeed with 35%% of requests faulted,
   try {
     const t0 = Date.now();
     const up = await stack.run("up");
-    if (up.code !== 0) throw new Error(`up failed:\n${up.stderr}`);
+    if (up.code !== 0) throw new Error(`up failed:\n${up.output}`);
     const upMs = Date.now() - t0;
     expect(counts(emu)).toEqual(EXPECTED);
     // The auto-named half carries "<name>-<7 hex>" labels, read through the API with faults paused.
@@ -59,7 +59,7 @@ test.each(SEEDS)("seed %i: up and destroy succeed with 35%% of requests faulted,
     emu.faults.set(faults);
     const t1 = Date.now();
     const down = await stack.run("destroy");
-    if (down.code !== 0) throw new Error(`destroy failed:\n${down.stderr}`);
+    if (down.code !== 0) throw new Error(`destroy failed:\n${down.output}`);
     const downMs = Date.now() - t1;
     emu.faults.set(undefined);
     await fetch(`${emu.url}/compute/instances`, { headers: { authorization: `Bearer ${emu.token}` } }); // lets deletions finish

@@ -48,7 +48,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   await call(emu, "PUT", `/compute/instances/${inst.id}`, { body: { label: "renamed-by-hand" } });
   const refresh = await stack.run("refresh", { config: { type: "c1-standard-4" } });
   expect(refresh.code).toBe(0);
-  expect(refresh.stderr).toMatch(/Instance web updated .*\[diff: ~label\]/);
+  expect(refresh.output).toMatch(/Instance web updated .*\[diff: ~label\]/);
   const [instState] = resourcesOf(await stack.ok("export"), ":Instance");
   expect(instState.outputs.label).toBe("renamed-by-hand");
   const back = await stack.ok("up", { config: { type: "c1-standard-4" } });

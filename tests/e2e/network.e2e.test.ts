@@ -50,7 +50,7 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
   await call(emu, "PUT", `/images/${golden.id}`, { body: { label: "golden-by-hand" } });
   const refresh = await stack.run("refresh");
   expect(refresh.code).toBe(0);
-  expect(refresh.stderr).toMatch(/Image golden updated .*\[diff: ~label\]/);
+  expect(refresh.output).toMatch(/Image golden updated .*\[diff: ~label\]/);
 
   // Changes in place: the VPC's description, a subnet's label, the image's description (same ids).
   const ids = { vpc: d.vpcs[0].id, subnets: d.subnets.map((s) => s.id).sort(), image: golden.id };

@@ -72,7 +72,7 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   // A replacement is visible: preview --diff names the field that forces it.
   const preview = await stack.run("preview", { config: { webRegion: "eu-central" }, flags: ["--diff"] });
   expect(preview.code).toBe(0);
-  expect(preview.stderr).toMatch(/\+-.*Instance: \(replace\)[\s\S]*~ region\s*: "us-east" => "eu-central"/);
+  expect(preview.output).toMatch(/\+-.*Instance: \(replace\)[\s\S]*~ region\s*: "us-east" => "eu-central"/);
 
   // An auto-named instance is replaced create-first, with a fresh name.
   const moved = await stack.ok("up", { config: { webRegion: "eu-central" } });
@@ -90,17 +90,17 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", db.json.outputs.ids.db]]);
   expect(db.json.outputs.ids.db).not.toBe(ids.db);
   // The old one was deleted after the new one existed (the engine's order: create, then delete).
-  expect(db.stderr.indexOf("created replacement")).toBeLessThan(db.stderr.indexOf("deleted original"));
+  expect(db.output.indexOf("created replacement")).toBeLessThan(db.output.indexOf("deleted original"));
   expect((await stack.ok("preview", { config: { ...base, dbRegion: "eu-central" } })).changeSummary).toEqual({ same: 6 });
 
   // Refused at preview, naming the field and the rule: nothing is sent.
   emu.log.length = 0;
   const swap = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "4096" } });
   expect(swap.code).not.toBe(0);
-  expect(swap.stderr).toMatch(/swapSize: 4096 MB does not fit/);
+  expect(swap.output).toMatch(/swapSize: 4096 MB does not fit/);
   const timeouts = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "256", diskTimeouts: '{"create":"10 min"}' } });
   expect(timeouts.code).not.toBe(0);
-  expect(timeouts.stderr).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);
+  expect(timeouts.output).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);
   expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
 
   const down = await stack.ok("destroy", { config: { ...base, dbRegion: "eu-central", diskTimeouts: "" } });

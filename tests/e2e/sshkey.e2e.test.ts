@@ -35,7 +35,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   const refresh = await stack.run("refresh");
   expect(refresh.code).toBe(0);
   expect(refresh.json.summary).toMatchObject({ update: 1 });
-  expect(refresh.stderr).toMatch(/SshKey deploy-key updated .*\[diff: ~label\]/);
+  expect(refresh.output).toMatch(/SshKey deploy-key updated .*\[diff: ~label\]/);
   const [afterRefresh] = resourcesOf(await stack.ok("export"), ":SshKey");
   expect(afterRefresh.outputs.label).toBe("edited-by-hand");
 
@@ -79,7 +79,7 @@ test("a bad label is refused at preview, naming the field, and nothing reaches t
     emu.log.length = 0;
     const r = await bad.run("preview", { config: { label: "x".repeat(70) } });
     expect(r.code).not.toBe(0);
-    expect(r.stderr + r.stdout).toMatch(/label: must be at most 64 characters/);
+    expect(r.output).toMatch(/label: must be at most 64 characters/);
     expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
   } finally {
     bad.cleanup();

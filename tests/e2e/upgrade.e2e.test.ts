@@ -40,8 +40,8 @@ test("a stack of the previous release: nothing planned, no drift, destroy cleans
   const before = (await call(emu, "GET", "/compute/instances")).body.data.map((i: { id: number; label: string }) => [i.id, i.label]);
   expect(before).toHaveLength(3);
 
-  const preview = await stack.run("preview", { flags: ["--diff"] });
-  if (preview.code !== 0) throw new Error(preview.stderr);
+  const preview = await stack.run("preview");
+  if (preview.code !== 0) throw new Error(preview.output);
   expect(preview.json.changeSummary).toEqual({ same: 14 });
 
   const refresh = await stack.ok("refresh");

@@ -1,22 +1,27 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { Project, type Op } from "../../scripts/pulumi";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const RUNNER = path.join(ROOT, "dist", "scripts", "pulumi.js");
 
 export interface PulumiResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** Everything the CLI printed (the engine prints progress on stdout, errors on stderr). */
+  output: string;
   json: any;
 }
 
-/** A stack of an example, with its own file backend; `run` drives the real CLI through scripts/pulumi.ts. */
+/**
+ * A stack of a program (an example, or a test program), with its own file backend, run with the plain
+ * Pulumi CLI in the program's folder (scripts/pulumi.ts): `pulumi stack init`, `pulumi config set`, ...
+ */
 export class TestStack {
   readonly stateDir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-e2e-"));
   readonly dir: string;
+  readonly project: Project;
   /** Everything the CLI printed in this stack's runs, for secret audits. */
   readonly transcript: string[] = [];
   /** `example`: a folder of examples/, or a path from the repository's root (tests/programs/...). */
@@ -29,29 +34,22 @@ export class TestStack {
     if (!existsSync(path.join(this.dir, "node_modules", "pulumi-compute"))) {
       throw new Error(`${path.relative(ROOT, this.dir)} is not prepared: run scripts/prepare-examples (npm test does)`);
     }
+    this.project = new Project(this.dir, stack, this.stateDir);
   }
 
-  run(op: string, extra: { config?: Record<string, string>; secrets?: Record<string, string>; env?: Record<string, string>; flags?: string[] } = {}): Promise<PulumiResult> {
-    const args = [RUNNER, op, "--dir", this.dir, "--stack", this.stack, "--state", this.stateDir, "--json", ...(extra.flags ?? [])];
-    for (const [k, v] of Object.entries({ ...this.base.config, ...extra.config })) args.push("--config", `${k}=${v}`);
-    for (const [k, v] of Object.entries({ ...this.base.secrets, ...extra.secrets })) args.push("--secret", `${k}=${v}`);
-    return new Promise((resolve) => {
-      execFile(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...extra.env }, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) => {
-        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout.trim().split("\n").pop() ?? "");
-        } catch {
-          json = undefined;
-        }
-        // A --show-secrets export is decrypted on purpose: it is not part of what the audit reads.
-        if (!extra.flags?.includes("--show-secrets")) this.transcript.push(stdout, stderr);
-        resolve({ code: typeof code === "number" ? code : 1, stdout, stderr, json });
-      });
-    });
+  /**
+   * Sets the config that differs (`pulumi config set [--secret]`; a key given as undefined is removed
+   * with `pulumi config rm`), then runs the operation.
+   */
+  async run(op: Op, extra: { config?: Record<string, string | undefined>; secrets?: Record<string, string>; env?: Record<string, string>; flags?: string[] } = {}): Promise<PulumiResult> {
+    await this.project.configure({ ...this.base.config, ...extra.config }, { ...this.base.secrets, ...extra.secrets });
+    const r = await this.project.run(op, extra.flags ?? [], { env: extra.env });
+    // A --show-secrets export is decrypted on purpose: it is not part of what the audit reads.
+    if (!extra.flags?.includes("--show-secrets")) this.transcript.push(r.stdout, r.stderr);
+    return { ...r, output: `${r.stdout}\n${r.stderr}` };
   }
 
-  async ok(op: string, extra: Parameters<TestStack["run"]>[1] = {}): Promise<any> {
+  async ok(op: Op, extra: Parameters<TestStack["run"]>[1] = {}): Promise<any> {
     const r = await this.run(op, extra);
     if (r.code !== 0) throw new Error(`pulumi ${op} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
     return r.json;
