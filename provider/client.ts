@@ -18,6 +18,8 @@ export class ApiError extends Error {
     super(`${method} ${path} failed: HTTP ${status}: ${ApiError.describe(errors)}`);
     this.name = "ApiError";
   }
+  /** Attempts made, set once the client gives up retrying. */
+  attempts = 1;
   static describe(errors: ApiErrorItem[]): string {
     if (!errors.length) return "no reason given";
     return errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join("; ");
@@ -28,8 +30,28 @@ export class ApiError extends Error {
   }
 }
 
-/** The request never got an answer (refused, reset, timed out). `sent` is false only when it surely never reached the server. */
+/** What undici's and Node's network error codes mean, for messages a user reads. */
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "name lookup failed",
+  ETIMEDOUT: "timed out",
+  EPIPE: "connection closed",
+  UND_ERR_SOCKET: "connection closed by the server",
+  UND_ERR_CONNECT_TIMEOUT: "connect timed out",
+  UND_ERR_HEADERS_TIMEOUT: "no answer in time",
+  UND_ERR_BODY_TIMEOUT: "answer cut off (timed out)",
+  UND_ERR_CLOSED: "connection closed",
+};
+
+/**
+ * The request never got an answer (refused, reset, timed out). `sent` is false only when it surely never
+ * reached the server. `attempts` and `elapsedMs` are set once the client gives up retrying.
+ */
 export class NetworkError extends Error {
+  attempts = 1;
+  elapsedMs = 0;
   constructor(
     readonly method: string,
     readonly path: string,
@@ -38,6 +60,15 @@ export class NetworkError extends Error {
   ) {
     super(`${method} ${path} failed: ${code}`);
     this.name = "NetworkError";
+  }
+  /** "connection reset (ECONNRESET)". */
+  get what(): string {
+    const meaning = NETWORK_CODES[this.code];
+    return meaning ? `${meaning} (${this.code})` : this.code;
+  }
+  /** "connection reset (ECONNRESET), 11 attempts over 42.1 s". */
+  get summary(): string {
+    return `${this.what}, ${this.attempts} attempt${this.attempts === 1 ? "" : "s"} over ${(this.elapsedMs / 1000).toFixed(1)} s`;
   }
 }
 
@@ -81,7 +112,7 @@ export interface RequestOptions {
 /** A create whose outcome is unknown: the server may or may not have made the resource. */
 export class AmbiguousCreateError extends Error {
   constructor(readonly original: Error) {
-    super(`the create request may or may not have taken effect: ${original.message}`);
+    super(`the create request may or may not have taken effect: ${original instanceof NetworkError ? `${original.method} ${original.path}: ${original.summary}` : original.message}`, { cause: original });
     this.name = "AmbiguousCreateError";
   }
 }
@@ -131,7 +162,11 @@ export class ApiClient {
   async request<T = unknown>(method: string, path: string, ro: RequestOptions = {}): Promise<{ status: number; body: T }> {
     const idempotent = ro.idempotent ?? method !== "POST";
     const started = Date.now();
-    const attempt = () => this.once<T>(method, path, ro);
+    let attempts = 0;
+    const attempt = () => {
+      attempts++;
+      return this.once<T>(method, path, ro);
+    };
     try {
       return await pRetry(attempt, {
         retries: this.retry.retries,
@@ -151,6 +186,8 @@ export class ApiClient {
         },
       });
     } catch (err) {
+      if (err instanceof NetworkError) Object.assign(err, { attempts, elapsedMs: Date.now() - started });
+      if (err instanceof ApiError) err.attempts = attempts;
       if (!idempotent && !surelyNotApplied(err) && (err instanceof NetworkError || (err instanceof ApiError && err.status >= 500))) {
         throw new AmbiguousCreateError(err);
       }

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "./client";
 import { AUTONAMED, autoName, isExisting, RESOURCE_NAME, type NameRule } from "./naming";
 import { expectReplacement, replacementFor, takeReplacement } from "./replacements";
-import { client as settingsClient, SettingsError } from "./settings";
+import { ComputeError } from "./errors";
+import { client as settingsClient } from "./settings";
 
 /** The value Pulumi passes to check/diff during preview for a value not known yet. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -344,19 +345,25 @@ export function readResult(spec: ResourceSpec<any>, id: string, outs: Props, pro
   return { id, props: full, inputs: inputsOf(spec, full) };
 }
 
-/** A message that names the operation, the resource and the API's reason, and never a secret. */
-export function describeFailure(spec: ResourceSpec<any>, op: string, id: string | undefined, err: unknown): Error {
+/**
+ * The error of a failed operation: a {@link ComputeError} whose message names the operation, the resource
+ * and the API's reason (or how long the API did not answer), never a secret, and that keeps the original
+ * error as its `cause`.
+ */
+export function describeFailure(spec: ResourceSpec<any>, op: string, id: string | undefined, err: unknown): ComputeError {
+  if (err instanceof ComputeError) return err;
   const what = `${spec.noun}${id ? ` ${id}` : ""}`;
-  if (err instanceof SettingsError) return new Error(`cannot ${op} ${what}: ${err.message}`);
+  const info = { operation: op, resource: spec.noun, id, cause: err };
   if (err instanceof ApiError) {
     let hint = "";
     if (err.status === 401) hint = " (the API token is missing, unknown, expired or revoked: check compute:token or COMPUTE_TOKEN)";
     else if (err.status === 403) hint = " (the token or user lacks the permission for this: check the token's scopes and the user's grants)";
-    return new Error(`cannot ${op} ${what}: the API answered HTTP ${err.status}: ${err.reasons}${hint}`);
+    const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
+    return new ComputeError(`cannot ${op} ${what}: the API answered HTTP ${err.status}: ${err.reasons}${hint}${tries}`, { ...info, status: err.status, apiErrors: err.errors, attempts: err.attempts });
   }
-  if (err instanceof NetworkError) return new Error(`cannot ${op} ${what}: no answer from the API (${err.code}) after retries`);
-  if (err instanceof AmbiguousCreateError) return new Error(`cannot ${op} ${what}: ${err.message}`);
-  return new Error(`cannot ${op} ${what}: ${(err as Error)?.message ?? String(err)}`);
+  if (err instanceof NetworkError) return new ComputeError(`cannot ${op} ${what}: no answer from the API: ${err.summary}`, { ...info, attempts: err.attempts });
+  const message = err instanceof Error ? err.message : String(err);
+  return new ComputeError(`cannot ${op} ${what}: ${message}`, info);
 }
 
 /**
@@ -364,8 +371,9 @@ export function describeFailure(spec: ResourceSpec<any>, op: string, id: string 
  * "created, but failed to initialize"), so the next `up` or `refresh` continues from it instead of
  * orphaning it. `__provider` must be carried over by hand: the engine does not add it to failures.
  */
-export function keepResourceError(message: string, id: string, outs: Props, inputs: Props): Error {
-  return Object.assign(new Error(message), { id, properties: { ...outs, __provider: inputs.__provider }, reasons: [message] });
+export function keepResourceError(message: string, id: string, outs: Props, inputs: Props, cause?: unknown): Error {
+  const err = cause instanceof ComputeError ? new ComputeError(message, { ...cause, id, apiErrors: cause.apiErrors, cause: cause.cause }) : new Error(message, { cause });
+  return Object.assign(err, { id, properties: { ...outs, __provider: inputs.__provider }, reasons: [message] });
 }
 
 export interface DynamicProviderImpl {

@@ -195,7 +195,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         return { id, outs: declare(spec, outs, inputs) };
       } catch (err) {
         const e = describeFailure(spec, "create", id, err);
-        if (id && last) throw keepResourceError(`${e.message}. The database ${id} exists and is kept in the stack: run pulumi up again to go on waiting, or pulumi destroy to remove it.`, id, fromApi(spec, last, inputs), inputs);
+        if (id && last) throw keepResourceError(`${e.message}. The database ${id} exists and is kept in the stack: run pulumi up again to go on waiting, or pulumi destroy to remove it.`, id, fromApi(spec, last, inputs), inputs, e);
         throw e;
       }
     },
@@ -231,7 +231,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         return { outs: declare(spec, await outputsOf(c, id, last, news, olds, false), news) };
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
-        if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news);
+        if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news, e);
         throw e;
       }
     },

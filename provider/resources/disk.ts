@@ -101,7 +101,7 @@ export const diskProvider: DynamicProviderImpl = {
       return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };
     } catch (err) {
       const e = describeFailure(diskSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The disk ${id} exists and is kept in the stack.`, id, fromApi(diskSpec, last as never, ins), inputs);
+      if (id && last) throw keepResourceError(`${e.message}. The disk ${id} exists and is kept in the stack.`, id, fromApi(diskSpec, last as never, ins), inputs, e);
       throw e;
     }
   },
@@ -153,7 +153,7 @@ export const diskProvider: DynamicProviderImpl = {
     } catch (err) {
       const e = describeFailure(diskSpec, "update", id, err);
       // What the state keeps is what the disk has: the old password unless the reset went through.
-      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...ins, rootPass: passwordSet ? news.rootPass : olds.rootPass }), news);
+      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...ins, rootPass: passwordSet ? news.rootPass : olds.rootPass }), news, e);
       throw e;
     }
   },

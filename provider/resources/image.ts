@@ -176,7 +176,7 @@ export const imageProvider: DynamicProviderImpl = {
       return { id, outs: declare(imageSpec, fromApi(imageSpec, last, inputs), inputs) };
     } catch (err) {
       const e = describeFailure(imageSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The image ${id} exists and is kept in the stack.`, id, fromApi(imageSpec, last, inputs), inputs);
+      if (id && last) throw keepResourceError(`${e.message}. The image ${id} exists and is kept in the stack.`, id, fromApi(imageSpec, last, inputs), inputs, e);
       throw e;
     }
   },

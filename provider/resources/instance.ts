@@ -356,7 +356,7 @@ export const instanceProvider: DynamicProviderImpl = {
       return { id, outs: declare(instanceSpec, outputsOf(last, ins, extra), inputs) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The instance ${id} exists and is kept in the stack: run pulumi up again to continue, or pulumi destroy to remove it.`, id, outputsOf(last, ins), inputs);
+      if (id && last) throw keepResourceError(`${e.message}. The instance ${id} exists and is kept in the stack: run pulumi up again to continue, or pulumi destroy to remove it.`, id, outputsOf(last, ins), inputs, e);
       throw e;
     }
   },
@@ -479,7 +479,7 @@ export const instanceProvider: DynamicProviderImpl = {
       return { outs: declare(instanceSpec, outputsOf(last!, ins, extra), news) };
     } catch (err) {
       const e = describeFailure(instanceSpec, "update", id, err);
-      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, { ...ins, rootPass: passwordSet ? ins.rootPass : olds.rootPass }, extra), news);
+      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, { ...ins, rootPass: passwordSet ? ins.rootPass : olds.rootPass }, extra), news, e);
       throw e;
     }
   },
