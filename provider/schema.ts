@@ -140,3 +140,26 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
 }
 
 export const docFileName = (spec: ResourceSpec<any>): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;
+
+/**
+ * sdk/tables.ts: what the sdk classes take from the field tables (every property name, so that each gets
+ * an output property; the secret inputs to wrap; the secret outputs to mark), so that no class keeps a copy.
+ */
+export function sdkTables(specs: ResourceSpec<any>[]): string {
+  const rows = specs.map((s) => {
+    const names = (fs: Field[]) => JSON.stringify(fs.map((f) => f.name));
+    const secret = s.fields.filter((f) => f.secret);
+    return `  ${s.type}: {\n    props: ${names(s.fields)},\n    secretInputs: ${names(secret.filter((f) => f.kind === "input"))},\n    secretOutputs: ${names(secret)},\n  },`;
+  });
+  return [
+    "// Generated from the field tables (provider/resources) by `npm run gen:schema`: do not edit.",
+    "",
+    "/** Per resource type: every property (inputs and outputs), the inputs stored as secrets, every secret output. */",
+    "export const TABLES = {",
+    ...rows,
+    "} as const;",
+    "",
+    "export type ResourceType = keyof typeof TABLES;",
+    "",
+  ].join("\n");
+}

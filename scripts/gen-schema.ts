@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * Writes schema.json and docs/resources/*.md from the resource tables (provider/resources).
+ * Writes schema.json, docs/resources/*.md and sdk/tables.ts from the resource tables (provider/resources).
  *   node dist/scripts/gen-schema.js          write them
  *   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is out of date
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { specs } from "../provider";
-import { docFileName, packageSchema, resourceDoc } from "../provider/schema";
+import { docFileName, packageSchema, resourceDoc, sdkTables } from "../provider/schema";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -16,6 +16,7 @@ export function generatedFiles(): Record<string, string> {
   const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
   const files: Record<string, string> = { "schema.json": JSON.stringify(packageSchema(specs, version), null, 2) + "\n" };
   for (const spec of specs) files[path.join("docs", "resources", docFileName(spec))] = resourceDoc(spec);
+  files[path.join("sdk", "tables.ts")] = sdkTables(specs);
   return files;
 }
 

@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InterfaceArgs } from "./instance";
-import { dynamicProps } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Config");
-export const CONFIG_PROPS = ["computeId", "label", "devices", "helpers", "kernel", "memoryLimit", "rootDevice", "runLevel", "virtMode", "comments", "interfaces", "booted", "rebootOnChange", "timeouts"] as const;
+export const CONFIG_PROPS = TABLES.Config.props;
 
 export type DeviceSlot = "sda" | "sdb" | "sdc" | "sdd" | "sde" | "sdf" | "sdg" | "sdh";
 export interface DeviceArgs {
@@ -51,6 +52,6 @@ export class Config extends pulumi.dynamic.Resource {
   declare readonly booted: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(name, CONFIG_PROPS, args, []), opts, "compute", "Config");
+    super(provider, name, ...registration("Config", name, args, opts), "compute", "Config");
   }
 }

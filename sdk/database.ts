@@ -1,11 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps, withSecretOutputs } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
-const SECRETS = ["username", "password", "caCertificate"];
-const COMMON = ["label", "region", "type", "engine", "clusterSize", "encrypted", "sslConnection", "replicationType", "allowList", "updates", "timeouts", "status", "hosts", "port", "version", "totalDiskSizeGb", "usedDiskSizeGb", "username", "password", "caCertificate", "created", "updated"] as const;
-export const MYSQL_PROPS = COMMON;
-export const POSTGRES_PROPS = [...COMMON, "replicationCommitType"] as const;
+export const MYSQL_PROPS = TABLES.MysqlDatabase.props;
+export const POSTGRES_PROPS = TABLES.PostgresDatabase.props;
 
 export interface MaintenanceWindow {
   frequency?: "weekly" | "monthly";
@@ -68,7 +67,7 @@ const postgres = shim("PostgresDatabase");
 /** A managed MySQL cluster. See docs/resources/mysql-database.md. */
 export class MysqlDatabase extends Database {
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(mysql, name, dynamicProps(name, MYSQL_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "MysqlDatabase");
+    super(mysql, name, ...registration("MysqlDatabase", name, args, opts), "compute", "MysqlDatabase");
   }
 }
 
@@ -76,6 +75,6 @@ export class MysqlDatabase extends Database {
 export class PostgresDatabase extends Database {
   declare readonly replicationCommitType: pulumi.Output<string>;
   constructor(name: string, args: PostgresDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(postgres, name, dynamicProps(name, POSTGRES_PROPS, args, []), withSecretOutputs(opts, SECRETS), "compute", "PostgresDatabase");
+    super(postgres, name, ...registration("PostgresDatabase", name, args, opts), "compute", "PostgresDatabase");
   }
 }

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DeployArgs } from "./instance";
-import { dynamicProps, withSecretOutputs } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Disk");
-const SECRETS = ["rootPass", "scriptData"];
-export const DISK_PROPS = ["computeId", "size", "label", "filesystem", "image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "timeouts", "status", "created", "updated"] as const;
+export const DISK_PROPS = TABLES.Disk.props;
 
 export interface DiskArgs extends DeployArgs {
   /** The instance's id: `instance.id` (string or number). */
@@ -30,6 +30,6 @@ export class Disk extends pulumi.dynamic.Resource {
   declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(name, DISK_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Disk");
+    super(provider, name, ...registration("Disk", name, args, opts), "compute", "Disk");
   }
 }

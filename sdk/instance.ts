@@ -1,15 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps, withSecretOutputs } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Instance");
-const SECRETS = ["rootPass", "scriptData", "metadata"];
-export const INSTANCE_PROPS = [
-  "region", "type", "label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "backupsEnabled", "booted", "image",
-  "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "backupId", "swapSize", "interfaces", "metadata",
-  "firewallId", "privateIp", "migrationType", "allowAutoDiskResize", "rebuildOnImageChange", "timeouts",
-  "status", "ipv4", "ipv6", "specs", "hypervisor", "hostUuid", "hasUserData", "backups", "vpcIpv4", "bootConfigId", "created", "updated",
-] as const;
+export const INSTANCE_PROPS = TABLES.Instance.props;
 
 export interface InterfaceArgs {
   purpose: pulumi.Input<"public" | "vlan" | "vpc">;
@@ -90,6 +85,6 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(name, INSTANCE_PROPS, args, SECRETS), withSecretOutputs(opts, SECRETS), "compute", "Instance");
+    super(provider, name, ...registration("Instance", name, args, opts), "compute", "Instance");
   }
 }

@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InterfaceArgs } from "./instance";
-import { dynamicProps } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Interface");
-export const INTERFACE_PROPS = ["computeId", "configId", "purpose", "label", "ipamAddress", "primary", "subnetId", "ipv4", "ipRanges", "vpcId", "active"] as const;
+export const INTERFACE_PROPS = TABLES.Interface.props;
 
 export interface InterfaceResourceArgs extends InterfaceArgs {
   computeId: pulumi.Input<string | number>;
@@ -27,6 +28,6 @@ export class Interface extends pulumi.dynamic.Resource {
   declare readonly active: pulumi.Output<boolean>;
 
   constructor(name: string, args: InterfaceResourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(name, INTERFACE_PROPS, args, []), opts, "compute", "Interface");
+    super(provider, name, ...registration("Interface", name, args, opts), "compute", "Interface");
   }
 }

@@ -1,14 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps } from "./secrets";
+import { registration } from "./secrets";
+import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const vpcProvider = shim("Vpc");
 const subnetProvider = shim("Subnet");
 const imageProvider = shim("Image");
 
-export const VPC_PROPS = ["label", "description", "region", "created", "updated"] as const;
-export const SUBNET_PROPS = ["vpcId", "label", "ipv4", "computes", "created", "updated"] as const;
-export const IMAGE_PROPS = ["diskId", "file", "fileHash", "region", "label", "description", "cloudInit", "timeouts", "status", "size", "capabilities", "isPublic", "createdBy", "type", "created", "updated"] as const;
+export const VPC_PROPS = TABLES.Vpc.props;
+export const SUBNET_PROPS = TABLES.Subnet.props;
+export const IMAGE_PROPS = TABLES.Image.props;
 
 export interface VpcArgs {
   /** Auto-named `<resource name>-<suffix>` when left out. */
@@ -25,7 +26,7 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(vpcProvider, name, dynamicProps(name, VPC_PROPS, args, []), opts, "compute", "Vpc");
+    super(vpcProvider, name, ...registration("Vpc", name, args, opts), "compute", "Vpc");
   }
 }
 
@@ -46,7 +47,7 @@ export class Subnet extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subnetProvider, name, dynamicProps(name, SUBNET_PROPS, args, []), opts, "compute", "Subnet");
+    super(subnetProvider, name, ...registration("Subnet", name, args, opts), "compute", "Subnet");
   }
 }
 
@@ -77,6 +78,6 @@ export class Image extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(imageProvider, name, dynamicProps(name, IMAGE_PROPS, args, []), opts, "compute", "Image");
+    super(imageProvider, name, ...registration("Image", name, args, opts), "compute", "Image");
   }
 }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { TABLES, type ResourceType } from "./tables";
 
 /** Wraps the given inputs as secrets (when set), so that they are encrypted in the state. */
 export function secretInputs<T extends Record<string, unknown>>(args: T, names: string[]): T {
@@ -25,4 +26,14 @@ export function dynamicProps(name: string, names: readonly string[], args: objec
   for (const [k, v] of Object.entries(args ?? {})) props[k] = v;
   props.__resourceName = name;
   return secretInputs(props, [...secrets]);
+}
+
+/**
+ * The props and options a dynamic resource of `type` is registered with, from its field table
+ * (sdk/tables.ts): every property present, secret inputs wrapped, secret outputs marked.
+ */
+export function registration(type: ResourceType, name: string, args: object, opts: pulumi.CustomResourceOptions | undefined): [Record<string, unknown>, pulumi.CustomResourceOptions | undefined] {
+  const t = TABLES[type];
+  const props = dynamicProps(name, t.props, args, t.secretInputs);
+  return [props, t.secretOutputs.length ? withSecretOutputs(opts, [...t.secretOutputs]) : opts];
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps } from "./secrets";
+import { registration } from "./secrets";
 import { shim } from "./shim";
 
 const provider = shim("SshKey");
@@ -25,6 +25,6 @@ export class SshKey extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
 
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, dynamicProps(name, ["label", "sshKey", "created"], args, []), opts, "compute", "SshKey");
+    super(provider, name, ...registration("SshKey", name, args, opts), "compute", "SshKey");
   }
 }
