@@ -5,6 +5,8 @@ import { AUTONAMED, autoName, isExisting, RESOURCE_NAME, type NameRule } from ".
 import { expectReplacement, replacementFor, takeReplacement } from "./replacements";
 import { ComputeError } from "./errors";
 import { client as settingsClient } from "./settings";
+import { budgetOf } from "./timeouts";
+import { waitFor } from "./wait";
 
 /** The value Pulumi passes to check/diff during preview for a value not known yet. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -385,37 +387,100 @@ export interface DynamicProviderImpl {
   delete(id: string, props: Props): Promise<void>;
 }
 
+/** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
+export interface HookContext {
+  client: ApiClient;
+  id: string;
+  props: Props;
+  /** The wait budget of this operation (the `timeouts` input, else the defaults of provider/timeouts.ts). */
+  timeoutMs: number;
+}
+
+/** Waiting for a status after create or update: done, or failed for good (with a message). */
+export interface StatusWait<Api> {
+  /** "to be ready", for messages. */
+  what: string;
+  done(api: Api): boolean;
+  failed?(api: Api): string | undefined;
+  /** Polling cap (ms): 2 s by default; a database that takes minutes polls every 10 s. */
+  maxMs?: number;
+}
+
+/**
+ * The steps a resource adds to the generic provider. The table gives check, diff, the bodies and the
+ * outputs; these hooks give the rest, so that a resource is its table plus small functions.
+ */
 export interface ProviderHooks<Api extends { id: number | string }> {
+  /** check: cross-field rules, after the table's own (failures name their property). */
+  validate?(news: Props, olds: Props): CheckFailure[] | Promise<CheckFailure[]>;
+  /** diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`. */
+  diff?(client: () => ApiClient, id: string, olds: Props, news: Props, d: DiffOutcome): Promise<void> | void;
+  /** create: the inputs to create with (a generated password, say); the outputs keep them. */
+  prepare?(inputs: Props): Props | Promise<Props>;
   /** Custom create body (default: the inputs under their API names). */
   createBody?(inputs: Props): Record<string, unknown>;
-  /** Custom update (default: one PUT of the changed in-place fields). */
-  update?(client: ApiClient, id: string, olds: Props, news: Props, changed: string[]): Promise<Api>;
+  /** create: wait for a status after the POST. */
+  waitCreated?: StatusWait<Api>;
+  /** create: steps after the POST (and the wait), such as a boot; returns the API object to record. */
+  afterCreate?(ctx: HookContext, api: Api): Promise<Api>;
+  /** Custom update (default: one PUT of the changed in-place fields; control fields are not sent). */
+  update?(ctx: HookContext, olds: Props, news: Props, changed: string[]): Promise<Api>;
+  /** update: inputs the provider made (a generated password) kept from the old outputs when still left out. */
+  carry?: string[];
+  /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
+  extraOutputs?(client: ApiClient, api: Api, props: Props): Promise<Props> | Props;
+  /** delete: steps before the DELETE (a power cycle, say). */
+  beforeDelete?(ctx: HookContext): Promise<void>;
+  /** delete: wait until the resource is gone (the API deletes some in the background). */
+  waitGone?: boolean;
+  /** What a failure after the resource exists adds to the message (it is kept in the stack). */
+  keptNote?: string;
 }
 
 /**
  * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
- * gone), PUT of the changed fields to update, DELETE to delete (404 is success).
+ * gone), PUT of the changed fields to update, DELETE to delete (404 is success); `hooks` add waits, power
+ * cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
  */
 export function restProvider<Api extends { id: number | string }>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
   const getClient = () => settingsClient();
+  const outputs = async (c: ApiClient, api: Api, props: Props) => {
+    const outs = fromApi(spec, api as Record<string, unknown>, props);
+    return hooks.extraOutputs ? { ...outs, ...(await hooks.extraOutputs(c, api, props)) } : outs;
+  };
+  const waitStatus = async (c: ApiClient, id: string, props: Props, w: StatusWait<Api>, timeoutMs: number): Promise<Api> =>
+    (await waitFor<Api>({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} ${w.what}`, done: w.done, failed: w.failed, maxMs: w.maxMs, timeoutMs, describe: (a) => `status ${String((a as { status?: unknown }).status)}` }))!;
+  const kept = (message: string, id: string) => `${message}. The ${spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
   return {
     async check(olds, news) {
-      return checkInputs(spec, news, olds);
+      const r = checkInputs(spec, news, olds);
+      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds)));
+      return r;
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      if (hooks.diff) await hooks.diff(getClient, id, olds, news, d);
+      return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
     async create(inputs) {
+      let id: string | undefined;
+      let last: Api | undefined;
+      const ins = hooks.prepare ? await hooks.prepare({ ...inputs }) : inputs;
+      const c = getClient();
       try {
-        const c = getClient();
-        const body = hooks.createBody ? hooks.createBody(inputs) : toApiBody(spec, inputs);
-        const api = await createOnce(c, spec, body, inputs);
-        return { id: String(api.id), outs: declare(spec, fromApi(spec, api as Record<string, unknown>, inputs), inputs) };
+        const body = hooks.createBody ? hooks.createBody(ins) : toApiBody(spec, ins);
+        last = await createOnce(c, spec, body, ins);
+        id = String(last.id);
+        const timeoutMs = budgetOf(spec.type, ins, "create");
+        if (hooks.waitCreated) last = await waitStatus(c, id, ins, hooks.waitCreated, timeoutMs);
+        if (hooks.afterCreate) last = await hooks.afterCreate({ client: c, id, props: ins, timeoutMs }, last);
+        return { id, outs: declare(spec, await outputs(c, last, ins), inputs) };
       } catch (err) {
-        throw describeFailure(spec, "create", undefined, err);
+        const e = describeFailure(spec, "create", id, err);
+        if (id && last) throw keepResourceError(kept(e.message, id), id, fromApi(spec, last as Record<string, unknown>, ins), inputs, e);
+        throw e;
       }
     },
 
@@ -424,7 +489,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const c = getClient();
         const api = await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        return readResult(spec, id, fromApi(spec, api as Record<string, unknown>, props), props);
+        return readResult(spec, id, await outputs(c, api, props), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
@@ -435,12 +500,15 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const c = getClient();
         const { changed } = diffInputs(spec, olds, news);
         let api: Api;
-        if (hooks.update) api = await hooks.update(c, id, olds, news, changed);
+        if (hooks.update) api = await hooks.update({ client: c, id, props: news, timeoutMs: budgetOf(spec.type, news, "update") }, olds, news, changed);
         else {
-          const body = updateBody(spec, news, changed);
-          api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body })).body;
+          const sent = changed.filter((f) => !spec.fields.find((x) => x.name === f)?.control);
+          if (sent.length) api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body: updateBody(spec, news, sent) })).body;
+          else api = (await c.get<Api>(spec.itemPath(id, olds)))!;
         }
-        return { outs: declare(spec, fromApi(spec, api as Record<string, unknown>, news), news) };
+        const ins = { ...news };
+        for (const f of hooks.carry ?? []) if (ins[f] === undefined) ins[f] = olds[f];
+        return { outs: declare(spec, await outputs(c, api, ins), news) };
       } catch (err) {
         throw describeFailure(spec, "update", id, err);
       }
@@ -448,7 +516,11 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
 
     async delete(id, props) {
       try {
-        await getClient().request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        const c = getClient();
+        const timeoutMs = budgetOf(spec.type, props, "delete");
+        if (hooks.beforeDelete) await hooks.beforeDelete({ client: c, id, props, timeoutMs });
+        await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        if (hooks.waitGone) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs });
       } catch (err) {
         throw describeFailure(spec, "delete", id, err);
       }

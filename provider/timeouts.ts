@@ -64,3 +64,8 @@ export function timeoutOf(type: string, props: Record<string, unknown>, op: Time
   if (!dflt) throw new Error(`${type} has no ${op} timeout`);
   return parseDuration(given ?? dflt);
 }
+
+/** The wait budget of an operation: its timeout for a resource that waits, else 10 minutes. */
+export function budgetOf(type: string, props: Record<string, unknown>, op: TimeoutOp): number {
+  return DEFAULT_TIMEOUTS[type]?.[op] ? timeoutOf(type, props, op) : 600_000;
+}

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { camel, checkInputs, rule, convertKeys, createOnce, declare, describeFailure, diffInputs, fromApi, readResult, snake, toApiBody, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { camel, convertKeys, restProvider, rule, snake, toApiBody, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
-import { client as settingsClient } from "../settings";
-import { timeoutOf, timeoutsField } from "../timeouts";
+import { timeoutsField } from "../timeouts";
 import { power } from "./power";
 import { idInput } from "./disk";
 import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance";
@@ -83,91 +82,56 @@ const instancePath = (props: Props) => `/compute/instances/${String(props.comput
 
 const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
 
-function outputsOf(api: ConfigApi, inputs: Props, status?: string): Props {
-  const { interfaces: _listed, ...rest } = api;
-  const outs = fromApi(configSpec, rest as never, inputs);
-  if (inputs.booted !== undefined && status !== undefined && (status === "running" || status === "offline")) outs.booted = status === "running";
-  outs.devices = convertKeys(api.devices, camel);
-  if (inputs.interfaces !== undefined) {
+/** The outputs beyond the table's: devices as given, the interfaces list as set, and `booted` from the instance. */
+async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise<Props> {
+  const outs: Props = { devices: convertKeys(api.devices, camel) };
+  if (props.booted !== undefined) {
+    const status = await instanceStatus(c, props);
+    if (status === "running" || status === "offline") outs.booted = status === "running";
+  }
+  if (props.interfaces !== undefined) {
     const actual = interfacesFromApi(api.interfaces);
-    outs.interfaces = interfacesMatch(inputs.interfaces as Props[], actual) ? inputs.interfaces : actual;
+    outs.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
   }
   return outs;
 }
 
-export const configProvider: DynamicProviderImpl = {
-  async check(olds, news) {
-    return checkInputs(configSpec, news, olds);
-  },
-  async diff(id, olds, news) {
+/**
+ * A profile: its table, plus the power changes `booted` and `rebootOnChange` ask for (a boot, reboot or
+ * shutdown of its instance), and the claim of an instance's interfaces when given as a list.
+ */
+export const configProvider: DynamicProviderImpl = restProvider(configSpec, {
+  diff(_client, id, olds, news) {
     if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
-    const d = diffInputs(configSpec, olds, news);
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
   },
-  async create(inputs) {
-    try {
-      const c = settingsClient();
-      const api = await createOnce(c, configSpec, body(inputs), inputs);
-      const id = String(api.id);
-      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
-      let status: string | undefined;
-      if (inputs.booted !== undefined) {
-        status = await instanceStatus(c, inputs);
-        if (inputs.booted === true) {
-          await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: timeoutOf("Config", inputs, "create") });
-          status = "running";
-        } else if (status === "running") {
-          await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", inputs, "create") });
-          status = "offline";
-        }
-      }
-      return { id, outs: declare(configSpec, outputsOf(api, inputs, status), inputs) };
-    } catch (err) {
-      throw describeFailure(configSpec, "create", undefined, err);
+  createBody: (inputs) => body(inputs),
+  async afterCreate({ client: c, id, props: inputs, timeoutMs }, api) {
+    if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
+    if (inputs.booted !== undefined) {
+      const status = await instanceStatus(c, inputs);
+      if (inputs.booted === true) await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
+      else if (status === "running") await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs });
+    }
+    return api;
+  },
+  async update({ client: c, id, timeoutMs }, olds, news, changed) {
+    // Fields that steer the provider (booted, rebootOnChange, timeouts) are not sent.
+    const sent = changed.filter((f) => !configSpec.fields.find((x) => x.name === f)?.control);
+    let api: ConfigApi;
+    if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
+    else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
+    const status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
+    const computeId = String(olds.computeId);
+    if (changed.includes("booted") && news.booted === true) await power(c, computeId, status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
+    else if (changed.includes("booted") && news.booted === false && status === "running") await power(c, computeId, "shutdown", { configId: id, timeoutMs });
+    else if (sent.length && news.rebootOnChange === true && status === "running") await power(c, computeId, "reboot", { configId: id, timeoutMs });
+    return api;
+  },
+  extraOutputs,
+  async beforeDelete({ client: c, id, props, timeoutMs }) {
+    // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
+    if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") {
+      await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
     }
   },
-  async read(id, props) {
-    try {
-      const c = settingsClient();
-      const api = await c.get<ConfigApi>(configSpec.itemPath(id, props), true);
-      if (!api) return {};
-      return readResult(configSpec, id, outputsOf(api, props, props.booted !== undefined ? await instanceStatus(c, props) : undefined), props);
-    } catch (err) {
-      throw describeFailure(configSpec, "read", id, err);
-    }
-  },
-  async update(id, olds, news) {
-    try {
-      const c = settingsClient();
-      const { changed } = diffInputs(configSpec, olds, news);
-      // Fields that steer the provider (booted, rebootOnChange, timeouts) are not sent.
-      const sent = changed.filter((f) => !configSpec.fields.find((x) => x.name === f)?.control);
-      let api: ConfigApi;
-      if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
-      else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
-      let status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
-      if (changed.includes("booted") && news.booted === true) {
-        await power(c, String(olds.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
-        status = "running";
-      } else if (changed.includes("booted") && news.booted === false && status === "running") {
-        await power(c, String(olds.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
-        status = "offline";
-      } else if (sent.length && news.rebootOnChange === true && status === "running") {
-        await power(c, String(olds.computeId), "reboot", { configId: id, timeoutMs: timeoutOf("Config", news, "update") });
-      }
-      return { outs: declare(configSpec, outputsOf(api, news, status), news) };
-    } catch (err) {
-      throw describeFailure(configSpec, "update", id, err);
-    }
-  },
-  async delete(id, props) {
-    try {
-      const c = settingsClient();
-      // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
-      if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs: timeoutOf("Config", props, "delete") });
-      await c.request("DELETE", configSpec.itemPath(id, props), { accept: [404] });
-    } catch (err) {
-      throw describeFailure(configSpec, "delete", id, err);
-    }
-  },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { act, checkInputs, createOnce, declare, describeFailure, diffInputs, fromApi, keepResourceError, readResult, rule, toApiBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { act, describeFailure, fromApi, keepResourceError, restProvider, rule, type CheckFailure, type DynamicProviderImpl, type ResourceSpec, type StatusWait } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { timeoutOf, timeoutsField } from "../timeouts";
@@ -65,64 +65,24 @@ export const diskSpec: ResourceSpec<DiskApi> = {
 
 const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
 
-async function waitReady(c: ApiClient, id: string, props: Props, timeoutMs: number, what = "to be ready", want: (d: DiskApi) => boolean = () => true): Promise<DiskApi> {
-  return (await waitFor<DiskApi>({
-    client: c,
-    path: diskSpec.itemPath(id, props),
-    what: `disk ${id} ${what}`,
-    done: (d) => d.status === "ready" && want(d),
-    timeoutMs,
-    describe: (d) => `status ${d.status}`,
-  }))!;
-}
+const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> => ({ what, done: (d) => d.status === "ready" && want(d) });
 
-
-export const diskProvider: DynamicProviderImpl = {
-  async check(olds, news) {
-    const r = checkInputs(diskSpec, news, olds);
-    if (news.scriptId !== undefined && news.image === undefined) r.failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
-    if (news.rootPass !== undefined && news.image === undefined) r.failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
-    return r;
+/** A disk: its table, plus the password it is deployed with, its wait for `ready`, and in-place changes. */
+export const diskProvider: DynamicProviderImpl = restProvider(diskSpec, {
+  validate(news) {
+    const failures: CheckFailure[] = [];
+    if (news.scriptId !== undefined && news.image === undefined) failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
+    if (news.rootPass !== undefined && news.image === undefined) failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
+    return failures;
   },
-  async diff(_id, olds, news) {
-    const d = diffInputs(diskSpec, olds, news);
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
-  },
-  async create(inputs) {
-    const ins: Props = { ...inputs };
-    let id: string | undefined;
-    let last: DiskApi | undefined;
-    try {
-      const c = settingsClient();
-      if (ins.image !== undefined && ins.rootPass === undefined) ins.rootPass = generatedPassword();
-      last = await createOnce(c, diskSpec, toApiBody(diskSpec, ins), ins);
-      id = String(last.id);
-      last = await waitReady(c, id, ins, timeoutOf("Disk", ins, "create"));
-      return { id, outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), inputs) };
-    } catch (err) {
-      const e = describeFailure(diskSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The disk ${id} exists and is kept in the stack.`, id, fromApi(diskSpec, last as never, ins), inputs, e);
-      throw e;
-    }
-  },
-  async read(id, props) {
-    try {
-      const api = await settingsClient().get<DiskApi>(diskSpec.itemPath(id, props), true);
-      if (!api) return {};
-      return readResult(diskSpec, id, fromApi(diskSpec, api as never, props), props);
-    } catch (err) {
-      throw describeFailure(diskSpec, "read", id, err);
-    }
-  },
-  async update(id, olds, news) {
-    const ins: Props = { ...news, rootPass: news.rootPass ?? olds.rootPass };
+  prepare: (ins) => (ins.image !== undefined && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
+  waitCreated: ready("to be ready"),
+  carry: ["rootPass"],
+  async update({ client: c, id, timeoutMs: timeout }, olds, news, changed) {
+    const item = diskSpec.itemPath(id, olds);
     let last: DiskApi | undefined;
     let passwordSet = false;
     try {
-      const c = settingsClient();
-      const { changed } = diffInputs(diskSpec, olds, news);
-      const timeout = timeoutOf("Disk", news, "update");
-      const item = diskSpec.itemPath(id, olds);
       if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
       const resize = changed.includes("size");
       const password = changed.includes("rootPass") && news.rootPass !== undefined;
@@ -130,14 +90,16 @@ export const diskProvider: DynamicProviderImpl = {
         // The API resizes a disk and resets its password only while its instance is shut down: shut down,
         // make the changes, boot back (refused or not, an instance that was running is booted again).
         const wasRunning = (await c.get<{ status: string }>(instancePath(olds)))!.status === "running";
-        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: `to shut down for the disk ${resize ? "resize" : "password reset"}` });
+        const why = resize ? "resize" : "password reset";
+        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: `to shut down for the disk ${why}` });
         try {
           if (resize) {
             await act(c, `${item}/resize`, { size: news.size }, async () => {
               const d = (await c.get<DiskApi>(item))!;
               return d.status === "not ready" || d.size === news.size;
             });
-            last = await waitReady(c, id, olds, timeout, `to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
+            const w = ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
+            last = (await waitFor<DiskApi>({ client: c, path: item, what: `disk ${id} ${w.what}`, done: w.done, timeoutMs: timeout, describe: (d) => `status ${d.status}` }))!;
           }
           // The per-disk password reset: setting the same password twice is harmless.
           if (password) {
@@ -145,25 +107,17 @@ export const diskProvider: DynamicProviderImpl = {
             passwordSet = true;
           }
         } finally {
-          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: `to boot after the disk ${resize ? "resize" : "password reset"}` });
+          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: `to boot after the disk ${why}` });
         }
       }
-      last ??= (await c.get<DiskApi>(item))!;
-      return { outs: declare(diskSpec, fromApi(diskSpec, last as never, ins), news) };
+      return last ?? (await c.get<DiskApi>(item))!;
     } catch (err) {
-      const e = describeFailure(diskSpec, "update", id, err);
       // What the state keeps is what the disk has: the old password unless the reset went through.
-      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...ins, rootPass: passwordSet ? news.rootPass : olds.rootPass }), news, e);
+      const e = describeFailure(diskSpec, "update", id, err);
+      const rootPass = passwordSet ? (news.rootPass ?? olds.rootPass) : olds.rootPass;
+      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...news, rootPass }), news, e);
       throw e;
     }
   },
-  async delete(id, props) {
-    try {
-      const c = settingsClient();
-      await c.request("DELETE", diskSpec.itemPath(id, props), { accept: [404] });
-      await waitFor({ client: c, path: diskSpec.itemPath(id, props), what: `disk ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf("Disk", props, "delete") });
-    } catch (err) {
-      throw describeFailure(diskSpec, "delete", id, err);
-    }
-  },
-};
+  waitGone: true,
+});
