@@ -1,5 +1,5 @@
-import { parseScopes } from "../provider/rules";
 import { HttpError, type Scope } from "./http";
+import { parseScopes } from "./rules";
 import type { Store, TokenRecord, User } from "./state";
 
 const unauthorized = (reason: string) => new HttpError(401, [{ reason }], { "WWW-Authenticate": 'Bearer realm="compute"' });

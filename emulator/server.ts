@@ -3,13 +3,15 @@ import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { Faults, type FaultConfig } from "./faults";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
-import { registerComputeRoutes, type SubnetLookup, type Timing } from "./routes/compute";
+import type { SubnetLookup } from "./lookups";
+import { registerComputeRoutes } from "./routes/compute";
 import { registerDatabaseRoutes } from "./routes/databases";
 import { registerImageRoutes, type ImageOptions, type ImageService } from "./routes/images";
 import { registerProfileRoutes } from "./routes/profile";
 import { registerReferenceRoutes } from "./routes/reference";
 import { registerVpcRoutes } from "./routes/vpc";
 import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
+import type { Timing } from "./timing";
 
 export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { ipOrCidrError, lengthError } from "../../provider/rules";
+import { catalog } from "../catalog";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { ipOrCidrError, lengthError } from "../rules";
 import { apiTime, settle, view, type DatabaseBackupRecord, type DatabaseRecord, type Store } from "../state";
-import type { Timing } from "./compute";
-import { catalog } from "./reference";
+import { scaled, type Timing } from "../timing";
 
 /** Durations at speed 1 (ms). Provisioning is minutes on the real service (15 to 30): here 30 s. */
 export const DB_MS = { provisioning: 30_000, updating: 5_000, snapshot: 10_000, restoring: 10_000, patching: 5_000 };
@@ -30,7 +30,7 @@ function caCertificate(label: string): string {
 
 export function registerDatabaseRoutes(router: Router, store: Store, now: () => number, timing: Timing): void {
   const d = store.data;
-  const dur = (k: keyof typeof DB_MS) => Math.round(DB_MS[k] * timing.speed);
+  const dur = (k: keyof typeof DB_MS) => scaled(DB_MS[k], timing);
   const stamp = () => apiTime(now());
 
   const canSee = (ctx: RequestContext, db: DatabaseRecord, level: "read_only" | "read_write") => {

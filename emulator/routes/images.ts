@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { lengthError } from "../../provider/rules";
+import { catalog } from "../catalog";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { lengthError } from "../rules";
 import { apiTime, settle, view, type ImageRecord, type Store } from "../state";
-import { BASE_MS, type Timing } from "./compute";
-import { catalog } from "./reference";
+import { BASE_MS, scaled, type Timing } from "../timing";
 
 const ro = { group: "images", level: "read_only" } as const;
 const rw = { group: "images", level: "read_write" } as const;
@@ -110,7 +110,7 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
       capabilities: body.cloud_init === true ? ["cloud-init"] : [],
       size: disk!.size,
       status: "creating",
-      _queue: [{ status: "available", at: now() + Math.round(BASE_MS.provisioning * timing.speed) }],
+      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }],
     });
     store.event("image_create", ctx.user!.username, { id: img.id, type: "image", label: img.label });
     return view(img);
@@ -182,7 +182,7 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
       if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
       img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
       img.status = "creating";
-      img._queue = [{ status: "available", at: now() + Math.round(BASE_MS.provisioning * timing.speed) }];
+      img._queue = [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }];
       delete img._upload;
       img.updated = stamp();
       store.save();

@@ -1,6 +1,6 @@
-import { lengthError, parseScopes, sshPublicKeyError } from "../../provider/rules";
 import { scopesWithin } from "../auth";
 import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { lengthError, parseScopes, sshPublicKeyError } from "../rules";
 import { apiTime, emptyGrants, newTokenValue, type SshKeyRecord, type Store, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;

@@ -1,8 +1,8 @@
-import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../../provider/rules";
+import { catalog } from "../catalog";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import type { SubnetLookup } from "../lookups";
+import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { apiTime, settle, type ConfigRecord, type Store, type SubnetRecord, type VpcRecord } from "../state";
-import type { SubnetLookup } from "./compute";
-import { catalog } from "./reference";
 
 const rw = { group: "vpc", level: "read_write" } as const;
 const ipsRo = { group: "ips", level: "read_only" } as const;

@@ -1,0 +1,287 @@
+import { randomUUID } from "node:crypto";
+import { busyError, hash, isInt, rw, type ComputeContext } from "../compute-context";
+import { FieldErrors, jsonObject, badRequest, type Router } from "../http";
+import { DEVICE_SLOTS, instanceLabelError } from "../rules";
+import { apiTime, view, type ConfigRecord, type InstanceRecord } from "../state";
+
+/** Instance actions (`I/...`): boot, reboot, shutdown, resize, mutate, rebuild, password, rescue, clone. */
+export function registerActionRoutes(router: Router, compute: ComputeContext): void {
+  const { store, d, now, dur, stamp, typeOf, regionOf, canSee, requireAdd, instance, settleAll, disksOf, configsOf, busy, running, usedDisk } = compute;
+  const { instanceView, publicIp, privateIp, checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, newDisk, newConfig, deployImage } = compute;
+
+  /** The profile to boot with (rules 2 and 3). */
+  const pickConfig = (inst: InstanceRecord, configId: unknown, forReboot: boolean): ConfigRecord => {
+    const cfgs = configsOf(inst.id);
+    if (configId !== undefined && configId !== null) {
+      const c = isInt(configId) ? cfgs.find((x) => x.id === configId) : undefined;
+      if (!c) throw badRequest(`Config ${String(configId)} not found on this instance`, "config_id");
+      return c;
+    }
+    const last = cfgs.find((c) => c.id === inst._lastBootedConfig);
+    if (cfgs.length === 0) throw badRequest("The instance has no configuration profile to boot", "config_id");
+    if (forReboot) {
+      if (last) return last;
+      if (cfgs.length === 1) return cfgs[0];
+    } else {
+      if (cfgs.length === 1) return cfgs[0];
+      if (last) return last;
+    }
+    throw badRequest("No configuration profile could be determined: the instance has several and none was booted last; give config_id", "config_id");
+  };
+  const bootInto = (inst: InstanceRecord, cfg: ConfigRecord, status: string, ms: number) => {
+    inst.status = status;
+    inst._queue.push({ status: "running", at: now() + ms, patch: { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } });
+    settleAll(inst);
+  };
+
+  router.add("POST", "/compute/instances/{computeId}/boot", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    if (busy(inst)) throw busyError();
+    if (running(inst)) return {}; // already running: nothing to do (a repeated boot is harmless)
+    bootInto(inst, pickConfig(inst, body.config_id, false), "booting", dur("booting"));
+    store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/reboot", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    if (busy(inst)) throw busyError();
+    bootInto(inst, pickConfig(inst, body.config_id, true), "rebooting", dur("rebooting"));
+    store.event("compute_reboot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/shutdown", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    if (busy(inst)) throw busyError();
+    if (inst.status === "offline") return {};
+    inst.status = "shutting_down";
+    inst._queue.push({ status: "offline", at: now() + dur("shutting_down"), patch: { _activeInterfaces: [] } });
+    settleAll(inst);
+    store.event("compute_shutdown", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  /** Moves the instance to another type (resize, mutate, rebuild with type): rule 6. */
+  const migrate = (inst: InstanceRecord, newTypeId: string, autoDisk: boolean, field: string) => {
+    const from = typeOf(inst.type)!;
+    const to = typeOf(newTypeId);
+    if (!to) throw badRequest(`Type ${newTypeId} not found`, field);
+    if (to.id === inst.type) throw badRequest(`The instance is already of type ${to.id}`, field);
+    const disks = disksOf(inst.id);
+    const used = disks.reduce((n, x) => n + x.size, 0);
+    if (used > to.disk) {
+      throw badRequest(`The instance's disks use ${used} MB, more than the ${to.disk} MB of type ${to.id}: delete or shrink disks first`, field);
+    }
+    const back = inst.status === "offline" ? "offline" : "running";
+    const at = now() + dur("migrating");
+    inst.status = "migrating";
+    inst._queue.push({
+      status: back,
+      at,
+      patch: { type: to.id, specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus } },
+    });
+    // Growing to a larger type grows the one data disk (with at most a swap disk beside it).
+    const data = disks.filter((x) => x.filesystem !== "swap");
+    if (autoDisk && to.disk > from.disk && data.length === 1 && disks.length <= 2) {
+      const grow = data[0];
+      grow.status = "not ready";
+      grow._queue.push({ status: "ready", at, patch: { size: to.disk - (used - grow.size), updated: apiTime(at) } });
+    }
+  };
+
+  router.add("POST", "/compute/instances/{computeId}/resize", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const errors = new FieldErrors();
+    if (typeof body.type !== "string") errors.add("type", "type is required");
+    if (body.allow_auto_disk_resize !== undefined && typeof body.allow_auto_disk_resize !== "boolean")
+      errors.add("allow_auto_disk_resize", "Must be a boolean");
+    if (body.migration_type !== undefined && body.migration_type !== "warm" && body.migration_type !== "cold")
+      errors.add("migration_type", "Must be warm or cold");
+    errors.throwIfAny();
+    if (busy(inst)) throw busyError();
+    migrate(inst, body.type as string, body.allow_auto_disk_resize !== false, "type");
+    store.event("compute_resize", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/mutate", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    if (busy(inst)) throw busyError();
+    const successor = typeOf(inst.type)?.successor;
+    if (!successor) throw badRequest(`Type ${inst.type} has no upgrade available`);
+    migrate(inst, successor, body.allow_auto_disk_resize !== false, "type");
+    store.event("compute_mutate", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/rebuild", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const errors = new FieldErrors();
+    if (body.image === undefined) errors.add("image", "image is required");
+    const img = checkImage(body, errors, ctx.user!.username);
+    checkRootPass(body, errors, true);
+    checkKeys(body, errors);
+    checkScript(body, errors, img?.id);
+    const userData = checkMetadata(body, errors, inst.region, img);
+    if (body.booted !== undefined && typeof body.booted !== "boolean") errors.add("booted", "Must be a boolean");
+    if (body.type !== undefined && (typeof body.type !== "string" || !typeOf(body.type))) errors.add("type", `Type ${String(body.type)} not found`);
+    errors.throwIfAny();
+    if (busy(inst)) throw busyError();
+    const keepIfaces = configsOf(inst.id).find((c) => c.id === inst._lastBootedConfig)?.interfaces ?? configsOf(inst.id)[0]?.interfaces ?? [];
+    d.disks = d.disks.filter((x) => x.compute_id !== inst.id);
+    d.configs = d.configs.filter((x) => x.compute_id !== inst.id);
+    if (typeof body.type === "string" && body.type !== inst.type) {
+      const to = typeOf(body.type)!;
+      Object.assign(inst, { type: to.id, specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus } });
+    }
+    const ms = dur("rebuilding") + (body.type && body.type !== inst.type ? dur("migrating") : 0);
+    const cfg = deployImage(inst, img!, 512, keepIfaces, ms);
+    Object.assign(inst, {
+      image: img!.id,
+      status: "rebuilding",
+      _rootPassHash: hash(body.root_pass as string),
+      _activeInterfaces: [],
+      has_user_data: Boolean(userData) || inst.has_user_data,
+      updated: stamp(),
+    });
+    const booted = body.booted !== false;
+    const patch = booted ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : { _lastBootedConfig: null };
+    inst._queue.push({ status: booted ? "running" : "offline", at: now() + ms, patch });
+    settleAll(inst);
+    store.event("compute_rebuild", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return instanceView(inst);
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/password", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const errors = new FieldErrors();
+    checkRootPass(body, errors, true);
+    errors.throwIfAny();
+    if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset the root password");
+    const data = disksOf(inst.id).filter((x) => x.filesystem !== "swap");
+    if (data.length === 0) throw badRequest("The instance has no disk to set a password on");
+    if (data.length > 1) throw badRequest("The instance has several non-swap disks: use the per-disk password reset");
+    inst._rootPassHash = hash(body.root_pass as string);
+    store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/rescue", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const devices = (body.devices ?? {}) as Record<string, unknown>;
+    if (typeof devices !== "object") throw badRequest("Must be an object of devices", "devices");
+    const errors = new FieldErrors();
+    for (const [slot, dev] of Object.entries(devices)) {
+      if (slot === "sdh") errors.add("devices.sdh", "Device sdh is reserved in rescue mode");
+      else if (!(DEVICE_SLOTS as readonly string[]).includes(slot)) errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdg");
+      else if (dev !== null && typeof dev === "object") {
+        const id = (dev as { disk_id?: unknown }).disk_id;
+        if (id !== null && id !== undefined && !disksOf(inst.id).some((x) => x.id === id))
+          errors.add(`devices.${slot}.disk_id`, `Disk ${String(id)} is not a disk of this instance`);
+      }
+    }
+    errors.throwIfAny();
+    if (busy(inst)) throw busyError();
+    inst.status = "rebooting";
+    inst._queue.push({ status: "running", at: now() + dur("rebooting"), patch: { _activeInterfaces: [] } });
+    settleAll(inst);
+    return {};
+  });
+
+  router.add("POST", "/compute/instances/{computeId}/clone", { scope: rw, auth: "required" }, (ctx) => {
+    const src = instance(ctx, "read_only");
+    const body = jsonObject(ctx);
+    const user = ctx.user!;
+    requireAdd(user);
+    if (src._clones.length >= 5) throw badRequest("More than five concurrent clones from one instance are not allowed");
+    const errors = new FieldErrors();
+    const srcCfgs = configsOf(src.id);
+    if (src.has_user_data && !(body.metadata as { user_data?: unknown } | undefined)?.user_data) {
+      errors.add("metadata.user_data", "This instance has user data: the clone needs metadata.user_data");
+    }
+    const pickDisks = Array.isArray(body.disks) ? disksOf(src.id).filter((x) => (body.disks as unknown[]).includes(x.id)) : disksOf(src.id);
+    const pickCfgs = Array.isArray(body.configs) ? srcCfgs.filter((c) => (body.configs as unknown[]).includes(c.id)) : srcCfgs;
+    let target: InstanceRecord | undefined;
+    const region = (body.region as string | undefined) ?? src.region;
+    if (body.compute_id !== undefined) {
+      target = isInt(body.compute_id) ? d.instances.find((i) => i.id === body.compute_id && canSee(user, i.id, "read_write")) : undefined;
+      if (!target) errors.add("compute_id", `Instance ${String(body.compute_id)} not found`);
+      else {
+        settleAll(target);
+        if (busy(target)) errors.add("compute_id", "The target instance has running or queued actions");
+        const free = typeOf(target.type)!.disk - usedDisk(target.id);
+        if (pickDisks.reduce((n, x) => n + x.size, 0) > free) errors.add("compute_id", "The target instance does not have enough free disk space");
+      }
+    } else {
+      if (!regionOf(region)) errors.add("region", `Region ${region} not found`);
+      const t = typeOf((body.type as string | undefined) ?? "");
+      if (!t) errors.add("type", "type is required for a new target instance");
+      else if (pickDisks.reduce((n, x) => n + x.size, 0) > t.disk) errors.add("type", "The type is too small for the disks to clone");
+      if (body.label !== undefined) {
+        const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
+        if (e) errors.add("label", `Label ${e}`);
+        else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
+      }
+      const hasVlan = srcCfgs.some((c) => c.interfaces.some((i) => i.purpose === "vlan"));
+      if (hasVlan && !regionOf(region)?.capabilities.includes("Vlans"))
+        errors.add("region", `The instance has a VLAN interface and region ${region} has no VLAN support`);
+    }
+    errors.throwIfAny();
+    const done = now() + dur("cloning");
+    if (!target) {
+      const t = typeOf(body.type as string)!;
+      const id = store.nextId("instance");
+      target = {
+        ...structuredClone(src),
+        id,
+        label: (body.label as string | undefined) ?? `compute${id}`,
+        group: (body.group as string | undefined) ?? src.group,
+        region,
+        type: t.id,
+        specs: { disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus },
+        created: stamp(),
+        updated: stamp(),
+        host_uuid: randomUUID(),
+        ipv4: body.private_ip === true ? [publicIp(store.nextId("ipv4")), privateIp(store.nextId("private_ip"))] : [publicIp(store.nextId("ipv4"))],
+        ipv6: `2001:db8::${id.toString(16)}/128`,
+        backups: { available: false, enabled: body.backups_enabled === true, last_successful: null, schedule: { day: null, window: null } },
+        tags: [...src.tags],
+        _owner: user.username,
+        _queue: [],
+        _lastBootedConfig: null,
+        _activeInterfaces: [],
+        _clones: [],
+      };
+      d.instances.push(target);
+      if (user.restricted) user.grants!.compute.push({ id, label: target.label, permissions: "read_write" });
+    }
+    const tgt = target;
+    const diskMap = new Map<number, number>();
+    for (const x of pickDisks) diskMap.set(x.id, newDisk(tgt.id, x.label, x.size, x.filesystem, dur("cloning")).id);
+    for (const c of pickCfgs) {
+      const devices = Object.fromEntries(
+        Object.entries(c.devices).map(([k, v]) => [k, v && v.disk_id !== null ? { disk_id: diskMap.get(v.disk_id) ?? null, volume_id: v.volume_id } : v]),
+      );
+      const interfaces = c.interfaces.map((i) => ({
+        ...i,
+        id: store.nextId("interface"),
+        ipv4: i.ipv4 ? { vpc: i.ipv4.vpc, nat_1_1: i.ipv4.nat_1_1 ? "any" : null } : null,
+      }));
+      newConfig(tgt.id, { ...structuredClone(view(c) as unknown as ConfigRecord), devices, interfaces });
+    }
+    tgt.status = "cloning";
+    tgt._queue.push({ status: "offline", at: done });
+    src._clones.push(done);
+    store.event("compute_clone", user.username, { id: src.id, type: "compute", label: src.label });
+    settleAll(tgt);
+    return instanceView(tgt);
+  });
+}

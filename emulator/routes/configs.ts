@@ -1,0 +1,235 @@
+import { isInt, ro, rw, type Body, type ComputeContext, type TakenAddresses } from "../compute-context";
+import { catalog } from "../catalog";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { DEVICE_SLOTS, interfacesError, lengthError } from "../rules";
+import type { ConfigRecord, InstanceRecord } from "../state";
+
+/** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
+export function registerConfigRoutes(router: Router, compute: ComputeContext): void {
+  const { store, d, stamp, typeOf, instance, disksOf, configsOf, running, helpersDefault, newConfig } = compute;
+  const { configView, ifaceView, ifaceActive, ifaceRecord } = compute;
+
+  const config = (ctx: RequestContext, inst: InstanceRecord) => {
+    const c = configsOf(inst.id).find((x) => String(x.id) === ctx.params.configId);
+    if (!c) throw notFound();
+    return c;
+  };
+  /** Validates profile fields (all optional here; create checks label and devices are present). */
+  const configFields = (inst: InstanceRecord, body: Body, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord): Partial<ConfigRecord> => {
+    const out: Partial<ConfigRecord> = {};
+    if (body.label !== undefined) {
+      const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
+      if (e) errors.add("label", `Label ${e}`);
+      else out.label = body.label as string;
+    }
+    if (body.comments !== undefined) {
+      if (body.comments !== null && typeof body.comments !== "string") errors.add("comments", "Must be a string or null");
+      else out.comments = body.comments as string | null;
+    }
+    if (body.devices !== undefined) {
+      if (typeof body.devices !== "object" || body.devices === null || Array.isArray(body.devices)) {
+        errors.add("devices", "Must be an object keyed sda to sdh");
+      } else {
+        const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
+        for (const [slot, dev] of Object.entries(body.devices as Body)) {
+          if (!(DEVICE_SLOTS as readonly string[]).includes(slot)) {
+            errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdh");
+            continue;
+          }
+          if (dev === null) continue;
+          const v = dev as { disk_id?: unknown; volume_id?: unknown };
+          const diskId = v.disk_id ?? null;
+          if (diskId !== null && (!isInt(diskId) || !disksOf(inst.id).some((x) => x.id === diskId))) {
+            errors.add(`devices.${slot}.disk_id`, `Disk ${String(diskId)} is not a disk of this instance`);
+          }
+          if (v.volume_id !== undefined && v.volume_id !== null) errors.add(`devices.${slot}.volume_id`, `Volume ${String(v.volume_id)} not found`);
+          devices[slot] = { disk_id: diskId as number | null, volume_id: null };
+        }
+        out.devices = devices;
+      }
+    }
+    if (body.helpers !== undefined) {
+      const h = body.helpers as Body;
+      const keys = ["updatedb_disabled", "distro", "modules_dep", "network", "devtmpfs_automount"];
+      if (typeof h !== "object" || h === null) errors.add("helpers", "Must be an object of booleans");
+      else {
+        for (const [k, v] of Object.entries(h))
+          if (!keys.includes(k) || typeof v !== "boolean") errors.add(`helpers.${k}`, keys.includes(k) ? "Must be a boolean" : "Unknown helper");
+        out.helpers = { ...(existing?.helpers ?? helpersDefault()), ...(h as Partial<ConfigRecord["helpers"]>) };
+      }
+    }
+    if (body.kernel !== undefined) {
+      if (typeof body.kernel !== "string" || !catalog.kernels.some((k) => k.id === body.kernel))
+        errors.add("kernel", `Kernel ${String(body.kernel)} not found`);
+      else out.kernel = body.kernel;
+    }
+    if (body.memory_limit !== undefined) {
+      const max = typeOf(inst.type)!.memory;
+      if (!isInt(body.memory_limit) || body.memory_limit < 0 || body.memory_limit > max)
+        errors.add("memory_limit", `Must be a whole number of MB from 0 to ${max}`);
+      else out.memory_limit = body.memory_limit === 0 ? max : body.memory_limit;
+    }
+    if (body.root_device !== undefined) {
+      if (typeof body.root_device !== "string" || !/^\/dev\/[a-z0-9/]+$/.test(body.root_device))
+        errors.add("root_device", "Must be a device path, for example /dev/sda");
+      else out.root_device = body.root_device;
+    }
+    if (body.run_level !== undefined) {
+      if (!["default", "single", "binbash"].includes(body.run_level as string)) errors.add("run_level", "Must be one of default, single, binbash");
+      else out.run_level = body.run_level as ConfigRecord["run_level"];
+    }
+    if (body.virt_mode !== undefined) {
+      if (!["paravirt", "fullvirt"].includes(body.virt_mode as string)) errors.add("virt_mode", "Must be one of paravirt, fullvirt");
+      else out.virt_mode = body.virt_mode as ConfigRecord["virt_mode"];
+    }
+    if (body.interfaces !== undefined) {
+      const list = body.interfaces;
+      if (!Array.isArray(list)) errors.add("interfaces", "Must be an array of interfaces");
+      else {
+        const e = interfacesError(list as never[], true);
+        if (e) errors.add(e.index === undefined ? "interfaces" : `interfaces[${e.index}].${e.field}`, e.reason);
+        else {
+          // Updating the interfaces redefines all of them (rule 5); an item that repeats an existing id keeps it.
+          out.interfaces = (list as Body[]).map((i, index) => {
+            const old = existing?.interfaces.find((x) => x.id === i.id);
+            return ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, taken, old?.id);
+          });
+        }
+      }
+    }
+    return out;
+  };
+
+  router.add("GET", "/compute/instances/{computeId}/configs", { scope: ro, auth: "required" }, (ctx) => {
+    const inst = instance(ctx);
+    return paginate(
+      configsOf(inst.id).map((c) => configView(inst, c)),
+      ctx.query,
+    );
+  });
+  router.add("POST", "/compute/instances/{computeId}/configs", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const errors = new FieldErrors();
+    if (body.label === undefined) errors.add("label", "label is required");
+    if (body.devices === undefined) errors.add("devices", "devices is required");
+    const taken: TakenAddresses = [];
+    const fields = configFields(inst, body, errors, taken);
+    errors.throwIfAny();
+    const cfg = newConfig(inst.id, { ...fields, label: fields.label! });
+    store.event("compute_config_create", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return configView(inst, cfg);
+  });
+  router.add("GET", "/compute/instances/{computeId}/configs/{configId}", { scope: ro, auth: "required" }, (ctx) => {
+    const inst = instance(ctx);
+    return configView(inst, config(ctx, inst));
+  });
+  router.add("PUT", "/compute/instances/{computeId}/configs/{configId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    const errors = new FieldErrors();
+    const taken: TakenAddresses = [];
+    const fields = configFields(inst, jsonObject(ctx), errors, taken, cfg);
+    errors.throwIfAny();
+    Object.assign(cfg, fields, { updated: stamp() });
+    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return configView(inst, cfg);
+  });
+  router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    if (running(inst) && inst._lastBootedConfig === cfg.id) {
+      throw badRequest("This profile is the one the running instance booted with: shut the instance down (or reboot it with another profile) first");
+    }
+    d.configs = d.configs.filter((c) => c !== cfg);
+    if (inst._lastBootedConfig === cfg.id) inst._lastBootedConfig = null;
+    store.event("compute_config_delete", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+
+  const iface = (ctx: RequestContext, cfg: ConfigRecord) => {
+    const i = cfg.interfaces.find((x) => String(x.id) === ctx.params.interfaceId);
+    if (!i) throw notFound();
+    return i;
+  };
+  router.add("GET", "/compute/instances/{computeId}/configs/{configId}/interfaces", { scope: ro, auth: "required" }, (ctx) => {
+    const inst = instance(ctx);
+    const cfg = config(ctx, inst);
+    return cfg.interfaces.map((i) => ifaceView(inst, cfg, i));
+  });
+  router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    const body = jsonObject(ctx);
+    if (body.purpose === undefined) throw badRequest("purpose is required", "purpose");
+    const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body as never], true);
+    if (e) throw badRequest(e.reason, e.index === undefined ? "interfaces" : e.field);
+    const errors = new FieldErrors();
+    const taken: TakenAddresses = [];
+    const rec = ifaceRecord(body, errors, "interface", inst.region, taken);
+    errors.throwIfAny();
+    if (rec.primary) for (const i of cfg.interfaces) i.primary = false;
+    cfg.interfaces.push(rec);
+    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return ifaceView(inst, cfg, rec);
+  });
+  router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces/order", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    const ids = jsonObject(ctx).ids;
+    const have = cfg.interfaces.map((i) => i.id).sort();
+    if (!Array.isArray(ids) || ids.length !== have.length || [...ids].sort().some((x, i) => x !== have[i])) {
+      throw badRequest("ids must list every interface of the profile exactly once", "ids");
+    }
+    cfg.interfaces = (ids as number[]).map((id) => cfg.interfaces.find((i) => i.id === id)!);
+    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+  router.add("GET", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: ro, auth: "required" }, (ctx) => {
+    const inst = instance(ctx);
+    const cfg = config(ctx, inst);
+    return ifaceView(inst, cfg, iface(ctx, cfg));
+  });
+  router.add("PUT", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    const i = iface(ctx, cfg);
+    const body = jsonObject(ctx);
+    if (i.purpose === "vlan") throw badRequest("vlan interfaces cannot be updated: delete it and add a new one");
+    if (body.purpose !== undefined && body.purpose !== i.purpose) throw badRequest("purpose cannot be changed", "purpose");
+    if (body.subnet_id !== undefined && body.subnet_id !== i.subnet_id) {
+      throw badRequest("subnet_id cannot be changed: add a new vpc interface to join another subnet", "subnet_id");
+    }
+    if (i.purpose === "public") {
+      const extra = Object.keys(body).filter((k) => !["primary", "purpose"].includes(k));
+      if (extra.length) throw badRequest("Only primary can be updated on a public interface", extra[0]);
+    }
+    if (body.primary !== undefined && typeof body.primary !== "boolean") throw badRequest("Must be a boolean", "primary");
+    if (body.primary === true) for (const x of cfg.interfaces) x.primary = false;
+    if (body.primary !== undefined) i.primary = body.primary as boolean;
+    if (i.purpose === "vpc") {
+      if (body.ipv4 !== undefined) {
+        const v = body.ipv4 as { vpc?: unknown; nat_1_1?: unknown };
+        i.ipv4 = { vpc: typeof v.vpc === "string" ? v.vpc : i.ipv4!.vpc, nat_1_1: v.nat_1_1 === undefined ? i.ipv4!.nat_1_1 : (v.nat_1_1 as string | null) };
+      }
+      if (body.ip_ranges !== undefined) {
+        if (!Array.isArray(body.ip_ranges) || body.ip_ranges.some((r) => typeof r !== "string"))
+          throw badRequest("Must be an array of IPv4 CIDR ranges", "ip_ranges");
+        i.ip_ranges = body.ip_ranges as string[];
+      }
+    }
+    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return ifaceView(inst, cfg, i);
+  });
+  router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const cfg = config(ctx, inst);
+    const i = iface(ctx, cfg);
+    if (ifaceActive(inst, cfg, i)) {
+      throw badRequest("An active interface cannot be deleted: shut the instance down, or reboot it with another profile, first");
+    }
+    cfg.interfaces = cfg.interfaces.filter((x) => x !== i);
+    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+}

@@ -1,0 +1,102 @@
+import { isInt, ro, rw, type ComputeContext } from "../compute-context";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { lengthError } from "../rules";
+import { apiTime, settle, type DiskRecord, type InstanceRecord } from "../state";
+
+/** Instance disks (`I/disks...`): list, create, view, update, resize, password reset, delete. */
+export function registerDiskRoutes(router: Router, compute: ComputeContext): void {
+  const { store, d, now, dur, stamp, typeOf, instance, disksOf, configsOf, busy, running, usedDisk, diskView, newDisk } = compute;
+  const { checkImage, checkRootPass, checkKeys, checkScript } = compute;
+
+  const disk = (ctx: RequestContext, inst: InstanceRecord) => {
+    const x = disksOf(inst.id).find((y) => String(y.id) === ctx.params.diskId);
+    if (!x) throw notFound();
+    return x;
+  };
+  const inBootedConfig = (inst: InstanceRecord, diskId: number) => {
+    const cfg = configsOf(inst.id).find((c) => c.id === inst._lastBootedConfig);
+    return running(inst) && Boolean(cfg && Object.values(cfg.devices).some((v) => v?.disk_id === diskId));
+  };
+
+  router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) =>
+    paginate(disksOf(instance(ctx).id).map(diskView), ctx.query),
+  );
+  router.add("POST", "/compute/instances/{computeId}/disks", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const body = jsonObject(ctx);
+    const errors = new FieldErrors();
+    if (!isInt(body.size) || body.size < 1) errors.add("size", "size is required: a whole number of MB");
+    const img = checkImage(body, errors, ctx.user!.username);
+    if (body.label === undefined && !body.image) errors.add("label", "label is required for an empty disk");
+    if (body.label !== undefined) {
+      const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
+      if (e) errors.add("label", `Label ${e}`);
+    }
+    const fsList = ["raw", "swap", "ext3", "ext4", "initrd"];
+    if (body.filesystem !== undefined && !fsList.includes(body.filesystem as string)) errors.add("filesystem", `Must be one of ${fsList.join(", ")}`);
+    checkRootPass(body, errors, Boolean(img));
+    checkKeys(body, errors);
+    checkScript(body, errors, img?.id);
+    if (img && isInt(body.size) && body.size < img.size) errors.add("size", `Image ${img.id} needs a disk of at least ${img.size} MB`);
+    const free = typeOf(inst.type)!.disk - usedDisk(inst.id);
+    if (isInt(body.size) && body.size > free) errors.add("size", `Only ${free} MB of the type's disk allowance is free`);
+    errors.throwIfAny();
+    const label = (body.label as string | undefined) ?? `${img!.label} Disk`;
+    const filesystem = (body.filesystem as DiskRecord["filesystem"] | undefined) ?? "ext4";
+    const x = newDisk(inst.id, label, body.size as number, filesystem, dur("disk"));
+    store.event("disk_create", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    return diskView(x);
+  });
+  router.add("GET", "/compute/instances/{computeId}/disks/{diskId}", { scope: ro, auth: "required" }, (ctx) => {
+    const inst = instance(ctx);
+    return diskView(disk(ctx, inst));
+  });
+  router.add("PUT", "/compute/instances/{computeId}/disks/{diskId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const x = disk(ctx, inst);
+    const body = jsonObject(ctx);
+    if (body.label !== undefined) {
+      const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
+      if (e) throw badRequest(`Label ${e}`, "label");
+      x.label = body.label as string;
+      x.updated = stamp();
+    }
+    return diskView(x);
+  });
+  router.add("POST", "/compute/instances/{computeId}/disks/{diskId}/resize", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const x = disk(ctx, inst);
+    const body = jsonObject(ctx);
+    if (!isInt(body.size) || body.size < 1) throw badRequest("size is required: a whole number of MB", "size");
+    if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to resize a disk");
+    if (x.status !== "ready") throw badRequest("The disk is not ready");
+    const free = typeOf(inst.type)!.disk - usedDisk(inst.id) + x.size;
+    if (body.size > free) throw badRequest(`Only ${free} MB of the type's disk allowance is available for this disk`, "size");
+    x.status = "not ready";
+    x._queue.push({ status: "ready", at: now() + dur("disk"), patch: { size: body.size, updated: apiTime(now() + dur("disk")) } });
+    settle(x, now());
+    store.event("disk_resize", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    return {};
+  });
+  router.add("POST", "/compute/instances/{computeId}/disks/{diskId}/password", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    disk(ctx, inst);
+    const errors = new FieldErrors();
+    checkRootPass(jsonObject(ctx), errors, true);
+    errors.throwIfAny();
+    if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset a disk's root password");
+    store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    return {};
+  });
+  router.add("DELETE", "/compute/instances/{computeId}/disks/{diskId}", { scope: rw, auth: "required" }, (ctx) => {
+    const inst = instance(ctx, "read_write");
+    const x = disk(ctx, inst);
+    if (inBootedConfig(inst, x.id)) {
+      throw badRequest("The disk is in use by the running instance's profile: shut the instance down first");
+    }
+    d.disks = d.disks.filter((y) => y !== x);
+    for (const c of configsOf(inst.id)) for (const [slot, v] of Object.entries(c.devices)) if (v?.disk_id === x.id) c.devices[slot] = null;
+    store.event("disk_delete", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    return {};
+  });
+}
