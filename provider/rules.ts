@@ -1,8 +1,9 @@
 import * as ipaddr from "ipaddr.js";
 
 /**
- * Rules of the API spec that both the emulator (the server side) and the provider (preview-time
- * validation) apply. Pure functions, no dependencies: each returns an error text or `undefined`.
+ * Rules of the API spec that the provider applies at preview (check). Pure functions, no dependencies:
+ * each returns an error text or `undefined`. The emulator, which judges the provider, has its own
+ * (emulator/rules.ts), written from the spec: a wrong rule here fails against it.
  */
 
 /** Key types the real service accepts (the spec does not list them: see docs/spec-gaps.md). */
