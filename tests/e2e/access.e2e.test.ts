@@ -3,7 +3,7 @@
  * restricted user without the grant get clear errors; no error prints the token.
  */
 import type { Emulator } from "../../emulator/server";
-import { addUser, call, emulator } from "../helpers/emulator";
+import { addUser, call, emulator, list } from "../helpers/emulator";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
@@ -34,7 +34,8 @@ test("a read-only token: preview works, up fails with a clear permission error",
     expect(up.code).not.toBe(0);
     expect(up.output).toMatch(/cannot create SSH key: the API answered HTTP 403: .*account:read_write.*check the token's scopes/);
   });
-  expect(emu.store.data.sshkeys).toEqual([]);
+  // Neither the reader (SSH keys are per user) nor the account's owner has a key.
+  expect({ reader: await list(emu, "/profile/sshkeys", { token: ro }), owner: await list(emu, "/profile/sshkeys") }).toEqual({ reader: [], owner: [] });
 });
 
 test("a revoked token: a clear 401", async () => {
@@ -59,5 +60,6 @@ test("a restricted user without add_computes: a clear error naming the grant", a
     },
     { "compute-example:rootPass": "Acc3ss-R00t-Pass!" },
   );
-  expect(emu.store.data.instances).toEqual([]);
+  // (The owner's token sees every instance of the account.)
+  expect(await list(emu, "/compute/instances")).toEqual([]);
 });

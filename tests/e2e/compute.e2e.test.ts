@@ -3,7 +3,7 @@
  * a refresh after a change made by hand, and destroy with the emulator empty at the end.
  */
 import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, get, list } from "../helpers/emulator";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
@@ -22,17 +22,22 @@ afterAll(async () => {
 });
 
 test("up, resize, refresh after an out-of-band change, destroy", async () => {
-  const d = emu.store.data;
   const up = await stack.ok("up");
   expect(up.summary).toEqual({ create: 8 });
-  expect(d.instances).toHaveLength(1);
-  const inst = d.instances[0];
+  const instances = await list(emu, "/compute/instances");
+  expect(instances).toHaveLength(1);
+  const inst = instances[0];
   expect(inst).toMatchObject({ label: "web-1", status: "running", type: "c1-standard-2" });
-  expect(d.disks.map((x) => [x.label, x.size, x.filesystem]).sort()).toEqual([["data", 10240, "ext4"], ["root", 8192, "ext4"], ["swap", 512, "swap"]]);
-  const main = d.configs.find((c) => c.label === "main")!;
-  const maint = d.configs.find((c) => c.label === "maintenance")!;
-  expect(inst._lastBootedConfig).toBe(main.id);
-  expect(main.interfaces.map((i) => i.purpose)).toEqual(["public", "vlan"]);
+  const I = `/compute/instances/${inst.id}`;
+  const disks = await list(emu, `${I}/disks`);
+  expect(disks.map((x) => [x.label, x.size, x.filesystem]).sort()).toEqual([["data", 10240, "ext4"], ["root", 8192, "ext4"], ["swap", 512, "swap"]]);
+  const configs = await list(emu, `${I}/configs`);
+  const main = configs.find((c) => c.label === "main")!;
+  const maint = configs.find((c) => c.label === "maintenance")!;
+  // The instance runs with "main": its interfaces are the active ones, the maintenance profile's are not.
+  expect(main.interfaces.map((i: any) => i.active)).toEqual([true, true]);
+  expect(maint.interfaces.map((i: any) => i.active)).toEqual([false]);
+  expect(main.interfaces.map((i: any) => i.purpose)).toEqual(["public", "vlan"]);
   expect(maint.interfaces).toEqual([expect.objectContaining({ purpose: "vlan", label: "backend", ipam_address: "10.0.0.2/24" })]);
   expect(up.outputs).toMatchObject({ instanceId: String(inst.id), instanceType: "c1-standard-2", bootProfile: String(main.id) });
 
@@ -42,7 +47,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   // A resize: in place, same id, the instance running again after it.
   const resized = await stack.ok("up", { config: { type: "c1-standard-4" } });
   expect(resized.summary).toMatchObject({ update: 1, same: 7 });
-  expect(d.instances[0]).toMatchObject({ id: inst.id, type: "c1-standard-4", status: "running" });
+  expect(await list(emu, "/compute/instances")).toEqual([expect.objectContaining({ id: inst.id, type: "c1-standard-4", status: "running" })]);
 
   // A label changed by hand: refresh records it; the next up puts the declared label back.
   await call(emu, "PUT", `/compute/instances/${inst.id}`, { body: { label: "renamed-by-hand" } });
@@ -53,7 +58,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   expect(instState.outputs.label).toBe("renamed-by-hand");
   const back = await stack.ok("up", { config: { type: "c1-standard-4" } });
   expect(back.summary).toMatchObject({ update: 1 });
-  expect(d.instances[0].label).toBe("web-1");
+  expect((await get(emu, I)).label).toBe("web-1");
 
   // The root password is a secret: encrypted in the state, never printed.
   const exported = JSON.stringify(await stack.ok("export"));
@@ -64,5 +69,8 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   // destroy: the booted profile shuts the instance down first, then everything goes.
   const destroy = await stack.ok("destroy", { config: { type: "c1-standard-4" } });
   expect(destroy.summary).toEqual({ delete: 8 });
-  expect({ instances: d.instances, disks: d.disks, configs: d.configs }).toEqual({ instances: [], disks: [], configs: [] });
+  // The instance is gone, and with it the lists of its disks and profiles.
+  const status = async (p: string) => (await call(emu, "GET", p)).status;
+  const gone = { instances: await list(emu, "/compute/instances"), disks: await status(`${I}/disks`), configs: await status(`${I}/configs`) };
+  expect(gone).toEqual({ instances: [], disks: 404, configs: 404 });
 });

@@ -4,7 +4,7 @@
  * place, a refresh after a credentials reset made elsewhere, destroy; no secret in plain text.
  */
 import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, get, list } from "../helpers/emulator";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
@@ -22,13 +22,17 @@ afterAll(async () => {
   await emu?.close();
 });
 
+/** A database's root password and CA certificate, as the API gives them (to an active database). */
+const password = async (db: { engine: string; id: number }) => (await get(emu, `/databases/${db.engine}/instances/${db.id}/credentials`)).password;
+const ca = async (db: { engine: string; id: number }) => (await get(emu, `/databases/${db.engine}/instances/${db.id}/ssl`)).ca_certificate;
+const databases = () => list(emu, "/databases/instances");
+
 test("up, allow list in place, refresh after a credentials reset, destroy, and no secret in plain text", async () => {
-  const d = emu.store.data;
   const up = await stack.ok("up");
   expect(up.summary).toEqual({ create: 6 });
   expect(up.outputs).toMatchObject({ webVpcIp: "10.10.0.2", mysqlAllowList: ["10.10.0.2/32"], mysqlPassword: "[secret]", postgresCa: "[secret]" });
-  const my = d.databases.find((x) => x.engine === "mysql")!;
-  const pg = d.databases.find((x) => x.engine === "postgresql")!;
+  const my = (await databases()).find((x) => x.engine === "mysql")!;
+  const pg = (await databases()).find((x) => x.engine === "postgresql")!;
   expect(my).toMatchObject({ status: "active", allow_list: ["10.10.0.2/32"] });
   expect(pg).toMatchObject({ status: "active", cluster_size: 3, replication_commit_type: "remote_write" });
   expect((await stack.ok("up")).summary).toEqual({ same: 6 });
@@ -36,23 +40,23 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   // The allow list changes in place: same database.
   const widened = await stack.ok("up", { config: { extraAllowed: '["198.51.100.0/24"]' } });
   expect(widened.summary).toMatchObject({ update: 1, same: 5 });
-  expect(d.databases.find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, allow_list: ["10.10.0.2/32", "198.51.100.0/24"] });
+  expect((await databases()).find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, allow_list: ["10.10.0.2/32", "198.51.100.0/24"] });
 
   // A credentials reset made elsewhere: refresh records the new password (as a secret).
-  const before = my._password;
+  const before = await password(my);
   await call(emu, "POST", `/databases/mysql/instances/${my.id}/credentials/reset`, { body: {} });
-  expect(d.databases.find((x) => x.id === my.id)!._password).not.toBe(before);
+  expect(await password(my)).not.toBe(before);
   const refresh = await stack.run("refresh", { config: { extraAllowed: '["198.51.100.0/24"]' } });
   expect(refresh.code).toBe(0);
   // The refresh display lists input changes only (the password is an output), so read the state:
   // decrypted on purpose here, it holds the new password.
-  const after = d.databases.find((x) => x.id === my.id)!._password;
+  const after = await password(my);
   const decrypted = await stack.ok("export", { flags: ["--show-secrets"] });
   expect(resourcesOf(decrypted, ":MysqlDatabase")[0].outputs.password.plaintext).toBe(JSON.stringify(after));
 
   // The audit: no password, certificate, root password or token in the state or the CLI output.
   const exported = JSON.stringify(await stack.ok("export"));
-  const secrets = [emu.token, ROOT_PASS, before, d.databases.find((x) => x.id === my.id)!._password, my._ca, pg._password, pg._ca];
+  const secrets = [emu.token, ROOT_PASS, before, await password(my), await ca(my), await password(pg), await ca(pg)];
   for (const s of secrets) {
     expect(exported).not.toContain(s);
     expect(stack.transcript.join("\n")).not.toContain(s);
@@ -62,6 +66,6 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
 
   const destroy = await stack.ok("destroy", { config: { extraAllowed: '["198.51.100.0/24"]' } });
   expect(destroy.summary).toEqual({ delete: 6 });
-  await call(emu, "GET", "/compute/instances");
-  expect({ databases: d.databases, instances: d.instances, vpcs: d.vpcs }).toEqual({ databases: [], instances: [], vpcs: [] });
+  const left = { databases: await databases(), instances: await list(emu, "/compute/instances"), vpcs: await list(emu, "/vpcs") };
+  expect(left).toEqual({ databases: [], instances: [], vpcs: [] });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, inventory } from "../helpers/emulator";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
@@ -33,9 +33,9 @@ afterAll(async () => {
 });
 
 test("up, refresh after a change by hand, changes in place, destroy with nothing left", async () => {
-  const d = emu.store.data;
   const up = await stack.ok("up");
   expect(up.summary).toEqual({ create: 10 });
+  let d = await inventory(emu);
   expect(d.vpcs.map((v) => v.label)).toEqual(["example-net"]);
   expect(d.subnets.map((s) => [s.label, s.ipv4]).sort()).toEqual([["db", "10.0.2.0/24"], ["web", "10.0.1.0/24"]]);
   expect(d.instances.map((i) => [i.label, i.status]).sort()).toEqual([["net-db-1", "running"], ["net-web-1", "running"]]);
@@ -56,6 +56,7 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
   const ids = { vpc: d.vpcs[0].id, subnets: d.subnets.map((s) => s.id).sort(), image: golden.id };
   const changed = await stack.ok("up", { config: { vpcDescription: "changed", webSubnetLabel: "frontend", imageDescription: "v2" } });
   expect(changed.summary).toMatchObject({ update: 3 });
+  d = await inventory(emu);
   expect(d.vpcs[0]).toMatchObject({ id: ids.vpc, description: "changed" });
   expect(d.subnets.map((s) => s.id).sort()).toEqual(ids.subnets);
   expect(d.subnets.find((s) => s.label === "frontend")).toBeDefined();
@@ -68,6 +69,10 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
 
   const destroy = await stack.ok("destroy", { config: { vpcDescription: "changed", webSubnetLabel: "frontend", imageDescription: "v2" } });
   expect(destroy.summary).toEqual({ delete: 10 });
-  await call(emu, "GET", "/compute/instances");
+  const children = [`/vpcs/${ids.vpc}/subnets`, ...d.instances.flatMap((i) => [`/compute/instances/${i.id}/disks`, `/compute/instances/${i.id}/configs`])];
+  d = await inventory(emu);
   expect({ vpcs: d.vpcs, subnets: d.subnets, instances: d.instances, disks: d.disks, configs: d.configs, images: d.images }).toEqual({ vpcs: [], subnets: [], instances: [], disks: [], configs: [], images: [] });
+  // The subnets, disks and profiles went with their VPC and instances: their lists are not found.
+  const statuses = await Promise.all(children.map(async (p) => [p, (await call(emu, "GET", p)).status]));
+  expect(Object.fromEntries(statuses)).toEqual(Object.fromEntries(children.map((p) => [p, 404])));
 });

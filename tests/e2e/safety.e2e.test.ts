@@ -4,7 +4,8 @@
  * removed tags cleared, preview-time refusals, and a read function on the stack's settings alone.
  */
 import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, get } from "../helpers/emulator";
+import { waitUntil } from "../helpers/wait";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(600_000);
@@ -31,10 +32,9 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   const oob = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: ROOT_PASS, label: "oob-1" } });
   const oobDisk = (await call(emu, "GET", `/compute/instances/${oob.body.id}/disks`)).body.data[0];
   // (The disk takes the image once it is ready.)
-  for (let i = 0; (await call(emu, "POST", "/images", { body: { disk_id: oobDisk.id, label: "oob-image" } })).status !== 200; i++) {
-    expect(i).toBeLessThan(100);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const diskReady = async () => (await get(emu, `/compute/instances/${oob.body.id}/disks/${oobDisk.id}`)).status === "ready";
+  await waitUntil(diskReady, { timeoutMs: 20_000, what: `disk ${oobDisk.id} ready` });
+  expect((await call(emu, "POST", "/images", { body: { disk_id: oobDisk.id, label: "oob-image" } })).status).toBe(200);
 
   // Every create of an instance, a VPC or a disk loses its answer after taking effect: each is found by
   // its (auto-)label and adopted, never made twice.

@@ -3,7 +3,7 @@
  * tarball, against the emulator.
  */
 import type { Emulator } from "../../emulator/server";
-import { call, ed25519Key, emulator } from "../helpers/emulator";
+import { call, ed25519Key, emulator, list } from "../helpers/emulator";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
@@ -20,14 +20,16 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const keys = () => emu.store.data.sshkeys;
+/** The account's SSH keys, as the API lists them. */
+const keys = () => list(emu, "/profile/sshkeys");
 
 test("up, refresh after an out-of-band change, update in place, replace, destroy", async () => {
   // up: the key exists in the emulator and the outputs say so.
   const up = await stack.ok("up");
   expect(up.summary).toEqual({ create: 2 });
-  expect(keys()).toHaveLength(1);
-  const id = String(keys()[0].id);
+  const made = await keys();
+  expect(made).toHaveLength(1);
+  const id = String(made[0].id);
   expect(up.outputs).toMatchObject({ keyId: id, keyLabel: "deploy-key" });
 
   // A change made by hand: refresh shows it and records it in the state.
@@ -43,7 +45,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   const renamed = await stack.ok("up", { config: { label: "renamed-key" } });
   expect(renamed.summary).toMatchObject({ update: 1 });
   expect(renamed.outputs.keyId).toBe(id);
-  expect(keys()).toEqual([expect.objectContaining({ id: Number(id), label: "renamed-key" })]);
+  expect(await keys()).toEqual([expect.objectContaining({ id: Number(id), label: "renamed-key" })]);
 
   // A second up with nothing changed changes nothing.
   const same = await stack.ok("up", { config: { label: "renamed-key" } });
@@ -54,7 +56,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   const replaced = await stack.ok("up", { config: { label: "renamed-key", publicKey: newKey } });
   expect(replaced.summary).toMatchObject({ replace: 1 });
   expect(replaced.outputs.keyId).not.toBe(id);
-  expect(keys()).toEqual([expect.objectContaining({ id: Number(replaced.outputs.keyId), ssh_key: newKey, label: "renamed-key" })]);
+  expect(await keys()).toEqual([expect.objectContaining({ id: Number(replaced.outputs.keyId), ssh_key: newKey, label: "renamed-key" })]);
 
   // The token is a secret: never in the state, the stack's config file or the CLI output in plain text.
   const exported = JSON.stringify(await stack.ok("export"));
@@ -70,7 +72,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   // destroy leaves the emulator empty.
   const destroy = await stack.ok("destroy", { config: { label: "renamed-key", publicKey: newKey } });
   expect(destroy.summary).toEqual({ delete: 2 });
-  expect(keys()).toEqual([]);
+  expect(await keys()).toEqual([]);
 });
 
 test("a bad label is refused at preview, naming the field, and nothing reaches the API", async () => {

@@ -48,3 +48,43 @@ export async function useEmulator(emu: Emulator, token = emu.token): Promise<voi
   resetSettings();
   await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": token })[k] } });
 }
+
+/** A GET that must answer 200: its body. */
+export async function get(emu: Emulator, path: string, opts: { token?: string | null } = {}): Promise<any> {
+  const r = await call(emu, "GET", path, opts);
+  if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Every item of a paginated list, page after page (`path` without page or page_size). */
+export async function list(emu: Emulator, path: string, opts: { token?: string | null } = {}): Promise<any[]> {
+  const items: any[] = [];
+  const sep = path.includes("?") ? "&" : "?";
+  for (let page = 1; ; page++) {
+    const body = await get(emu, `${path}${sep}page=${page}&page_size=500`, opts);
+    items.push(...body.data);
+    if (page >= body.pages) return items;
+  }
+}
+
+export type Inventory = Record<"sshkeys" | "vpcs" | "subnets" | "instances" | "disks" | "configs" | "images" | "databases", any[]>;
+
+/**
+ * What the API shows of the account (to the emulator's root token): SSH keys, VPCs and their subnets, instances
+ * with their disks and profiles, private images, databases.
+ */
+export async function inventory(emu: Emulator): Promise<Inventory> {
+  const instances = await list(emu, "/compute/instances");
+  const vpcs = await list(emu, "/vpcs");
+  const each = async (parents: any[], sub: (parent: any) => string) => (await Promise.all(parents.map((x) => list(emu, sub(x))))).flat();
+  return {
+    sshkeys: await list(emu, "/profile/sshkeys"),
+    vpcs,
+    subnets: await each(vpcs, (v) => `/vpcs/${v.id}/subnets`),
+    instances,
+    disks: await each(instances, (i) => `/compute/instances/${i.id}/disks`),
+    configs: await each(instances, (i) => `/compute/instances/${i.id}/configs`),
+    images: (await list(emu, "/images")).filter((i) => i.is_public === false),
+    databases: await list(emu, "/databases/instances"),
+  };
+}

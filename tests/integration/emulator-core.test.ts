@@ -76,7 +76,8 @@ describe("protocol", () => {
 describe("pagination", () => {
   beforeEach(async () => {
     for (let i = 0; i < 60; i++) {
-      emu.store.data.sshkeys.push({ id: emu.store.nextId("sshkey"), label: `k${i}`, ssh_key: ed25519Key(i), created: "2026-01-01T00:00:00", username: "admin" });
+      const r = await call(emu, "POST", "/profile/sshkeys", { body: { label: `k${i}`, ssh_key: ed25519Key(i) } });
+      if (r.status !== 200) throw new Error(`POST /profile/sshkeys: ${r.status} ${JSON.stringify(r.body)}`);
     }
   });
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
-import { ed25519Key, emulator } from "../helpers/emulator";
+import { ed25519Key, emulator, list } from "../helpers/emulator";
 
 jest.setTimeout(60_000);
 
@@ -55,10 +55,11 @@ test("50 clients for 3 seconds: no lost or corrupted state, no error but the inj
     expect(unexpected).toEqual([]);
     expect(injected).toBeGreaterThan(0);
     expect(requests).toBeGreaterThan(500);
-    const actual = new Map(emu.store.data.sshkeys.map((k) => [k.id, k.label]));
+    const keys = await list(emu, "/profile/sshkeys");
+    const actual = new Map(keys.map((k) => [k.id, k.label]));
     expect(actual).toEqual(expected);
     // Ids are unique and the file on disk holds the same state.
-    expect(new Set(emu.store.data.sshkeys.map((k) => k.id)).size).toBe(emu.store.data.sshkeys.length);
+    expect(new Set(keys.map((k) => k.id)).size).toBe(keys.length);
     const onDisk = JSON.parse(readFileSync(file, "utf8")) as { sshkeys: Array<{ id: number; label: string }> };
     expect(new Map(onDisk.sshkeys.map((k) => [k.id, k.label]))).toEqual(expected);
     console.log(`emulator load: ${requests} requests from 50 clients in 3 s (${Math.round(requests / 3)}/s), ${injected} injected faults, ${expected.size} keys left`);

@@ -1,7 +1,7 @@
 import type { Emulator } from "../../emulator/server";
 import { mysqlProvider as p, postgresProvider as pg } from "../../provider/resources/database";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator, useEmulator } from "../helpers/emulator";
+import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -14,6 +14,8 @@ afterEach(async () => {
 });
 
 const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
+/** The root password the API gives for a MySQL database. */
+const password = async (id: string) => (await get(emu, `/databases/mysql/instances/${id}/credentials`)).password;
 const checked = async (news: Record<string, unknown>, provider = p) => {
   const r = await provider.check({}, news);
   expect(r.failures).toEqual([]);
@@ -23,7 +25,7 @@ const checked = async (news: Record<string, unknown>, provider = p) => {
 test("create waits until active; credentials and CA certificate are outputs", async () => {
   const c = await p.create(await checked({ ...base, allowList: ["10.0.1.2/32"] }));
   expect(c.outs).toMatchObject({ status: "active", port: 3306, hosts: { primary: "app-db-mysql-primary.db.example" }, username: "root", allowList: ["10.0.1.2/32"], clusterSize: 1, replicationType: "none" });
-  expect(c.outs.password).toBe(emu.store.data.databases[0]._password);
+  expect(c.outs.password).toBe(await password(c.id));
   expect(Buffer.from(String(c.outs.caCertificate), "base64").toString()).toMatch(/BEGIN CERTIFICATE/);
   expect(c.outs.engine).toBe("mysql/8.0.35");
   const same = { ...base, allowList: ["10.0.1.2/32"] };
@@ -45,7 +47,7 @@ test("in place: label, allow list (waits until applied), maintenance window; the
   expect(await p.diff(c.id, c.outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   const u = await p.update(c.id, c.outs, news);
   expect(u.outs).toMatchObject({ label: "app-db-2", allowList: ["198.51.100.7"], status: "active", updates: { hourOfDay: 4, frequency: "weekly" } });
-  expect(emu.store.data.databases[0]).toMatchObject({ id: Number(c.id), label: "app-db-2", allow_list: ["198.51.100.7"] });
+  expect(await list(emu, "/databases/instances")).toEqual([expect.objectContaining({ id: Number(c.id), label: "app-db-2", allow_list: ["198.51.100.7"] })]);
 });
 
 test("type: up in place; down refused at preview with what to do", async () => {
@@ -67,14 +69,14 @@ test("refresh reads the credentials again: a reset made elsewhere shows up", asy
   await call(emu, "POST", `/databases/mysql/instances/${c.id}/credentials/reset`, { body: {} });
   const r = await p.read(c.id, c.outs);
   expect(r.props!.password).not.toBe(c.outs.password);
-  expect(r.props!.password).toBe(emu.store.data.databases[0]._password);
+  expect(r.props!.password).toBe(await password(c.id));
 });
 
 test("PostgreSQL: replication commit type; delete waits until gone; a gone database reads as gone", async () => {
   const c = await pg.create(await checked({ ...base, engine: "postgresql/16.1", clusterSize: 3, replicationType: "asynch", replicationCommitType: "remote_apply" }, pg));
   expect(c.outs).toMatchObject({ port: 5432, username: "postgres", replicationCommitType: "remote_apply", hosts: { secondary: "app-db-postgresql-secondary.db.example" } });
   await pg.delete(c.id, c.outs);
-  expect(emu.store.data.databases).toEqual([]);
+  expect(await list(emu, "/databases/instances")).toEqual([]);
   expect(await pg.read(c.id, c.outs)).toEqual({});
 });
 
@@ -82,5 +84,5 @@ test("a create whose wait times out keeps the database (no leak), with its id", 
   emu.timing.speed = 10;
   const err = await p.create(await checked({ ...base, timeouts: { create: "1s" } })).catch((e) => e);
   expect(err.message).toMatch(/timed out after 1s waiting for MySQL database \d+ to be active \(status provisioning\).*kept in the stack/);
-  expect(err.id).toBe(String(emu.store.data.databases[0].id));
+  expect(err.id).toBe(String((await list(emu, "/databases/instances"))[0].id));
 });

@@ -6,7 +6,8 @@ import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import type { DynamicProviderImpl } from "../../provider/resource";
 import { resetSettings } from "../../provider/settings";
-import { call, emulator, useEmulator } from "../helpers/emulator";
+import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { waitUntil } from "../helpers/wait";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -32,6 +33,13 @@ async function change(p: DynamicProviderImpl, id: string, outs: Record<string, u
   const d = await p.diff(id, outs, r.inputs);
   return { diff: d, update: () => p.update(id, outs, r.inputs) };
 }
+/** Read through the API: an instance's status, disks and profiles. */
+const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
+const statusIs = (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` });
+const disksOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/disks`);
+const configsOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/configs`);
+/** not shown by the API: which profile an instance last booted (its interfaces show as active, but these profiles have none). */
+const lastBooted = (computeId: string) => emu.store.data.instances.find((i) => String(i.id) === computeId)!._lastBootedConfig;
 const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;
 const deployed = async (label = "host-2") => make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
 
@@ -40,7 +48,7 @@ describe("Disk", () => {
     const computeId = await bare();
     const d = await make(diskP, { computeId, label: "data", size: 2048, filesystem: "ext3" });
     expect(d.outs).toMatchObject({ computeId: Number(computeId), label: "data", size: 2048, filesystem: "ext3", status: "ready" });
-    expect(emu.store.data.disks.map((x) => String(x.id))).toEqual([d.id]);
+    expect((await disksOf(computeId)).map((x) => String(x.id))).toEqual([d.id]);
     const lbl = await change(diskP, d.id, d.outs, { computeId, label: "data-2", size: 2048, filesystem: "ext3" });
     expect(lbl.diff).toMatchObject({ changes: true, replaces: [] });
     expect((await lbl.update()).outs.label).toBe("data-2");
@@ -58,7 +66,7 @@ describe("Disk", () => {
     const d = await make(diskP, { computeId, label: "root", size: 1000 });
     await make(cfgP, { computeId, label: "boot", devices: { sda: { diskId: d.id } } });
     await call(emu, "POST", `/compute/instances/${computeId}/boot`, { body: {} });
-    await new Promise((r) => setTimeout(r, 100));
+    await statusIs(computeId, "running");
     emu.log.length = 0;
     const u = await change(diskP, d.id, d.outs, { computeId, label: "root", size: 3000 });
     expect(u.diff).toMatchObject({ changes: true, replaces: [] });
@@ -68,12 +76,12 @@ describe("Disk", () => {
       "/v4/compute/instances/N/disks/N/resize",
       "/v4/compute/instances/N/boot",
     ]);
-    expect(emu.store.data.instances[0].status).toBe("running");
+    expect(await status(computeId)).toBe("running");
     // Beyond the type's allowance: the API's reason, naming the field.
     const big = await change(diskP, d.id, { ...d.outs, size: 3000 }, { computeId, label: "root", size: 90000 });
     expect((await big.update().catch((e) => e)).message).toMatch(/cannot update disk \d+: the API answered HTTP 400: size: Only \d+ MB/);
     // ...and the instance, shut down for the resize, runs again.
-    expect(emu.store.data.instances[0].status).toBe("running");
+    expect(await status(computeId)).toBe("running");
   });
 
   test("check: an empty disk without a label is auto-named; a bad size names the field", async () => {
@@ -86,7 +94,7 @@ describe("Disk", () => {
 
   test("deleting a disk the running instance uses says what to do; a gone disk reads as gone", async () => {
     const inst = await deployed();
-    const disks = emu.store.data.disks.filter((x) => String(x.compute_id) === inst.id);
+    const disks = await disksOf(inst.id);
     const err = await diskP.delete(String(disks[0].id), { computeId: inst.id }).catch((e) => e);
     expect(err.message).toMatch(/cannot delete disk \d+: .*shut the instance down first/);
     const d = await make(diskP, { computeId: await bare("host-4"), label: "x", size: 10 });
@@ -109,7 +117,7 @@ describe("Config", () => {
     expect(u.diff).toMatchObject({ changes: true, replaces: [] });
     const o = (await u.update()).outs;
     expect(o).toMatchObject({ label: "main-2", kernel: "compute/grub2", runLevel: "single", devices: { sdb: null } });
-    expect(emu.store.data.configs[0].id).toBe(Number(c.id));
+    expect((await configsOf(computeId)).map((x) => x.id)).toEqual([Number(c.id)]);
   });
 
   test("check: devices slots and required fields", async () => {
@@ -120,14 +128,15 @@ describe("Config", () => {
 
   test("interfaces as a list, changed in place; rebootOnChange reboots a running instance with the profile", async () => {
     const inst = await deployed();
-    const disk = emu.store.data.disks.find((x) => String(x.compute_id) === inst.id)!;
+    const [disk] = await disksOf(inst.id);
     const c = await make(cfgP, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
     expect(c.outs.interfaces).toEqual([{ purpose: "public" }]);
     emu.log.length = 0;
     const u = await change(cfgP, c.id, c.outs, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "b" }], rebootOnChange: true });
     await u.update();
     expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs/N", "/v4/compute/instances/N/reboot"]);
-    expect(emu.store.data.instances[0]._lastBootedConfig).toBe(Number(c.id));
+    // The instance runs with the profile: its interfaces are the active ones.
+    expect((await get(emu, `/compute/instances/${inst.id}/configs/${c.id}`)).interfaces.map((i: any) => i.active)).toEqual([true, true]);
   });
 });
 
@@ -137,20 +146,21 @@ describe("Config booted", () => {
     const root = await make(diskP, { computeId, label: "root", size: 1000 });
     const c = await make(cfgP, { computeId, label: "boot", devices: { sda: { diskId: root.id } }, booted: true });
     expect(c.outs.booted).toBe(true);
-    expect(emu.store.data.instances[0]).toMatchObject({ status: "running", _lastBootedConfig: Number(c.id) });
+    expect(await status(computeId)).toBe("running");
+    expect(lastBooted(computeId)).toBe(Number(c.id));
     // A shutdown by hand shows as drift.
     await call(emu, "POST", `/compute/instances/${computeId}/shutdown`, { body: {} });
-    await new Promise((r) => setTimeout(r, 100));
+    await statusIs(computeId, "offline");
     const r = await cfgP.read(c.id, c.outs);
     expect(r.props!.booted).toBe(false);
     expect((await cfgP.diff(c.id, r.props!, c.inputs)).changes).toBe(true);
     await cfgP.update(c.id, r.props!, c.inputs);
-    expect(emu.store.data.instances[0].status).toBe("running");
+    expect(await status(computeId)).toBe("running");
     // Deleting the booted profile shuts the instance down first; then its disk can go too.
     await cfgP.delete(c.id, c.outs);
-    expect(emu.store.data.instances[0].status).toBe("offline");
+    expect(await status(computeId)).toBe("offline");
     await diskP.delete(root.id, root.outs);
-    expect(emu.store.data.disks).toEqual([]);
+    expect(await disksOf(computeId)).toEqual([]);
   });
 
   test("a second profile with booted true reboots the running instance into it", async () => {
@@ -160,14 +170,14 @@ describe("Config booted", () => {
     emu.log.length = 0;
     const two = await make(cfgP, { computeId, label: "two", devices: { sda: { diskId: root.id } }, booted: true });
     expect(emu.log.filter((l) => l.method === "POST").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs", "/v4/compute/instances/N/reboot"]);
-    expect(emu.store.data.instances[0]._lastBootedConfig).toBe(Number(two.id));
+    expect(lastBooted(computeId)).toBe(Number(two.id));
   });
 });
 
 describe("Interface", () => {
   test("add a vlan interface; vlan changes replace; a public interface's primary changes in place", async () => {
     const inst = await deployed();
-    const configId = emu.store.data.configs[0].id;
+    const configId = (await configsOf(inst.id))[0].id;
     const vlan = await make(ifP, { computeId: inst.id, configId: String(configId), purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24" });
     expect(vlan.outs).toMatchObject({ purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", active: false });
     expect((await change(ifP, vlan.id, vlan.outs, { computeId: inst.id, configId, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", primary: true })).diff.replaces).toEqual(["primary"]);
@@ -185,17 +195,18 @@ describe("Interface", () => {
 
   test("deleting an active interface says what to do", async () => {
     const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "host-9" });
-    const cfg = emu.store.data.configs[0];
+    const [cfg] = await configsOf(inst.id);
     const pub = await make(ifP, { computeId: inst.id, configId: cfg.id, purpose: "public" });
     await call(emu, "POST", `/compute/instances/${inst.id}/reboot`, { body: {} });
-    await new Promise((r) => setTimeout(r, 100));
+    const active = async () => (await get(emu, `/compute/instances/${inst.id}/configs/${cfg.id}/interfaces/${pub.id}`)).active === true;
+    await waitUntil(active, { what: `interface ${pub.id} active after the reboot` });
     const err = await ifP.delete(pub.id, pub.outs).catch((e) => e);
     expect(err.message).toMatch(/cannot delete interface \d+: .*shut the instance down/);
   });
 
   test("a profile's interfaces are managed as a list or one by one, never both", async () => {
     const inst = await deployed();
-    const disk = emu.store.data.disks.find((x) => String(x.compute_id) === inst.id)!;
+    const [disk] = await disksOf(inst.id);
     const listed = await make(cfgP, { computeId: inst.id, label: "listed", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
     const r = await ifP.check({}, { computeId: inst.id, configId: listed.id, purpose: "vlan", label: "x" });
     const err = await ifP.create(r.inputs).catch((e) => e);

@@ -11,7 +11,7 @@ import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { resetDeclaredSubnets, subnetProvider as subP, vpcProvider as vpcP } from "../../provider/resources/vpc";
 import { resetOwnership } from "../../provider/ownership";
 import { resetSettings } from "../../provider/settings";
-import { emulator, useEmulator } from "../helpers/emulator";
+import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 let dir: string;
@@ -77,7 +77,7 @@ describe("Vpc and Subnet", () => {
     const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1", interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: s.id }] });
     expect(inst.outs.vpcIpv4).toBe("10.0.1.2");
     const inst2 = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-2" });
-    const cfg = emu.store.data.configs.find((c) => String(c.compute_id) === inst2.id)!;
+    const [cfg] = await list(emu, `/compute/instances/${inst2.id}/configs`);
     const i = await make(ifP, { computeId: inst2.id, configId: cfg.id, purpose: "vpc", subnetId: s.id });
     expect(i.outs).toMatchObject({ vpcId: Number(v.id), ipv4: { vpc: "10.0.1.3" }, active: false });
     const read = await subP.read(s.id, s.outs);
@@ -87,15 +87,17 @@ describe("Vpc and Subnet", () => {
     await ifP.delete(i.id, i.outs);
     await instP.delete(inst.id, inst.outs);
     await subP.delete(s.id, s.outs);
+    expect(await list(emu, `/vpcs/${v.id}/subnets`)).toEqual([]);
     await vpcP.delete(v.id, v.outs);
-    expect([emu.store.data.vpcs, emu.store.data.subnets]).toEqual([[], []]);
+    expect(await list(emu, "/vpcs")).toEqual([]);
+    expect((await call(emu, "GET", `/vpcs/${v.id}/subnets/${s.id}`)).status).toBe(404);
   });
 });
 
 describe("Image", () => {
   test("from a disk: waits until available; label and description in place", async () => {
     const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "src" });
-    const disk = emu.store.data.disks.find((d) => String(d.compute_id) === inst.id)!;
+    const [disk] = await list(emu, `/compute/instances/${inst.id}/disks`);
     const img = await make(imgP, { diskId: String(disk.id), description: "golden", __resourceName: "golden" });
     expect(img.id).toMatch(/^private\/\d+$/);
     expect(img.outs).toMatchObject({ status: "available", label: expect.stringMatching(/^golden-[0-9a-f]{7}$/), description: "golden", isPublic: false, size: disk.size });
@@ -112,7 +114,7 @@ describe("Image", () => {
     writeFileSync(file, Buffer.alloc(200_000, 3));
     const img = await make(imgP, { file, region: "us-east", label: "uploaded" });
     expect(img.outs).toMatchObject({ status: "available", label: "uploaded", fileHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(emu.store.data.images[0].size).toBe(1);
+    expect((await get(emu, `/images/${img.id}`)).size).toBe(1);
     // Same file: no change. Changed content: replaced.
     expect((await imgP.diff(img.id, img.outs, (await imgP.check({}, { file, region: "us-east", label: "uploaded" })).inputs)).changes).toBe(false);
     writeFileSync(file, Buffer.alloc(200_000, 4));
@@ -138,6 +140,6 @@ describe("Image", () => {
     writeFileSync(file, gzipSync(randomBytes(50_000)));
     const err = await make(imgP, { file, region: "us-east", label: "big" }).catch((e) => e);
     expect(err.message).toMatch(/cannot create image: .*(413|refused|EPIPE|reset|socket)/i);
-    expect(emu.store.data.images).toEqual([]);
+    expect((await list(emu, "/images")).filter((i) => !i.is_public)).toEqual([]);
   });
 });
