@@ -158,11 +158,11 @@ export function createComputeContext(store: Store, now: () => number, timing: Ti
     if (typeof md !== "object" || (md.user_data !== undefined && typeof md.user_data !== "string"))
       return void errors.add("metadata.user_data", "Must be a base64-encoded string");
     if (md.user_data === undefined) return null;
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(md.user_data as string)) errors.add("metadata.user_data", "Must be base64-encoded");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(md.user_data)) errors.add("metadata.user_data", "Must be base64-encoded");
     if (!img || !img.capabilities.includes("cloud-init")) errors.add("metadata.user_data", "User data needs an image with the cloud-init capability");
     const r = region ? regionOf(region) : undefined;
     if (r && !r.capabilities.includes("Metadata")) errors.add("metadata.user_data", `Region ${r.id} does not have the Metadata capability`);
-    return md.user_data as string;
+    return md.user_data;
   };
 
   // ---- interfaces ---------------------------------------------------------------------------------

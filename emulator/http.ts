@@ -54,7 +54,7 @@ export interface RequestContext {
   token?: import("./state").TokenRecord;
 }
 
-export type Handler = (ctx: RequestContext) => unknown | Promise<unknown>;
+export type Handler = (ctx: RequestContext) => unknown; // a value, or a Promise of one
 
 export interface Route {
   method: string;

@@ -189,7 +189,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     // "lost": the request takes effect, then the answer is thrown away with the connection.
     if (fault === "lost") {
-      res.writeHead = (() => res) as never;
+      res.writeHead = (() => res);
       res.end = (() => {
         req.socket.destroy();
         return res;

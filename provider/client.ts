@@ -209,7 +209,7 @@ export class ApiClient {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
+        method: method,
         headers,
         body,
         dispatcher: agent(),

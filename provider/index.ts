@@ -54,7 +54,7 @@ export async function call(type: string, m: number | string, args: unknown[]): P
     return withoutUndefined(await p[method](...args));
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
-    if (err && typeof err === "object" && "properties" in err) (err as { properties: unknown }).properties = withoutUndefined((err as { properties: unknown }).properties);
+    if (err && typeof err === "object" && "properties" in err) (err).properties = withoutUndefined((err).properties);
     throw err;
   }
 }

@@ -47,7 +47,7 @@ export function timeoutsField(type: string, note = ""): Field {
   if (!defaults) throw new Error(`no default timeouts for ${type}`);
   const ops = Object.keys(defaults) as TimeoutOp[];
   const shape = Object.fromEntries(ops.map((op) => [op, duration])) as Record<TimeoutOp, typeof duration>;
-  const parts = ops.map((op) => `\`${op}\` (default ${defaults[op]}${WHAT[type]?.[op] ? `: ${WHAT[type]![op]}` : ""})`);
+  const parts = ops.map((op) => `\`${op}\` (default ${defaults[op]}${WHAT[type]?.[op] ? `: ${WHAT[type][op]}` : ""})`);
   return {
     name: "timeouts",
     kind: "input",

@@ -354,7 +354,7 @@ async function emulatorThroughput(): Promise<string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { sizes: { type: "string", default: "10,50,200" }, only: { type: "string" } } });
-  const sizes = values.sizes!.split(",").map(Number);
+  const sizes = values.sizes.split(",").map(Number);
   const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator"];
   const sections: string[] = [];
   const run = async (name: string, fn: () => Promise<string>) => {

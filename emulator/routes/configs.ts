@@ -24,7 +24,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     }
     if (body.comments !== undefined) {
       if (body.comments !== null && typeof body.comments !== "string") errors.add("comments", "Must be a string or null");
-      else out.comments = body.comments as string | null;
+      else out.comments = body.comments;
     }
     if (body.devices !== undefined) {
       if (typeof body.devices !== "object" || body.devices === null || Array.isArray(body.devices)) {
@@ -162,7 +162,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const cfg = config(ctx, inst);
     const body = jsonObject(ctx);
     if (body.purpose === undefined) throw badRequest("purpose is required", "purpose");
-    const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body as never], true);
+    const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body], true);
     if (e) throw badRequest(e.reason, e.index === undefined ? "interfaces" : e.field);
     const errors = new FieldErrors();
     const taken: TakenAddresses = [];
@@ -206,7 +206,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     }
     if (body.primary !== undefined && typeof body.primary !== "boolean") throw badRequest("Must be a boolean", "primary");
     if (body.primary === true) for (const x of cfg.interfaces) x.primary = false;
-    if (body.primary !== undefined) i.primary = body.primary as boolean;
+    if (body.primary !== undefined) i.primary = body.primary;
     if (i.purpose === "vpc") {
       if (body.ipv4 !== undefined) {
         const v = body.ipv4 as { vpc?: unknown; nat_1_1?: unknown };

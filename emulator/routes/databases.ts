@@ -10,7 +10,6 @@ export const DB_MS = { provisioning: 30_000, updating: 5_000, snapshot: 10_000, 
 
 const ro = { group: "databases", level: "read_only" } as const;
 const rw = { group: "databases", level: "read_write" } as const;
-type Body = Record<string, unknown>;
 type Engine = "mysql" | "postgresql";
 
 const REPLICATION: Record<Engine, string[]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
@@ -69,7 +68,7 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
     if (ctx.user!.restricted) throw forbidden(`Only unrestricted users can ${what}, whatever the token's scopes`);
   };
   const dbView = (db: DatabaseRecord) => {
-    const v = view(db) as Record<string, unknown>;
+    const v = view(db);
     if (db.engine === "mysql") delete v.replication_commit_type;
     delete v.engine;
     return { ...v, engine: db.engine };

@@ -6,7 +6,6 @@ import { lengthError } from "../rules";
 import { apiTime, settle, view, type ImageRecord, type Store } from "../state";
 import { BASE_MS, scaled, type Timing } from "../timing";
 
-const ro = { group: "images", level: "read_only" } as const;
 const rw = { group: "images", level: "read_write" } as const;
 
 export interface ImageOptions {
@@ -18,7 +17,7 @@ export interface ImageOptions {
 
 export interface ImageService {
   /** An image this user may deploy or read: public, or one of their private ones. */
-  find(id: string, username: string | undefined): (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
+  find: (id: string, username: string | undefined) => (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
   /** Takes the data of an upload (`PUT <upload_to>`), streamed. */
   receiveUpload(token: string, req: IncomingMessage): Promise<void>;
 }

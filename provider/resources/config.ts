@@ -25,7 +25,7 @@ const devices = z
   .superRefine((v, ctx) => {
     for (const k of Object.keys(v)) if (!(DEVICE_SLOTS as readonly string[]).includes(k)) ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
   })
-  .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s]!.diskId ?? null, volumeId: v[s]!.volumeId ?? null } : null])));
+  .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s].diskId ?? null, volumeId: v[s].volumeId ?? null } : null])));
 
 export const configSpec: ResourceSpec<ConfigApi> = {
   type: "Config",

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import type { ApiClient } from "../client";
 import { act, describeFailure, fromApi, keepResourceError, restProvider, rule, type CheckFailure, type DynamicProviderImpl, type ResourceSpec, type StatusWait } from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
-import { client as settingsClient } from "../settings";
-import { timeoutOf, timeoutsField } from "../timeouts";
+import { timeoutsField } from "../timeouts";
 import { waitFor } from "../wait";
 import { generatedPassword } from "./instance";
 import { power } from "./power";

@@ -92,7 +92,7 @@ export const subnetProvider: DynamicProviderImpl = {
     const r = checkInputs(subnetSpec, news, olds);
     const vpc = news.vpcId;
     const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
-    const name = typeof news[RESOURCE_NAME] === "string" ? (news[RESOURCE_NAME] as string) : String(label);
+    const name = typeof news[RESOURCE_NAME] === "string" ? (news[RESOURCE_NAME]) : String(label);
     if (!r.failures.length && vpc !== undefined && vpc !== UNKNOWN && typeof label === "string" && typeof ipv4 === "string" && label !== UNKNOWN && ipv4 !== UNKNOWN) {
       const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
       for (const [other, s] of siblings) {

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Emulator } from "../../emulator/server";
 import { call as callImpl, configure } from "../../provider";
@@ -130,7 +130,7 @@ describe("a create whose answer is lost", () => {
   beforeEach(async () => {
     dropped = 0;
     // Forwards to the emulator; drops the connection after the first POST has taken effect.
-    proxy = createServer(async (req, res) => {
+    const forward = async (req: IncomingMessage, res: ServerResponse) => {
       let body = "";
       for await (const c of req) body += c;
       const target = emu.url.replace(/\/v4$/, "") + req.url;
@@ -143,7 +143,8 @@ describe("a create whose answer is lost", () => {
       }
       res.writeHead(r.status, { "content-type": "application/json" });
       res.end(text);
-    });
+    };
+    proxy = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
     await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
     resetSettings();
     await settings(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v4`, emu.token);
