@@ -388,22 +388,42 @@ export interface DynamicProviderImpl {
 }
 
 /** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
-export interface HookContext {
+export interface HookContext<Api = unknown> {
   client: ApiClient;
   id: string;
   props: Props;
   /** The wait budget of this operation (the `timeouts` input, else the defaults of provider/timeouts.ts). */
   timeoutMs: number;
+  /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
+  outputs: Props;
+  /** create: the resource as a hook's last call returned it (a PUT, say): what a later failure keeps. */
+  latest?: Api;
+}
+
+/** What `extraOutputs` is called for: the operation, and the old outputs (read: the state; create: none). */
+export interface OutputsContext {
+  op: "create" | "read" | "update";
+  olds: Props;
+}
+
+/** delete: waiting until the resource is gone, with options. */
+export interface GoneWait {
+  /** Polling cap (ms): 2 s by default. */
+  maxMs?: number;
+  /** No wait when the DELETE answered 404 (it was gone already). */
+  skipOn404?: boolean;
 }
 
 /** Waiting for a status after create or update: done, or failed for good (with a message). */
 export interface StatusWait<Api> {
   /** "to be ready", for messages. */
   what: string;
-  done(api: Api): boolean;
-  failed?(api: Api): string | undefined;
+  done: (api: Api) => boolean;
+  failed?: (api: Api) => string | undefined;
   /** Polling cap (ms): 2 s by default; a database that takes minutes polls every 10 s. */
   maxMs?: number;
+  /** How often a progress line is printed (ms): 10 s by default. */
+  progressEveryMs?: number;
 }
 
 /**
@@ -413,7 +433,10 @@ export interface StatusWait<Api> {
 export interface ProviderHooks<Api extends { id: number | string }> {
   /** check: cross-field rules, after the table's own (failures name their property). */
   validate?(news: Props, olds: Props): CheckFailure[] | Promise<CheckFailure[]>;
-  /** diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`. */
+  /**
+   * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
+   * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
+   */
   diff?(client: () => ApiClient, id: string, olds: Props, news: Props, d: DiffOutcome): Promise<void> | void;
   /** create: the inputs to create with (a generated password, say); the outputs keep them. */
   prepare?(inputs: Props): Props | Promise<Props>;
@@ -422,35 +445,59 @@ export interface ProviderHooks<Api extends { id: number | string }> {
   /** create: wait for a status after the POST. */
   waitCreated?: StatusWait<Api>;
   /** create: steps after the POST (and the wait), such as a boot; returns the API object to record. */
-  afterCreate?(ctx: HookContext, api: Api): Promise<Api>;
+  afterCreate?(ctx: HookContext<Api>, api: Api): Promise<Api>;
   /** Custom update (default: one PUT of the changed in-place fields; control fields are not sent). */
-  update?(ctx: HookContext, olds: Props, news: Props, changed: string[]): Promise<Api>;
+  update?(ctx: HookContext<Api>, olds: Props, news: Props, changed: string[]): Promise<Api>;
+  /** update: a failure after the update (reading the outputs) keeps the resource as the update returned it. */
+  keepUpdated?: boolean;
   /** update: inputs the provider made (a generated password) kept from the old outputs when still left out. */
   carry?: string[];
+  /** Outputs from the API record alone, without a call (default: the table's, `fromApi`); a failure keeps these. */
+  mapOutputs?(api: Api, props: Props): Props;
   /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
-  extraOutputs?(client: ApiClient, api: Api, props: Props): Promise<Props> | Props;
+  extraOutputs?(client: ApiClient, api: Api, props: Props, how: OutputsContext): Promise<Props> | Props;
   /** delete: steps before the DELETE (a power cycle, say). */
-  beforeDelete?(ctx: HookContext): Promise<void>;
+  beforeDelete?(ctx: HookContext<Api>): Promise<void>;
   /** delete: wait until the resource is gone (the API deletes some in the background). */
-  waitGone?: boolean;
+  waitGone?: boolean | GoneWait;
   /** What a failure after the resource exists adds to the message (it is kept in the stack). */
   keptNote?: string;
+  /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
+  keptNoun?: string;
 }
 
 /**
  * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
  * gone), PUT of the changed fields to update, DELETE to delete (404 is success); `hooks` add waits, power
  * cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
+ *
+ * A data-holding resource whose label the API keeps unique (`holdsData` and `uniqueLabel`) is replaced
+ * create-first: when the replacement keeps a pinned label, it is made under a temporary label that the old
+ * one's delete gives back (noteReplacement, replacementLabel, finishReplacement, renameDue).
  */
 export function restProvider<Api extends { id: number | string }>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
   const getClient = () => settingsClient();
-  const outputs = async (c: ApiClient, api: Api, props: Props) => {
-    const outs = fromApi(spec, api as Record<string, unknown>, props);
-    return hooks.extraOutputs ? { ...outs, ...(await hooks.extraOutputs(c, api, props)) } : outs;
+  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, props) : fromApi(spec, api, props));
+  const outputs = async (c: ApiClient, api: Api, props: Props, how: OutputsContext, added: Props = {}) => {
+    const outs = base(api, props);
+    return { ...outs, ...(hooks.extraOutputs ? await hooks.extraOutputs(c, api, props, how) : {}), ...added };
   };
   const waitStatus = async (c: ApiClient, id: string, props: Props, w: StatusWait<Api>, timeoutMs: number): Promise<Api> =>
-    (await waitFor<Api>({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} ${w.what}`, done: w.done, failed: w.failed, maxMs: w.maxMs, timeoutMs, describe: (a) => `status ${String((a as { status?: unknown }).status)}` }))!;
-  const kept = (message: string, id: string) => `${message}. The ${spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
+    (await waitFor<Api>({
+      client: c,
+      path: spec.itemPath(id, props),
+      what: `${spec.noun} ${id} ${w.what}`,
+      done: w.done,
+      failed: w.failed,
+      maxMs: w.maxMs,
+      progressEveryMs: w.progressEveryMs,
+      timeoutMs,
+      describe: (a) => `status ${String((a as { status?: unknown }).status)}`,
+    }))!;
+  const kept = (message: string, id: string) =>
+    `${message}. The ${hooks.keptNoun ?? spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
+  /** Create-first replacements under a temporary label (see above). */
+  const renames = Boolean(spec.holdsData && spec.uniqueLabel);
   return {
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
@@ -461,6 +508,11 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
     async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
       if (hooks.diff) await hooks.diff(getClient, id, olds, news, d);
+      if (renames) {
+        // A replacement is made first (under a temporary label if the old one holds a pinned label).
+        noteReplacement(spec, id, d, news);
+        if (!d.changed.includes("label") && (await renameDue(getClient(), spec, id, olds, news))) d.changed.push("label");
+      }
       return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
@@ -468,18 +520,29 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
       let id: string | undefined;
       let last: Api | undefined;
       const ins = hooks.prepare ? await hooks.prepare({ ...inputs }) : inputs;
-      const c = getClient();
+      let ctx: HookContext<Api> | undefined;
       try {
+        const c = getClient();
         const body = hooks.createBody ? hooks.createBody(ins) : toApiBody(spec, ins);
+        const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
+        if (replacing) body.label = replacing.temp;
         last = await createOnce(c, spec, body, ins);
         id = String(last.id);
-        const timeoutMs = budgetOf(spec.type, ins, "create");
-        if (hooks.waitCreated) last = await waitStatus(c, id, ins, hooks.waitCreated, timeoutMs);
-        if (hooks.afterCreate) last = await hooks.afterCreate({ client: c, id, props: ins, timeoutMs }, last);
-        return { id, outs: declare(spec, await outputs(c, last, ins), inputs) };
+        replacing?.done(id);
+        ctx = { client: c, id, props: ins, timeoutMs: budgetOf(spec.type, ins, "create"), outputs: {} };
+        if (hooks.waitCreated) last = await waitStatus(c, id, ins, hooks.waitCreated, ctx.timeoutMs);
+        if (hooks.afterCreate) {
+          last = await hooks.afterCreate(ctx, last);
+          ctx.latest = undefined;
+        }
+        const outs = await outputs(c, last, ins, { op: "create", olds: {} }, ctx.outputs);
+        // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
+        if (replacing) Object.assign(outs, { label: ins.label, [REPLACEMENT_LABEL]: replacing.temp });
+        return { id, outs: declare(spec, outs, inputs) };
       } catch (err) {
         const e = describeFailure(spec, "create", id, err);
-        if (id && last) throw keepResourceError(kept(e.message, id), id, fromApi(spec, last as Record<string, unknown>, ins), inputs, e);
+        const now = ctx?.latest ?? last;
+        if (id && now) throw keepResourceError(kept(e.message, id), id, base(now, ins), inputs, e);
         throw e;
       }
     },
@@ -489,18 +552,21 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const c = getClient();
         const api = await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        return readResult(spec, id, await outputs(c, api, props), props);
+        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
     },
 
     async update(id, olds, news) {
+      let api: Api | undefined;
       try {
         const c = getClient();
         const { changed } = diffInputs(spec, olds, news);
-        let api: Api;
-        if (hooks.update) api = await hooks.update({ client: c, id, props: news, timeoutMs: budgetOf(spec.type, news, "update") }, olds, news, changed);
+        // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
+        if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
+        const ctx: HookContext<Api> = { client: c, id, props: news, timeoutMs: budgetOf(spec.type, news, "update"), outputs: {} };
+        if (hooks.update) api = await hooks.update(ctx, olds, news, changed);
         else {
           const sent = changed.filter((f) => !spec.fields.find((x) => x.name === f)?.control);
           if (sent.length) api = (await c.request<Api>("PUT", spec.itemPath(id, olds), { body: updateBody(spec, news, sent) })).body;
@@ -508,9 +574,11 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         }
         const ins = { ...news };
         for (const f of hooks.carry ?? []) if (ins[f] === undefined) ins[f] = olds[f];
-        return { outs: declare(spec, await outputs(c, api, ins), news) };
+        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds }, ctx.outputs), news) };
       } catch (err) {
-        throw describeFailure(spec, "update", id, err);
+        const e = describeFailure(spec, "update", id, err);
+        if (hooks.keepUpdated && api) throw keepResourceError(e.message, id, base(api, news), news, e);
+        throw e;
       }
     },
 
@@ -518,9 +586,15 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
       try {
         const c = getClient();
         const timeoutMs = budgetOf(spec.type, props, "delete");
-        if (hooks.beforeDelete) await hooks.beforeDelete({ client: c, id, props, timeoutMs });
-        await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
-        if (hooks.waitGone) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs });
+        if (hooks.beforeDelete) await hooks.beforeDelete({ client: c, id, props, timeoutMs, outputs: {} });
+        const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        const gone = typeof hooks.waitGone === "object" ? hooks.waitGone : {};
+        if (hooks.waitGone && !(gone.skipOn404 && r.status === 404)) {
+          const what = `${spec.noun} ${id} to be deleted`;
+          await waitFor({ client: c, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
+        }
+        // A replacement made under a temporary label takes the pinned one now that this one is gone.
+        if (renames) await finishReplacement(c, spec, id, props);
       } catch (err) {
         throw describeFailure(spec, "delete", id, err);
       }

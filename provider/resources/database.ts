@@ -1,31 +1,23 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
 import {
-  checkInputs,
   convertKeys,
-  createOnce,
-  declare,
   describeFailure,
-  diffInputs,
-  finishReplacement,
   fromApi,
   keepResourceError,
-  noteReplacement,
-  readResult,
-  renameDue,
-  REPLACEMENT_LABEL,
-  replacementLabel,
+  restProvider,
   rule,
   snake,
   toApiBody,
   UNKNOWN,
   updateBody,
+  type CheckFailure,
   type DynamicProviderImpl,
   type ResourceSpec,
+  type StatusWait,
 } from "../resource";
 import { ipOrCidrError, lengthError } from "../rules";
-import { client as settingsClient } from "../settings";
-import { timeoutOf, timeoutsField } from "../timeouts";
+import { timeoutsField } from "../timeouts";
 import { waitFor } from "../wait";
 
 type Props = Record<string, unknown>;
@@ -111,141 +103,117 @@ export const dbPassword = db.password; // a secret`,
   };
 }
 
+/**
+ * A managed database: its table, plus the replication rule, the refusal of a smaller type at preview, the
+ * long wait until it is active, the maintenance window set once it is, the credentials read as outputs,
+ * and in-place changes made while it is active. A replacement is made first (resource.ts).
+ */
 export function databaseProvider(engine: Engine): DynamicProviderImpl {
   const spec = databaseSpec(engine);
-  const waitActive = async (c: ApiClient, id: string, props: Props, timeoutMs: number, what = "to be active", want: (d: DatabaseApi) => boolean = () => true) =>
+  const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> => ({
+    what,
+    done: (d) => d.status === "active" && want(d),
+    failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
+    // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
+    maxMs: 10_000,
+    progressEveryMs: 30_000,
+  });
+  const waitActive = async (c: ApiClient, id: string, props: Props, timeoutMs: number, w: StatusWait<DatabaseApi>) =>
     (await waitFor<DatabaseApi>({
       client: c,
       path: spec.itemPath(id, props),
-      what: `${spec.noun} ${id} ${what}`,
-      done: (d) => d.status === "active" && want(d),
-      failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
+      what: `${spec.noun} ${id} ${w.what}`,
+      done: w.done,
+      failed: w.failed,
       timeoutMs,
       describe: (d) => `status ${d.status}`,
-      // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
-      maxMs: 10_000,
-      progressEveryMs: 30_000,
+      maxMs: w.maxMs,
+      progressEveryMs: w.progressEveryMs,
     }))!;
-  /**
-   * Outputs, with the credentials and certificate read when the cluster is active and `fresh` (create,
-   * refresh); an update keeps the ones it has (it cannot change them; refresh sees a reset made elsewhere).
-   */
-  const outputsOf = async (c: ApiClient, id: string, api: DatabaseApi, inputs: Props, old: Props = {}, fresh = true): Promise<Props> => {
-    const outs = fromApi(spec, api, inputs);
-    // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both.
-    outs.engine = `${String(api.engine)}/${String(api.version)}`;
-    if (api.status === "active" && (fresh || old.password === undefined)) {
-      const [cred, ssl] = await Promise.all([
-        c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
-        c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
-      ]);
-      Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
-    } else {
-      for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
-    }
-    return outs;
-  };
   const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(`/compute/types/${encodeURIComponent(id)}`, true))?.disk;
 
-  return {
-    async check(olds, news) {
-      const r = checkInputs(spec, news, olds);
+  return restProvider(spec, {
+    validate(news) {
+      const failures: CheckFailure[] = [];
       const size = news.clusterSize ?? 1;
       const repl = news.replicationType;
       if (typeof repl === "string" && repl !== UNKNOWN) {
-        if (size === 1 && repl !== "none") r.failures.push({ property: "replicationType", reason: "replicationType: a one-node cluster has no replication: use none, or clusterSize 3" });
-        if (size === 3 && repl === "none") r.failures.push({ property: "replicationType", reason: "replicationType: a three-node cluster replicates: choose a replication type other than none" });
+        const fail = (reason: string) => failures.push({ property: "replicationType", reason: `replicationType: ${reason}` });
+        if (size === 1 && repl !== "none") fail("a one-node cluster has no replication: use none, or clusterSize 3");
+        if (size === 3 && repl === "none") fail("a three-node cluster replicates: choose a replication type other than none");
       }
-      return r;
+      return failures;
     },
-    async diff(id, olds, news) {
-      const d = diffInputs(spec, olds, news);
+    async diff(client, _id, olds, news, d) {
       // A smaller type is refused here, at preview: the API only moves a database to more disk.
       if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
-        const c = settingsClient();
+        const c = client();
         const [from, to] = [await typeDisk(c, String(olds.type)), await typeDisk(c, news.type)];
         if (to === undefined) throw new Error(`type: ${news.type} is not an instance type`);
-        if (from !== undefined && to <= from) throw new Error(`type: a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB. To shrink, create a new database and move the data.`);
-      }
-      // A replacement is made first (under a temporary label if the old one holds a pinned label).
-      noteReplacement(spec, id, d, news);
-      if (!d.changed.includes("label") && (await renameDue(settingsClient(), spec, id, olds, news))) d.changed.push("label");
-      return { changes: d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: false };
-    },
-    async create(inputs) {
-      let id: string | undefined;
-      let last: DatabaseApi | undefined;
-      let c: ApiClient | undefined;
-      try {
-        c = settingsClient();
-        const body = toApiBody(spec, inputs);
-        delete body.updates; // not in the create body: set by a PUT once active
-        const replacing = await replacementLabel(c, spec, inputs);
-        if (replacing) body.label = replacing.temp;
-        last = await createOnce(c, spec, body, inputs);
-        id = String(last.id);
-        replacing?.done(id);
-        last = await waitActive(c, id, inputs, timeoutOf(spec.type, inputs, "create"));
-        if (inputs.updates !== undefined) {
-          last = (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates: { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) } } })).body;
+        if (from !== undefined && to <= from) {
+          const why = `a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB`;
+          throw new Error(`type: ${why}. To shrink, create a new database and move the data.`);
         }
-        const outs = await outputsOf(c, id, last, inputs);
-        // Under a temporary label until the old cluster is deleted, which gives this one the pinned label.
-        if (replacing) Object.assign(outs, { label: inputs.label, [REPLACEMENT_LABEL]: replacing.temp });
-        return { id, outs: declare(spec, outs, inputs) };
-      } catch (err) {
-        const e = describeFailure(spec, "create", id, err);
-        if (id && last) throw keepResourceError(`${e.message}. The database ${id} exists and is kept in the stack: run pulumi up again to go on waiting, or pulumi destroy to remove it.`, id, fromApi(spec, last, inputs), inputs, e);
-        throw e;
       }
     },
-    async read(id, props) {
-      try {
-        const c = settingsClient();
-        const api = await c.get<DatabaseApi>(spec.itemPath(id, props), true);
-        if (!api) return {};
-        return readResult(spec, id, await outputsOf(c, id, api, props, props), props);
-      } catch (err) {
-        throw describeFailure(spec, "read", id, err);
-      }
+    createBody(inputs) {
+      const body = toApiBody(spec, inputs);
+      delete body.updates; // not in the create body: set by a PUT once active
+      return body;
     },
-    async update(id, olds, news) {
+    waitCreated: active("to be active"),
+    async afterCreate({ client: c, id, props: inputs }, last) {
+      if (inputs.updates === undefined) return last;
+      const updates = { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) };
+      return (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates } })).body;
+    },
+    async update({ client: c, id, timeoutMs: timeout }, olds, news, changed) {
       let last: DatabaseApi | undefined;
       try {
-        const c = settingsClient();
-        const timeout = timeoutOf(spec.type, news, "update");
-        const { changed } = diffInputs(spec, olds, news);
-        // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
-        if (olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
           // The API takes updates only while the cluster is active.
-          last = await waitActive(c, id, olds, timeout, "to be active before the update");
+          last = await waitActive(c, id, olds, timeout, active("to be active before the update"));
           const body = updateBody(spec, news, sent);
-          if (body.updates) body.updates = { ...last.updates, ...(body.updates as object) };
+          if (body.updates) body.updates = { ...last.updates, ...(body.updates) };
           await c.request("PUT", spec.itemPath(id, olds), { body });
           const wantList = JSON.stringify([...((news.allowList as string[] | undefined) ?? [])].sort());
-          last = await waitActive(c, id, olds, timeout, "to apply the change", (d) => (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList));
+          const applied = (d: DatabaseApi) =>
+            (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList);
+          last = await waitActive(c, id, olds, timeout, active("to apply the change", applied));
         }
-        last ??= (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
-        return { outs: declare(spec, await outputsOf(c, id, last, news, olds, false), news) };
+        return last ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
         if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news, e);
         throw e;
       }
     },
-    async delete(id, props) {
-      try {
-        const c = settingsClient();
-        const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
-        if (r.status !== 404) await waitFor({ client: c, path: spec.itemPath(id, props), what: `${spec.noun} ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf(spec.type, props, "delete"), maxMs: 10_000 });
-        await finishReplacement(c, spec, id, props);
-      } catch (err) {
-        throw describeFailure(spec, "delete", id, err);
+    keepUpdated: true,
+    /**
+     * The engine as the input has it, and the credentials and certificate, read when the cluster is active
+     * on create and refresh; an update keeps the ones it has (it cannot change them; refresh sees a reset
+     * made elsewhere).
+     */
+    async extraOutputs(c, api, inputs, { op, olds: old }) {
+      const id = String(api.id);
+      // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both.
+      const outs: Props = { engine: `${String(api.engine)}/${String(api.version)}` };
+      if (api.status === "active" && (op !== "update" || old.password === undefined)) {
+        const [cred, ssl] = await Promise.all([
+          c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
+          c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
+        ]);
+        Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
+      } else {
+        for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
       }
+      return outs;
     },
-  };
+    waitGone: { maxMs: 10_000, skipOn404: true },
+    keptNoun: "database",
+    keptNote: "run pulumi up again to go on waiting, or pulumi destroy to remove it.",
+  });
 }
 
 export const mysqlSpec = databaseSpec("mysql");

@@ -4,33 +4,23 @@ import type { ApiClient } from "../client";
 import {
   act,
   camel,
-  checkInputs,
-  containsUnknown,
   convertKeys,
-  createOnce,
-  declare,
   describeFailure,
-  diffInputs,
-  finishReplacement,
   fromApi,
   keepResourceError,
-  noteReplacement,
-  readResult,
-  renameDue,
-  REPLACEMENT_LABEL,
-  replacementLabel,
+  restProvider,
   rule,
   snake,
   toApiBody,
   updateBody,
+  type CheckFailure,
   type DynamicProviderImpl,
   type ResourceSpec,
 } from "../resource";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../rules";
 import { claimAsList } from "../ownership";
 import { power } from "./power";
-import { client as settingsClient } from "../settings";
-import { timeoutOf, timeoutsField } from "../timeouts";
+import { timeoutsField } from "../timeouts";
 import { waitFor } from "../wait";
 
 export interface InstanceApi {
@@ -290,113 +280,68 @@ async function resizeSwap(c: ApiClient, id: string, size: number, timeoutMs: num
   await waitFor<DiskApi>({ client: c, path: disk, what: `swap disk ${swap.id} of instance ${id} to be resized to ${size} MB`, done: (d) => d.status === "ready" && d.size === size, timeoutMs, describe: (d) => `status ${d.status}` });
 }
 
-export const instanceProvider: DynamicProviderImpl = {
-  async check(olds, news) {
-    const r = checkInputs(instanceSpec, news, olds);
-    if (news.scriptId !== undefined && news.image === undefined) r.failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
-    if (news.image !== undefined && news.backupId !== undefined) r.failures.push({ property: "backupId", reason: "backupId: give either image or backupId, not both" });
-    if (news.metadata !== undefined && news.image === undefined) r.failures.push({ property: "metadata", reason: "metadata: user data needs an image with cloud-init" });
-    if (news.swapSize !== undefined && news.image === undefined) r.failures.push({ property: "swapSize", reason: "swapSize: only an image deploy makes a swap disk (manage the disks of other instances as Disk resources)" });
-    return r;
+/**
+ * An instance: its table, plus the password it is deployed with, the PUT of what the create body cannot
+ * carry, the wait until it runs (or is offline), its interfaces and swap disk as outputs, and the in-place
+ * changes (rebuild, resize, swap resize, password reset, interfaces, power). A replacement is made first
+ * (resource.ts).
+ */
+export const instanceProvider: DynamicProviderImpl = restProvider(instanceSpec, {
+  validate(news) {
+    const failures: CheckFailure[] = [];
+    const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+    if (news.scriptId !== undefined && news.image === undefined) fail("scriptId", "a deployment script needs an image");
+    if (news.image !== undefined && news.backupId !== undefined) fail("backupId", "give either image or backupId, not both");
+    if (news.metadata !== undefined && news.image === undefined) fail("metadata", "user data needs an image with cloud-init");
+    if (news.swapSize !== undefined && news.image === undefined) {
+      fail("swapSize", "only an image deploy makes a swap disk (manage the disks of other instances as Disk resources)");
+    }
+    return failures;
   },
 
-  async diff(id, olds, news) {
+  async diff(client, id, olds, news, d) {
     if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
-    const d = diffInputs(instanceSpec, olds, news);
     // An image change rebuilds in place when asked to; otherwise it replaces.
-    const replaces = news.rebuildOnImageChange === true ? d.replaces.filter((f) => f !== "image") : d.replaces;
-    const changed = [...d.changed];
+    if (news.rebuildOnImageChange === true) d.replaces = d.replaces.filter((f) => f !== "image");
     const swapTo = news.swapSize;
-    if (changed.includes("swapSize") && typeof swapTo === "number" && !replaces.length) {
+    if (d.changed.includes("swapSize") && typeof swapTo === "number" && !d.replaces.length) {
       // A state written before swapSize was read back does not know the size: look at the swap disk.
-      const c = settingsClient();
-      if (olds.swapSize === undefined && (await swapSizeOf(c, id, olds)) === swapTo) changed.splice(changed.indexOf("swapSize"), 1);
-      else await checkSwapChange(c, id, olds, swapTo);
+      const c = client();
+      if (olds.swapSize === undefined && (await swapSizeOf(c, id, olds)) === swapTo) {
+        d.changed.splice(d.changed.indexOf("swapSize"), 1);
+        d.changes = d.changed.length > 0;
+      } else await checkSwapChange(c, id, olds, swapTo);
     }
-    const outcome = { ...d, replaces, changed };
-    // A replacement is made first (under a temporary label if the old one holds a pinned label).
-    noteReplacement(instanceSpec, id, outcome, news);
-    if (!changed.includes("label") && !containsUnknown(news.label) && (await renameDue(settingsClient(), instanceSpec, id, olds, news))) changed.push("label");
-    return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
   },
 
-  async create(inputs) {
-    let c: ApiClient;
-    let id: string | undefined;
+  prepare: (ins) => ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
+
+  createBody(ins) {
+    // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
+    const body = toApiBody(instanceSpec, ins);
+    for (const k of PUT_ONLY) delete body[snake(k)];
+    if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
+    return body;
+  },
+
+  async afterCreate(ctx) {
+    const { client: c, id, props: ins } = ctx;
+    const put = toApiBody(instanceSpec, ins, PUT_ONLY);
+    if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
+    if (Object.keys(put).length) ctx.latest = (await c.request<InstanceApi>("PUT", path(id), { body: put })).body;
+    const booted = wantBooted(ins);
+    return waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", ctx.timeoutMs);
+  },
+
+  async update(ctx, olds, news, changed) {
+    const { client: c, id, timeoutMs: timeout } = ctx;
     let last: InstanceApi | undefined;
-    const ins: Props = { ...inputs };
-    try {
-      c = settingsClient();
-      if ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined) ins.rootPass = generatedPassword();
-      // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
-      const body = toApiBody(instanceSpec, ins);
-      for (const k of PUT_ONLY) delete body[snake(k)];
-      if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
-      const replacing = await replacementLabel(c, instanceSpec, ins);
-      if (replacing) body.label = replacing.temp;
-      last = await createOnce(c, instanceSpec, body, ins);
-      id = String(last.id);
-      replacing?.done(id);
-      const put = toApiBody(instanceSpec, ins, PUT_ONLY);
-      if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
-      if (Object.keys(put).length) last = (await c.request<InstanceApi>("PUT", path(id), { body: put })).body;
-      const booted = wantBooted(ins);
-      last = await waitSettled(c, id, (i) => (booted ? i.status === "running" : i.status === "offline"), booted ? "to be running" : "to be offline", timeoutOf("Instance", ins, "create"));
-      const extra: Props = {};
-      if (ins.interfaces !== undefined) {
-        const cfg = await bootConfig(c, id);
-        extra.bootConfigId = cfg?.id;
-        extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
-        claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
-      }
-      const swap = await swapSizeOf(c, id, ins);
-      if (swap !== undefined) extra.swapSize = swap;
-      // Under a temporary label until the old instance is deleted, which gives this one the pinned label.
-      if (replacing) Object.assign(extra, { label: ins.label, [REPLACEMENT_LABEL]: replacing.temp });
-      return { id, outs: declare(instanceSpec, outputsOf(last, ins, extra), inputs) };
-    } catch (err) {
-      const e = describeFailure(instanceSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The instance ${id} exists and is kept in the stack: run pulumi up again to continue, or pulumi destroy to remove it.`, id, outputsOf(last, ins), inputs, e);
-      throw e;
-    }
-  },
-
-  async read(id, props) {
-    try {
-      const c = settingsClient();
-      const api = await c.get<InstanceApi>(path(id), true);
-      if (!api) return {};
-      const extra: Props = {};
-      if (props.interfaces !== undefined && props.bootConfigId !== undefined) {
-        const list = await c.get<Array<Record<string, unknown>>>(`${path(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
-        if (list) {
-          extra.vpcIpv4 = vpcAddress(list);
-          const actual = interfacesFromApi(list);
-          extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
-        }
-      }
-      const swap = await swapSizeOf(c, id, props);
-      if (swap !== undefined) extra.swapSize = swap;
-      return readResult(instanceSpec, id, outputsOf(api, props, extra), props);
-    } catch (err) {
-      throw describeFailure(instanceSpec, "read", id, err);
-    }
-  },
-
-  async update(id, olds, news) {
-    let c: ApiClient;
-    let last: InstanceApi | undefined;
-    const timeout = timeoutOf("Instance", news, "update");
     const ins: Props = { ...news };
     if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
     const extra: Props = { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize };
     // What the state keeps if a step fails: the old password unless the reset went through.
     let passwordSet = false;
     try {
-      c = settingsClient();
-      const { changed } = diffInputs(instanceSpec, olds, news);
-      // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
-      if (olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
       const has = (f: string) => changed.includes(f);
       const settle = async (what: string, want: (i: InstanceApi) => boolean = () => true) => {
         last = await waitSettled(c, id, want, what, timeout);
@@ -459,7 +404,8 @@ export const instanceProvider: DynamicProviderImpl = {
         const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfigId(c, id));
         if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
         extra.bootConfigId = cfgId;
-        const cfg = (await c.request<{ interfaces: Array<Record<string, unknown>> }>("PUT", `${path(id)}/configs/${cfgId}`, { body: { interfaces: convertKeys(news.interfaces, snake) } })).body;
+        const put = { body: { interfaces: convertKeys(news.interfaces, snake) } };
+        const cfg = (await c.request<{ interfaces: Array<Record<string, unknown>> }>("PUT", `${path(id)}/configs/${cfgId}`, put)).body;
         extra.vpcIpv4 = vpcAddress(cfg.interfaces);
         const now = await current();
         if (now.status === "running") {
@@ -475,23 +421,47 @@ export const instanceProvider: DynamicProviderImpl = {
           last = await power<InstanceApi>(c, id, "shutdown", { timeoutMs: timeout });
         }
       }
-      if (!last) await current();
-      return { outs: declare(instanceSpec, outputsOf(last!, ins, extra), news) };
+      // The outputs: what the steps changed, and the password (one generated for a rebuild, too).
+      Object.assign(ctx.outputs, extra);
+      if (ins.rootPass !== undefined) ctx.outputs.rootPass = ins.rootPass;
+      return last ?? (await current());
     } catch (err) {
       const e = describeFailure(instanceSpec, "update", id, err);
-      if (last) throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outputsOf(last, { ...ins, rootPass: passwordSet ? ins.rootPass : olds.rootPass }, extra), news, e);
+      if (last) {
+        const outs = outputsOf(last, { ...ins, rootPass: passwordSet ? ins.rootPass : olds.rootPass }, extra);
+        throw keepResourceError(`${e.message}. The state records the instance as it is now; run pulumi up again to finish.`, id, outs, news, e);
+      }
       throw e;
     }
   },
+  carry: ["rootPass"],
 
-  async delete(id, props) {
-    try {
-      const c = settingsClient();
-      await c.request("DELETE", path(id), { accept: [404] });
-      await waitFor({ client: c, path: path(id), what: `instance ${id} to be deleted`, done: () => false, goneIsDone: true, timeoutMs: timeoutOf("Instance", props, "delete") });
-      await finishReplacement(c, instanceSpec, id, props);
-    } catch (err) {
-      throw describeFailure(instanceSpec, "delete", id, err);
+  mapOutputs: (api, props) => outputsOf(api, props),
+
+  /** The boot profile's interfaces and the swap disk's size, read on create and refresh (an update reports its own). */
+  async extraOutputs(c, api, props, { op }) {
+    const extra: Props = {};
+    if (op === "update") return extra;
+    const id = String(api.id);
+    if (op === "create" && props.interfaces !== undefined) {
+      const cfg = await bootConfig(c, id);
+      extra.bootConfigId = cfg?.id;
+      extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
+      claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
     }
+    if (op === "read" && props.interfaces !== undefined && props.bootConfigId !== undefined) {
+      const list = await c.get<Array<Record<string, unknown>>>(`${path(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
+      if (list) {
+        extra.vpcIpv4 = vpcAddress(list);
+        const actual = interfacesFromApi(list);
+        extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
+      }
+    }
+    const swap = await swapSizeOf(c, id, props);
+    if (swap !== undefined) extra.swapSize = swap;
+    return extra;
   },
-};
+
+  waitGone: true,
+  keptNote: "run pulumi up again to continue, or pulumi destroy to remove it.",
+});
