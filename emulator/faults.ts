@@ -85,7 +85,12 @@ export function parseFaultSpec(spec: string): FaultConfig {
   const i = spec.indexOf("match=");
   const head = i >= 0 ? spec.slice(0, i) : spec;
   const match = i >= 0 ? spec.slice(i + "match=".length) : "^[A-Z]+ /v4/";
-  const kv = Object.fromEntries(head.split(",").filter(Boolean).map((p) => p.split("=") as [string, string]));
+  const kv = Object.fromEntries(
+    head
+      .split(",")
+      .filter(Boolean)
+      .map((p) => p.split("=") as [string, string]),
+  );
   for (const k of Object.keys(kv)) if (!["seed", "rate", "kinds", "slow", "retryAfter"].includes(k)) throw new Error(`unknown --faults key "${k}"`);
   const rate = Number(kv.rate);
   if (kv.rate === undefined || Number.isNaN(rate)) throw new Error("--faults needs rate=R (0..1)");

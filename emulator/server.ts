@@ -58,7 +58,13 @@ export interface Emulator {
 
 const MAX_JSON_BODY = 1024 * 1024;
 
-export function buildRouter(store: Store, now: () => number, timing: Timing, images: ImageOptions, baseUrl: () => string): { router: Router; images: ImageService } {
+export function buildRouter(
+  store: Store,
+  now: () => number,
+  timing: Timing,
+  images: ImageOptions,
+  baseUrl: () => string,
+): { router: Router; images: ImageService } {
   const router = new Router();
   registerReferenceRoutes(router);
   registerProfileRoutes(router, store, now);
@@ -90,12 +96,21 @@ function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, fa
   router.add("GET", "/faults", { scope: null, auth: "required" }, () => ({ config: faults.config ?? null, counts: faults.counts }));
   router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
     const body = (ctx.body ?? {}) as { username?: string; restricted?: boolean; scopes?: string; global?: Partial<GlobalGrants> };
-    if (!body.username || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username)) throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
+    if (!body.username || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username))
+      throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
     if (store.user(body.username)) throw badRequest("username already exists", "username");
     const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
     if (user.restricted) user.grants = emptyGrants(body.global ?? {});
     store.data.users.push(user);
-    const token = { id: store.nextId("token"), label: `${body.username} token`, scopes: body.scopes ?? "*", created: apiTime(now()), expiry: null, token: newTokenValue(), username: user.username };
+    const token = {
+      id: store.nextId("token"),
+      label: `${body.username} token`,
+      scopes: body.scopes ?? "*",
+      created: apiTime(now()),
+      expiry: null,
+      token: newTokenValue(),
+      username: user.username,
+    };
     store.data.tokens.push(token);
     return { username: user.username, token: token.token };
   });
@@ -189,7 +204,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     // "lost": the request takes effect, then the answer is thrown away with the connection.
     if (fault === "lost") {
-      res.writeHead = (() => res);
+      res.writeHead = () => res;
       res.end = (() => {
         req.socket.destroy();
         return res;

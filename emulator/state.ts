@@ -165,7 +165,12 @@ export interface BackupRecord {
   updated: string;
   region: string;
   _queue: Step[];
-  _source: { disks: { srcId: number; label: string; size: number; filesystem: DiskRecord["filesystem"] }[]; configs: Omit<ConfigRecord, "id" | "compute_id">[]; type: string; rootPassHash: string | null };
+  _source: {
+    disks: { srcId: number; label: string; size: number; filesystem: DiskRecord["filesystem"] }[];
+    configs: Omit<ConfigRecord, "id" | "compute_id">[];
+    type: string;
+    rootPassHash: string | null;
+  };
 }
 
 export interface EventRecord {
@@ -366,9 +371,26 @@ export class Store {
     if (file && existsSync(file)) {
       this.data = JSON.parse(readFileSync(file, "utf8")) as StateData;
     } else {
-      this.data = { version: 1, nextId: {}, users: [], tokens: [], sshkeys: [], instances: [], configs: [], disks: [], backups: [], events: [], vpcs: [], subnets: [], images: [], databases: [], databaseBackups: [] };
+      this.data = {
+        version: 1,
+        nextId: {},
+        users: [],
+        tokens: [],
+        sshkeys: [],
+        instances: [],
+        configs: [],
+        disks: [],
+        backups: [],
+        events: [],
+        vpcs: [],
+        subnets: [],
+        images: [],
+        databases: [],
+        databaseBackups: [],
+      };
     }
-    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images", "databases", "databaseBackups"] as const) this.data[k] ??= [];
+    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images", "databases", "databaseBackups"] as const)
+      this.data[k] ??= [];
     // The token given on the command line always works, with every scope, for the account's owner.
     if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
     if (!this.data.tokens.some((t) => t.token === rootToken)) {

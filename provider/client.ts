@@ -112,7 +112,10 @@ export interface RequestOptions {
 /** A create whose outcome is unknown: the server may or may not have made the resource. */
 export class AmbiguousCreateError extends Error {
   constructor(readonly original: Error) {
-    super(`the create request may or may not have taken effect: ${original instanceof NetworkError ? `${original.method} ${original.path}: ${original.summary}` : original.message}`, { cause: original });
+    super(
+      `the create request may or may not have taken effect: ${original instanceof NetworkError ? `${original.method} ${original.path}: ${original.summary}` : original.message}`,
+      { cause: original },
+    );
     this.name = "AmbiguousCreateError";
   }
 }
@@ -238,7 +241,9 @@ export class ApiClient {
       }
     }
     if (res.statusCode >= 400 && !(ro.accept ?? []).includes(res.statusCode)) {
-      const errors = Array.isArray((parsed as { errors?: unknown })?.errors) ? ((parsed as { errors: ApiErrorItem[] }).errors) : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
+      const errors = Array.isArray((parsed as { errors?: unknown })?.errors)
+        ? (parsed as { errors: ApiErrorItem[] }).errors
+        : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
       const ra = res.headers["retry-after"];
       const retryAfterMs = typeof ra === "string" && /^\d+$/.test(ra) ? Number(ra) * 1000 : undefined;
       throw new ApiError(res.statusCode, errors, method, url.pathname, retryAfterMs);

@@ -14,7 +14,10 @@ export class ComputeError extends Error {
   /** The API's field/reason pairs, when it answered with an error. */
   readonly apiErrors: ApiErrorItem[];
   readonly attempts?: number;
-  constructor(message: string, info: { operation: string; resource: string; id?: string; status?: number; apiErrors?: ApiErrorItem[]; attempts?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    info: { operation: string; resource: string; id?: string; status?: number; apiErrors?: ApiErrorItem[]; attempts?: number; cause?: unknown },
+  ) {
     super(message, { cause: info.cause });
     this.name = "ComputeError";
     this.operation = info.operation;

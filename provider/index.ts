@@ -26,7 +26,18 @@ export const providers: Record<string, DynamicProviderImpl> = {
   Vpc: vpcProvider,
 };
 
-export const specs: ResourceSpec<any>[] = [instanceSpec, diskSpec, configSpec, interfaceSpec, vpcSpec, subnetSpec, imageSpec, mysqlSpec, postgresSpec, sshKeySpec];
+export const specs: ResourceSpec<any>[] = [
+  instanceSpec,
+  diskSpec,
+  configSpec,
+  interfaceSpec,
+  vpcSpec,
+  subnetSpec,
+  imageSpec,
+  mysqlSpec,
+  postgresSpec,
+  sshKeySpec,
+];
 
 export function provider(type: string): DynamicProviderImpl {
   const p = providers[type];
@@ -54,7 +65,7 @@ export async function call(type: string, m: number | string, args: unknown[]): P
     return withoutUndefined(await p[method](...args));
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
-    if (err && typeof err === "object" && "properties" in err) (err).properties = withoutUndefined((err).properties);
+    if (err && typeof err === "object" && "properties" in err) err.properties = withoutUndefined(err.properties);
     throw err;
   }
 }
@@ -63,7 +74,11 @@ export async function call(type: string, m: number | string, args: unknown[]): P
 export function withoutUndefined<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
   if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)])) as T;
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, withoutUndefined(x)]),
+    ) as T;
   }
   return v;
 }

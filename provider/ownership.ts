@@ -15,14 +15,20 @@ const key = (computeId: unknown, configId: unknown) => `${String(computeId)}/${S
 export function claimAsList(computeId: unknown, configId: unknown, by: string): void {
   const k = key(computeId, configId);
   const other = oneByOne.get(k);
-  if (other) throw new Error(`configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed one by one (${other}): remove those Interface resources or leave out ${by}'s interfaces`);
+  if (other)
+    throw new Error(
+      `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed one by one (${other}): remove those Interface resources or leave out ${by}'s interfaces`,
+    );
   asList.set(k, by);
 }
 
 export function claimOneByOne(computeId: unknown, configId: unknown, by: string): void {
   const k = key(computeId, configId);
   const other = asList.get(k);
-  if (other) throw new Error(`configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed as a list by ${other}: declare this interface there instead of as an Interface resource`);
+  if (other)
+    throw new Error(
+      `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed as a list by ${other}: declare this interface there instead of as an Interface resource`,
+    );
   oneByOne.set(k, by);
 }
 

@@ -276,7 +276,9 @@ export async function finishReplacement(c: ApiClient, spec: ResourceSpec<any>, o
     await c.request("PUT", spec.itemPath(p.newId, props), { body: { label: p.label } });
   } catch (err) {
     const why = err instanceof ApiError ? err.reasons : (err as Error).message;
-    throw new Error(`the old ${spec.noun} ${oldId} is deleted, but its replacement ${p.newId} could not take the label "${p.label}" (it is "${p.temp}"): ${why}. Run pulumi up again to rename it`);
+    throw new Error(
+      `the old ${spec.noun} ${oldId} is deleted, but its replacement ${p.newId} could not take the label "${p.label}" (it is "${p.temp}"): ${why}. Run pulumi up again to rename it`,
+    );
   }
 }
 
@@ -361,7 +363,12 @@ export function describeFailure(spec: ResourceSpec<any>, op: string, id: string 
     if (err.status === 401) hint = " (the API token is missing, unknown, expired or revoked: check compute:token or COMPUTE_TOKEN)";
     else if (err.status === 403) hint = " (the token or user lacks the permission for this: check the token's scopes and the user's grants)";
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return new ComputeError(`cannot ${op} ${what}: the API answered HTTP ${err.status}: ${err.reasons}${hint}${tries}`, { ...info, status: err.status, apiErrors: err.errors, attempts: err.attempts });
+    return new ComputeError(`cannot ${op} ${what}: the API answered HTTP ${err.status}: ${err.reasons}${hint}${tries}`, {
+      ...info,
+      status: err.status,
+      apiErrors: err.errors,
+      attempts: err.attempts,
+    });
   }
   if (err instanceof NetworkError) return new ComputeError(`cannot ${op} ${what}: no answer from the API: ${err.summary}`, { ...info, attempts: err.attempts });
   const message = err instanceof Error ? err.message : String(err);
@@ -374,7 +381,8 @@ export function describeFailure(spec: ResourceSpec<any>, op: string, id: string 
  * orphaning it. `__provider` must be carried over by hand: the engine does not add it to failures.
  */
 export function keepResourceError(message: string, id: string, outs: Props, inputs: Props, cause?: unknown): Error {
-  const err = cause instanceof ComputeError ? new ComputeError(message, { ...cause, id, apiErrors: cause.apiErrors, cause: cause.cause }) : new Error(message, { cause });
+  const err =
+    cause instanceof ComputeError ? new ComputeError(message, { ...cause, id, apiErrors: cause.apiErrors, cause: cause.cause }) : new Error(message, { cause });
   return Object.assign(err, { id, properties: { ...outs, __provider: inputs.__provider }, reasons: [message] });
 }
 

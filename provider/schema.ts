@@ -64,8 +64,15 @@ function leftOut(spec: ResourceSpec<any>, f: Field): string {
 function replacementDoc(spec: ResourceSpec<any>): string[] {
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const forceNew = inputs.filter((f) => f.forceNew).map((f) => `\`${f.name}\``);
-  const out = [forceNew.length ? `A change to ${forceNew.join(", ")} replaces the resource (\`pulumi preview --diff\` names the field); every other input changes in place.` : "Every input changes in place."];
-  if (spec.holdsData) out.push("**The resource holds data: a replacement loses it** (the new one starts anew). The new one is always made before the old one is deleted, so a failed create leaves the old one as it was.");
+  const out = [
+    forceNew.length
+      ? `A change to ${forceNew.join(", ")} replaces the resource (\`pulumi preview --diff\` names the field); every other input changes in place.`
+      : "Every input changes in place.",
+  ];
+  if (spec.holdsData)
+    out.push(
+      "**The resource holds data: a replacement loses it** (the new one starts anew). The new one is always made before the old one is deleted, so a failed create leaves the old one as it was.",
+    );
   const rule = spec.autoName;
   if (rule) {
     out.push(
@@ -73,9 +80,13 @@ function replacementDoc(spec: ResourceSpec<any>): string[] {
     );
   }
   if (spec.uniqueLabel && spec.holdsData) {
-    out.push(`A \`${rule?.field ?? "label"}\` the program pins is unique in the API: the replacement is made under a temporary label (\`<label>-<suffix>\`) and takes the pinned label as soon as the old one is deleted.`);
+    out.push(
+      `A \`${rule?.field ?? "label"}\` the program pins is unique in the API: the replacement is made under a temporary label (\`<label>-<suffix>\`) and takes the pinned label as soon as the old one is deleted.`,
+    );
   } else if (spec.uniqueLabel) {
-    out.push(`A \`${rule?.field ?? "label"}\` the program pins is unique in the API: a replacement that keeps it deletes the old resource first (it holds no data).`);
+    out.push(
+      `A \`${rule?.field ?? "label"}\` the program pins is unique in the API: a replacement that keeps it deletes the old resource first (it holds no data).`,
+    );
   } else {
     out.push("Labels need not be unique: a replacement is made before the old resource is deleted.");
   }
@@ -115,7 +126,9 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
     "",
     [
       cleared.length ? `Removing ${cleared.join(", ")} from the program clears it in the API (to the value in the table).` : "",
-      kept.length ? `The API cannot clear ${kept.join(", ")}: removed from the program, it keeps its current value and is no longer compared (no change is planned).` : "",
+      kept.length
+        ? `The API cannot clear ${kept.join(", ")}: removed from the program, it keeps its current value and is no longer compared (no change is planned).`
+        : "",
     ]
       .filter(Boolean)
       .join(" ") || "No optional input is filled in by the service.",

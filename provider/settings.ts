@@ -39,9 +39,7 @@ export function client(): ApiClient {
   const token = configured.token ?? process.env.COMPUTE_TOKEN;
   const apiUrl = configured.apiUrl ?? process.env.COMPUTE_API_URL;
   if (!token) {
-    throw new SettingsError(
-      "No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable.",
-    );
+    throw new SettingsError("No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable.");
   }
   if (!apiUrl) {
     throw new SettingsError(

@@ -61,8 +61,20 @@ async function requestsPerLifecycle(): Promise<string> {
   const instance = async (label: string, image = true) =>
     (await make("Instance", { region: "us-east", type: "c1-standard-2", label, ...(image ? { image: "compute/debian12", rootPass: PASS } : {}) })).id;
   const cases: Lifecycle[] = [
-    { type: "SshKey", inputs: () => ({ label: "k", sshKey: publicKey(1) }), change: () => ({ label: "k2", sshKey: publicKey(1) }), min: { create: 1, refresh: 1, update: 1, delete: 1 }, polls: /sshkeys\/\d+$/ },
-    { type: "Vpc", inputs: () => ({ label: "net", region: "us-east" }), change: () => ({ label: "net", region: "us-east", description: "d" }), min: { create: 1, refresh: 1, update: 1, delete: 1 }, polls: /vpcs\/\d+$/ },
+    {
+      type: "SshKey",
+      inputs: () => ({ label: "k", sshKey: publicKey(1) }),
+      change: () => ({ label: "k2", sshKey: publicKey(1) }),
+      min: { create: 1, refresh: 1, update: 1, delete: 1 },
+      polls: /sshkeys\/\d+$/,
+    },
+    {
+      type: "Vpc",
+      inputs: () => ({ label: "net", region: "us-east" }),
+      change: () => ({ label: "net", region: "us-east", description: "d" }),
+      min: { create: 1, refresh: 1, update: 1, delete: 1 },
+      polls: /vpcs\/\d+$/,
+    },
     {
       type: "Subnet",
       setup: async () => ({ vpcId: (await make("Vpc", { label: "net-s", region: "us-east" })).id }),
@@ -71,7 +83,13 @@ async function requestsPerLifecycle(): Promise<string> {
       min: { create: 1, refresh: 1, update: 1, delete: 1 },
       polls: /subnets\/\d+$/,
     },
-    { type: "Instance", inputs: () => ({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "life-1" }), change: () => ({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "life-2" }), min: { create: 1, refresh: 1, update: 1, delete: 1 }, polls: /instances\/\d+$/ },
+    {
+      type: "Instance",
+      inputs: () => ({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "life-1" }),
+      change: () => ({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "life-2" }),
+      min: { create: 1, refresh: 1, update: 1, delete: 1 },
+      polls: /instances\/\d+$/,
+    },
     {
       type: "Disk",
       setup: async () => ({ computeId: await instance("disk-host", false) }),
@@ -113,8 +131,22 @@ async function requestsPerLifecycle(): Promise<string> {
       min: { create: 1, refresh: 1, update: 1, delete: 1 },
       polls: /images\/private\/\d+$/,
     },
-    { type: "MysqlDatabase", inputs: () => ({ label: "bench-my", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }), change: () => ({ label: "bench-my-2", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }), min: { create: 1, refresh: 3, update: 1, delete: 1 }, createReads: 2, polls: /instances\/\d+$/ },
-    { type: "PostgresDatabase", inputs: () => ({ label: "bench-pg", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }), change: () => ({ label: "bench-pg-2", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }), min: { create: 1, refresh: 3, update: 1, delete: 1 }, createReads: 2, polls: /instances\/\d+$/ },
+    {
+      type: "MysqlDatabase",
+      inputs: () => ({ label: "bench-my", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }),
+      change: () => ({ label: "bench-my-2", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }),
+      min: { create: 1, refresh: 3, update: 1, delete: 1 },
+      createReads: 2,
+      polls: /instances\/\d+$/,
+    },
+    {
+      type: "PostgresDatabase",
+      inputs: () => ({ label: "bench-pg", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }),
+      change: () => ({ label: "bench-pg-2", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }),
+      min: { create: 1, refresh: 3, update: 1, delete: 1 },
+      createReads: 2,
+      polls: /instances\/\d+$/,
+    },
   ];
   const rows: string[] = [];
   const measure = async (fn: () => Promise<unknown>, polls: RegExp) => {
@@ -141,7 +173,9 @@ async function requestsPerLifecycle(): Promise<string> {
       const extra = refresh ? m.total - min : m.mutating - min + m.otherGets - reads;
       return `${m.total} (${refresh ? `${m.total} GET` : `${m.mutating} write, ${m.polls} polls`}${m.otherGets && !refresh ? `, ${m.otherGets} other GET` : ""})${extra > 0 ? ` **+${extra}**` : ""}`;
     };
-    rows.push(`| ${c.type} | ${cell(cr, c.min.create, false, c.createReads ?? 0)} | ${cell(rf, c.min.refresh, true)} | ${cell(up, c.min.update)} | ${cell(dl, c.min.delete)} |`);
+    rows.push(
+      `| ${c.type} | ${cell(cr, c.min.create, false, c.createReads ?? 0)} | ${cell(rf, c.min.refresh, true)} | ${cell(up, c.min.update)} | ${cell(dl, c.min.delete)} |`,
+    );
   }
   await emu.close();
   return [
@@ -213,7 +247,14 @@ async function timeToNotice(): Promise<string> {
 // ---- 3 and 4: through the real CLI ------------------------------------------------------------------
 
 /** One CLI step in the program's folder (scripts/pulumi.ts), under /usr/bin/time for its peak memory. */
-async function runCli(op: Op, dir: string, stack: string, stateDir: string, config: Record<string, string>, secrets: Record<string, string>): Promise<{ ms: number; rssKb: number; stdout: string }> {
+async function runCli(
+  op: Op,
+  dir: string,
+  stack: string,
+  stateDir: string,
+  config: Record<string, string>,
+  secrets: Record<string, string>,
+): Promise<{ ms: number; rssKb: number; stdout: string }> {
   const project = new Project(dir, stack, stateDir);
   await project.configure(config, secrets);
   const t0 = Date.now();
@@ -227,7 +268,12 @@ async function stateSize(): Promise<string> {
   const dir = path.join(ROOT, "examples", "all");
   const stateDir = mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const config = { "compute:apiUrl": emu.url, "all-example:publicKey": publicKey(1) };
-  const secrets = { "compute:token": emu.token, "all-example:rootPass": PASS, "all-example:scriptData": '{"greeting":"x"}', "all-example:userData": Buffer.from("#cloud-config\n").toString("base64") };
+  const secrets = {
+    "compute:token": emu.token,
+    "all-example:rootPass": PASS,
+    "all-example:scriptData": '{"greeting":"x"}',
+    "all-example:userData": Buffer.from("#cloud-config\n").toString("base64"),
+  };
   try {
     await runCli("up", dir, "bench", stateDir, config, secrets);
     const exported = JSON.parse((await runCli("export", dir, "bench", stateDir, config, secrets)).stdout);
@@ -284,7 +330,9 @@ async function stackScale(sizes: number[]): Promise<string> {
       const b = res.baseline;
       const c = res.compute;
       const r = (x: number, y: number) => `${fmt(x / 1000, 1)} s (${fmt(x / y, 2)}x)`;
-      rows.push(`| ${shape} | ${n} | ${r(c.up, b.up)} | ${r(c.refresh, b.refresh)} | ${r(c.destroy, b.destroy)} | ${fmt(b.up / 1000, 1)} / ${fmt(b.refresh / 1000, 1)} / ${fmt(b.destroy / 1000, 1)} s | ${fmt(c.rss / 1024)} MB (${fmt(b.rss / 1024)} MB) |`);
+      rows.push(
+        `| ${shape} | ${n} | ${r(c.up, b.up)} | ${r(c.refresh, b.refresh)} | ${r(c.destroy, b.destroy)} | ${fmt(b.up / 1000, 1)} / ${fmt(b.refresh / 1000, 1)} / ${fmt(b.destroy / 1000, 1)} s | ${fmt(c.rss / 1024)} MB (${fmt(b.rss / 1024)} MB) |`,
+      );
       console.error(`bench: scale ${shape} ${n} done`);
     }
   }
@@ -305,7 +353,8 @@ async function stackScale(sizes: number[]): Promise<string> {
 async function emulatorThroughput(): Promise<string> {
   const emu = await startEmulator({ speed: 0 });
   const d = emu.store.data;
-  for (let i = 1; i <= 10_000; i++) d.sshkeys.push({ id: emu.store.nextId("sshkey"), label: `k${i}`, ssh_key: publicKey(i), created: "2026-01-01T00:00:00", username: "admin" });
+  for (let i = 1; i <= 10_000; i++)
+    d.sshkeys.push({ id: emu.store.nextId("sshkey"), label: `k${i}`, ssh_key: publicKey(i), created: "2026-01-01T00:00:00", username: "admin" });
   const vpcBase = { description: "", region: "us-east", created: "2026-01-01T00:00:00", updated: "2026-01-01T00:00:00", _owner: "admin" };
   for (let i = 1; i <= 10_000; i++) d.vpcs.push({ id: emu.store.nextId("vpc"), label: `v${i}`, ...vpcBase });
   const origin = emu.url.replace(/\/v4$/, "");

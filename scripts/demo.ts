@@ -32,7 +32,11 @@ async function main(): Promise<void> {
   execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { stdio: ["ignore", "ignore", "inherit"] });
 
   step("installing pulumi-compute into the examples from its packed tarball");
-  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), EXAMPLES.map((e) => e.name), { stdio: "inherit" });
+  execFileSync(
+    path.join(ROOT, "scripts", "prepare-examples"),
+    EXAMPLES.map((e) => e.name),
+    { stdio: "inherit" },
+  );
 
   step("starting the emulator");
   const emu = await startEmulator({ speed: 0.25 });
@@ -56,14 +60,20 @@ async function main(): Promise<void> {
   try {
     for (const s of stacks) {
       step(`examples/${s.name}`);
-      console.log(`$ cd examples/${s.name} && pulumi stack init demo && pulumi config set compute:apiUrl ${emu.url} && pulumi config set --secret compute:token ...`);
+      console.log(
+        `$ cd examples/${s.name} && pulumi stack init demo && pulumi config set compute:apiUrl ${emu.url} && pulumi config set --secret compute:token ...`,
+      );
       await s.project.configure(s.config, s.secrets);
       await cli(s, "up");
     }
     const d = emu.store.data;
-    console.log(`\nThe emulator now holds ${d.sshkeys.length} SSH key(s), ${d.instances.length} instance(s) (${d.instances.map((x) => `${x.label}: ${x.status}`).join(", ")}), ${d.disks.length} disks, ${d.configs.length} profiles, ${d.vpcs.length} VPC(s) with ${d.subnets.length} subnets, ${d.images.length} private images, ${d.databases.length} databases.`);
+    console.log(
+      `\nThe emulator now holds ${d.sshkeys.length} SSH key(s), ${d.instances.length} instance(s) (${d.instances.map((x) => `${x.label}: ${x.status}`).join(", ")}), ${d.disks.length} disks, ${d.configs.length} profiles, ${d.vpcs.length} VPC(s) with ${d.subnets.length} subnets, ${d.images.length} private images, ${d.databases.length} databases.`,
+    );
     if (keep) {
-      console.log(`\nLeft running (--keep). Emulator: ${emu.url}  token: ${emu.token}\nState: ${stateDir} (PULUMI_BACKEND_URL=file://${stateDir}/<example>)\nCtrl-C to stop.`);
+      console.log(
+        `\nLeft running (--keep). Emulator: ${emu.url}  token: ${emu.token}\nState: ${stateDir} (PULUMI_BACKEND_URL=file://${stateDir}/<example>)\nCtrl-C to stop.`,
+      );
       await new Promise(() => undefined);
     }
     for (const s of [...stacks].reverse()) {
@@ -72,7 +82,9 @@ async function main(): Promise<void> {
       await cli(s, "rm");
     }
     await fetch(`${emu.url}/compute/instances`, { headers: { authorization: `Bearer ${emu.token}` } }); // lets deletions finish
-    step(`done: the emulator holds ${d.sshkeys.length + d.instances.length + d.disks.length + d.configs.length + d.vpcs.length + d.subnets.length + d.images.length + d.databases.length} objects`);
+    step(
+      `done: the emulator holds ${d.sshkeys.length + d.instances.length + d.disks.length + d.configs.length + d.vpcs.length + d.subnets.length + d.images.length + d.databases.length} objects`,
+    );
   } finally {
     if (!keep) {
       rmSync(stateDir, { recursive: true, force: true });

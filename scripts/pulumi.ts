@@ -72,10 +72,15 @@ export class Project {
     const pulumi = path.join(pulumiBin(), "pulumi");
     const [cmd, ...argv] = opts.wrap ? [...opts.wrap, pulumi, ...args] : [pulumi, ...args];
     return new Promise((resolve) => {
-      execFile(cmd, argv, { cwd: this.dir, env: this.env(opts.env), maxBuffer: 256 * 1024 * 1024, timeout: opts.timeoutMs ?? 300_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        cmd,
+        argv,
+        { cwd: this.dir, env: this.env(opts.env), maxBuffer: 256 * 1024 * 1024, timeout: opts.timeoutMs ?? 300_000 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -99,7 +104,10 @@ export class Project {
    */
   async configure(config: Record<string, string | undefined> = {}, secrets: Record<string, string> = {}): Promise<void> {
     await this.init();
-    const wanted: Array<[string, string | undefined, boolean]> = [...Object.entries(config).map(([k, v]) => [k, v, false] as [string, string | undefined, boolean]), ...Object.entries(secrets).map(([k, v]) => [k, v, true] as [string, string, boolean])];
+    const wanted: Array<[string, string | undefined, boolean]> = [
+      ...Object.entries(config).map(([k, v]) => [k, v, false] as [string, string | undefined, boolean]),
+      ...Object.entries(secrets).map(([k, v]) => [k, v, true] as [string, string, boolean]),
+    ];
     for (const [key, value, secret] of wanted) {
       const mark = value === undefined ? undefined : `${secret ? "s" : "p"}:${value}`;
       if (this.held.get(key) === mark) continue;

@@ -32,7 +32,12 @@ export function dynamicProps(name: string, names: readonly string[], args: objec
  * The props and options a dynamic resource of `type` is registered with, from its field table
  * (sdk/tables.ts): every property present, secret inputs wrapped, secret outputs marked.
  */
-export function registration(type: ResourceType, name: string, args: object, opts: pulumi.CustomResourceOptions | undefined): [Record<string, unknown>, pulumi.CustomResourceOptions | undefined] {
+export function registration(
+  type: ResourceType,
+  name: string,
+  args: object,
+  opts: pulumi.CustomResourceOptions | undefined,
+): [Record<string, unknown>, pulumi.CustomResourceOptions | undefined] {
   const t = TABLES[type];
   const props = dynamicProps(name, t.props, args, t.secretInputs);
   return [props, t.secretOutputs.length ? withSecretOutputs(opts, [...t.secretOutputs]) : opts];

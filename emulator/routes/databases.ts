@@ -46,7 +46,14 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
       if (t <= created) continue;
       const at = apiTime(t);
       if (!d.databaseBackups.some((b) => b.database_id === db.id && b.type === "auto" && b.created === at)) {
-        d.databaseBackups.push({ id: store.nextId("dbbackup"), database_id: db.id, label: `auto${at.slice(0, 10).replace(/-/g, "")}`, type: "auto", created: at, _doneAt: t });
+        d.databaseBackups.push({
+          id: store.nextId("dbbackup"),
+          database_id: db.id,
+          label: `auto${at.slice(0, 10).replace(/-/g, "")}`,
+          type: "auto",
+          created: at,
+          _doneAt: t,
+        });
       }
     }
   };
@@ -78,7 +85,8 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
   const checkLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord) => {
     const e = typeof label === "string" ? lengthError(label, 3, 32) : "is required";
     if (e) return errors.add("label", `Label ${e}`);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label as string)) return errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label as string))
+      return errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
     if (d.databases.some((x) => x.label === label && x !== self)) errors.add("label", "Label must be unique among your databases");
   };
   const checkAllowList = (v: unknown, errors: FieldErrors) => {
@@ -93,10 +101,13 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
     if (typeof u !== "object" || u === null) return errors.add("updates", "Must be an object");
     if (!["weekly", "monthly"].includes(u.frequency as string)) errors.add("updates.frequency", "Must be weekly or monthly");
     if (!Number.isInteger(u.duration) || (u.duration as number) < 1 || (u.duration as number) > 3) errors.add("updates.duration", "Must be 1 to 3 hours");
-    if (!Number.isInteger(u.hour_of_day) || (u.hour_of_day as number) < 0 || (u.hour_of_day as number) > 23) errors.add("updates.hour_of_day", "Must be 0 to 23");
-    if (!Number.isInteger(u.day_of_week) || (u.day_of_week as number) < 1 || (u.day_of_week as number) > 7) errors.add("updates.day_of_week", "Must be 1 (Monday) to 7 (Sunday)");
+    if (!Number.isInteger(u.hour_of_day) || (u.hour_of_day as number) < 0 || (u.hour_of_day as number) > 23)
+      errors.add("updates.hour_of_day", "Must be 0 to 23");
+    if (!Number.isInteger(u.day_of_week) || (u.day_of_week as number) < 1 || (u.day_of_week as number) > 7)
+      errors.add("updates.day_of_week", "Must be 1 (Monday) to 7 (Sunday)");
     const w = u.week_of_month;
-    if (u.frequency === "monthly" && (!Number.isInteger(w) || (w as number) < 1 || (w as number) > 4)) errors.add("updates.week_of_month", "Must be 1 to 4 for a monthly window");
+    if (u.frequency === "monthly" && (!Number.isInteger(w) || (w as number) < 1 || (w as number) > 4))
+      errors.add("updates.week_of_month", "Must be 1 to 4 for a monthly window");
     if (u.frequency === "weekly" && w !== undefined && w !== null) errors.add("updates.week_of_month", "Must be null for a weekly window");
   };
 
@@ -132,10 +143,12 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
       const replication = (body.replication_type as string | undefined) ?? (size === 3 ? "asynch" : "none");
       if (!REPLICATION[engine].includes(replication)) errors.add("replication_type", `Must be one of ${REPLICATION[engine].join(", ")} for ${engine}`);
       else if (size === 1 && replication !== "none") errors.add("replication_type", "A one-node cluster has no replication: use none (or cluster_size 3)");
-      else if (size === 3 && replication === "none") errors.add("replication_type", "A three-node cluster replicates: use asynch" + (engine === "mysql" ? " or semi_synch" : ""));
+      else if (size === 3 && replication === "none")
+        errors.add("replication_type", "A three-node cluster replicates: use asynch" + (engine === "mysql" ? " or semi_synch" : ""));
       if (body.replication_commit_type !== undefined) {
         if (engine !== "postgresql") errors.add("replication_commit_type", "Only for PostgreSQL");
-        else if (!COMMIT_TYPES.includes(body.replication_commit_type as string)) errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
+        else if (!COMMIT_TYPES.includes(body.replication_commit_type as string))
+          errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
       }
       if (body.allow_list !== undefined) checkAllowList(body.allow_list, errors);
       errors.throwIfAny();
@@ -198,13 +211,20 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
       if (body.type !== undefined && body.type !== db.type) {
         newType = typeOf(body.type);
         if (!newType) errors.add("type", `Type ${String(body.type)} not found`);
-        else if (newType.disk <= typeOf(db.type)!.disk) errors.add("type", `A database can only move to a type with more disk space than ${db.type} (${typeOf(db.type)!.disk} MB)`);
+        else if (newType.disk <= typeOf(db.type)!.disk)
+          errors.add("type", `A database can only move to a type with more disk space than ${db.type} (${typeOf(db.type)!.disk} MB)`);
       }
       errors.throwIfAny();
       if (body.label !== undefined) db.label = body.label as string;
       if (body.updates !== undefined) {
         const w = body.updates as DatabaseRecord["updates"];
-        db.updates = { frequency: w.frequency, duration: w.duration, hour_of_day: w.hour_of_day, day_of_week: w.day_of_week, week_of_month: w.week_of_month ?? null };
+        db.updates = {
+          frequency: w.frequency,
+          duration: w.duration,
+          hour_of_day: w.hour_of_day,
+          day_of_week: w.day_of_week,
+          week_of_month: w.week_of_month ?? null,
+        };
       }
       // An allow list or a type takes a while to apply: updating, then active.
       const slow: Record<string, unknown> = {};
@@ -257,7 +277,14 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
       if (backupsOf(db).filter((b) => b.type === "snapshot").length >= 3) throw badRequest("A database keeps at most 3 snapshots: delete one first");
       if (backupsOf(db).some((b) => b._doneAt > now())) throw badRequest("A backup is in progress: wait for it to finish");
       const done = now() + dur("snapshot");
-      d.databaseBackups.push({ id: store.nextId("dbbackup"), database_id: db.id, label: body.label as string, type: "snapshot", created: stamp(), _doneAt: done });
+      d.databaseBackups.push({
+        id: store.nextId("dbbackup"),
+        database_id: db.id,
+        label: body.label as string,
+        type: "snapshot",
+        created: stamp(),
+        _doneAt: done,
+      });
       db.status = "backing_up";
       db._queue.push({ status: "active", at: done });
       store.event("database_backup_create", ctx.user!.username, { id: db.id, type: "database", label: db.label });
@@ -317,7 +344,9 @@ export function registerDatabaseRoutes(router: Router, store: Store, now: () => 
 
   router.add("GET", "/databases/instances", { scope: ro, auth: "required" }, (ctx) =>
     paginate(
-      d.databases.filter((x) => canSee(ctx, x, "read_only")).map((x) => ({ ...dbView(settle(x, now())), instance_uri: `/v4/databases/${x.engine}/instances/${x.id}` })),
+      d.databases
+        .filter((x) => canSee(ctx, x, "read_only"))
+        .map((x) => ({ ...dbView(settle(x, now())), instance_uri: `/v4/databases/${x.engine}/instances/${x.id}` })),
       ctx.query,
     ),
   );

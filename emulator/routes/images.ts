@@ -17,7 +17,10 @@ export interface ImageOptions {
 
 export interface ImageService {
   /** An image this user may deploy or read: public, or one of their private ones. */
-  find: (id: string, username: string | undefined) => (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
+  find: (
+    id: string,
+    username: string | undefined,
+  ) => (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
   /** Takes the data of an upload (`PUT <upload_to>`), streamed. */
   receiveUpload(token: string, req: IncomingMessage): Promise<void>;
 }
@@ -94,7 +97,8 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
     const body = (ctx.body ?? {}) as Record<string, unknown>;
     // Capturing reads the instance's disk: computes:read_only as well.
     const scopes = ctx.token!.scopes;
-    if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes)) throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
+    if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes))
+      throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
     const errors = new FieldErrors();
     const disk = typeof body.disk_id === "number" ? d.disks.find((x) => x.id === body.disk_id) : undefined;
     const inst = disk && d.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
@@ -138,7 +142,8 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
     const pub = catalog.images.find((i) => i.id === ctx.params.imageId);
     if (pub) return pub;
     if (!ctx.token) throw notFound();
-    if (ctx.token.scopes !== "*" && !/\bimages:read_(only|write)\b/.test(ctx.token.scopes)) throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
+    if (ctx.token.scopes !== "*" && !/\bimages:read_(only|write)\b/.test(ctx.token.scopes))
+      throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
     return view(privateImage(ctx));
   });
   router.add("PUT", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
@@ -166,7 +171,8 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
       purge();
       const img = d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
       if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
-      if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? "")) throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
+      if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? ""))
+        throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
       // Streamed: counted and checked, never held in memory.
       let size = 0;
       let head = Buffer.alloc(0);

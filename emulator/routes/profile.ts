@@ -188,7 +188,13 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
       if (e) errors.add("ssh_key", `Invalid SSH key: ${e}`);
     }
     errors.throwIfAny();
-    const rec: SshKeyRecord = { id: store.nextId("sshkey"), label, ssh_key: (body.ssh_key as string).trim(), created: apiTime(now()), username: me(ctx).username };
+    const rec: SshKeyRecord = {
+      id: store.nextId("sshkey"),
+      label,
+      ssh_key: (body.ssh_key as string).trim(),
+      created: apiTime(now()),
+      username: me(ctx).username,
+    };
     store.data.sshkeys.push(rec);
     return sshKeyView(rec);
   });
@@ -208,5 +214,4 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
     store.data.sshkeys = store.data.sshkeys.filter((x) => x !== k);
     return {};
   });
-
 }

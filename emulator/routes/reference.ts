@@ -13,7 +13,12 @@ function availability(regionId: string) {
 export function registerReferenceRoutes(router: Router): void {
   const open = { scope: null, auth: "none" } as const;
   router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx.query));
-  router.add("GET", "/regions/availability", open, (ctx) => paginate(catalog.regions.flatMap((r) => availability(r.id)), ctx.query));
+  router.add("GET", "/regions/availability", open, (ctx) =>
+    paginate(
+      catalog.regions.flatMap((r) => availability(r.id)),
+      ctx.query,
+    ),
+  );
   router.add("GET", "/regions/{regionId}", open, (ctx) => catalog.regions.find((r) => r.id === ctx.params.regionId) ?? Promise.reject(notFound()));
   router.add("GET", "/regions/{regionId}/availability", open, (ctx) => {
     if (!catalog.regions.some((r) => r.id === ctx.params.regionId)) throw notFound();

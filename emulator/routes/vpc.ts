@@ -31,8 +31,16 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
   };
   const subnetView = (s: SubnetRecord) => {
     const byInstance = new Map<number, Array<{ id: number; active: boolean; config_id: number }>>();
-    for (const u of users(s.id)) byInstance.set(u.cfg.compute_id, [...(byInstance.get(u.cfg.compute_id) ?? []), { id: u.iface.id, active: u.active, config_id: u.cfg.id }]);
-    return { id: s.id, label: s.label, ipv4: s.ipv4, computes: [...byInstance].map(([id, interfaces]) => ({ id, interfaces })), created: s.created, updated: s.updated };
+    for (const u of users(s.id))
+      byInstance.set(u.cfg.compute_id, [...(byInstance.get(u.cfg.compute_id) ?? []), { id: u.iface.id, active: u.active, config_id: u.cfg.id }]);
+    return {
+      id: s.id,
+      label: s.label,
+      ipv4: s.ipv4,
+      computes: [...byInstance].map(([id, interfaces]) => ({ id, interfaces })),
+      created: s.created,
+      updated: s.updated,
+    };
   };
   const vpcView = (v: VpcRecord) => ({
     id: v.id,
@@ -44,7 +52,8 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     updated: v.updated,
   });
   const canSee = (ctx: RequestContext, v: VpcRecord) => !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions);
-  const canWrite = (ctx: RequestContext, v: VpcRecord) => !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions === "read_write");
+  const canWrite = (ctx: RequestContext, v: VpcRecord) =>
+    !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions === "read_write");
   const vpc = (ctx: RequestContext, write = false) => {
     const v = d.vpcs.find((x) => String(x.id) === ctx.params.vpcId);
     if (!v || !canSee(ctx, v)) throw notFound();
@@ -92,7 +101,8 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (labelCheck(body.label, "label", errors) && d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
-    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
+    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255))
+      errors.add("description", "Must be a string of at most 255 characters");
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
@@ -108,7 +118,15 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
       });
     }
     errors.throwIfAny();
-    const v: VpcRecord = { id: store.nextId("vpc"), label: body.label as string, description: (body.description as string | undefined) ?? "", region: region!.id, created: stamp(), updated: stamp(), _owner: u.username };
+    const v: VpcRecord = {
+      id: store.nextId("vpc"),
+      label: body.label as string,
+      description: (body.description as string | undefined) ?? "",
+      region: region!.id,
+      created: stamp(),
+      updated: stamp(),
+      _owner: u.username,
+    };
     d.vpcs.push(v);
     if (u.restricted) u.grants!.vpc.push({ id: v.id, label: v.label, permissions: "read_write" });
     store.event("vpc_create", u.username, { id: v.id, type: "vpc", label: v.label });
@@ -121,11 +139,15 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     const v = vpc(ctx, true);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v)) errors.add("label", "Label must be unique among your VPCs");
-    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255)) errors.add("description", "Must be a string of at most 255 characters");
+    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v))
+      errors.add("label", "Label must be unique among your VPCs");
+    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255))
+      errors.add("description", "Must be a string of at most 255 characters");
     if (body.region !== undefined && body.region !== v.region) errors.add("region", "The region of a VPC cannot be changed");
     errors.throwIfAny();
-    Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, { updated: stamp() });
+    Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, {
+      updated: stamp(),
+    });
     store.event("vpc_update", ctx.user!.username, { id: v.id, type: "vpc", label: v.label });
     return vpcView(v);
   });
@@ -150,7 +172,12 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     const v = vpc(ctx, true);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    subnetCheck(body, "", d.subnets.filter((s) => s.vpc_id === v.id), errors);
+    subnetCheck(
+      body,
+      "",
+      d.subnets.filter((s) => s.vpc_id === v.id),
+      errors,
+    );
     errors.throwIfAny();
     return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user!.username));
   });
@@ -160,7 +187,8 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     const s = subnet(ctx, v);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === body.label)) errors.add("label", "Label must be unique among the VPC's subnets");
+    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === body.label))
+      errors.add("label", "Label must be unique among the VPC's subnets");
     if (body.ipv4 !== undefined && body.ipv4 !== s.ipv4) errors.add("ipv4", "The ipv4 range of a subnet cannot be changed");
     errors.throwIfAny();
     if (body.label !== undefined) s.label = body.label as string;
@@ -186,7 +214,18 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
         const prefix = Number(s.ipv4.split("/")[1]);
         const mask = intToIp(prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
         for (const u of users(s.id)) {
-          const base = { vpc_id: v.id, subnet_id: s.id, region: v.region, compute_id: u.cfg.compute_id, config_id: u.cfg.id, interface_id: u.iface.id, active: u.active, gateway: intToIp(start + 1), prefix, subnet_mask: mask };
+          const base = {
+            vpc_id: v.id,
+            subnet_id: s.id,
+            region: v.region,
+            compute_id: u.cfg.compute_id,
+            config_id: u.cfg.id,
+            interface_id: u.iface.id,
+            active: u.active,
+            gateway: intToIp(start + 1),
+            prefix,
+            subnet_mask: mask,
+          };
           out.push({ address: u.iface.ipv4?.vpc ?? null, address_range: null, nat_1_1: u.iface.ipv4?.nat_1_1 ?? null, ...base });
           for (const r of u.iface.ip_ranges ?? []) out.push({ address: null, address_range: r, nat_1_1: null, ...base });
         }

@@ -25,21 +25,48 @@ const web = new compute.Instance("web", {
   scriptId: 101,
   scriptData,
   metadata: { userData },
-  interfaces: [{ purpose: "public", primary: true }, { purpose: "vpc", subnetId: subnet.id }],
+  interfaces: [
+    { purpose: "public", primary: true },
+    { purpose: "vpc", subnetId: subnet.id },
+  ],
 });
 
 // An instance built from its own disks, booted with its own profile, with an extra interface.
 const host = new compute.Instance("host", { region, type: "c1-standard-2" });
 const root = new compute.Disk("root", { computeId: host.id, label: "root", size: 4096, image: "compute/debian12", rootPass, scriptId: 101, scriptData });
 const data = new compute.Disk("data", { computeId: host.id, size: 2048 });
-const profile = new compute.Config("boot", { computeId: host.id, label: "boot", devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } }, booted: true });
+const profile = new compute.Config("boot", {
+  computeId: host.id,
+  label: "boot",
+  devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } },
+  booted: true,
+});
 const vpcInterface = new compute.Interface("vpc", { computeId: host.id, configId: profile.id, purpose: "vpc", subnetId: subnet.id });
 const image = new compute.Image("image", { diskId: root.id });
 
-const mysql = new compute.MysqlDatabase("mysql", { label: "all-mysql", region, type: "c1-standard-2", engine: "mysql/8.0.35", allowList: [pulumi.interpolate`${web.vpcIpv4}/32`] });
+const mysql = new compute.MysqlDatabase("mysql", {
+  label: "all-mysql",
+  region,
+  type: "c1-standard-2",
+  engine: "mysql/8.0.35",
+  allowList: [pulumi.interpolate`${web.vpcIpv4}/32`],
+});
 const postgres = new compute.PostgresDatabase("postgres", { region, type: "c1-standard-2", engine: "postgresql/16.1" });
 
-export const ids = { key: key.id, vpc: net.id, subnet: subnet.id, web: web.id, host: host.id, root: root.id, data: data.id, profile: profile.id, interface: vpcInterface.id, image: image.id, mysql: mysql.id, postgres: postgres.id };
+export const ids = {
+  key: key.id,
+  vpc: net.id,
+  subnet: subnet.id,
+  web: web.id,
+  host: host.id,
+  root: root.id,
+  data: data.id,
+  profile: profile.id,
+  interface: vpcInterface.id,
+  image: image.id,
+  mysql: mysql.id,
+  postgres: postgres.id,
+};
 export const webRootPass = web.rootPass;
 export const mysqlPassword = mysql.password;
 export const postgresCa = postgres.caCertificate;

@@ -13,7 +13,10 @@ const web = new compute.Instance("web", {
   type: "c1-standard-2",
   image: "compute/debian12",
   rootPass: config.requireSecret("rootPass"),
-  interfaces: [{ purpose: "public", primary: true }, { purpose: "vpc", subnetId: subnet.id }],
+  interfaces: [
+    { purpose: "public", primary: true },
+    { purpose: "vpc", subnetId: subnet.id },
+  ],
 });
 
 // MySQL, open only to the web server's VPC address (plus any extra ranges from config).

@@ -20,7 +20,10 @@ const webServer = new compute.Instance("web-1", {
   type: "c1-standard-2",
   image: "compute/debian12",
   rootPass,
-  interfaces: [{ purpose: "public", primary: true }, { purpose: "vpc", subnetId: web.id }],
+  interfaces: [
+    { purpose: "public", primary: true },
+    { purpose: "vpc", subnetId: web.id },
+  ],
 });
 
 // A database server built from its own disk, in the db subnet only.

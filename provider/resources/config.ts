@@ -23,7 +23,9 @@ const device = z.object({ diskId: idInput.nullable().optional(), volumeId: idInp
 const devices = z
   .record(z.string(), device)
   .superRefine((v, ctx) => {
-    for (const k of Object.keys(v)) if (!(DEVICE_SLOTS as readonly string[]).includes(k)) ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
+    for (const k of Object.keys(v))
+      if (!(DEVICE_SLOTS as readonly string[]).includes(k))
+        ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
   })
   .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s].diskId ?? null, volumeId: v[s].volumeId ?? null } : null])));
 
@@ -41,17 +43,89 @@ export const configSpec: ResourceSpec<ConfigApi> = {
 });`,
   autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
-    { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id. Changing it replaces the profile." },
-    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-    { name: "devices", kind: "input", required: true, schema: devices, description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place." },
-    { name: "helpers", kind: "input", computed: true, partial: true, schema: z.object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() }).partial().strict(), description: "Boot helpers; the ones left out keep the service's defaults. Changed in place." },
-    { name: "kernel", kind: "input", computed: true, clearTo: "compute/latest-64bit", schema: z.string().min(1), description: "Kernel id (default `compute/latest-64bit`). Changed in place." },
-    { name: "memoryLimit", kind: "input", computed: true, clearTo: 0, schema: z.number().int().min(0), description: "RAM limit in MB (default, or 0: all of the instance's). Changed in place." },
-    { name: "rootDevice", kind: "input", computed: true, clearTo: "/dev/sda", schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"), description: "Root device (default `/dev/sda`). Changed in place." },
-    { name: "runLevel", kind: "input", computed: true, clearTo: "default", schema: z.enum(["default", "single", "binbash"]), description: "`default`, `single` or `binbash`. Changed in place." },
-    { name: "virtMode", kind: "input", computed: true, clearTo: "paravirt", schema: z.enum(["paravirt", "fullvirt"]), description: "`paravirt` or `fullvirt`. Changed in place." },
+    {
+      name: "computeId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The instance's id. Changing it replaces the profile.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule((v) => lengthError(v, 1, 48)),
+      description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "devices",
+      kind: "input",
+      required: true,
+      schema: devices,
+      description: "Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place.",
+    },
+    {
+      name: "helpers",
+      kind: "input",
+      computed: true,
+      partial: true,
+      schema: z
+        .object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() })
+        .partial()
+        .strict(),
+      description: "Boot helpers; the ones left out keep the service's defaults. Changed in place.",
+    },
+    {
+      name: "kernel",
+      kind: "input",
+      computed: true,
+      clearTo: "compute/latest-64bit",
+      schema: z.string().min(1),
+      description: "Kernel id (default `compute/latest-64bit`). Changed in place.",
+    },
+    {
+      name: "memoryLimit",
+      kind: "input",
+      computed: true,
+      clearTo: 0,
+      schema: z.number().int().min(0),
+      description: "RAM limit in MB (default, or 0: all of the instance's). Changed in place.",
+    },
+    {
+      name: "rootDevice",
+      kind: "input",
+      computed: true,
+      clearTo: "/dev/sda",
+      schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"),
+      description: "Root device (default `/dev/sda`). Changed in place.",
+    },
+    {
+      name: "runLevel",
+      kind: "input",
+      computed: true,
+      clearTo: "default",
+      schema: z.enum(["default", "single", "binbash"]),
+      description: "`default`, `single` or `binbash`. Changed in place.",
+    },
+    {
+      name: "virtMode",
+      kind: "input",
+      computed: true,
+      clearTo: "paravirt",
+      schema: z.enum(["paravirt", "fullvirt"]),
+      description: "`paravirt` or `fullvirt`. Changed in place.",
+    },
     { name: "comments", kind: "input", computed: true, clearTo: null, schema: z.string(), description: "Free text. Changed in place." },
-    { name: "interfaces", kind: "input", computed: true, schema: interfacesInput.or(z.array(z.never()).length(0)), description: "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place." },
+    {
+      name: "interfaces",
+      kind: "input",
+      computed: true,
+      schema: interfacesInput.or(z.array(z.never()).length(0)),
+      description:
+        "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.",
+    },
     {
       name: "booted",
       kind: "input",
@@ -61,7 +135,13 @@ export const configSpec: ResourceSpec<ConfigApi> = {
       description:
         "Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it.",
     },
-    { name: "rebootOnChange", kind: "input", control: true, schema: z.boolean(), description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot)." },
+    {
+      name: "rebootOnChange",
+      kind: "input",
+      control: true,
+      schema: z.boolean(),
+      description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot).",
+    },
     timeoutsField("Config"),
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs`,
@@ -73,7 +153,13 @@ export const configSpec: ResourceSpec<ConfigApi> = {
 };
 
 const body = (inputs: Props, only?: string[]) => {
-  const b = only ? updateBody(configSpec, inputs, only.filter((f) => f !== "interfaces")) : toApiBody(configSpec, inputs);
+  const b = only
+    ? updateBody(
+        configSpec,
+        inputs,
+        only.filter((f) => f !== "interfaces"),
+      )
+    : toApiBody(configSpec, inputs);
   if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = convertKeys(inputs.interfaces, snake);
   return b;
 };

@@ -34,7 +34,6 @@ export interface DatabaseApi {
   [k: string]: unknown;
 }
 
-
 const updatesSchema = z
   .object({
     frequency: z.enum(["weekly", "monthly"]),
@@ -45,7 +44,10 @@ const updatesSchema = z
   })
   .partial()
   .strict()
-  .refine((u) => u.frequency !== "monthly" || (u.weekOfMonth !== undefined && u.weekOfMonth !== null), { message: "a monthly window needs weekOfMonth (1 to 4)", path: ["weekOfMonth"] });
+  .refine((u) => u.frequency !== "monthly" || (u.weekOfMonth !== undefined && u.weekOfMonth !== null), {
+    message: "a monthly window needs weekOfMonth (1 to 4)",
+    path: ["weekOfMonth"],
+  });
 
 const REPLICATION: Record<Engine, [string, ...string[]]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
 
@@ -69,19 +71,105 @@ export function databaseSpec(engine: Engine): ResourceSpec<DatabaseApi> {
 export const dbHost = db.hosts.apply((h) => h.primary);
 export const dbPassword = db.password; // a secret`,
     fields: [
-      { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 3, 32) ?? (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit")), description: "3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-      { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one)." },
-      { name: "type", kind: "input", required: true, schema: z.string().min(1), description: "Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview." },
-      { name: "engine", kind: "input", required: true, forceNew: true, schema: z.string().regex(new RegExp(`^${engine}/[0-9][0-9.]*$`), `must be ${engine}/<version>, for example ${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}`), description: "`engine/version`. Versions are never upgraded in place: changing it replaces the cluster." },
-      { name: "clusterSize", kind: "input", computed: true, forceNew: true, schema: z.union([z.literal(1), z.literal(3)]), description: "1 node, or 3 (a primary and two replicas). Changing it replaces the cluster." },
-      { name: "encrypted", kind: "input", computed: true, forceNew: true, schema: z.boolean(), description: "Encryption at rest (default false). Changing it replaces the cluster." },
-      { name: "sslConnection", kind: "input", computed: true, forceNew: true, schema: z.boolean(), description: "Require SSL to connect (default true). Changing it replaces the cluster." },
-      { name: "replicationType", kind: "input", computed: true, forceNew: true, schema: z.enum(REPLICATION[engine]), description: `${REPLICATION[engine].map((r) => `\`${r}\``).join(", ")}: \`none\` for one node, another for three. Changing it replaces the cluster.` },
+      {
+        name: "label",
+        kind: "input",
+        computed: true,
+        schema: rule(
+          (v) =>
+            lengthError(v, 3, 32) ??
+            (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit"),
+        ),
+        description: "3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+      },
+      {
+        name: "region",
+        kind: "input",
+        required: true,
+        forceNew: true,
+        schema: z.string().min(1),
+        description: "Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one).",
+      },
+      {
+        name: "type",
+        kind: "input",
+        required: true,
+        schema: z.string().min(1),
+        description: "Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview.",
+      },
+      {
+        name: "engine",
+        kind: "input",
+        required: true,
+        forceNew: true,
+        schema: z
+          .string()
+          .regex(new RegExp(`^${engine}/[0-9][0-9.]*$`), `must be ${engine}/<version>, for example ${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}`),
+        description: "`engine/version`. Versions are never upgraded in place: changing it replaces the cluster.",
+      },
+      {
+        name: "clusterSize",
+        kind: "input",
+        computed: true,
+        forceNew: true,
+        schema: z.union([z.literal(1), z.literal(3)]),
+        description: "1 node, or 3 (a primary and two replicas). Changing it replaces the cluster.",
+      },
+      {
+        name: "encrypted",
+        kind: "input",
+        computed: true,
+        forceNew: true,
+        schema: z.boolean(),
+        description: "Encryption at rest (default false). Changing it replaces the cluster.",
+      },
+      {
+        name: "sslConnection",
+        kind: "input",
+        computed: true,
+        forceNew: true,
+        schema: z.boolean(),
+        description: "Require SSL to connect (default true). Changing it replaces the cluster.",
+      },
+      {
+        name: "replicationType",
+        kind: "input",
+        computed: true,
+        forceNew: true,
+        schema: z.enum(REPLICATION[engine]),
+        description: `${REPLICATION[engine].map((r) => `\`${r}\``).join(", ")}: \`none\` for one node, another for three. Changing it replaces the cluster.`,
+      },
       ...(engine === "postgresql"
-        ? [{ name: "replicationCommitType", kind: "input" as const, computed: true, forceNew: true, schema: z.enum(["on", "local", "remote_write", "remote_apply", "off"]), description: "Synchronization level of the replicas (default `local`). Changing it replaces the cluster." }]
+        ? [
+            {
+              name: "replicationCommitType",
+              kind: "input" as const,
+              computed: true,
+              forceNew: true,
+              schema: z.enum(["on", "local", "remote_write", "remote_apply", "off"]),
+              description: "Synchronization level of the replicas (default `local`). Changing it replaces the cluster.",
+            },
+          ]
         : []),
-      { name: "allowList", kind: "input", computed: true, clearTo: [], unordered: true, schema: z.array(rule((v) => ipOrCidrError(v))), description: "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied)." },
-      { name: "updates", kind: "input", computed: true, partial: true, schema: updatesSchema, description: "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place." },
+      {
+        name: "allowList",
+        kind: "input",
+        computed: true,
+        clearTo: [],
+        unordered: true,
+        schema: z.array(rule((v) => ipOrCidrError(v))),
+        description:
+          "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).",
+      },
+      {
+        name: "updates",
+        kind: "input",
+        computed: true,
+        partial: true,
+        schema: updatesSchema,
+        description:
+          "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place.",
+      },
       timeoutsField(name),
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
       { name: "hosts", kind: "output", outputType: "object", description: "`primary` and `secondary` host names (set when provisioning completes)." },
@@ -175,7 +263,7 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
           // The API takes updates only while the cluster is active.
           last = await waitActive(c, id, olds, timeout, active("to be active before the update"));
           const body = updateBody(spec, news, sent);
-          if (body.updates) body.updates = { ...last.updates, ...(body.updates) };
+          if (body.updates) body.updates = { ...last.updates, ...body.updates };
           await c.request("PUT", spec.itemPath(id, olds), { body });
           const wantList = JSON.stringify([...((news.allowList as string[] | undefined) ?? [])].sort());
           const applied = (d: DatabaseApi) =>

@@ -1,5 +1,16 @@
 import { z } from "zod";
-import { act, describeFailure, fromApi, keepResourceError, restProvider, rule, type CheckFailure, type DynamicProviderImpl, type ResourceSpec, type StatusWait } from "../resource";
+import {
+  act,
+  describeFailure,
+  fromApi,
+  keepResourceError,
+  restProvider,
+  rule,
+  type CheckFailure,
+  type DynamicProviderImpl,
+  type ResourceSpec,
+  type StatusWait,
+} from "../resource";
 import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
 import { timeoutsField } from "../timeouts";
 import { waitFor } from "../wait";
@@ -25,7 +36,8 @@ export const diskSpec: ResourceSpec<DiskApi> = {
   noun: "disk",
   holdsData: true,
   autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
-  description: "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
+  description:
+    "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
   example: `const data = new compute.Disk("data", {
     computeId: web.id,
@@ -33,16 +45,83 @@ export const diskSpec: ResourceSpec<DiskApi> = {
     filesystem: "ext4",
 });`,
   fields: [
-    { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id (`instance.id`). Changing it replaces the disk." },
-    { name: "size", kind: "input", required: true, schema: z.number().int().min(1, "must be at least 1 MB"), description: "Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again." },
-    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 48)), description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-    { name: "filesystem", kind: "input", computed: true, forceNew: true, schema: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]), description: "`raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk." },
+    {
+      name: "computeId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The instance's id (`instance.id`). Changing it replaces the disk.",
+    },
+    {
+      name: "size",
+      kind: "input",
+      required: true,
+      schema: z.number().int().min(1, "must be at least 1 MB"),
+      description:
+        "Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule((v) => lengthError(v, 1, 48)),
+      description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "filesystem",
+      kind: "input",
+      computed: true,
+      forceNew: true,
+      schema: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]),
+      description: "`raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk.",
+    },
     { name: "image", kind: "input", forceNew: true, schema: z.string().min(1), description: "Image to deploy on the disk. Changing it replaces the disk." },
-    { name: "rootPass", kind: "input", secret: true, writeOnly: true, computed: true, schema: rule(rootPassError), description: "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it." },
-    { name: "authorizedKeys", kind: "input", forceNew: true, writeOnly: true, schema: z.array(rule((v) => sshPublicKeyError(v))), description: "Public SSH keys for root. Create-only." },
-    { name: "authorizedUsers", kind: "input", forceNew: true, writeOnly: true, schema: z.array(z.string().min(1)), description: "Users whose profile keys are added. Create-only." },
-    { name: "scriptId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Deployment script (needs a compatible image). Create-only." },
-    { name: "scriptData", kind: "input", forceNew: true, writeOnly: true, secret: true, raw: true, schema: z.record(z.string(), z.unknown()), description: "Inputs of the deployment script. Secret. Create-only." },
+    {
+      name: "rootPass",
+      kind: "input",
+      secret: true,
+      writeOnly: true,
+      computed: true,
+      schema: rule(rootPassError),
+      description:
+        "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.",
+    },
+    {
+      name: "authorizedKeys",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.array(rule((v) => sshPublicKeyError(v))),
+      description: "Public SSH keys for root. Create-only.",
+    },
+    {
+      name: "authorizedUsers",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.array(z.string().min(1)),
+      description: "Users whose profile keys are added. Create-only.",
+    },
+    {
+      name: "scriptId",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.number().int(),
+      description: "Deployment script (needs a compatible image). Create-only.",
+    },
+    {
+      name: "scriptData",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      secret: true,
+      raw: true,
+      schema: z.record(z.string(), z.unknown()),
+      description: "Inputs of the deployment script. Secret. Create-only.",
+    },
     timeoutsField("Disk", "An update covers the instance's shutdown and boot around a resize or a password reset."),
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
@@ -55,8 +134,13 @@ export const diskSpec: ResourceSpec<DiskApi> = {
   async findExisting(client, body, inputs, since) {
     const all = await client.list<DiskApi>(`/compute/instances/${String(inputs.computeId)}/disks`);
     const fs = (body.filesystem as string | undefined) ?? (body.image === undefined ? "ext4" : undefined);
-    const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && Date.parse(`${d.created}Z`) >= since - 60_000);
-    if (found.length > 1) throw new Error(`the answer to the disk create was lost, and disks ${found.map((d) => d.id).join(", ")} of instance ${String(inputs.computeId)} all match it (label "${String(body.label)}"): keep one, delete the others, then run pulumi up again`);
+    const found = all.filter(
+      (d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && Date.parse(`${d.created}Z`) >= since - 60_000,
+    );
+    if (found.length > 1)
+      throw new Error(
+        `the answer to the disk create was lost, and disks ${found.map((d) => d.id).join(", ")} of instance ${String(inputs.computeId)} all match it (label "${String(body.label)}"): keep one, delete the others, then run pulumi up again`,
+      );
     return found[0];
   },
 };
@@ -69,8 +153,10 @@ const ready = (what: string, want: (d: DiskApi) => boolean = () => true): Status
 export const diskProvider: DynamicProviderImpl = restProvider(diskSpec, {
   validate(news) {
     const failures: CheckFailure[] = [];
-    if (news.scriptId !== undefined && news.image === undefined) failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
-    if (news.rootPass !== undefined && news.image === undefined) failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
+    if (news.scriptId !== undefined && news.image === undefined)
+      failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
+    if (news.rootPass !== undefined && news.image === undefined)
+      failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
     return failures;
   },
   prepare: (ins) => (ins.image !== undefined && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
@@ -97,7 +183,14 @@ export const diskProvider: DynamicProviderImpl = restProvider(diskSpec, {
               return d.status === "not ready" || d.size === news.size;
             });
             const w = ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
-            last = (await waitFor<DiskApi>({ client: c, path: item, what: `disk ${id} ${w.what}`, done: w.done, timeoutMs: timeout, describe: (d) => `status ${d.status}` }))!;
+            last = (await waitFor<DiskApi>({
+              client: c,
+              path: item,
+              what: `disk ${id} ${w.what}`,
+              done: w.done,
+              timeoutMs: timeout,
+              describe: (d) => `status ${d.status}`,
+            }))!;
           }
           // The per-disk password reset: setting the same password twice is harmless.
           if (password) {

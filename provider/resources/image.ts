@@ -7,7 +7,22 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import { checkInputs, createOnce, declare, rule, describeFailure, diffInputs, fromApi, keepResourceError, restProvider, toApiBody, UNKNOWN, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import {
+  checkInputs,
+  createOnce,
+  declare,
+  rule,
+  describeFailure,
+  diffInputs,
+  fromApi,
+  keepResourceError,
+  restProvider,
+  toApiBody,
+  UNKNOWN,
+  updateBody,
+  type DynamicProviderImpl,
+  type ResourceSpec,
+} from "../resource";
 import { lengthError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { timeoutOf, timeoutsField } from "../timeouts";
@@ -40,12 +55,45 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
   autoName: { field: "label", min: 1, max: 128, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     { name: "diskId", kind: "input", forceNew: true, schema: idInput, description: "Capture this disk (a Disk's `id`). Changing it makes a new image." },
-    { name: "file", kind: "input", schema: z.string().min(1), description: "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image." },
-    { name: "fileHash", kind: "input", computed: true, forceNew: true, schema: z.string(), description: "SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image." },
+    {
+      name: "file",
+      kind: "input",
+      schema: z.string().min(1),
+      description:
+        "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image.",
+    },
+    {
+      name: "fileHash",
+      kind: "input",
+      computed: true,
+      forceNew: true,
+      schema: z.string(),
+      description: "SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image.",
+    },
     { name: "region", kind: "input", forceNew: true, schema: z.string().min(1), description: "Region the upload goes to (required with `file`)." },
-    { name: "label", kind: "input", computed: true, schema: rule((v) => lengthError(v, 1, 128)), description: "1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-    { name: "description", kind: "input", computed: true, clearTo: null, schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"), description: "1..65000 characters. Changed in place." },
-    { name: "cloudInit", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "The image supports cloud-init (adds the `cloud-init` capability)." },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule((v) => lengthError(v, 1, 128)),
+      description: "1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "description",
+      kind: "input",
+      computed: true,
+      clearTo: null,
+      schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"),
+      description: "1..65000 characters. Changed in place.",
+    },
+    {
+      name: "cloudInit",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.boolean(),
+      description: "The image supports cloud-init (adds the `cloud-init` capability).",
+    },
     timeoutsField("Image", "The create waits until the image is available."),
     { name: "status", kind: "output", description: "`creating`, `pending_upload` or `available`." },
     { name: "size", kind: "output", outputType: "integer", description: "Minimum deploy size in MB." },
@@ -115,14 +163,24 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
       return (await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false })).body;
     } catch (err) {
       if (!(err instanceof AmbiguousCreateError) || i >= 10) throw err;
-      const strays = (await c.list<ImageApi>("/images")).filter((im) => im.status === "pending_upload" && im.label === body.label && Date.parse(`${im.created}Z`) >= since - 60_000);
+      const strays = (await c.list<ImageApi>("/images")).filter(
+        (im) => im.status === "pending_upload" && im.label === body.label && Date.parse(`${im.created}Z`) >= since - 60_000,
+      );
       for (const im of strays) await c.request("DELETE", `/images/${im.id}`, { accept: [404] });
     }
   }
 }
 
 const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
-  (await waitFor<ImageApi>({ client: c, path: imageSpec.itemPath(id, props), what: `image ${id} to be available`, done: (i) => i.status === "available", timeoutMs: timeoutOf("Image", props, "create"), describe: (i) => `status ${i.status}`, progressEveryMs: 15_000 }))!;
+  (await waitFor<ImageApi>({
+    client: c,
+    path: imageSpec.itemPath(id, props),
+    what: `image ${id} to be available`,
+    done: (i) => i.status === "available",
+    timeoutMs: timeoutOf("Image", props, "create"),
+    describe: (i) => `status ${i.status}`,
+    progressEveryMs: 15_000,
+  }))!;
 
 const base = restProvider(imageSpec);
 
@@ -133,13 +191,15 @@ export const imageProvider: DynamicProviderImpl = {
     const r = checkInputs(imageSpec, news, olds);
     const hasDisk = news.diskId !== undefined;
     const hasFile = news.file !== undefined;
-    if (hasDisk === hasFile) r.failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
+    if (hasDisk === hasFile)
+      r.failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
     if (hasFile && news.region === undefined) r.failures.push({ property: "region", reason: "region: an upload needs a region" });
     if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length) {
       const file = path.resolve(news.file);
       const st = await stat(file).catch(() => undefined);
       if (!st?.isFile()) r.failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
-      else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES) r.failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
+      else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES)
+        r.failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
       else r.inputs.fileHash = await fileSha256(file);
     }
     return r;
@@ -176,7 +236,8 @@ export const imageProvider: DynamicProviderImpl = {
       return { id, outs: declare(imageSpec, fromApi(imageSpec, last, inputs), inputs) };
     } catch (err) {
       const e = describeFailure(imageSpec, "create", id, err);
-      if (id && last) throw keepResourceError(`${e.message}. The image ${id} exists and is kept in the stack.`, id, fromApi(imageSpec, last, inputs), inputs, e);
+      if (id && last)
+        throw keepResourceError(`${e.message}. The image ${id} exists and is kept in the stack.`, id, fromApi(imageSpec, last, inputs), inputs, e);
       throw e;
     }
   },
@@ -186,7 +247,9 @@ export const imageProvider: DynamicProviderImpl = {
       const c = settingsClient();
       const sent = changed.filter((f) => f === "label" || f === "description");
       // A moved or renamed file (same content) changes nothing in the API.
-      const api = sent.length ? (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body : (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
+      const api = sent.length
+        ? (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body
+        : (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
       return { outs: declare(imageSpec, fromApi(imageSpec, api, news), news) };
     } catch (err) {
       throw describeFailure(imageSpec, "update", id, err);

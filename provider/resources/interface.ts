@@ -25,16 +25,77 @@ export const interfaceSpec: ResourceSpec<InterfaceApi> = {
 export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   fields: [
     { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id." },
-    { name: "configId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The profile's id (`config.id`, or an instance's `bootConfigId`)." },
-    { name: "purpose", kind: "input", required: true, forceNew: true, schema: z.enum(["public", "vlan", "vpc"]), description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface." },
-    { name: "label", kind: "input", forceNew: true, schema: z.string().min(1).max(64), description: "VLAN name (1..64), for `vlan`. A change replaces the interface." },
-    { name: "ipamAddress", kind: "input", forceNew: true, schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"), description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface." },
-    { name: "primary", kind: "input", computed: true, clearTo: false, schema: z.boolean(), description: "The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface." },
-    { name: "subnetId", kind: "input", forceNew: true, schema: idInput, description: "The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it)." },
-    { name: "ipv4", kind: "input", computed: true, partial: true, schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(), description: "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place." },
-    { name: "ipRanges", kind: "input", computed: true, clearTo: [], schema: z.array(z.string()), description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place." },
+    {
+      name: "configId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The profile's id (`config.id`, or an instance's `bootConfigId`).",
+    },
+    {
+      name: "purpose",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: z.enum(["public", "vlan", "vpc"]),
+      description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      forceNew: true,
+      schema: z.string().min(1).max(64),
+      description: "VLAN name (1..64), for `vlan`. A change replaces the interface.",
+    },
+    {
+      name: "ipamAddress",
+      kind: "input",
+      forceNew: true,
+      schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"),
+      description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface.",
+    },
+    {
+      name: "primary",
+      kind: "input",
+      computed: true,
+      clearTo: false,
+      schema: z.boolean(),
+      description:
+        "The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface.",
+    },
+    {
+      name: "subnetId",
+      kind: "input",
+      forceNew: true,
+      schema: idInput,
+      description: "The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it).",
+    },
+    {
+      name: "ipv4",
+      kind: "input",
+      computed: true,
+      partial: true,
+      schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(),
+      description:
+        "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place.",
+    },
+    {
+      name: "ipRanges",
+      kind: "input",
+      computed: true,
+      clearTo: [],
+      schema: z.array(z.string()),
+      description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place.",
+    },
     { name: "vpcId", kind: "output", outputType: "integer", description: "The VPC of the subnet, for `vpc`." },
-    { name: "active", kind: "output", outputType: "boolean", description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added)." },
+    {
+      name: "active",
+      kind: "output",
+      outputType: "boolean",
+      description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added).",
+    },
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs/${String(inputs.configId)}/interfaces`,
   itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${String(props.configId)}/interfaces/${encodeURIComponent(id)}`,
@@ -45,9 +106,17 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   async findExisting(client, body, inputs, _since, before) {
     const known = new Set(before as number[]);
     const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
-    const made = list.filter((i) => !known.has(i.id) && i.purpose === body.purpose && (body.label === undefined || i.label === body.label) && (body.subnet_id === undefined || i.subnet_id === body.subnet_id));
+    const made = list.filter(
+      (i) =>
+        !known.has(i.id) &&
+        i.purpose === body.purpose &&
+        (body.label === undefined || i.label === body.label) &&
+        (body.subnet_id === undefined || i.subnet_id === body.subnet_id),
+    );
     if (made.length > 1) {
-      throw new Error(`the answer to the interface create was lost, and interfaces ${made.map((i) => i.id).join(", ")} appeared on profile ${String(inputs.configId)} of instance ${String(inputs.computeId)} since (another client is adding interfaces there): keep one, delete the others, then run pulumi up again`);
+      throw new Error(
+        `the answer to the interface create was lost, and interfaces ${made.map((i) => i.id).join(", ")} appeared on profile ${String(inputs.configId)} of instance ${String(inputs.computeId)} since (another client is adding interfaces there): keep one, delete the others, then run pulumi up again`,
+      );
     }
     return made[0];
   },
@@ -63,8 +132,10 @@ export const interfaceProvider: DynamicProviderImpl = {
     const p = news.purpose;
     if (p === "vlan" && news.label === undefined) r.failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
     if (p === "vpc" && news.subnetId === undefined) r.failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
-    for (const f of ["ipv4", "ipRanges", "subnetId"]) if (news[f] !== undefined && p !== "vpc") r.failures.push({ property: f, reason: `${f}: only for a vpc interface` });
-    for (const f of ["label", "ipamAddress"]) if (news[f] !== undefined && p !== "vlan") r.failures.push({ property: f, reason: `${f}: only for a vlan interface` });
+    for (const f of ["ipv4", "ipRanges", "subnetId"])
+      if (news[f] !== undefined && p !== "vpc") r.failures.push({ property: f, reason: `${f}: only for a vpc interface` });
+    for (const f of ["label", "ipamAddress"])
+      if (news[f] !== undefined && p !== "vlan") r.failures.push({ property: f, reason: `${f}: only for a vlan interface` });
     return r;
   },
   async diff(id, olds, news) {

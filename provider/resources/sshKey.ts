@@ -15,7 +15,7 @@ export const sshKeySpec: ResourceSpec<SshKeyApi> = {
   type: "SshKey",
   noun: "SSH key",
   description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
-  idFormat: "The API's integer key id, as a string (for example `\"42\"`).",
+  idFormat: 'The API\'s integer key id, as a string (for example `"42"`).',
   example: `import * as fs from "fs";
 import * as compute from "pulumi-compute";
 
@@ -49,9 +49,7 @@ export const keyId = key.id;`,
   // (less a minute for clock skew), so an older copy of the same key is never taken over.
   async findExisting(client, body, _inputs, since) {
     const keys = await client.list<SshKeyApi>("/profile/sshkeys");
-    const matches = keys.filter(
-      (k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && Date.parse(`${k.created}Z`) >= since - 60_000,
-    );
+    const matches = keys.filter((k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && Date.parse(`${k.created}Z`) >= since - 60_000);
     return matches.sort((a, b) => b.id - a.id)[0];
   },
 };

@@ -5,7 +5,6 @@ import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
 
-
 export interface VpcApi {
   id: number;
   label: string;
@@ -36,9 +35,30 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
   example: `const net = new compute.Vpc("prod", { region: "us-east", description: "production" }); // label: prod-<suffix>`,
   autoName: VPC_LABEL,
   fields: [
-    { name: "label", kind: "input", computed: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-    { name: "description", kind: "input", computed: true, clearTo: "", schema: z.string().max(255, "must be at most 255 characters"), description: "At most 255 characters. Changed in place." },
-    { name: "region", kind: "input", required: true, forceNew: true, schema: z.string().min(1), description: "Region id (one with VPC support). Changing it replaces the VPC." },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule(vpcLabelError),
+      description:
+        "1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "description",
+      kind: "input",
+      computed: true,
+      clearTo: "",
+      schema: z.string().max(255, "must be at most 255 characters"),
+      description: "At most 255 characters. Changed in place.",
+    },
+    {
+      name: "region",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: z.string().min(1),
+      description: "Region id (one with VPC support). Changing it replaces the VPC.",
+    },
     { name: "created", kind: "output", description: "When the VPC was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
@@ -53,15 +73,40 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
   type: "Subnet",
   noun: "subnet",
   uniqueLabel: true,
-  description: "A subnet of a VPC (`/vpcs/{vpcId}/subnets`). Instances join it through a `vpc` interface (an Instance's `interfaces`, a Config's, or an Interface resource).",
+  description:
+    "A subnet of a VPC (`/vpcs/{vpcId}/subnets`). Instances join it through a `vpc` interface (an Instance's `interfaces`, a Config's, or an Interface resource).",
   idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
   example: `const web = new compute.Subnet("web", { vpcId: net.id, ipv4: "10.0.1.0/24" }); // label: web-<suffix>`,
-  replacementNote: "Two subnets of a VPC may not overlap: a new `ipv4` that overlaps the old one in the same VPC deletes the old subnet first. A subnet still used by an interface cannot be deleted: the error names the instances and interfaces.",
+  replacementNote:
+    "Two subnets of a VPC may not overlap: a new `ipv4` that overlaps the old one in the same VPC deletes the old subnet first. A subnet still used by an interface cannot be deleted: the error names the instances and interfaces.",
   autoName: VPC_LABEL,
   fields: [
-    { name: "vpcId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The VPC's id (`vpc.id`). Changing it replaces the subnet." },
-    { name: "label", kind: "input", computed: true, schema: rule(vpcLabelError), description: "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place." },
-    { name: "ipv4", kind: "input", required: true, forceNew: true, schema: rule(subnetIpv4Error), description: "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet." },
+    {
+      name: "vpcId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The VPC's id (`vpc.id`). Changing it replaces the subnet.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule(vpcLabelError),
+      description:
+        "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "ipv4",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: rule(subnetIpv4Error),
+      description:
+        "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet.",
+    },
     { name: "computes", kind: "output", outputType: "array", description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`." },
     { name: "created", kind: "output", description: "When the subnet was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
@@ -92,8 +137,16 @@ export const subnetProvider: DynamicProviderImpl = {
     const r = checkInputs(subnetSpec, news, olds);
     const vpc = news.vpcId;
     const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
-    const name = typeof news[RESOURCE_NAME] === "string" ? (news[RESOURCE_NAME]) : String(label);
-    if (!r.failures.length && vpc !== undefined && vpc !== UNKNOWN && typeof label === "string" && typeof ipv4 === "string" && label !== UNKNOWN && ipv4 !== UNKNOWN) {
+    const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(label);
+    if (
+      !r.failures.length &&
+      vpc !== undefined &&
+      vpc !== UNKNOWN &&
+      typeof label === "string" &&
+      typeof ipv4 === "string" &&
+      label !== UNKNOWN &&
+      ipv4 !== UNKNOWN
+    ) {
       const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
       for (const [other, s] of siblings) {
         if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
@@ -112,8 +165,18 @@ export const subnetProvider: DynamicProviderImpl = {
     const d = diffInputs(subnetSpec, olds, news);
     // Two subnets of a VPC must not overlap: a new range over the old one in the same VPC deletes first.
     const sameVpc = !d.changed.includes("vpcId");
-    const overlaps = sameVpc && typeof olds.ipv4 === "string" && typeof news.ipv4 === "string" && news.ipv4 !== UNKNOWN && !subnetIpv4Error(news.ipv4) && cidrsOverlap(olds.ipv4, news.ipv4);
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news)) };
+    const overlaps =
+      sameVpc &&
+      typeof olds.ipv4 === "string" &&
+      typeof news.ipv4 === "string" &&
+      news.ipv4 !== UNKNOWN &&
+      !subnetIpv4Error(news.ipv4) &&
+      cidrsOverlap(olds.ipv4, news.ipv4);
+    return {
+      changes: d.changes,
+      replaces: d.replaces,
+      deleteBeforeReplace: d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news)),
+    };
   },
   async delete(id, props) {
     try {
@@ -123,8 +186,12 @@ export const subnetProvider: DynamicProviderImpl = {
       const c = settingsClient();
       const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);
       if (s?.computes.length) {
-        const who = s.computes.map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`).join("; ");
-        throw new Error(`cannot delete subnet ${id} (${s.label}): it is still used by ${who}. Remove those interfaces first (from the Interface resources, or the Config/Instance interfaces lists); an active interface needs its instance shut down or rebooted with another profile.`);
+        const who = s.computes
+          .map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`)
+          .join("; ");
+        throw new Error(
+          `cannot delete subnet ${id} (${s.label}): it is still used by ${who}. Remove those interfaces first (from the Interface resources, or the Config/Instance interfaces lists); an active interface needs its instance shut down or rebooted with another profile.`,
+        );
       }
       throw err instanceof Error ? err : describeFailure(subnetSpec, "delete", id, err);
     }

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 async function withStack(example: string, token: string, fn: (s: TestStack) => Promise<void>, secrets: Record<string, string> = {}) {
-  const s = new TestStack(example, `access-${Math.random().toString(36).slice(2, 8)}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": token, ...secrets } });
+  const s = new TestStack(example, `access-${Math.random().toString(36).slice(2, 8)}`, {
+    config: { "compute:apiUrl": emu.url },
+    secrets: { "compute:token": token, ...secrets },
+  });
   try {
     await fn(s);
     expect(s.transcript.join("\n")).not.toContain(token);

@@ -37,7 +37,12 @@ async function runSeed(seed: number): Promise<Figures> {
   const emu = await emulator({ faults });
   const stack = new TestStack("all", `chaos-${seed}-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, "all-example:publicKey": ed25519Key(seed) },
-    secrets: { "compute:token": emu.token, "all-example:rootPass": SECRETS.rootPass, "all-example:scriptData": SECRETS.scriptData, "all-example:userData": SECRETS.userData },
+    secrets: {
+      "compute:token": emu.token,
+      "all-example:rootPass": SECRETS.rootPass,
+      "all-example:scriptData": SECRETS.scriptData,
+      "all-example:userData": SECRETS.userData,
+    },
   });
   try {
     const t0 = Date.now();

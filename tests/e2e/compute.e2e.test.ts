@@ -14,7 +14,10 @@ let stack: TestStack;
 
 beforeAll(async () => {
   emu = await emulator();
-  stack = new TestStack("compute", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "compute-example:rootPass": ROOT_PASS } });
+  stack = new TestStack("compute", `e2e-${process.pid}`, {
+    config: { "compute:apiUrl": emu.url },
+    secrets: { "compute:token": emu.token, "compute-example:rootPass": ROOT_PASS },
+  });
 });
 afterAll(async () => {
   stack?.cleanup();
@@ -30,7 +33,11 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   expect(inst).toMatchObject({ label: "web-1", status: "running", type: "c1-standard-2" });
   const I = `/compute/instances/${inst.id}`;
   const disks = await list(emu, `${I}/disks`);
-  expect(disks.map((x) => [x.label, x.size, x.filesystem]).sort()).toEqual([["data", 10240, "ext4"], ["root", 8192, "ext4"], ["swap", 512, "swap"]]);
+  expect(disks.map((x) => [x.label, x.size, x.filesystem]).sort()).toEqual([
+    ["data", 10240, "ext4"],
+    ["root", 8192, "ext4"],
+    ["swap", 512, "swap"],
+  ]);
   const configs = await list(emu, `${I}/configs`);
   const main = configs.find((c) => c.label === "main")!;
   const maint = configs.find((c) => c.label === "maintenance")!;

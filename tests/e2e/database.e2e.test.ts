@@ -15,7 +15,10 @@ let stack: TestStack;
 
 beforeAll(async () => {
   emu = await emulator();
-  stack = new TestStack("database", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "database-example:rootPass": ROOT_PASS } });
+  stack = new TestStack("database", `e2e-${process.pid}`, {
+    config: { "compute:apiUrl": emu.url },
+    secrets: { "compute:token": emu.token, "database-example:rootPass": ROOT_PASS },
+  });
 });
 afterAll(async () => {
   stack?.cleanup();

@@ -37,9 +37,18 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
   expect(up.summary).toEqual({ create: 10 });
   let d = await inventory(emu);
   expect(d.vpcs.map((v) => v.label)).toEqual(["example-net"]);
-  expect(d.subnets.map((s) => [s.label, s.ipv4]).sort()).toEqual([["db", "10.0.2.0/24"], ["web", "10.0.1.0/24"]]);
-  expect(d.instances.map((i) => [i.label, i.status]).sort()).toEqual([["net-db-1", "running"], ["net-web-1", "running"]]);
-  expect(d.images.map((i) => [i.label, i.status]).sort()).toEqual([["golden", "available"], ["uploaded", "available"]]);
+  expect(d.subnets.map((s) => [s.label, s.ipv4]).sort()).toEqual([
+    ["db", "10.0.2.0/24"],
+    ["web", "10.0.1.0/24"],
+  ]);
+  expect(d.instances.map((i) => [i.label, i.status]).sort()).toEqual([
+    ["net-db-1", "running"],
+    ["net-web-1", "running"],
+  ]);
+  expect(d.images.map((i) => [i.label, i.status]).sort()).toEqual([
+    ["golden", "available"],
+    ["uploaded", "available"],
+  ]);
   expect(up.outputs.webVpcIp).toBe("10.0.1.2");
   const ips = await call(emu, "GET", `/vpcs/${up.outputs.vpcId}/ips`);
   expect(ips.body.data.map((x: any) => x.address).sort()).toEqual(["10.0.1.2", "10.0.2.2"]);
@@ -71,7 +80,14 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
   expect(destroy.summary).toEqual({ delete: 10 });
   const children = [`/vpcs/${ids.vpc}/subnets`, ...d.instances.flatMap((i) => [`/compute/instances/${i.id}/disks`, `/compute/instances/${i.id}/configs`])];
   d = await inventory(emu);
-  expect({ vpcs: d.vpcs, subnets: d.subnets, instances: d.instances, disks: d.disks, configs: d.configs, images: d.images }).toEqual({ vpcs: [], subnets: [], instances: [], disks: [], configs: [], images: [] });
+  expect({ vpcs: d.vpcs, subnets: d.subnets, instances: d.instances, disks: d.disks, configs: d.configs, images: d.images }).toEqual({
+    vpcs: [],
+    subnets: [],
+    instances: [],
+    disks: [],
+    configs: [],
+    images: [],
+  });
   // The subnets, disks and profiles went with their VPC and instances: their lists are not found.
   const statuses = await Promise.all(children.map(async (p) => [p, (await call(emu, "GET", p)).status]));
   expect(Object.fromEntries(statuses)).toEqual(Object.fromEntries(children.map((p) => [p, 404])));

@@ -16,7 +16,10 @@ let stack: TestStack;
 
 beforeAll(async () => {
   emu = await emulator();
-  stack = new TestStack("tests/programs/safety", `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token, "safety-program:rootPass": ROOT_PASS } });
+  stack = new TestStack("tests/programs/safety", `e2e-${process.pid}`, {
+    config: { "compute:apiUrl": emu.url },
+    secrets: { "compute:token": emu.token, "safety-program:rootPass": ROOT_PASS },
+  });
 });
 afterAll(async () => {
   stack?.cleanup();
@@ -29,7 +32,9 @@ const AUTO = (name: string) => new RegExp(`^${name}-[0-9a-f]{7}$`);
 test("auto-naming, create-first replacements, cleared tags, preview refusals", async () => {
   // A private image made out of band: the program's getImages() sees it with compute:token from the stack only.
   expect(process.env.COMPUTE_TOKEN).toBeUndefined();
-  const oob = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: ROOT_PASS, label: "oob-1" } });
+  const oob = await call(emu, "POST", "/compute/instances", {
+    body: { region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: ROOT_PASS, label: "oob-1" },
+  });
   const oobDisk = (await call(emu, "GET", `/compute/instances/${oob.body.id}/disks`)).body.data[0];
   // (The disk takes the image once it is ready.)
   const diskReady = async () => (await get(emu, `/compute/instances/${oob.body.id}/disks/${oobDisk.id}`)).status === "ready";
@@ -42,12 +47,23 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   const up = await stack.ok("up");
   emu.faults.set(undefined);
   expect(up.summary).toEqual({ create: 6 });
-  expect(emu.log.filter((l) => l.fault === "lost").map((l) => l.path.replace(/\/\d+\//g, "/N/")).sort()).toEqual(["/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances/N/disks", "/v4/vpcs"]);
+  expect(
+    emu.log
+      .filter((l) => l.fault === "lost")
+      .map((l) => l.path.replace(/\/\d+\//g, "/N/"))
+      .sort(),
+  ).toEqual(["/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances", "/v4/compute/instances/N/disks", "/v4/vpcs"]);
   expect((await instances()).length).toBe(4);
   expect((await call(emu, "GET", "/vpcs")).body.data).toHaveLength(1);
   expect((await call(emu, "GET", `/compute/instances/${up.outputs.ids.host}/disks`)).body.data).toHaveLength(1);
   const { labels, ids } = up.outputs;
-  expect(labels).toMatchObject({ net: expect.stringMatching(AUTO("net")), web: expect.stringMatching(AUTO("web")), db: "safety-db", host: expect.stringMatching(AUTO("host")), data: expect.stringMatching(AUTO("data")) });
+  expect(labels).toMatchObject({
+    net: expect.stringMatching(AUTO("net")),
+    web: expect.stringMatching(AUTO("web")),
+    db: "safety-db",
+    host: expect.stringMatching(AUTO("host")),
+    data: expect.stringMatching(AUTO("data")),
+  });
   expect((await call(emu, "GET", `/vpcs/${ids.net}`)).body.label).toBe(labels.net);
   expect(up.outputs.privateImages).toEqual(["oob-image"]);
 

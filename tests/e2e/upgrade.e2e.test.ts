@@ -51,5 +51,6 @@ test("a stack of the previous release: nothing planned, no drift, destroy cleans
   expect((await call(emu, "GET", "/compute/instances")).body.data.map((i: { id: number; label: string }) => [i.id, i.label])).toEqual(before);
 
   expect((await stack.ok("destroy")).summary).toEqual({ delete: 14 });
-  for (const p of ["/compute/instances", "/vpcs", "/profile/sshkeys", "/databases/instances"]) expect([p, (await call(emu, "GET", p)).body.data]).toEqual([p, []]);
+  for (const p of ["/compute/instances", "/vpcs", "/profile/sshkeys", "/databases/instances"])
+    expect([p, (await call(emu, "GET", p)).body.data]).toEqual([p, []]);
 });

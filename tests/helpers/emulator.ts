@@ -37,7 +37,11 @@ export async function call(
 }
 
 /** Creates a user through the admin endpoint and returns its token. */
-export async function addUser(emu: Emulator, username: string, opts: { restricted?: boolean; scopes?: string; global?: Record<string, boolean> } = {}): Promise<string> {
+export async function addUser(
+  emu: Emulator,
+  username: string,
+  opts: { restricted?: boolean; scopes?: string; global?: Record<string, boolean> } = {},
+): Promise<string> {
   const r = await call(emu, "POST", "/__emulator/users", { body: { username, ...opts } });
   if (r.status !== 200) throw new Error(`addUser: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.token;

@@ -41,7 +41,10 @@ export class TestStack {
    * Sets the config that differs (`pulumi config set [--secret]`; a key given as undefined is removed
    * with `pulumi config rm`), then runs the operation.
    */
-  async run(op: Op, extra: { config?: Record<string, string | undefined>; secrets?: Record<string, string>; env?: Record<string, string>; flags?: string[] } = {}): Promise<PulumiResult> {
+  async run(
+    op: Op,
+    extra: { config?: Record<string, string | undefined>; secrets?: Record<string, string>; env?: Record<string, string>; flags?: string[] } = {},
+  ): Promise<PulumiResult> {
     await this.project.configure({ ...this.base.config, ...extra.config }, { ...this.base.secrets, ...extra.secrets });
     const r = await this.project.run(op, extra.flags ?? [], { env: extra.env });
     // A --show-secrets export is decrypted on purpose: it is not part of what the audit reads.

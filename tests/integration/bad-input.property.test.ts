@@ -21,8 +21,18 @@ afterAll(async () => {
 
 const str = (min: number, max: number) => fc.string({ minLength: min, maxLength: max, unit: "grapheme-ascii" });
 const tooLong = (max: number) => str(max + 1, max + 40);
-const notString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null).map(() => ({})), fc.array(fc.integer(), { maxLength: 2 }));
-const badLabel = fc.oneof(str(1, 2).filter((s) => s.trim().length > 0), tooLong(64), str(3, 20).map((s) => `${s} !`), fc.constantFrom("a--b", "-x-y-", "has space"));
+const notString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null).map(() => ({})),
+  fc.array(fc.integer(), { maxLength: 2 }),
+);
+const badLabel = fc.oneof(
+  str(1, 2).filter((s) => s.trim().length > 0),
+  tooLong(64),
+  str(3, 20).map((s) => `${s} !`),
+  fc.constantFrom("a--b", "-x-y-", "has space"),
+);
 const weakPass = fc.oneof(fc.stringMatching(/^[a-z]{7,20}$/), fc.stringMatching(/^[0-9]{7,20}$/), str(0, 6));
 const badCidr = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 255 })).map(([a, b]) => `${a}.${b}.0.0/16`), // public
@@ -30,7 +40,10 @@ const badCidr = fc.oneof(
   fc.integer({ min: 1, max: 254 }).map((h) => `10.0.0.${h}/24`), // not canonical
   fc.constantFrom("192.168.200.0/24", "10.0.0.0", "fd00::/64", "banana"),
 );
-const badIp = fc.oneof(fc.constantFrom("999.1.1.1", "10.0.0.0/33", "not-an-ip", "1.2.3"), str(1, 10).filter((s) => !/^[0-9a-fA-F:./]+$/.test(s)));
+const badIp = fc.oneof(
+  fc.constantFrom("999.1.1.1", "10.0.0.0/33", "not-an-ip", "1.2.3"),
+  str(1, 10).filter((s) => !/^[0-9a-fA-F:./]+$/.test(s)),
+);
 
 interface Case {
   type: string;
@@ -42,30 +55,115 @@ const PASS = "Str0ng-Passw0rd!";
 const inst = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1" };
 const cases: Case[] = [
   { type: "SshKey", base: { label: "k", sshKey: ed25519Key(1) }, field: "label", gen: tooLong(64) },
-  { type: "SshKey", base: { label: "k", sshKey: ed25519Key(1) }, field: "sshKey", gen: fc.oneof(str(0, 40), fc.constant(ed25519Key(2).replace("ssh-ed25519", "ssh-rsa")), notString) },
+  {
+    type: "SshKey",
+    base: { label: "k", sshKey: ed25519Key(1) },
+    field: "sshKey",
+    gen: fc.oneof(str(0, 40), fc.constant(ed25519Key(2).replace("ssh-ed25519", "ssh-rsa")), notString),
+  },
   { type: "Instance", base: inst, field: "label", gen: badLabel },
   { type: "Instance", base: inst, field: "rootPass", gen: weakPass },
   { type: "Instance", base: inst, field: "tags", gen: fc.array(str(0, 2), { minLength: 1, maxLength: 3 }) },
   { type: "Instance", base: inst, field: "swapSize", gen: fc.integer({ min: -1000, max: -1 }) },
-  { type: "Instance", base: inst, field: "interfaces", gen: fc.oneof(fc.constant([]), fc.constant([{ purpose: "vpc" }]), fc.constant(Array(4).fill({ purpose: "public" })), fc.constant([{ purpose: "wifi" }])) },
+  {
+    type: "Instance",
+    base: inst,
+    field: "interfaces",
+    gen: fc.oneof(fc.constant([]), fc.constant([{ purpose: "vpc" }]), fc.constant(Array(4).fill({ purpose: "public" })), fc.constant([{ purpose: "wifi" }])),
+  },
   { type: "Instance", base: inst, field: "type", gen: notString },
-  { type: "Disk", base: { computeId: "1", label: "d", size: 100 }, field: "size", gen: fc.oneof(fc.integer({ min: -100, max: 0 }), fc.double({ min: 0.1, max: 9.9, noNaN: true })) },
+  {
+    type: "Disk",
+    base: { computeId: "1", label: "d", size: 100 },
+    field: "size",
+    gen: fc.oneof(fc.integer({ min: -100, max: 0 }), fc.double({ min: 0.1, max: 9.9, noNaN: true })),
+  },
   { type: "Disk", base: { computeId: "1", label: "d", size: 100 }, field: "label", gen: tooLong(48) },
-  { type: "Disk", base: { computeId: "1", label: "d", size: 100 }, field: "filesystem", gen: str(1, 8).filter((s) => !["raw", "swap", "ext3", "ext4", "initrd"].includes(s)) },
-  { type: "Disk", base: { computeId: "1", label: "d", size: 100 }, field: "computeId", gen: fc.oneof(str(1, 5).filter((s) => !/^\d+$/.test(s)), fc.integer({ max: 0 })) },
+  {
+    type: "Disk",
+    base: { computeId: "1", label: "d", size: 100 },
+    field: "filesystem",
+    gen: str(1, 8).filter((s) => !["raw", "swap", "ext3", "ext4", "initrd"].includes(s)),
+  },
+  {
+    type: "Disk",
+    base: { computeId: "1", label: "d", size: 100 },
+    field: "computeId",
+    gen: fc.oneof(
+      str(1, 5).filter((s) => !/^\d+$/.test(s)),
+      fc.integer({ max: 0 }),
+    ),
+  },
   { type: "Config", base: { computeId: 1, label: "c", devices: { sda: { diskId: 1 } } }, field: "label", gen: tooLong(48) },
-  { type: "Config", base: { computeId: 1, label: "c", devices: { sda: { diskId: 1 } } }, field: "devices", gen: fc.constantFrom({ sdz: { diskId: 1 } }, { sda: { diskId: "x" } }, { sda: { bogus: 1 } }) },
-  { type: "Config", base: { computeId: 1, label: "c", devices: { sda: { diskId: 1 } } }, field: "runLevel", gen: str(1, 10).filter((s) => !["default", "single", "binbash"].includes(s)) },
-  { type: "Interface", base: { computeId: 1, configId: 2, purpose: "vlan", label: "v" }, field: "ipamAddress", gen: fc.constantFrom("10.0.0.1", "x/24", "10.0.0.1/") },
-  { type: "Vpc", base: { label: "net", region: "us-east" }, field: "label", gen: fc.oneof(tooLong(64), str(1, 10).map((x) => `${x}_x`), fc.constantFrom("a--b", "has space", "")) },
+  {
+    type: "Config",
+    base: { computeId: 1, label: "c", devices: { sda: { diskId: 1 } } },
+    field: "devices",
+    gen: fc.constantFrom({ sdz: { diskId: 1 } }, { sda: { diskId: "x" } }, { sda: { bogus: 1 } }),
+  },
+  {
+    type: "Config",
+    base: { computeId: 1, label: "c", devices: { sda: { diskId: 1 } } },
+    field: "runLevel",
+    gen: str(1, 10).filter((s) => !["default", "single", "binbash"].includes(s)),
+  },
+  {
+    type: "Interface",
+    base: { computeId: 1, configId: 2, purpose: "vlan", label: "v" },
+    field: "ipamAddress",
+    gen: fc.constantFrom("10.0.0.1", "x/24", "10.0.0.1/"),
+  },
+  {
+    type: "Vpc",
+    base: { label: "net", region: "us-east" },
+    field: "label",
+    gen: fc.oneof(
+      tooLong(64),
+      str(1, 10).map((x) => `${x}_x`),
+      fc.constantFrom("a--b", "has space", ""),
+    ),
+  },
   { type: "Vpc", base: { label: "net", region: "us-east" }, field: "description", gen: tooLong(255) },
   { type: "Subnet", base: { vpcId: "1", label: "s", ipv4: "10.0.1.0/24" }, field: "ipv4", gen: badCidr },
-  { type: "Image", base: { diskId: 1, label: "img" }, field: "description", gen: fc.oneof(fc.constant(""), tooLong(65000).map((s) => s.padEnd(65001, "x"))) },
-  { type: "MysqlDatabase", base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }, field: "label", gen: fc.oneof(str(1, 2), tooLong(32)) },
-  { type: "MysqlDatabase", base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }, field: "allowList", gen: fc.array(badIp, { minLength: 1, maxLength: 3 }) },
-  { type: "MysqlDatabase", base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" }, field: "clusterSize", gen: fc.integer({ min: 4, max: 9 }) },
-  { type: "PostgresDatabase", base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }, field: "replicationCommitType", gen: str(1, 10).filter((s) => !["on", "local", "remote_write", "remote_apply", "off"].includes(s)) },
-  { type: "PostgresDatabase", base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" }, field: "engine", gen: fc.constantFrom("mysql/8.0.35", "postgresql", "postgres/16") },
+  {
+    type: "Image",
+    base: { diskId: 1, label: "img" },
+    field: "description",
+    gen: fc.oneof(
+      fc.constant(""),
+      tooLong(65000).map((s) => s.padEnd(65001, "x")),
+    ),
+  },
+  {
+    type: "MysqlDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" },
+    field: "label",
+    gen: fc.oneof(str(1, 2), tooLong(32)),
+  },
+  {
+    type: "MysqlDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" },
+    field: "allowList",
+    gen: fc.array(badIp, { minLength: 1, maxLength: 3 }),
+  },
+  {
+    type: "MysqlDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" },
+    field: "clusterSize",
+    gen: fc.integer({ min: 4, max: 9 }),
+  },
+  {
+    type: "PostgresDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" },
+    field: "replicationCommitType",
+    gen: str(1, 10).filter((s) => !["on", "local", "remote_write", "remote_apply", "off"].includes(s)),
+  },
+  {
+    type: "PostgresDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" },
+    field: "engine",
+    gen: fc.constantFrom("mysql/8.0.35", "postgresql", "postgres/16"),
+  },
 ];
 
 let checked = 0;

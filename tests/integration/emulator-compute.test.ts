@@ -33,7 +33,9 @@ describe("reference data (no token needed)", () => {
     expect(r.body.results).toBeGreaterThan(2);
     expect(r.body.data.some((x: any) => x.capabilities.includes("Metadata"))).toBe(true);
     expect(r.body.data.some((x: any) => !x.capabilities.includes("Metadata"))).toBe(true);
-    expect(r.body.data[0]).toEqual(expect.objectContaining({ id: expect.any(String), label: expect.any(String), country: expect.any(String), status: "ok", resolvers: expect.any(Object) }));
+    expect(r.body.data[0]).toEqual(
+      expect.objectContaining({ id: expect.any(String), label: expect.any(String), country: expect.any(String), status: "ok", resolvers: expect.any(Object) }),
+    );
     expect((await call(emu, "GET", "/regions/us-east", { token: null })).body.id).toBe("us-east");
     expect((await call(emu, "GET", "/regions/mars-1", { token: null })).status).toBe(404);
   });
@@ -71,7 +73,14 @@ describe("instance create", () => {
   test("from an image: provisioning, then running, with a default profile and two disks", async () => {
     const r = await create({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: "provisioning", label: `compute${r.body.id}`, region: "us-east", type: "c1-standard-2", image: "compute/debian12", hypervisor: "kvm" });
+    expect(r.body).toMatchObject({
+      status: "provisioning",
+      label: `compute${r.body.id}`,
+      region: "us-east",
+      type: "c1-standard-2",
+      image: "compute/debian12",
+      hypervisor: "kvm",
+    });
     expect(r.body.ipv4).toHaveLength(1);
     expect(r.body.ipv6).toMatch(/\/128$/);
     expect(r.body).not.toHaveProperty("_queue");
@@ -88,11 +97,23 @@ describe("instance create", () => {
     expect((await get(`${I(r.body.id)}/disks`)).data.every((x: any) => x.status === "ready")).toBe(true);
     const cfgs = (await get(`${I(r.body.id)}/configs`)).data;
     expect(cfgs).toHaveLength(1);
-    expect(cfgs[0]).toMatchObject({ label: "My Debian 12 Disk Profile", kernel: "compute/latest-64bit", devices: { sda: { disk_id: disks[0].id }, sdb: { disk_id: disks[1].id } } });
+    expect(cfgs[0]).toMatchObject({
+      label: "My Debian 12 Disk Profile",
+      kernel: "compute/latest-64bit",
+      devices: { sda: { disk_id: disks[0].id }, sdb: { disk_id: disks[1].id } },
+    });
   });
 
   test("booted false ends offline; swap_size sets the swap disk; private_ip adds an address", async () => {
-    const r = await create({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS, booted: false, swap_size: 1024, private_ip: true });
+    const r = await create({
+      region: "us-east",
+      type: "c1-standard-2",
+      image: "compute/debian12",
+      root_pass: PASS,
+      booted: false,
+      swap_size: 1024,
+      private_ip: true,
+    });
     tick(BASE_MS.provisioning);
     expect((await get(I(r.body.id))).status).toBe("offline");
     expect((await get(`${I(r.body.id)}/disks`)).data.map((x: any) => x.size)).toEqual([51200 - 1024, 1024]);
@@ -140,7 +161,14 @@ describe("instance create", () => {
   test.each([
     [[], "interfaces", /1 to 3/],
     [[{ purpose: "public" }, { purpose: "vlan", label: "a" }, { purpose: "vlan", label: "b" }, { purpose: "vlan", label: "c" }], "interfaces", /at most 3/],
-    [[{ purpose: "public", primary: true }, { purpose: "vlan", label: "a", primary: true }], "interfaces", /one interface can be primary/],
+    [
+      [
+        { purpose: "public", primary: true },
+        { purpose: "vlan", label: "a", primary: true },
+      ],
+      "interfaces",
+      /one interface can be primary/,
+    ],
     [[{ purpose: "vpc" }], "interfaces[0].subnet_id", /needs a subnet_id/],
     [[{ purpose: "vpc", subnet_id: 999 }], "interfaces[0].subnet_id", /not found/],
     [[{ purpose: "vlan" }], "interfaces[0].label", /needs a label/],
@@ -202,12 +230,27 @@ describe("instance update and delete", () => {
   test("PUT changes label, group, tags, alerts, watchdog and the backup schedule", async () => {
     const inst = await deployed();
     const r = await call(emu, "PUT", I(inst.id), {
-      body: { label: "renamed", group: "g", tags: ["web", "prod"], alerts: { cpu: 150 }, watchdog_enabled: false, backups: { schedule: { day: "Monday", window: "W4" } } },
+      body: {
+        label: "renamed",
+        group: "g",
+        tags: ["web", "prod"],
+        alerts: { cpu: 150 },
+        watchdog_enabled: false,
+        backups: { schedule: { day: "Monday", window: "W4" } },
+      },
     });
-    expect(r.body).toMatchObject({ label: "renamed", group: "g", tags: ["web", "prod"], watchdog_enabled: false, backups: { schedule: { day: "Monday", window: "W4" } } });
+    expect(r.body).toMatchObject({
+      label: "renamed",
+      group: "g",
+      tags: ["web", "prod"],
+      watchdog_enabled: false,
+      backups: { schedule: { day: "Monday", window: "W4" } },
+    });
     expect(r.body.alerts.cpu).toBe(150);
     expect(r.body.alerts.io).toBe(10000);
-    const bad = await call(emu, "PUT", I(inst.id), { body: { alerts: { cpu: -1, nope: 1 }, backups: { schedule: { day: "Someday" } }, watchdog_enabled: "yes" } });
+    const bad = await call(emu, "PUT", I(inst.id), {
+      body: { alerts: { cpu: -1, nope: 1 }, backups: { schedule: { day: "Someday" } }, watchdog_enabled: "yes" },
+    });
     expect(fields(bad).sort()).toEqual(["alerts.cpu", "alerts.nope", "backups.schedule.day", "watchdog_enabled"]);
   });
 
@@ -304,7 +347,9 @@ describe("resize, mutate, rebuild, password", () => {
     expect((await get(`${I(inst.id)}/disks`)).data.map((x: any) => x.size)).toEqual([51200 - 512, 512]);
     const down = await call(emu, "POST", `${I(inst.id)}/resize`, { body: { type: "c1-nano-1" } });
     expect(down.body.errors[0]).toMatchObject({ field: "type", reason: expect.stringMatching(/delete or shrink disks first/) });
-    expect((await call(emu, "POST", `${I(inst.id)}/resize`, { body: { type: "c1-standard-4", migration_type: "hot" } })).body.errors[0].field).toBe("migration_type");
+    expect((await call(emu, "POST", `${I(inst.id)}/resize`, { body: { type: "c1-standard-4", migration_type: "hot" } })).body.errors[0].field).toBe(
+      "migration_type",
+    );
   });
 
   test("mutate upgrades to the successor, or says there is none", async () => {
@@ -333,7 +378,9 @@ describe("resize, mutate, rebuild, password", () => {
     expect((await call(emu, "POST", `${I(inst.id)}/password`, { body: { root_pass: PASS } })).body.errors[0].reason).toMatch(/must be shut down/);
     await call(emu, "POST", `${I(inst.id)}/shutdown`, { body: {} });
     tick(BASE_MS.shutting_down);
-    expect((await call(emu, "POST", `${I(inst.id)}/password`, { body: { root_pass: "weakweakweak" } })).body.errors[0].reason).toBe("Password does not meet strength requirement");
+    expect((await call(emu, "POST", `${I(inst.id)}/password`, { body: { root_pass: "weakweakweak" } })).body.errors[0].reason).toBe(
+      "Password does not meet strength requirement",
+    );
     expect((await call(emu, "POST", `${I(inst.id)}/password`, { body: { root_pass: "An0ther-Str0ng!" } })).status).toBe(200);
     // not shown by the API: events (how they are listed is not part of the spec).
     expect(emu.store.data.events.filter((e) => e.action === "password_reset")).toHaveLength(1);
@@ -353,7 +400,8 @@ describe("resize, mutate, rebuild, password", () => {
 describe("clone, backups and restore", () => {
   test("at most 5 concurrent clones; delete refused while a clone runs", async () => {
     const src = await deployed();
-    for (let i = 0; i < 5; i++) expect((await call(emu, "POST", `${I(src.id)}/clone`, { body: { region: "us-east", type: "c1-standard-2" } })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call(emu, "POST", `${I(src.id)}/clone`, { body: { region: "us-east", type: "c1-standard-2" } })).status).toBe(200);
     const sixth = await call(emu, "POST", `${I(src.id)}/clone`, { body: { region: "us-east", type: "c1-standard-2" } });
     expect(sixth.status).toBe(400);
     expect(sixth.body.errors[0].reason).toMatch(/five concurrent clones/);
@@ -385,7 +433,9 @@ describe("clone, backups and restore", () => {
     const full = await call(emu, "POST", `${I(inst.id)}/backups/${snap.id}/restore`, { body: { compute_id: other.id } });
     expect(full.body.errors[0].reason).toMatch(/Insufficient space/);
     const far = await deployed({ label: "far-away", region: "eu-central" });
-    expect((await call(emu, "POST", `${I(inst.id)}/backups/${snap.id}/restore`, { body: { compute_id: far.id, overwrite: true } })).body.errors[0].reason).toMatch(/another region/);
+    expect(
+      (await call(emu, "POST", `${I(inst.id)}/backups/${snap.id}/restore`, { body: { compute_id: far.id, overwrite: true } })).body.errors[0].reason,
+    ).toMatch(/another region/);
     expect((await call(emu, "POST", `${I(inst.id)}/backups/${snap.id}/restore`, { body: { compute_id: other.id, overwrite: true } })).status).toBe(200);
     expect((await get(I(other.id))).status).toBe("restoring");
     tick(BASE_MS.restoring);
@@ -432,7 +482,14 @@ describe("configuration profiles and interfaces", () => {
     const inst = await deployed();
     expect(fields(await call(emu, "POST", `${I(inst.id)}/configs`, { body: {} }))).toEqual(["label", "devices"]);
     const bad = await call(emu, "POST", `${I(inst.id)}/configs`, {
-      body: { label: "x".repeat(49), devices: { sdz: null, sda: { disk_id: 9999 } }, kernel: "compute/none", run_level: "fast", virt_mode: "x", memory_limit: 999999 },
+      body: {
+        label: "x".repeat(49),
+        devices: { sdz: null, sda: { disk_id: 9999 } },
+        kernel: "compute/none",
+        run_level: "fast",
+        virt_mode: "x",
+        memory_limit: 999999,
+      },
     });
     expect(fields(bad).sort()).toEqual(["devices.sda.disk_id", "devices.sdz", "kernel", "label", "memory_limit", "run_level", "virt_mode"]);
   });
@@ -480,7 +537,9 @@ describe("configuration profiles and interfaces", () => {
     const cfg = (await get(`${I(inst.id)}/configs`)).data[0];
     const r = await call(emu, "PUT", `${I(inst.id)}/configs/${cfg.id}`, { body: { interfaces: [{ purpose: "vlan", label: "a" }, { purpose: "public" }] } });
     expect(r.body.interfaces.map((i: any) => i.purpose)).toEqual(["vlan", "public"]);
-    expect((await call(emu, "PUT", `${I(inst.id)}/configs/${cfg.id}`, { body: { interfaces: [{ purpose: "public" }, { purpose: "public" }] } })).status).toBe(400);
+    expect((await call(emu, "PUT", `${I(inst.id)}/configs/${cfg.id}`, { body: { interfaces: [{ purpose: "public" }, { purpose: "public" }] } })).status).toBe(
+      400,
+    );
   });
 
   test("the booted profile of a running instance cannot be deleted", async () => {
@@ -496,8 +555,14 @@ describe("disks", () => {
     const id = r.body.id;
     const D = `${I(id)}/disks`;
     expect(fields(await call(emu, "POST", D, { body: {} })).sort()).toEqual(["label", "size"]);
-    expect((await call(emu, "POST", D, { body: { label: "big", size: 60000 } })).body.errors[0]).toMatchObject({ field: "size", reason: expect.stringMatching(/51200 MB/) });
-    expect((await call(emu, "POST", D, { body: { size: 1000, image: "compute/debian12" } })).body.errors.map((e: any) => e.field).sort()).toEqual(["root_pass", "size"]);
+    expect((await call(emu, "POST", D, { body: { label: "big", size: 60000 } })).body.errors[0]).toMatchObject({
+      field: "size",
+      reason: expect.stringMatching(/51200 MB/),
+    });
+    expect((await call(emu, "POST", D, { body: { size: 1000, image: "compute/debian12" } })).body.errors.map((e: any) => e.field).sort()).toEqual([
+      "root_pass",
+      "size",
+    ]);
     expect((await call(emu, "POST", D, { body: { label: "x", size: 10, filesystem: "ntfs" } })).body.errors[0].field).toBe("filesystem");
     const disk = (await call(emu, "POST", D, { body: { label: "data", size: 2000, filesystem: "ext3" } })).body;
     expect(disk).toMatchObject({ label: "data", size: 2000, filesystem: "ext3", status: "not ready" });
@@ -517,7 +582,7 @@ describe("disks", () => {
     expect((await call(emu, "POST", `${D}/${main.id}/resize`, { body: { size: 20000 } })).status).toBe(200);
     expect((await get(`${D}/${main.id}`)).status).toBe("not ready");
     tick(BASE_MS.disk);
-    expect((await get(`${D}/${main.id}`))).toMatchObject({ status: "ready", size: 20000 });
+    expect(await get(`${D}/${main.id}`)).toMatchObject({ status: "ready", size: 20000 });
     expect((await call(emu, "DELETE", `${D}/${main.id}`)).status).toBe(200);
     const cfg = (await get(`${I(inst.id)}/configs`)).data[0];
     expect(cfg.devices.sda).toBeNull();

@@ -48,18 +48,35 @@ describe("engines and the cross-engine list", () => {
 describe("create", () => {
   test("provisioning, then active with hosts and port", async () => {
     const r = await mysql({ cluster_size: 3, allow_list: ["203.0.113.7", "10.0.0.0/8"] });
-    expect(r.body).toMatchObject({ status: "provisioning", label: "db-1", engine: "mysql", version: "8.0.35", cluster_size: 3, replication_type: "asynch", encrypted: false, ssl_connection: true, hosts: { primary: null, secondary: null }, allow_list: ["203.0.113.7", "10.0.0.0/8"] });
+    expect(r.body).toMatchObject({
+      status: "provisioning",
+      label: "db-1",
+      engine: "mysql",
+      version: "8.0.35",
+      cluster_size: 3,
+      replication_type: "asynch",
+      encrypted: false,
+      ssl_connection: true,
+      hosts: { primary: null, secondary: null },
+      allow_list: ["203.0.113.7", "10.0.0.0/8"],
+    });
     expect(r.body).not.toHaveProperty("replication_commit_type");
     expect(JSON.stringify(r.body)).not.toMatch(/password|_ca/);
     tick(DB_MS.provisioning - 1);
     expect((await call(emu, "GET", `${M}/${r.body.id}`)).body.status).toBe("provisioning");
     tick(1);
     const db = (await call(emu, "GET", `${M}/${r.body.id}`)).body;
-    expect(db).toMatchObject({ status: "active", port: 3306, hosts: { primary: "db-1-mysql-primary.db.example", secondary: "db-1-mysql-secondary.db.example" } });
+    expect(db).toMatchObject({
+      status: "active",
+      port: 3306,
+      hosts: { primary: "db-1-mysql-primary.db.example", secondary: "db-1-mysql-secondary.db.example" },
+    });
   });
 
   test("PostgreSQL: replication_commit_type defaults to local; port 5432", async () => {
-    const r = await call(emu, "POST", P, { body: { label: "pg-1", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1", cluster_size: 3, replication_type: "asynch" } });
+    const r = await call(emu, "POST", P, {
+      body: { label: "pg-1", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1", cluster_size: 3, replication_type: "asynch" },
+    });
     expect(r.body.replication_commit_type).toBe("local");
     tick(DB_MS.provisioning);
     expect((await call(emu, "GET", `${P}/${r.body.id}`)).body.port).toBe(5432);
@@ -111,7 +128,8 @@ describe("create", () => {
 describe("status preconditions", () => {
   test("while provisioning: no update, snapshot, credentials, patch, SSL, delete or backups", async () => {
     const r = (await mysql()).body;
-    const refused = async (method: string, path: string, body?: unknown) => (await call(emu, method, `${M}/${r.id}${path}`, { body: body ?? (method === "GET" || method === "DELETE" ? undefined : {}) })).body.errors?.[0].reason;
+    const refused = async (method: string, path: string, body?: unknown) =>
+      (await call(emu, method, `${M}/${r.id}${path}`, { body: body ?? (method === "GET" || method === "DELETE" ? undefined : {}) })).body.errors?.[0].reason;
     expect(await refused("PUT", "", { label: "db-2" })).toMatch(/must be active to be updated; it is provisioning/);
     expect(await refused("POST", "/backups", { label: "s1" })).toMatch(/must be active/);
     expect(await refused("GET", "/credentials")).toMatch(/must be active/);
@@ -128,7 +146,10 @@ describe("status preconditions", () => {
     expect((await call(emu, "PUT", `${M}/${db.id}`, { body: { label: "again" } })).body.errors[0].reason).toMatch(/must be active/);
     tick(DB_MS.updating);
     expect((await call(emu, "GET", `${M}/${db.id}`)).body.status).toBe("active");
-    expect((await call(emu, "PUT", `${M}/${db.id}`, { body: { type: "c1-nano-1" } })).body.errors[0]).toMatchObject({ field: "type", reason: expect.stringMatching(/more disk space/) });
+    expect((await call(emu, "PUT", `${M}/${db.id}`, { body: { type: "c1-nano-1" } })).body.errors[0]).toMatchObject({
+      field: "type",
+      reason: expect.stringMatching(/more disk space/),
+    });
     await call(emu, "PUT", `${M}/${db.id}`, { body: { type: "c1-standard-4" } });
     tick(DB_MS.updating * 3);
     expect((await call(emu, "GET", `${M}/${db.id}`)).body).toMatchObject({ type: "c1-standard-4", total_disk_size_gb: 80, status: "active" });
@@ -138,7 +159,9 @@ describe("status preconditions", () => {
     const db = await active();
     const bad = await call(emu, "PUT", `${M}/${db.id}`, { body: { updates: { frequency: "monthly", duration: 5, hour_of_day: 24, day_of_week: 0 } } });
     expect(fields(bad).sort()).toEqual(["updates.day_of_week", "updates.duration", "updates.hour_of_day", "updates.week_of_month"]);
-    const ok = await call(emu, "PUT", `${M}/${db.id}`, { body: { updates: { frequency: "monthly", duration: 2, hour_of_day: 3, day_of_week: 7, week_of_month: 2 } } });
+    const ok = await call(emu, "PUT", `${M}/${db.id}`, {
+      body: { updates: { frequency: "monthly", duration: 2, hour_of_day: 3, day_of_week: 7, week_of_month: 2 } },
+    });
     expect(ok.body.updates).toEqual({ frequency: "monthly", duration: 2, hour_of_day: 3, day_of_week: 7, week_of_month: 2 });
   });
 });
@@ -161,7 +184,11 @@ describe("backups, credentials, SSL, patch", () => {
     tick(DB_MS.snapshot);
     expect((await snap("s4")).body.errors[0].reason).toMatch(/at most 3 snapshots/);
     const list = (await call(emu, "GET", `${M}/${db.id}/backups`)).body.data;
-    expect(list.map((b: any) => [b.label, b.type])).toEqual([["s1", "snapshot"], ["s2", "snapshot"], ["s3", "snapshot"]]);
+    expect(list.map((b: any) => [b.label, b.type])).toEqual([
+      ["s1", "snapshot"],
+      ["s2", "snapshot"],
+      ["s3", "snapshot"],
+    ]);
     expect((await call(emu, "DELETE", `${M}/${db.id}/backups/${list[0].id}`)).status).toBe(200);
     expect((await snap("s4")).status).toBe(200);
   });

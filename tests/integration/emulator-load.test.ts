@@ -14,7 +14,10 @@ jest.setTimeout(60_000);
 test("50 clients for 3 seconds: no lost or corrupted state, no error but the injected ones", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "load-"));
   const file = path.join(dir, "state.json");
-  const emu: Emulator = await emulator({ stateFile: file, faults: { seed: 9, rules: [{ match: "^GET /v4/profile/sshkeys/", rate: 0.1, kinds: ["500", "503", "429"] }], retryAfterSeconds: 0 } });
+  const emu: Emulator = await emulator({
+    stateFile: file,
+    faults: { seed: 9, rules: [{ match: "^GET /v4/profile/sshkeys/", rate: 0.1, kinds: ["500", "503", "429"] }], retryAfterSeconds: 0 },
+  });
   const headers = { authorization: `Bearer ${emu.token}`, "content-type": "application/json" };
   const until = Date.now() + 3000;
   const expected = new Map<number, string>(); // key id -> label, as the answers say
@@ -62,7 +65,9 @@ test("50 clients for 3 seconds: no lost or corrupted state, no error but the inj
     expect(new Set(keys.map((k) => k.id)).size).toBe(keys.length);
     const onDisk = JSON.parse(readFileSync(file, "utf8")) as { sshkeys: Array<{ id: number; label: string }> };
     expect(new Map(onDisk.sshkeys.map((k) => [k.id, k.label]))).toEqual(expected);
-    console.log(`emulator load: ${requests} requests from 50 clients in 3 s (${Math.round(requests / 3)}/s), ${injected} injected faults, ${expected.size} keys left`);
+    console.log(
+      `emulator load: ${requests} requests from 50 clients in 3 s (${Math.round(requests / 3)}/s), ${injected} injected faults, ${expected.size} keys left`,
+    );
   } finally {
     await emu.close();
     rmSync(dir, { recursive: true, force: true });

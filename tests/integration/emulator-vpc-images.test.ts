@@ -22,10 +22,26 @@ const events = (action: string) => emu.store.data.events.filter((e) => e.action 
 
 describe("VPCs", () => {
   test("create with inline subnets; the response has what a user needs; events", async () => {
-    const r = await vpc({ label: "prod", description: "the prod network", subnets: [{ label: "web", ipv4: "10.0.1.0/24" }, { label: "db", ipv4: "10.0.2.0/24" }] });
+    const r = await vpc({
+      label: "prod",
+      description: "the prod network",
+      subnets: [
+        { label: "web", ipv4: "10.0.1.0/24" },
+        { label: "db", ipv4: "10.0.2.0/24" },
+      ],
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ label: "prod", description: "the prod network", region: "us-east", created: expect.any(String), updated: expect.any(String) });
-    expect(r.body.subnets.map((s: any) => [s.label, s.ipv4, s.computes])).toEqual([["web", "10.0.1.0/24", []], ["db", "10.0.2.0/24", []]]);
+    expect(r.body).toMatchObject({
+      label: "prod",
+      description: "the prod network",
+      region: "us-east",
+      created: expect.any(String),
+      updated: expect.any(String),
+    });
+    expect(r.body.subnets.map((s: any) => [s.label, s.ipv4, s.computes])).toEqual([
+      ["web", "10.0.1.0/24", []],
+      ["db", "10.0.2.0/24", []],
+    ]);
     expect([events("vpc_create"), events("subnet_create")]).toEqual([1, 2]);
     expect((await call(emu, "GET", `/vpcs/${r.body.id}/subnets`)).body.results).toBe(2);
   });
@@ -60,11 +76,19 @@ describe("VPCs", () => {
   });
 
   test("subnets must not overlap each other; labels unique in the VPC; a bad subnet creates nothing", async () => {
-    const r = await vpc({ label: "net", subnets: [{ label: "a", ipv4: "10.0.0.0/16" }, { label: "b", ipv4: "10.0.5.0/24" }] });
+    const r = await vpc({
+      label: "net",
+      subnets: [
+        { label: "a", ipv4: "10.0.0.0/16" },
+        { label: "b", ipv4: "10.0.5.0/24" },
+      ],
+    });
     expect(r.body.errors[0]).toMatchObject({ field: "subnets[1].ipv4", reason: expect.stringMatching(/overlaps 10\.0\.0\.0\/16 of subnet a/) });
     expect((await call(emu, "GET", "/vpcs")).body.data).toEqual([]);
     const v = (await vpc({ label: "net", subnets: [{ label: "a", ipv4: "10.0.0.0/16" }] })).body;
-    expect((await call(emu, "POST", `/vpcs/${v.id}/subnets`, { body: { label: "a", ipv4: "10.1.0.0/16" } })).body.errors[0].reason).toMatch(/unique among the VPC's subnets/);
+    expect((await call(emu, "POST", `/vpcs/${v.id}/subnets`, { body: { label: "a", ipv4: "10.1.0.0/16" } })).body.errors[0].reason).toMatch(
+      /unique among the VPC's subnets/,
+    );
     expect((await call(emu, "POST", `/vpcs/${v.id}/subnets`, { body: { label: "b", ipv4: "10.0.128.0/24" } })).body.errors[0].reason).toMatch(/overlaps/);
     expect((await call(emu, "POST", `/vpcs/${v.id}/subnets`, { body: { label: "b", ipv4: "10.1.0.0/16" } })).status).toBe(200);
     expect(fields(await call(emu, "POST", `/vpcs/${v.id}/subnets`, { body: {} })).sort()).toEqual(["ipv4", "label"]);
@@ -101,11 +125,39 @@ describe("VPCs", () => {
   test("instances join subnets through interfaces; addresses, subnet users and delete rules", async () => {
     const v = (await vpc({ label: "net", subnets: [{ label: "web", ipv4: "10.0.1.0/24" }] })).body;
     const s = v.subnets[0];
-    const inst = (await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS, interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: s.id }] } })).body;
+    const inst = (
+      await call(emu, "POST", "/compute/instances", {
+        body: {
+          region: "us-east",
+          type: "c1-standard-2",
+          image: "compute/debian12",
+          root_pass: PASS,
+          interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: s.id }],
+        },
+      })
+    ).body;
     tick(BASE_MS.provisioning);
-    const inst2 = (await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", label: "two", image: "compute/debian12", root_pass: PASS, booted: false, interfaces: [{ purpose: "vpc", subnet_id: s.id, ipv4: { nat_1_1: "any" } }] } })).body;
-    expect((await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-nano-1", interfaces: [{ purpose: "public" }] } })).body.errors[0].reason).toMatch(/empty instance has no configuration profile/);
-    expect((await call(emu, "POST", "/compute/instances", { body: { region: "us-west", type: "c1-nano-1", interfaces: [{ purpose: "vpc", subnet_id: s.id }] } })).body.errors[0].reason).toMatch(/is in region us-east/);
+    const inst2 = (
+      await call(emu, "POST", "/compute/instances", {
+        body: {
+          region: "us-east",
+          type: "c1-standard-2",
+          label: "two",
+          image: "compute/debian12",
+          root_pass: PASS,
+          booted: false,
+          interfaces: [{ purpose: "vpc", subnet_id: s.id, ipv4: { nat_1_1: "any" } }],
+        },
+      })
+    ).body;
+    expect(
+      (await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-nano-1", interfaces: [{ purpose: "public" }] } })).body.errors[0]
+        .reason,
+    ).toMatch(/empty instance has no configuration profile/);
+    expect(
+      (await call(emu, "POST", "/compute/instances", { body: { region: "us-west", type: "c1-nano-1", interfaces: [{ purpose: "vpc", subnet_id: s.id }] } }))
+        .body.errors[0].reason,
+    ).toMatch(/is in region us-east/);
 
     const sub = (await call(emu, "GET", `/vpcs/${v.id}/subnets/${s.id}`)).body;
     expect(sub.computes.map((c: any) => c.id).sort()).toEqual([inst.id, inst2.id].sort());
@@ -134,7 +186,9 @@ describe("VPCs", () => {
 
 describe("images", () => {
   const bootDisk = async () => {
-    const inst = (await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS } })).body;
+    const inst = (
+      await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS } })
+    ).body;
     tick(BASE_MS.provisioning);
     return { inst, disk: (await call(emu, "GET", `/compute/instances/${inst.id}/disks`)).body.data[0] };
   };
@@ -142,7 +196,15 @@ describe("images", () => {
   test("capture from a disk: creating -> available, private, deployable", async () => {
     const { disk } = await bootDisk();
     const r = await call(emu, "POST", "/images", { body: { disk_id: disk.id, description: "golden", cloud_init: true } });
-    expect(r.body).toMatchObject({ id: expect.stringMatching(/^private\/\d+$/), label: disk.label, status: "creating", is_public: false, created_by: "admin", size: disk.size, capabilities: ["cloud-init"] });
+    expect(r.body).toMatchObject({
+      id: expect.stringMatching(/^private\/\d+$/),
+      label: disk.label,
+      status: "creating",
+      is_public: false,
+      created_by: "admin",
+      size: disk.size,
+      capabilities: ["cloud-init"],
+    });
     tick(BASE_MS.provisioning);
     const img = (await call(emu, "GET", `/images/${r.body.id}`)).body;
     expect(img.status).toBe("available");
@@ -153,9 +215,14 @@ describe("images", () => {
     // Another user neither sees nor deploys it.
     const other = await addUser(emu, "other");
     expect((await call(emu, "GET", `/images/${r.body.id}`, { token: other })).status).toBe(404);
-    const dep = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-4", image: r.body.id, root_pass: PASS, label: "from-golden" } });
+    const dep = await call(emu, "POST", "/compute/instances", {
+      body: { region: "us-east", type: "c1-standard-4", image: r.body.id, root_pass: PASS, label: "from-golden" },
+    });
     expect(dep.status).toBe(200);
-    expect((await call(emu, "POST", "/compute/instances", { token: other, body: { region: "us-east", type: "c1-standard-4", image: r.body.id, root_pass: PASS } })).body.errors[0].field).toBe("image");
+    expect(
+      (await call(emu, "POST", "/compute/instances", { token: other, body: { region: "us-east", type: "c1-standard-4", image: r.body.id, root_pass: PASS } }))
+        .body.errors[0].field,
+    ).toBe("image");
   });
 
   test("capture needs disk_id, a ready disk, and computes:read_only on the token", async () => {
@@ -173,7 +240,11 @@ describe("images", () => {
     expect(notGzip.status).toBe(400);
     const wrongType = await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "text/plain" }, body: gzipSync("x") });
     expect(wrongType.status).toBe(415);
-    const ok = await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: gzipSync(Buffer.alloc(10_000, 7)) });
+    const ok = await fetch(r.body.upload_to, {
+      method: "PUT",
+      headers: { "content-type": "application/octet-stream" },
+      body: gzipSync(Buffer.alloc(10_000, 7)),
+    });
     expect(ok.status).toBe(200);
     expect((await call(emu, "GET", `/images/${r.body.image.id}`)).body.status).toBe("creating");
     tick(BASE_MS.provisioning);
@@ -185,7 +256,10 @@ describe("images", () => {
   test("upload: over the size limit is refused; no data within the window cancels and deletes the image", async () => {
     const r = await call(emu, "POST", "/images/upload", { body: { label: "big", region: "us-east" } });
     const big = Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.alloc(100 * 1024)]);
-    expect((await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: big }).catch(() => ({ status: 413 }))).status).toBe(413);
+    expect(
+      (await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: big }).catch(() => ({ status: 413 })))
+        .status,
+    ).toBe(413);
     tick(60_000);
     expect((await call(emu, "GET", `/images/${r.body.image.id}`)).status).toBe(404);
     expect(fields(await call(emu, "POST", "/images/upload", { body: {} })).sort()).toEqual(["label", "region"]);

@@ -55,7 +55,12 @@ describe("each fault, as the client sees it", () => {
   const only = (rule: Partial<FaultRule>) =>
     call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "^POST /v4/profile/sshkeys$", rate: 1, kinds: ["500"], limit: 1, ...rule }] } });
   const keys = () => list(emu, "/profile/sshkeys");
-  const post = () => fetch(`${emu.url}/profile/sshkeys`, { method: "POST", headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" }, body: JSON.stringify({ label: "k", ssh_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrZ6J1lCqW6l0p6h9bP8y4i0v4r3D1b9nV1bq7z2cXk" }) });
+  const post = () =>
+    fetch(`${emu.url}/profile/sshkeys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ label: "k", ssh_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrZ6J1lCqW6l0p6h9bP8y4i0v4r3D1b9nV1bq7z2cXk" }),
+    });
 
   test("429 carries Retry-After and does nothing", async () => {
     await only({ kinds: ["429"] });
@@ -93,7 +98,10 @@ describe("each fault, as the client sees it", () => {
     await only({ kinds: ["503"] });
     await post();
     await post();
-    expect(emu.log.filter((l) => l.path === "/v4/profile/sshkeys").map((l) => [l.status, l.fault])).toEqual([[503, "503"], [200, undefined]]);
+    expect(emu.log.filter((l) => l.path === "/v4/profile/sshkeys").map((l) => [l.status, l.fault])).toEqual([
+      [503, "503"],
+      [200, undefined],
+    ]);
     expect((await call(emu, "GET", "/__emulator/faults")).body.counts).toEqual({ "503": 1 });
     await call(emu, "DELETE", "/__emulator/faults");
     expect((await call(emu, "GET", "/__emulator/faults")).body.config).toBeNull();
@@ -143,7 +151,9 @@ describe("the provider when an answer is lost after the request took effect", ()
 
   test("a database create is adopted", async () => {
     lose("^POST /v4/databases/mysql/instances$");
-    const c = await mysqlProvider.create((await mysqlProvider.check({}, { label: "lost-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" })).inputs);
+    const c = await mysqlProvider.create(
+      (await mysqlProvider.check({}, { label: "lost-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" })).inputs,
+    );
     expect((await list(emu, "/databases/instances")).map((d) => String(d.id))).toEqual([c.id]);
   });
 

@@ -24,7 +24,15 @@ const checked = async (news: Record<string, unknown>, provider = p) => {
 
 test("create waits until active; credentials and CA certificate are outputs", async () => {
   const c = await p.create(await checked({ ...base, allowList: ["10.0.1.2/32"] }));
-  expect(c.outs).toMatchObject({ status: "active", port: 3306, hosts: { primary: "app-db-mysql-primary.db.example" }, username: "root", allowList: ["10.0.1.2/32"], clusterSize: 1, replicationType: "none" });
+  expect(c.outs).toMatchObject({
+    status: "active",
+    port: 3306,
+    hosts: { primary: "app-db-mysql-primary.db.example" },
+    username: "root",
+    allowList: ["10.0.1.2/32"],
+    clusterSize: 1,
+    replicationType: "none",
+  });
   expect(c.outs.password).toBe(await password(c.id));
   expect(Buffer.from(String(c.outs.caCertificate), "base64").toString()).toMatch(/BEGIN CERTIFICATE/);
   expect(c.outs.engine).toBe("mysql/8.0.35");
@@ -38,7 +46,9 @@ test("check: names the field for each bad input, with the engine's own rules", a
   const r = await p.check({}, { ...base, label: "ab", engine: "postgresql/16.1", allowList: ["10.0.0.0/40"], updates: { frequency: "monthly", duration: 9 } });
   expect(r.failures.map((f) => f.property).sort()).toEqual(["allowList", "engine", "label", "updates", "updates"]);
   expect((await p.check({}, { ...base, replicationType: "asynch" })).failures[0].reason).toMatch(/one-node cluster/);
-  expect((await pg.check({}, { ...base, engine: "postgresql/16.1", replicationType: "semi_synch", clusterSize: 3 })).failures[0].property).toBe("replicationType");
+  expect((await pg.check({}, { ...base, engine: "postgresql/16.1", replicationType: "semi_synch", clusterSize: 3 })).failures[0].property).toBe(
+    "replicationType",
+  );
 });
 
 test("in place: label, allow list (waits until applied), maintenance window; the id stays", async () => {
@@ -52,7 +62,9 @@ test("in place: label, allow list (waits until applied), maintenance window; the
 
 test("type: up in place; down refused at preview with what to do", async () => {
   const c = await p.create(await checked(base));
-  await expect(p.diff(c.id, c.outs, await checked({ ...base, type: "c1-nano-1" }))).rejects.toThrow(/type: a database can only move to a type with more disk than c1-standard-2 \(51200 MB\); c1-nano-1 has 25600 MB/);
+  await expect(p.diff(c.id, c.outs, await checked({ ...base, type: "c1-nano-1" }))).rejects.toThrow(
+    /type: a database can only move to a type with more disk than c1-standard-2 \(51200 MB\); c1-nano-1 has 25600 MB/,
+  );
   const news = await checked({ ...base, type: "c1-standard-4" });
   expect((await p.diff(c.id, c.outs, news)).replaces).toEqual([]);
   expect((await p.update(c.id, c.outs, news)).outs).toMatchObject({ type: "c1-standard-4", totalDiskSizeGb: 80 });
@@ -60,7 +72,11 @@ test("type: up in place; down refused at preview with what to do", async () => {
 
 test("replacement is visible, and never deletes the old cluster first", async () => {
   const c = await p.create(await checked(base));
-  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: false });
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({
+    changes: true,
+    replaces: ["region"],
+    deleteBeforeReplace: false,
+  });
   expect((await p.diff(c.id, c.outs, await checked({ ...base, engine: "mysql/8.0.30", label: "app-db-b" }))).deleteBeforeReplace).toBe(false);
 });
 
@@ -73,8 +89,15 @@ test("refresh reads the credentials again: a reset made elsewhere shows up", asy
 });
 
 test("PostgreSQL: replication commit type; delete waits until gone; a gone database reads as gone", async () => {
-  const c = await pg.create(await checked({ ...base, engine: "postgresql/16.1", clusterSize: 3, replicationType: "asynch", replicationCommitType: "remote_apply" }, pg));
-  expect(c.outs).toMatchObject({ port: 5432, username: "postgres", replicationCommitType: "remote_apply", hosts: { secondary: "app-db-postgresql-secondary.db.example" } });
+  const c = await pg.create(
+    await checked({ ...base, engine: "postgresql/16.1", clusterSize: 3, replicationType: "asynch", replicationCommitType: "remote_apply" }, pg),
+  );
+  expect(c.outs).toMatchObject({
+    port: 5432,
+    username: "postgres",
+    replicationCommitType: "remote_apply",
+    hosts: { secondary: "app-db-postgresql-secondary.db.example" },
+  });
   await pg.delete(c.id, c.outs);
   expect(await list(emu, "/databases/instances")).toEqual([]);
   expect(await pg.read(c.id, c.outs)).toEqual({});

@@ -41,7 +41,8 @@ const configsOf = (computeId: string) => list(emu, `/compute/instances/${compute
 /** not shown by the API: which profile an instance last booted (its interfaces show as active, but these profiles have none). */
 const lastBooted = (computeId: string) => emu.store.data.instances.find((i) => String(i.id) === computeId)!._lastBootedConfig;
 const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;
-const deployed = async (label = "host-2") => make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
+const deployed = async (label = "host-2") =>
+  make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
 
 describe("Disk", () => {
   test("create waits until ready; the id is the API's; label in place; filesystem replaces", async () => {
@@ -88,7 +89,9 @@ describe("Disk", () => {
     const r = await diskP.check({}, { computeId: "1", size: 0, __resourceName: "data" });
     expect(r.failures.map((f) => f.property).sort()).toEqual(["size"]);
     expect(r.inputs.label).toMatch(/^data-[0-9a-f]{7}$/);
-    expect((await diskP.check({}, { computeId: "1", size: 10, rootPass: "Str0ng-Passw0rd!" })).failures).toEqual([{ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" }]);
+    expect((await diskP.check({}, { computeId: "1", size: 10, rootPass: "Str0ng-Passw0rd!" })).failures).toEqual([
+      { property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" },
+    ]);
     expect((await diskP.check({}, { computeId: "x1", size: 10, label: "a" })).failures[0]).toMatchObject({ property: "computeId" });
   });
 
@@ -108,12 +111,32 @@ describe("Config", () => {
     const computeId = await bare();
     const root = await make(diskP, { computeId, label: "root", size: 1000 });
     const data = await make(diskP, { computeId, label: "data", size: 1000 });
-    const c = await make(cfgP, { computeId, label: "main", devices: { sda: { diskId: root.id }, sdb: { diskId: Number(data.id) } }, helpers: { network: false } });
-    expect(c.outs.devices).toEqual({ sda: { diskId: Number(root.id), volumeId: null }, sdb: { diskId: Number(data.id), volumeId: null }, sdc: null, sdd: null, sde: null, sdf: null, sdg: null, sdh: null });
+    const c = await make(cfgP, {
+      computeId,
+      label: "main",
+      devices: { sda: { diskId: root.id }, sdb: { diskId: Number(data.id) } },
+      helpers: { network: false },
+    });
+    expect(c.outs.devices).toEqual({
+      sda: { diskId: Number(root.id), volumeId: null },
+      sdb: { diskId: Number(data.id), volumeId: null },
+      sdc: null,
+      sdd: null,
+      sde: null,
+      sdf: null,
+      sdg: null,
+      sdh: null,
+    });
     expect(c.outs).toMatchObject({ kernel: "compute/latest-64bit", runLevel: "default", virtMode: "paravirt", helpers: { network: false, distro: true } });
     const r = await cfgP.read(c.id, c.outs);
     expect((await cfgP.diff(c.id, r.props!, c.inputs)).changes).toBe(false);
-    const u = await change(cfgP, c.id, c.outs, { computeId, label: "main-2", devices: { sda: { diskId: root.id } }, kernel: "compute/grub2", runLevel: "single" });
+    const u = await change(cfgP, c.id, c.outs, {
+      computeId,
+      label: "main-2",
+      devices: { sda: { diskId: root.id } },
+      kernel: "compute/grub2",
+      runLevel: "single",
+    });
     expect(u.diff).toMatchObject({ changes: true, replaces: [] });
     const o = (await u.update()).outs;
     expect(o).toMatchObject({ label: "main-2", kernel: "compute/grub2", runLevel: "single", devices: { sdb: null } });
@@ -132,9 +155,18 @@ describe("Config", () => {
     const c = await make(cfgP, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
     expect(c.outs.interfaces).toEqual([{ purpose: "public" }]);
     emu.log.length = 0;
-    const u = await change(cfgP, c.id, c.outs, { computeId: inst.id, label: "vlan-profile", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "b" }], rebootOnChange: true });
+    const u = await change(cfgP, c.id, c.outs, {
+      computeId: inst.id,
+      label: "vlan-profile",
+      devices: { sda: { diskId: disk.id } },
+      interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "b" }],
+      rebootOnChange: true,
+    });
     await u.update();
-    expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs/N", "/v4/compute/instances/N/reboot"]);
+    expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual([
+      "/v4/compute/instances/N/configs/N",
+      "/v4/compute/instances/N/reboot",
+    ]);
     // The instance runs with the profile: its interfaces are the active ones.
     expect((await get(emu, `/compute/instances/${inst.id}/configs/${c.id}`)).interfaces.map((i: any) => i.active)).toEqual([true, true]);
   });
@@ -169,7 +201,10 @@ describe("Config booted", () => {
     await make(cfgP, { computeId, label: "one", devices: { sda: { diskId: root.id } }, booted: true });
     emu.log.length = 0;
     const two = await make(cfgP, { computeId, label: "two", devices: { sda: { diskId: root.id } }, booted: true });
-    expect(emu.log.filter((l) => l.method === "POST").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual(["/v4/compute/instances/N/configs", "/v4/compute/instances/N/reboot"]);
+    expect(emu.log.filter((l) => l.method === "POST").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual([
+      "/v4/compute/instances/N/configs",
+      "/v4/compute/instances/N/reboot",
+    ]);
     expect(lastBooted(computeId)).toBe(Number(two.id));
   });
 });
@@ -180,7 +215,10 @@ describe("Interface", () => {
     const configId = (await configsOf(inst.id))[0].id;
     const vlan = await make(ifP, { computeId: inst.id, configId: String(configId), purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24" });
     expect(vlan.outs).toMatchObject({ purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", active: false });
-    expect((await change(ifP, vlan.id, vlan.outs, { computeId: inst.id, configId, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", primary: true })).diff.replaces).toEqual(["primary"]);
+    expect(
+      (await change(ifP, vlan.id, vlan.outs, { computeId: inst.id, configId, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", primary: true }))
+        .diff.replaces,
+    ).toEqual(["primary"]);
     const pub = await make(ifP, { computeId: inst.id, configId, purpose: "public" });
     const u = await change(ifP, pub.id, pub.outs, { computeId: inst.id, configId, purpose: "public", primary: true });
     expect(u.diff).toMatchObject({ changes: true, replaces: [] });
@@ -214,9 +252,18 @@ describe("Interface", () => {
     // And the other way round: a profile with Interface resources cannot take a list.
     const single = await make(cfgP, { computeId: inst.id, label: "single", devices: { sda: { diskId: disk.id } } });
     await make(ifP, { computeId: inst.id, configId: single.id, purpose: "public" });
-    await expect(cfgP.diff(single.id, single.outs, { ...single.inputs, interfaces: [{ purpose: "public" }] })).rejects.toThrow(/managed one by one \(Interface/);
+    await expect(cfgP.diff(single.id, single.outs, { ...single.inputs, interfaces: [{ purpose: "public" }] })).rejects.toThrow(
+      /managed one by one \(Interface/,
+    );
     // An instance's own interfaces list claims its boot profile too.
-    const withList = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "host-7", interfaces: [{ purpose: "public" }] });
+    const withList = await make(instP, {
+      region: "us-east",
+      type: "c1-standard-2",
+      image: "compute/debian12",
+      rootPass: PASS,
+      label: "host-7",
+      interfaces: [{ purpose: "public" }],
+    });
     const e2 = await ifP.create({ computeId: withList.id, configId: withList.outs.bootConfigId, purpose: "vlan", label: "y" }).catch((e) => e);
     expect(e2.message).toMatch(/managed as a list by Instance/);
   });

@@ -27,7 +27,10 @@ const offline = (id: string) => waitUntil(async () => (await inst(id)).status ==
 const requests = () => emu.log.filter((l) => l.method !== "GET").map((l) => `${l.method} ${l.path.replace(/\/\d+/g, "/N")}`);
 
 test("check names the field for each bad input", async () => {
-  const r = await p.check({}, { region: "us-east", type: "t", label: "a", rootPass: "weakweakweak", scriptId: 1, interfaces: [{ purpose: "vpc" }, { purpose: "x" }], tags: ["x"] });
+  const r = await p.check(
+    {},
+    { region: "us-east", type: "t", label: "a", rootPass: "weakweakweak", scriptId: 1, interfaces: [{ purpose: "vpc" }, { purpose: "x" }], tags: ["x"] },
+  );
   const props = r.failures.map((f) => f.property).sort();
   expect(props).toEqual(["interfaces", "interfaces", "label", "rootPass", "scriptId", "tags"]);
   expect(r.failures.find((f) => f.property === "tags")!.reason).toBe("tags[0]: a tag must be 3 to 50 characters");
@@ -45,7 +48,11 @@ test("create waits until running; a second diff with the same inputs is no chang
   expect((c.outs.alerts as any).networkIn).toEqual(expect.any(Number));
   expect(c.outs.ipv4).toHaveLength(1);
   expect((await inst(c.id)).status).toBe("running");
-  const again = await p.diff(c.id, c.outs, await checked({ ...base, tags: ["aaa", "bbb"], alerts: { cpu: 150 }, interfaces: [{ purpose: "public", primary: true }] }));
+  const again = await p.diff(
+    c.id,
+    c.outs,
+    await checked({ ...base, tags: ["aaa", "bbb"], alerts: { cpu: 150 }, interfaces: [{ purpose: "public", primary: true }] }),
+  );
   expect(again.changes).toBe(false);
   // Refresh reports no drift for server-filled defaults.
   const r = await p.read(c.id, c.outs);
@@ -91,7 +98,15 @@ describe("in place (the id stays the same)", () => {
   };
 
   test("label, tags, alerts, watchdog and the backup schedule in one PUT", async () => {
-    const o = await update({ ...base, interfaces: [{ purpose: "public" }], label: "web-2", tags: ["x-y"], watchdogEnabled: false, alerts: { io: 5000 }, backupSchedule: { day: "Monday" } });
+    const o = await update({
+      ...base,
+      interfaces: [{ purpose: "public" }],
+      label: "web-2",
+      tags: ["x-y"],
+      watchdogEnabled: false,
+      alerts: { io: 5000 },
+      backupSchedule: { day: "Monday" },
+    });
     expect(o).toMatchObject({ label: "web-2", tags: ["x-y"], watchdogEnabled: false, backupSchedule: { day: "Monday", window: null } });
     expect(requests()).toEqual(["PUT /v4/compute/instances/N"]);
     expect((await inst(id)).label).toBe("web-2");
@@ -157,7 +172,11 @@ describe("in place (the id stays the same)", () => {
 
 test("replacement: region forces it; the new instance is always made first (it holds data)", async () => {
   const c = await p.create(await checked(base));
-  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: false });
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({
+    changes: true,
+    replaces: ["region"],
+    deleteBeforeReplace: false,
+  });
   expect((await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central", label: "web-9" }))).deleteBeforeReplace).toBe(false);
   expect((await p.diff(c.id, c.outs, await checked({ ...base, authorizedKeys: [] }))).replaces).toEqual(["authorizedKeys"]);
 });

@@ -45,7 +45,11 @@ describe("Vpc and Subnet", () => {
     const u = await vpcP.update(v.id, v.outs, { label: "prod-2", region: "us-east", description: "x" });
     expect(u.outs).toMatchObject({ label: "prod-2", description: "x" });
     // A new region with the same label: the old VPC must go first (labels are unique).
-    expect(await vpcP.diff(v.id, u.outs, { label: "prod-2", region: "eu-central" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+    expect(await vpcP.diff(v.id, u.outs, { label: "prod-2", region: "eu-central" })).toEqual({
+      changes: true,
+      replaces: ["region"],
+      deleteBeforeReplace: true,
+    });
 
     const s = await make(subP, { vpcId: v.id, label: "web", ipv4: "10.0.1.0/24" });
     expect(s.outs).toMatchObject({ vpcId: Number(v.id), label: "web", ipv4: "10.0.1.0/24", computes: [] });
@@ -59,7 +63,10 @@ describe("Vpc and Subnet", () => {
       { property: "label", reason: "label: must not have two hyphens in a row" },
       { property: "ipv4", reason: "ipv4: must be in canonical form: 10.0.1.0/24" },
     ]);
-    expect((await vpcP.check({}, { label: "x".repeat(65), region: "us-east", description: "y".repeat(256) })).failures.map((f) => f.property)).toEqual(["label", "description"]);
+    expect((await vpcP.check({}, { label: "x".repeat(65), region: "us-east", description: "y".repeat(256) })).failures.map((f) => f.property)).toEqual([
+      "label",
+      "description",
+    ]);
   });
 
   test("overlap with a sibling subnet declared in the same program is refused at check", async () => {
@@ -74,7 +81,14 @@ describe("Vpc and Subnet", () => {
   test("an instance joins through an Interface; its VPC address is an output; a subnet in use says who holds it", async () => {
     const v = await make(vpcP, { label: "net", region: "us-east" });
     const s = await make(subP, { vpcId: v.id, label: "web", ipv4: "10.0.1.0/24" });
-    const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1", interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: s.id }] });
+    const inst = await make(instP, {
+      region: "us-east",
+      type: "c1-standard-2",
+      image: "compute/debian12",
+      rootPass: PASS,
+      label: "web-1",
+      interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: s.id }],
+    });
     expect(inst.outs.vpcIpv4).toBe("10.0.1.2");
     const inst2 = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-2" });
     const [cfg] = await list(emu, `/compute/instances/${inst2.id}/configs`);
@@ -83,7 +97,11 @@ describe("Vpc and Subnet", () => {
     const read = await subP.read(s.id, s.outs);
     expect((read.props!.computes as unknown[]).length).toBe(2);
     const err = await subP.delete(s.id, s.outs).catch((e) => e);
-    expect(err.message).toMatch(new RegExp(`cannot delete subnet ${s.id} \\(web\\): it is still used by instance ${inst.id} \\(interfaces \\d+ active\\); instance ${inst2.id} \\(interfaces \\d+\\)\\. Remove those interfaces first`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `cannot delete subnet ${s.id} \\(web\\): it is still used by instance ${inst.id} \\(interfaces \\d+ active\\); instance ${inst2.id} \\(interfaces \\d+\\)\\. Remove those interfaces first`,
+      ),
+    );
     await ifP.delete(i.id, i.outs);
     await instP.delete(inst.id, inst.outs);
     await subP.delete(s.id, s.outs);
@@ -100,7 +118,13 @@ describe("Image", () => {
     const [disk] = await list(emu, `/compute/instances/${inst.id}/disks`);
     const img = await make(imgP, { diskId: String(disk.id), description: "golden", __resourceName: "golden" });
     expect(img.id).toMatch(/^private\/\d+$/);
-    expect(img.outs).toMatchObject({ status: "available", label: expect.stringMatching(/^golden-[0-9a-f]{7}$/), description: "golden", isPublic: false, size: disk.size });
+    expect(img.outs).toMatchObject({
+      status: "available",
+      label: expect.stringMatching(/^golden-[0-9a-f]{7}$/),
+      description: "golden",
+      isPublic: false,
+      size: disk.size,
+    });
     const u = await imgP.update(img.id, img.outs, { diskId: disk.id, label: "golden", description: "v2" });
     expect(u.outs).toMatchObject({ label: "golden", description: "v2" });
     const r = await imgP.read(img.id, u.outs);
@@ -128,7 +152,10 @@ describe("Image", () => {
 
   test("check: one source, upload needs region and label, the file must exist", async () => {
     expect((await imgP.check({}, {})).failures[0].reason).toMatch(/either diskId .* or file/);
-    expect((await imgP.check({}, { file: path.join(dir, "nope"), region: "us-east", label: "x" })).failures[0]).toMatchObject({ property: "file", reason: expect.stringMatching(/not a readable file/) });
+    expect((await imgP.check({}, { file: path.join(dir, "nope"), region: "us-east", label: "x" })).failures[0]).toMatchObject({
+      property: "file",
+      reason: expect.stringMatching(/not a readable file/),
+    });
     expect((await imgP.check({}, { file: "x" })).failures.map((f) => f.property).sort()).toEqual(["region"]);
   });
 

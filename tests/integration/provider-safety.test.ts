@@ -48,7 +48,8 @@ async function plan(p: DynamicProviderImpl, id: string, old: { inputs: Props; ou
 }
 const get = async (p: string) => (await call(emu, "GET", p)).body;
 const lose = (match: string) => emu.faults.set({ seed: 1, rules: [{ match, rate: 1, kinds: ["lost"], limit: 1 }] });
-const sent = (re: RegExp) => emu.log.filter((l) => l.method !== "GET" && re.test(`${l.method} ${l.path}`)).map((l) => `${l.method} ${l.path.replace(/\d+/g, "N")}`);
+const sent = (re: RegExp) =>
+  emu.log.filter((l) => l.method !== "GET" && re.test(`${l.method} ${l.path}`)).map((l) => `${l.method} ${l.path.replace(/\d+/g, "N")}`);
 
 describe("a lost create answer never makes two", () => {
   test("an instance with no label in the program is auto-named, so it is found and adopted", async () => {
@@ -120,7 +121,9 @@ describe("in place where the API has a path", () => {
 
   test("a swapSize that cannot fit, or that would add or remove the swap disk, is refused at preview", async () => {
     const c = await make(instP, deploy);
-    await expect(plan(instP, c.id, c, { ...deploy, swapSize: 4096 })).rejects.toThrow(/swapSize: 4096 MB does not fit: .* more than the 51200 MB of type c1-standard-2 \(512 MB are free for swap\)/);
+    await expect(plan(instP, c.id, c, { ...deploy, swapSize: 4096 })).rejects.toThrow(
+      /swapSize: 4096 MB does not fit: .* more than the 51200 MB of type c1-standard-2 \(512 MB are free for swap\)/,
+    );
     await expect(plan(instP, c.id, c, { ...deploy, swapSize: 0 })).rejects.toThrow(/swapSize: 0 would remove .* swap disk/);
     const empty = await make(instP, { ...deploy, label: "web-2", swapSize: 0 });
     expect(empty.outs.swapSize).toBe(0);
@@ -131,7 +134,13 @@ describe("in place where the API has a path", () => {
     const host = await make(instP, { region: "us-east", type: "c1-standard-2", label: "host-1" });
     const disk = await make(diskP, { computeId: host.id, label: "root", size: 4096, image: "compute/debian12", rootPass: PASS });
     await make(cfgP, { computeId: host.id, label: "boot", devices: { sda: { diskId: disk.id } }, booted: true });
-    const { inputs, diff } = await plan(diskP, disk.id, disk, { computeId: host.id, label: "root", size: 4096, image: "compute/debian12", rootPass: "An0ther-Passw0rd!" });
+    const { inputs, diff } = await plan(diskP, disk.id, disk, {
+      computeId: host.id,
+      label: "root",
+      size: 4096,
+      image: "compute/debian12",
+      rootPass: "An0ther-Passw0rd!",
+    });
     expect(diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     emu.log.length = 0;
     await diskP.update(disk.id, disk.outs, inputs);
@@ -233,6 +242,9 @@ describe("a pinned label survives a replacement that makes the new resource firs
     const v = await make(vpcP, { label: "net", region: "us-east" });
     expect((await plan(vpcP, v.id, v, { label: "net", region: "eu-central" })).diff).toMatchObject({ replaces: ["region"], deleteBeforeReplace: true });
     const auto = await make(vpcP, { region: "us-east", __resourceName: "net2" });
-    expect((await plan(vpcP, auto.id, auto, { region: "eu-central", __resourceName: "net2" })).diff).toMatchObject({ replaces: ["region"], deleteBeforeReplace: false });
+    expect((await plan(vpcP, auto.id, auto, { region: "eu-central", __resourceName: "net2" })).diff).toMatchObject({
+      replaces: ["region"],
+      deleteBeforeReplace: false,
+    });
   });
 });

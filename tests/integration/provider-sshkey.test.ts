@@ -103,7 +103,10 @@ test("environment variables are used when no config is set", async () => {
     const c = await p.create({ label: "env", sshKey: key });
     expect(c.outs.label).toBe("env");
   } finally {
-    for (const [k, v] of [["COMPUTE_TOKEN", saved.t], ["COMPUTE_API_URL", saved.u]] as const) {
+    for (const [k, v] of [
+      ["COMPUTE_TOKEN", saved.t],
+      ["COMPUTE_API_URL", saved.u],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }

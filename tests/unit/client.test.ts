@@ -3,10 +3,12 @@ import type { AddressInfo } from "node:net";
 import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "../../provider/client";
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(JSON.stringify(body));
+  };
 const reset: Step = (req) => req.socket.destroy();
 
 let server: Server;
@@ -50,7 +52,9 @@ test("no Authorization header without a token", async () => {
 
 test("an API error carries the status and the field/reason pairs, and never the token", async () => {
   steps = [json(400, { errors: [{ field: "label", reason: "too long" }] })];
-  const err = await client().request("PUT", "/things/1", { body: {} }).catch((e) => e);
+  const err = await client()
+    .request("PUT", "/things/1", { body: {} })
+    .catch((e) => e);
   expect(err).toBeInstanceOf(ApiError);
   expect(err.status).toBe(400);
   expect(err.errors).toEqual([{ field: "label", reason: "too long" }]);
@@ -76,7 +80,9 @@ test("5xx and dropped connections are retried for reads", async () => {
 
 test("retries are bounded by the attempt count", async () => {
   steps = Array.from({ length: 10 }, () => json(500, { errors: [{ reason: "boom" }] }));
-  const err = await client({ retries: 2 }).request("GET", "/things").catch((e) => e);
+  const err = await client({ retries: 2 })
+    .request("GET", "/things")
+    .catch((e) => e);
   expect(err).toBeInstanceOf(ApiError);
   expect(seen).toHaveLength(3);
 });
@@ -91,11 +97,15 @@ test("retries are bounded by the total time", async () => {
 
 test("a create is never sent again after a 5xx or a reset: the failure is reported as ambiguous", async () => {
   steps = [json(500, {})];
-  const err = await client().request("POST", "/things", { body: {}, idempotent: false }).catch((e) => e);
+  const err = await client()
+    .request("POST", "/things", { body: {}, idempotent: false })
+    .catch((e) => e);
   expect(err).toBeInstanceOf(AmbiguousCreateError);
   expect(seen).toHaveLength(1);
   steps = [reset];
-  const err2 = await client().request("POST", "/things", { body: {}, idempotent: false }).catch((e) => e);
+  const err2 = await client()
+    .request("POST", "/things", { body: {}, idempotent: false })
+    .catch((e) => e);
   expect(err2).toBeInstanceOf(AmbiguousCreateError);
   expect(err2.original).toBeInstanceOf(NetworkError);
   expect(seen).toHaveLength(2);
@@ -121,7 +131,11 @@ test("404 can be accepted as an answer", async () => {
 });
 
 test("list reads every page", async () => {
-  steps = [json(200, { data: [1, 2], page: 1, pages: 3, results: 5 }), json(200, { data: [3, 4], page: 2, pages: 3, results: 5 }), json(200, { data: [5], page: 3, pages: 3, results: 5 })];
+  steps = [
+    json(200, { data: [1, 2], page: 1, pages: 3, results: 5 }),
+    json(200, { data: [3, 4], page: 2, pages: 3, results: 5 }),
+    json(200, { data: [5], page: 3, pages: 3, results: 5 }),
+  ];
   expect(await client().list("/things")).toEqual([1, 2, 3, 4, 5]);
   expect(seen.map((s) => s.url)).toEqual(["/v4/things?page=1&page_size=500", "/v4/things?page=2&page_size=500", "/v4/things?page=3&page_size=500"]);
 });

@@ -103,7 +103,10 @@ describe("a resource with unique labels", () => {
   });
 
   test("a parent id that goes in the path is never a body field", () => {
-    const child: ResourceSpec<{ id: number }> = { ...spec, fields: [{ name: "vpcId", kind: "input", inPath: true, schema: z.number(), description: "" }, ...spec.fields] };
+    const child: ResourceSpec<{ id: number }> = {
+      ...spec,
+      fields: [{ name: "vpcId", kind: "input", inPath: true, schema: z.number(), description: "" }, ...spec.fields],
+    };
     expect(toApiBody(child, { vpcId: 4, label: "a" })).toEqual({ label: "a" });
   });
 

@@ -63,7 +63,15 @@ describe("auto-naming", () => {
 
 describe("removing an optional input", () => {
   const inst = spec("Instance");
-  const olds = { region: "r", type: "t", label: "web-1", tags: ["a", "b"], group: "g", alerts: { cpu: 90 }, [DECLARED]: ["region", "type", "label", "tags", "group", "alerts"] };
+  const olds = {
+    region: "r",
+    type: "t",
+    label: "web-1",
+    tags: ["a", "b"],
+    group: "g",
+    alerts: { cpu: 90 },
+    [DECLARED]: ["region", "type", "label", "tags", "group", "alerts"],
+  };
 
   test("clears what the API can clear, and says what it sends", () => {
     const news = { region: "r", type: "t", label: "web-1" };
@@ -78,7 +86,9 @@ describe("removing an optional input", () => {
   });
 
   test("every field with a clear value accepts that value", () => {
-    for (const s of specs) for (const f of s.fields) if (f.clearTo !== undefined && f.clearTo !== null) expect([s.type, f.name, f.schema!.safeParse(f.clearTo).success]).toEqual([s.type, f.name, true]);
+    for (const s of specs)
+      for (const f of s.fields)
+        if (f.clearTo !== undefined && f.clearTo !== null) expect([s.type, f.name, f.schema!.safeParse(f.clearTo).success]).toEqual([s.type, f.name, true]);
   });
 });
 

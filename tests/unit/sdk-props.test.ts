@@ -25,13 +25,27 @@ function surface(name: string): { args: string[]; outputs: string[] } {
   const argsType = checker.getTypeAtLocation(ctor.parameters[1]);
   // Declared outputs: the instance type's properties declared in sdk/ (a class and its sdk base classes).
   const inSdk = (p: ts.Symbol) => p.declarations?.some((d) => d.getSourceFile().fileName.startsWith(path.join(ROOT, "sdk")));
-  const outputs = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(sym)).filter(inSdk).map((p) => p.getName());
-  return { args: checker.getPropertiesOfType(argsType).map((p) => p.getName()).sort(), outputs: outputs.sort() };
+  const outputs = checker
+    .getPropertiesOfType(checker.getDeclaredTypeOfSymbol(sym))
+    .filter(inSdk)
+    .map((p) => p.getName());
+  return {
+    args: checker
+      .getPropertiesOfType(argsType)
+      .map((p) => p.getName())
+      .sort(),
+    outputs: outputs.sort(),
+  };
 }
 
 test.each(specs.map((s) => [s.type, s] as const))("the %s class's args and outputs are its table's", (type, spec) => {
   const { args, outputs } = surface(type);
-  expect(args).toEqual(spec.fields.filter((f) => f.kind === "input" && !SET_BY_PROVIDER.includes(f.name)).map((f) => f.name).sort());
+  expect(args).toEqual(
+    spec.fields
+      .filter((f) => f.kind === "input" && !SET_BY_PROVIDER.includes(f.name))
+      .map((f) => f.name)
+      .sort(),
+  );
   // Every declared output is a property of the table, and every output-only property is declared (inputs
   // the API does not read back, such as authorizedKeys, need no output type).
   const names = spec.fields.map((f) => f.name);

@@ -21,7 +21,13 @@ const web = new compute.Instance("web", {
   swapSize: optional<number>("swapSize"),
 });
 // A pinned label on a resource that holds data.
-const db = new compute.Instance("db", { label: "safety-db", region: config.get("dbRegion") || "us-east", type: "c1-nano-1", image: "compute/debian12", rootPass });
+const db = new compute.Instance("db", {
+  label: "safety-db",
+  region: config.get("dbRegion") || "us-east",
+  type: "c1-nano-1",
+  image: "compute/debian12",
+  rootPass,
+});
 const host = new compute.Instance("host", { region: "us-east", type: "c1-standard-2" });
 const data = new compute.Disk("data", { computeId: host.id, size: 1024, timeouts: optional<{ create?: string }>("diskTimeouts") });
 
