@@ -440,7 +440,11 @@ export interface StatusWait<Api> {
  */
 export interface ProviderHooks<Api extends { id: number | string }> {
   /** check: cross-field rules, after the table's own (failures name their property). */
-  validate?(news: Props, olds: Props): CheckFailure[] | Promise<CheckFailure[]>;
+  validate?(news: Props, olds: Props, checked: { inputs: Props; failures: readonly CheckFailure[] }): CheckFailure[] | Promise<CheckFailure[]>;
+  /** create: sends the create (default: createOnce, which adopts what a lost answer made). */
+  send?(client: ApiClient, body: Record<string, unknown>, inputs: Props): Promise<Api>;
+  /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
+  deleteFailure?(ctx: HookContext<Api>, err: unknown): Promise<Error | undefined>;
   /**
    * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
    * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
@@ -509,7 +513,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
   return {
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
-      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds)));
+      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, r)));
       return r;
     },
 
@@ -534,7 +538,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         const body = hooks.createBody ? hooks.createBody(ins) : toApiBody(spec, ins);
         const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
         if (replacing) body.label = replacing.temp;
-        last = await createOnce(c, spec, body, ins);
+        last = hooks.send ? await hooks.send(c, body, ins) : await createOnce(c, spec, body, ins);
         id = String(last.id);
         replacing?.done(id);
         ctx = { client: c, id, props: ins, timeoutMs: budgetOf(spec.type, ins, "create"), outputs: {} };
@@ -604,7 +608,8 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         // A replacement made under a temporary label takes the pinned one now that this one is gone.
         if (renames) await finishReplacement(c, spec, id, props);
       } catch (err) {
-        throw describeFailure(spec, "delete", id, err);
+        const better = hooks.deleteFailure ? await hooks.deleteFailure({ client: getClient(), id, props, timeoutMs: 0, outputs: {} }, err) : undefined;
+        throw better ?? describeFailure(spec, "delete", id, err);
       }
     },
   };

@@ -7,29 +7,10 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import {
-  checkInputs,
-  createOnce,
-  declare,
-  rule,
-  describeFailure,
-  diffInputs,
-  fromApi,
-  keepResourceError,
-  restProvider,
-  toApiBody,
-  UNKNOWN,
-  updateBody,
-  type DynamicProviderImpl,
-  type ResourceSpec,
-} from "../resource";
+import { createOnce, restProvider, rule, toApiBody, UNKNOWN, updateBody, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { lengthError } from "../rules";
-import { client as settingsClient } from "../settings";
-import { timeoutOf, timeoutsField } from "../timeouts";
-import { waitFor } from "../wait";
+import { timeoutsField } from "../timeouts";
 import { idInput } from "./disk";
-
-type Props = Record<string, unknown>;
 
 export interface ImageApi {
   id: string;
@@ -171,88 +152,49 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
   }
 }
 
-const waitAvailable = async (c: ApiClient, id: string, props: Props) =>
-  (await waitFor<ImageApi>({
-    client: c,
-    path: imageSpec.itemPath(id, props),
-    what: `image ${id} to be available`,
-    done: (i) => i.status === "available",
-    timeoutMs: timeoutOf("Image", props, "create"),
-    describe: (i) => `status ${i.status}`,
-    progressEveryMs: 15_000,
-  }))!;
-
-const base = restProvider(imageSpec);
-
-/** The REST provider's read and delete, with the image's own check, create (disk or upload) and update. */
-export const imageProvider: DynamicProviderImpl = {
-  ...base,
-  async check(olds, news) {
-    const r = checkInputs(imageSpec, news, olds);
+/** An image: its table, plus the choice of capture or upload, the file's hash at check, and label/description updates. */
+export const imageProvider: DynamicProviderImpl = restProvider(imageSpec, {
+  async validate(news, _olds, r) {
+    const failures: CheckFailure[] = [];
     const hasDisk = news.diskId !== undefined;
     const hasFile = news.file !== undefined;
     if (hasDisk === hasFile)
-      r.failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
-    if (hasFile && news.region === undefined) r.failures.push({ property: "region", reason: "region: an upload needs a region" });
-    if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length) {
+      failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
+    if (hasFile && news.region === undefined) failures.push({ property: "region", reason: "region: an upload needs a region" });
+    if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length && !failures.length) {
       const file = path.resolve(news.file);
       const st = await stat(file).catch(() => undefined);
-      if (!st?.isFile()) r.failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
+      if (!st?.isFile()) failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
       else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES)
-        r.failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
+        failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
       else r.inputs.fileHash = await fileSha256(file);
     }
-    return r;
+    return failures;
   },
-  async diff(_id, olds, news) {
-    const d = diffInputs(imageSpec, olds, news);
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
+  diff(_client, _id, _olds, _news, d) {
+    d.deleteBeforeReplace = false;
   },
-  async create(inputs) {
-    let id: string | undefined;
-    let last: ImageApi | undefined;
-    let c: ApiClient | undefined;
+  createBody: (inputs) =>
+    inputs.diskId !== undefined
+      ? toApiBody(imageSpec, inputs, ["diskId", "label", "description", "cloudInit"])
+      : toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]),
+  async send(c, body, inputs) {
+    if (inputs.diskId !== undefined) return createOnce(c, imageSpec, body, inputs);
+    const r = await requestUpload(c, body);
     try {
-      c = settingsClient();
-      if (inputs.diskId !== undefined) {
-        const body = toApiBody(imageSpec, inputs, ["diskId", "label", "description", "cloudInit"]);
-        last = await createOnce(c, imageSpec, body, inputs);
-        id = last.id;
-      } else {
-        const body = toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]);
-        const r = await requestUpload(c, body);
-        last = r.image;
-        id = last.id;
-        try {
-          await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
-        } catch (err) {
-          // Nothing half-made: an upload image that got no data is deleted.
-          await c.request("DELETE", imageSpec.itemPath(id, inputs), { accept: [404] }).catch(() => undefined);
-          id = undefined;
-          throw err;
-        }
-      }
-      last = await waitAvailable(c, id, inputs);
-      return { id, outs: declare(imageSpec, fromApi(imageSpec, last, inputs), inputs) };
+      await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
     } catch (err) {
-      const e = describeFailure(imageSpec, "create", id, err);
-      if (id && last)
-        throw keepResourceError(`${e.message}. The image ${id} exists and is kept in the stack.`, id, fromApi(imageSpec, last, inputs), inputs, e);
-      throw e;
+      // Nothing half-made: an upload image that got no data is deleted.
+      await c.request("DELETE", imageSpec.itemPath(r.image.id, inputs), { accept: [404] }).catch(() => undefined);
+      throw err;
     }
+    return r.image;
   },
-  async update(id, olds, news) {
-    try {
-      const { changed } = diffInputs(imageSpec, olds, news);
-      const c = settingsClient();
-      const sent = changed.filter((f) => f === "label" || f === "description");
-      // A moved or renamed file (same content) changes nothing in the API.
-      const api = sent.length
-        ? (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body
-        : (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
-      return { outs: declare(imageSpec, fromApi(imageSpec, api, news), news) };
-    } catch (err) {
-      throw describeFailure(imageSpec, "update", id, err);
-    }
+  waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
+  async update({ client: c, id }, olds, news, changed) {
+    const sent = changed.filter((f) => f === "label" || f === "description");
+    // A moved or renamed file (same content) changes nothing in the API.
+    if (!sent.length) return (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
+    return (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body;
   },
-};
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkInputs, describeFailure, diffInputs, restProvider, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { createOnce, restProvider, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { claimOneByOne } from "../ownership";
 import { idInput } from "./disk";
 
@@ -122,36 +122,28 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   },
 };
 
-const base = restProvider(interfaceSpec);
-
-/** The REST provider's read, update and delete, with the interface's own checks and ownership claims. */
-export const interfaceProvider: DynamicProviderImpl = {
-  ...base,
-  async check(olds, news) {
-    const r = checkInputs(interfaceSpec, news, olds);
+/** An interface: its table, plus the per-purpose rules, updates only where the API has them, and ownership claims. */
+export const interfaceProvider: DynamicProviderImpl = restProvider(interfaceSpec, {
+  validate(news) {
+    const failures: CheckFailure[] = [];
     const p = news.purpose;
-    if (p === "vlan" && news.label === undefined) r.failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
-    if (p === "vpc" && news.subnetId === undefined) r.failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
+    if (p === "vlan" && news.label === undefined) failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
+    if (p === "vpc" && news.subnetId === undefined) failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
     for (const f of ["ipv4", "ipRanges", "subnetId"])
-      if (news[f] !== undefined && p !== "vpc") r.failures.push({ property: f, reason: `${f}: only for a vpc interface` });
+      if (news[f] !== undefined && p !== "vpc") failures.push({ property: f, reason: `${f}: only for a vpc interface` });
     for (const f of ["label", "ipamAddress"])
-      if (news[f] !== undefined && p !== "vlan") r.failures.push({ property: f, reason: `${f}: only for a vlan interface` });
-    return r;
+      if (news[f] !== undefined && p !== "vlan") failures.push({ property: f, reason: `${f}: only for a vlan interface` });
+    return failures;
   },
-  async diff(id, olds, news) {
+  diff(_client, id, olds, news, d) {
     claimOneByOne(olds.computeId, olds.configId, `Interface ${id}`);
-    const d = diffInputs(interfaceSpec, olds, news);
     // The API updates vpc interfaces (primary, ipv4, ipRanges) and the primary flag of a public one;
     // nothing of a vlan interface.
-    const replaces = news.purpose === "vlan" ? d.changed : d.replaces;
-    return { changes: d.changes, replaces, deleteBeforeReplace: false };
+    if (news.purpose === "vlan") d.replaces = d.changed;
+    d.deleteBeforeReplace = false;
   },
-  async create(inputs) {
-    try {
-      claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
-    } catch (err) {
-      throw describeFailure(interfaceSpec, "create", undefined, err);
-    }
-    return base.create(inputs);
+  async send(c, body, inputs) {
+    claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
+    return createOnce(c, interfaceSpec, body, inputs);
   },
-};
+});

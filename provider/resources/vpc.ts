@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { checkInputs, deletesFirst, describeFailure, diffInputs, restProvider, rule, UNKNOWN, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { deletesFirst, restProvider, rule, UNKNOWN, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { RESOURCE_NAME, type NameRule } from "../naming";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
-import { client as settingsClient } from "../settings";
 import { idInput } from "./disk";
 
 export interface VpcApi {
@@ -130,11 +129,10 @@ export function resetDeclaredSubnets(): void {
   declared.clear();
 }
 
-const base = restProvider(subnetSpec);
-export const subnetProvider: DynamicProviderImpl = {
-  ...base,
-  async check(olds, news) {
-    const r = checkInputs(subnetSpec, news, olds);
+/** A subnet: its table, plus overlap checks between the program's subnets, delete-first over its own range, and who uses it. */
+export const subnetProvider: DynamicProviderImpl = restProvider(subnetSpec, {
+  validate(news, _olds, r) {
+    const failures: CheckFailure[] = [];
     const vpc = news.vpcId;
     const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
     const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(label);
@@ -150,19 +148,18 @@ export const subnetProvider: DynamicProviderImpl = {
       const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
       for (const [other, s] of siblings) {
         if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
-          r.failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
+          failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
         }
       }
       // Only a subnet that passes is recorded: a refused one must not block its siblings.
-      if (!r.failures.length) {
+      if (!failures.length) {
         siblings.set(name, { label, ipv4 });
         declared.set(String(vpc), siblings);
       }
     }
-    return r;
+    return failures;
   },
-  async diff(id, olds, news) {
-    const d = diffInputs(subnetSpec, olds, news);
+  diff(_client, _id, olds, news, d) {
     // Two subnets of a VPC must not overlap: a new range over the old one in the same VPC deletes first.
     const sameVpc = !d.changed.includes("vpcId");
     const overlaps =
@@ -172,28 +169,15 @@ export const subnetProvider: DynamicProviderImpl = {
       news.ipv4 !== UNKNOWN &&
       !subnetIpv4Error(news.ipv4) &&
       cidrsOverlap(olds.ipv4, news.ipv4);
-    return {
-      changes: d.changes,
-      replaces: d.replaces,
-      deleteBeforeReplace: d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news)),
-    };
+    d.deleteBeforeReplace = d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news));
   },
-  async delete(id, props) {
-    try {
-      await base.delete(id, props);
-    } catch (err) {
-      // The API refuses while interfaces use the subnet: say which, and what to do.
-      const c = settingsClient();
-      const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);
-      if (s?.computes.length) {
-        const who = s.computes
-          .map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`)
-          .join("; ");
-        throw new Error(
-          `cannot delete subnet ${id} (${s.label}): it is still used by ${who}. Remove those interfaces first (from the Interface resources, or the Config/Instance interfaces lists); an active interface needs its instance shut down or rebooted with another profile.`,
-        );
-      }
-      throw err instanceof Error ? err : describeFailure(subnetSpec, "delete", id, err);
-    }
+  async deleteFailure({ client: c, id, props }) {
+    // The API refuses while interfaces use the subnet: say which, and what to do.
+    const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);
+    if (!s?.computes.length) return undefined;
+    const who = s.computes.map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`).join("; ");
+    return new Error(
+      `cannot delete subnet ${id} (${s.label}): it is still used by ${who}. Remove those interfaces first (from the Interface resources, or the Config/Instance interfaces lists); an active interface needs its instance shut down or rebooted with another profile.`,
+    );
   },
-};
+});
