@@ -273,20 +273,22 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         return last ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
-        if (last) throw keepResourceError(e.message, id, fromApi(spec, last, news), news, e);
+        if (last) throw keepResourceError(e.message, id, { ...fromApi(spec, last, news), engine: `${String(last.engine)}/${String(last.version)}` }, news, e);
         throw e;
       }
     },
     keepUpdated: true,
+    // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both,
+    // here, so that what a failure keeps in the stack has it too (else the next diff would see a new engine).
+    mapOutputs: (api, props) => ({ ...fromApi(spec, api, props), engine: `${String(api.engine)}/${String(api.version)}` }),
     /**
-     * The engine as the input has it, and the credentials and certificate, read when the cluster is active
+     * The credentials and certificate, read when the cluster is active
      * on create and refresh; an update keeps the ones it has (it cannot change them; refresh sees a reset
      * made elsewhere).
      */
     async extraOutputs(c, api, inputs, { op, olds: old }) {
       const id = String(api.id);
-      // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both.
-      const outs: Props = { engine: `${String(api.engine)}/${String(api.version)}` };
+      const outs: Props = {};
       if (api.status === "active" && (op !== "update" || old.password === undefined)) {
         const [cred, ssl] = await Promise.all([
           c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),

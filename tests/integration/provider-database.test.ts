@@ -108,4 +108,7 @@ test("a create whose wait times out keeps the database (no leak), with its id", 
   const err = await p.create(await checked({ ...base, timeouts: { create: "1s" } })).catch((e) => e);
   expect(err.message).toMatch(/timed out after 1s waiting for MySQL database \d+ to be active \(status provisioning\).*kept in the stack/);
   expect(err.id).toBe(String((await list(emu, "/databases/instances"))[0].id));
+  // What the stack keeps has the engine as the input has it: the next diff plans no replacement.
+  expect(err.properties.engine).toBe("mysql/8.0.35");
+  expect((await p.diff(err.id, err.properties, await checked(base))).replaces).toEqual([]);
 });
