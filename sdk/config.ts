@@ -1,11 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InterfaceArgs } from "./instance";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Config");
-export const CONFIG_PROPS = TABLES.Config.props;
 
 export type DeviceSlot = "sda" | "sdb" | "sdc" | "sdd" | "sde" | "sdf" | "sdg" | "sdh";
 export interface DeviceArgs {

@@ -1,10 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
-
-export const MYSQL_PROPS = TABLES.MysqlDatabase.props;
-export const POSTGRES_PROPS = TABLES.PostgresDatabase.props;
 
 export interface MaintenanceWindow {
   frequency?: "weekly" | "monthly";

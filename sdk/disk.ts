@@ -1,11 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DeployArgs } from "./instance";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Disk");
-export const DISK_PROPS = TABLES.Disk.props;
 
 export interface DiskArgs extends DeployArgs {
   /** The instance's id: `instance.id` (string or number). */

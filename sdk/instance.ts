@@ -1,10 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Instance");
-export const INSTANCE_PROPS = TABLES.Instance.props;
 
 export interface InterfaceArgs {
   purpose: pulumi.Input<"public" | "vlan" | "vpc">;

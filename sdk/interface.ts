@@ -1,11 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InterfaceArgs } from "./instance";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const provider = shim("Interface");
-export const INTERFACE_PROPS = TABLES.Interface.props;
 
 export interface InterfaceResourceArgs extends InterfaceArgs {
   computeId: pulumi.Input<string | number>;

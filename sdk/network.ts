@@ -1,15 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { TABLES } from "./tables";
 import { shim } from "./shim";
 
 const vpcProvider = shim("Vpc");
 const subnetProvider = shim("Subnet");
 const imageProvider = shim("Image");
-
-export const VPC_PROPS = TABLES.Vpc.props;
-export const SUBNET_PROPS = TABLES.Subnet.props;
-export const IMAGE_PROPS = TABLES.Image.props;
 
 export interface VpcArgs {
   /** Auto-named `<resource name>-<suffix>` when left out. */

@@ -198,6 +198,9 @@ export const dbPassword = db.password; // a secret`,
  */
 export function databaseProvider(engine: Engine): DynamicProviderImpl {
   const spec = databaseSpec(engine);
+  // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both, in
+  // every output, so that what a failure keeps in the stack has it too (else the next diff sees a new engine).
+  const outputsOf = (api: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, api, props), engine: `${String(api.engine)}/${String(api.version)}` });
   const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> => ({
     what,
     done: (d) => d.status === "active" && want(d),
@@ -273,14 +276,12 @@ export function databaseProvider(engine: Engine): DynamicProviderImpl {
         return last ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
-        if (last) throw keepResourceError(e.message, id, { ...fromApi(spec, last, news), engine: `${String(last.engine)}/${String(last.version)}` }, news, e);
+        if (last) throw keepResourceError(e.message, id, outputsOf(last, news), news, e);
         throw e;
       }
     },
     keepUpdated: true,
-    // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both,
-    // here, so that what a failure keeps in the stack has it too (else the next diff would see a new engine).
-    mapOutputs: (api, props) => ({ ...fromApi(spec, api, props), engine: `${String(api.engine)}/${String(api.version)}` }),
+    mapOutputs: outputsOf,
     /**
      * The credentials and certificate, read when the cluster is active
      * on create and refresh; an update keeps the ones it has (it cannot change them; refresh sees a reset
