@@ -57,6 +57,8 @@ export interface Field {
   clearTo?: unknown;
   /** JSON type of an output-only field, for the schema (inputs take theirs from `schema`). */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
+  /** JSON type of the items of an output-only list, for the schema. */
+  itemType?: "string" | "integer" | "object";
   description: string;
 }
 

@@ -75,28 +75,22 @@ function client(opts: ReadOptions = {}) {
   return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? config.get("token") ?? process.env.COMPUTE_TOKEN ?? "" });
 }
 
-function camelKeys<T>(v: unknown): T {
-  const { camel, convertKeys } = require("../provider/resource") as typeof import("../provider/resource");
-  return convertKeys(v, camel) as T;
+async function run<T>(name: string, args: Record<string, unknown>, opts?: ReadOptions): Promise<T> {
+  // One implementation with the plugin's Invoke: provider/functions.ts.
+  const { invoke } = require("../provider/functions") as typeof import("../provider/functions");
+  return (await invoke(client(opts), name, args)) as T;
 }
-
-async function all<T>(path: string, opts?: ReadOptions): Promise<T[]> {
-  return camelKeys<T[]>(await client(opts).list(path));
-}
-async function one<T>(what: string, path: string, opts?: ReadOptions): Promise<T> {
-  const r = await client(opts).get(path, true);
-  if (r === undefined) throw new Error(`${what} not found`);
-  return camelKeys<T>(r);
-}
+const all = async <T>(name: string, key: string, opts?: ReadOptions): Promise<T[]> => (await run<Record<string, T[]>>(name, {}, opts))[key];
+const one = <T>(name: string, id: string, opts?: ReadOptions): Promise<T> => run<T>(name, { id }, opts);
 
 /** Every region, with its capabilities (for example `Metadata`) and status. */
-export const getRegions = (opts?: ReadOptions) => all<Region>("/regions", opts);
-export const getRegion = (id: string, opts?: ReadOptions) => one<Region>(`region ${id}`, `/regions/${encodeURIComponent(id)}`, opts);
+export const getRegions = (opts?: ReadOptions) => all<Region>("getRegions", "regions", opts);
+export const getRegion = (id: string, opts?: ReadOptions) => one<Region>("getRegion", id, opts);
 /** Every instance type, with prices and the type a mutate upgrades to (`successor`). */
-export const getTypes = (opts?: ReadOptions) => all<InstanceType>("/compute/types", opts);
-export const getType = (id: string, opts?: ReadOptions) => one<InstanceType>(`type ${id}`, `/compute/types/${encodeURIComponent(id)}`, opts);
-export const getKernels = (opts?: ReadOptions) => all<Kernel>("/compute/kernels", opts);
-export const getKernel = (id: string, opts?: ReadOptions) => one<Kernel>(`kernel ${id}`, `/compute/kernels/${id}`, opts);
+export const getTypes = (opts?: ReadOptions) => all<InstanceType>("getTypes", "types", opts);
+export const getType = (id: string, opts?: ReadOptions) => one<InstanceType>("getType", id, opts);
+export const getKernels = (opts?: ReadOptions) => all<Kernel>("getKernels", "kernels", opts);
+export const getKernel = (id: string, opts?: ReadOptions) => one<Kernel>("getKernel", id, opts);
 /** Public images, and private ones too when a token is available. */
-export const getImages = (opts?: ReadOptions) => all<ImageInfo>("/images", opts);
-export const getImage = (id: string, opts?: ReadOptions) => one<ImageInfo>(`image ${id}`, `/images/${id}`, opts);
+export const getImages = (opts?: ReadOptions) => all<ImageInfo>("getImages", "images", opts);
+export const getImage = (id: string, opts?: ReadOptions) => one<ImageInfo>("getImage", id, opts);
