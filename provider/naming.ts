@@ -22,6 +22,9 @@ export const AUTONAMED = "__autonamed";
 /** The Pulumi resource name, passed by the sdk classes; check reads it and drops it. */
 export const RESOURCE_NAME = "__resourceName";
 
+/** The auto-name suffix, when the caller chooses it (the plugin derives it from the engine's random seed, so preview and up agree). */
+export const NAME_SUFFIX = "__nameSuffix";
+
 export const SUFFIX_LENGTH = 7;
 
 const escapeClass = (s: string) => s.replace(/[\]\\^-]/g, "\\$&");
@@ -42,4 +45,5 @@ export function autoName(rule: NameRule, resourceName: string, suffix = randomBy
 }
 
 /** True when the check's `olds` describe an existing resource (not a create, nor a replacement's re-check). */
-export const isExisting = (olds: Record<string, unknown>): boolean => Object.keys(olds).some((k) => k !== "__provider");
+export const isExisting = (olds: Record<string, unknown>): boolean =>
+  Object.keys(olds).some((k) => k !== "__provider" && k !== RESOURCE_NAME && k !== NAME_SUFFIX);

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "./client";
-import { AUTONAMED, autoName, isExisting, RESOURCE_NAME, type NameRule } from "./naming";
+import { AUTONAMED, autoName, isExisting, NAME_SUFFIX, RESOURCE_NAME, type NameRule } from "./naming";
 import { expectReplacement, replacementFor, takeReplacement } from "./replacements";
 import { ComputeError } from "./errors";
 import { client as settingsClient } from "./settings";
@@ -144,12 +144,13 @@ type Props = Record<string, unknown>;
  */
 export function checkInputs(spec: ResourceSpec<any>, news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
-  const { [RESOURCE_NAME]: name, [AUTONAMED]: _auto, ...given } = news;
+  const { [RESOURCE_NAME]: name, [NAME_SUFFIX]: suffix, [AUTONAMED]: _auto, ...given } = news;
   const inputs: Props = { ...given };
   const rule = spec.autoName;
   if (rule && (given[rule.field] === undefined || given[rule.field] === null)) {
     if (!isExisting(olds)) {
-      inputs[rule.field] = autoName(rule, typeof name === "string" && name ? name : spec.type.toLowerCase());
+      const base = typeof name === "string" && name ? name : spec.type.toLowerCase();
+      inputs[rule.field] = typeof suffix === "string" ? autoName(rule, base, suffix) : autoName(rule, base);
       inputs[AUTONAMED] = true;
     } else if (typeof olds[rule.field] === "string") {
       // Kept across updates (a resource made before auto-naming keeps the service's label: nothing here).
@@ -182,6 +183,12 @@ export function checkInputs(spec: ResourceSpec<any>, news: Props, olds: Props = 
   return { inputs, failures };
 }
 
+/**
+ * Outputs of a resource read by an import (the plugin's Read with no state): its write-only inputs are
+ * unknown, and are not a change until the next update sends them.
+ */
+export const IMPORTED = "__imported";
+
 /** The inputs the program declared when the state was written (from `__declared`), if known. */
 export function declaredIn(olds: Props): string[] | undefined {
   return Array.isArray(olds[DECLARED]) ? (olds[DECLARED] as string[]) : undefined;
@@ -201,10 +208,13 @@ export interface DiffOutcome {
 export function diffInputs(spec: ResourceSpec<any>, olds: Props, news: Props): DiffOutcome {
   const changed: string[] = [];
   const declared = declaredIn(olds);
+  const imported = olds[IMPORTED] === true;
   for (const f of spec.fields) {
     if (f.kind !== "input") continue;
     const o = olds[f.name];
     const n = news[f.name];
+    // An imported resource: the API never shows a write-only input, so the program's value is taken as it is.
+    if (imported && f.writeOnly && (o === undefined || o === null)) continue;
     if (n === undefined || n === null) {
       if (o === undefined || o === null) continue;
       if (f.computed) {
@@ -347,7 +357,8 @@ export function inputsOf(spec: ResourceSpec<any>, outs: Props): Props {
 
 /** The result of `read`: outputs (keeping `__declared`) and the declared inputs as they are now. */
 export function readResult(spec: ResourceSpec<any>, id: string, outs: Props, props: Props): { id: string; props: Props; inputs: Props } {
-  const full = props[DECLARED] !== undefined ? { ...outs, [DECLARED]: props[DECLARED] } : outs;
+  const full = { ...outs };
+  for (const k of [DECLARED, IMPORTED]) if (props[k] !== undefined) full[k] = props[k];
   return { id, props: full, inputs: inputsOf(spec, full) };
 }
 
@@ -390,7 +401,8 @@ export function keepResourceError(message: string, id: string, outs: Props, inpu
 
 export interface DynamicProviderImpl {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  /** `changed`: the inputs that differ (for the plugin's detailed diff; the dynamic provider server ignores it). */
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean; changed?: string[] }>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
@@ -527,7 +539,7 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
         noteReplacement(spec, id, d, news);
         if (!d.changed.includes("label") && (await renameDue(getClient(), spec, id, olds, news))) d.changed.push("label");
       }
-      return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
     },
 
     async create(inputs) {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { Field } from "./resource";
 
@@ -65,7 +66,20 @@ export function timeoutOf(type: string, props: Record<string, unknown>, op: Time
   return parseDuration(given ?? dflt);
 }
 
-/** The wait budget of an operation: its timeout for a resource that waits, else 10 minutes. */
+/** The `customTimeouts` resource option of the operation under way (the plugin receives it; dynamic providers never do). */
+const custom = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with the operation's `customTimeouts` value (ms; 0 or less: none given). */
+export function withCustomTimeout<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  return ms > 0 ? custom.run(ms, fn) : fn();
+}
+
+/**
+ * The wait budget of an operation: the `customTimeouts` resource option when given (plugin only), else the
+ * resource's `timeouts` input, else the default of its type (10 minutes for a resource with none).
+ */
 export function budgetOf(type: string, props: Record<string, unknown>, op: TimeoutOp): number {
+  const given = custom.getStore();
+  if (given !== undefined) return given;
   return DEFAULT_TIMEOUTS[type]?.[op] ? timeoutOf(type, props, op) : 600_000;
 }

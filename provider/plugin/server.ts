@@ -1,0 +1,382 @@
+/**
+ * The resource provider plugin `pulumi-resource-compute`: Pulumi's provider protocol (gRPC) over the same
+ * resource code as the dynamic providers (provider/index.ts). It adds what dynamic providers cannot have:
+ * provider configuration per provider resource (explicit providers), import, `customTimeouts`, secrets
+ * marked by the provider, invokes, and a schema for every Pulumi language.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { providers, specs, withoutUndefined } from "../index";
+import { FunctionArgsError, invoke } from "../functions";
+import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
+import { IMPORTED, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { importId } from "../imports";
+import { client, configure } from "../settings";
+import { withCustomTimeout } from "../timeouts";
+
+type Props = Record<string, unknown>;
+type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
+type Callback<Res> = (err: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: Res | null, trailer?: grpc.Metadata) => void;
+
+/** The key/value Pulumi wraps a secret in, on the wire. */
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+/** The package's folder (package.json, schema.json): above dist/provider/plugin when built, provider/plugin in tests. */
+const PACKAGE_ROOT = ((): string => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, "schema.json"))) return dir;
+  return path.join(__dirname, "..", "..", "..");
+})();
+
+export const isSecret = (v: unknown): v is { value: unknown } => Boolean(v && typeof v === "object" && !Array.isArray(v) && (v as Props)[SIG] === SECRET_SIG);
+export const secret = (value: unknown): unknown => (isSecret(value) ? value : { [SIG]: SECRET_SIG, value });
+
+/** The plain value of a property tree: secrets unwrapped at any depth (the engine keeps track of them). */
+export function unwrap(v: unknown): unknown {
+  if (isSecret(v)) return unwrap(v.value);
+  if (Array.isArray(v)) return v.map(unwrap);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]));
+  return v;
+}
+
+/** The top-level keys holding a secret (the engine's secret inputs), to mark the same outputs. */
+const secretKeys = (props: Props): string[] => Object.keys(props).filter((k) => containsSecret(props[k]));
+function containsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (v && typeof v === "object") return Object.values(v).some(containsSecret);
+  return false;
+}
+
+/** `compute:index:SshKey` → the resource type and its spec. */
+function resourceOf(urn: string): { type: string; name: string; spec: ResourceSpec<any>; impl: DynamicProviderImpl } {
+  // urn:pulumi:<stack>::<project>::<qualified type>::<name>
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  const token = qualified.split("$").pop() ?? "";
+  const name = parts.slice(3).join("::");
+  const m = /^compute:index:([A-Za-z]+)$/.exec(token);
+  const spec = m ? specs.find((s) => s.type === m[1]) : undefined;
+  if (!m || !spec)
+    throw new Error(`pulumi-compute: unknown resource type "${token}" (this plugin knows ${specs.map((s) => `compute:index:${s.type}`).join(", ")})`);
+  return { type: spec.type, name, spec, impl: providers[spec.type] };
+}
+
+/** The secret properties of a type: its table's, and those whose input was secret. */
+function markSecrets(spec: ResourceSpec<any>, outs: Props, secretInputs: string[]): Props {
+  const out: Props = { ...outs };
+  for (const f of spec.fields) if (f.secret && out[f.name] !== undefined && out[f.name] !== null) out[f.name] = secret(out[f.name]);
+  for (const k of secretInputs) if (out[k] !== undefined && out[k] !== null) out[k] = secret(out[k]);
+  return out;
+}
+
+const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
+const fromStruct = (s: structproto.Struct | undefined): Props => (s ? (s.toJavaScript()) : {});
+
+/** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
+function failure(e: unknown, spec?: ResourceSpec<any>, secretInputs: string[] = []): Partial<grpc.StatusObject> {
+  const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
+  const message = err?.message ?? String(e);
+  const metadata = new grpc.Metadata();
+  if (err?.id && spec) {
+    const { __provider: _p, ...props } = err.properties ?? {};
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    detail.setProperties(toStruct(markSecrets(spec, props, secretInputs)));
+    detail.setReasonsList(err.reasons ?? [message]);
+    const details = new anyproto.Any();
+    details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(details);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+/** Runs a handler and answers with its result or its error. */
+function answer<Res>(cb: Callback<Res>, fn: () => Promise<Res>, onError: (e: unknown) => Partial<grpc.StatusObject> = (e) => failure(e)): void {
+  fn().then(
+    (r) => cb(null, r),
+    (e: unknown) => {
+      const f = onError(e);
+      cb(f, null, f.metadata);
+    },
+  );
+}
+
+const unimplemented = (what: string) => (_call: unknown, cb: Callback<unknown>) =>
+  cb({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-compute` });
+
+export function version(): string {
+  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** Provider configuration keys (`compute:token`, `compute:apiUrl`) in a Configure or CheckConfig request. */
+const CONFIG_KEYS = ["token", "apiUrl"] as const;
+
+function checkConfig(news: Props): { property: string; reason: string }[] {
+  const url = unwrap(news.apiUrl);
+  if (url === undefined || url === null || url === "" || url === UNKNOWN_VALUE) return [];
+  if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/.test(url))
+    return [{ property: "apiUrl", reason: `apiUrl must be an http(s) URL ending in /v4, got ${JSON.stringify(url).slice(0, 100)}` }];
+  return [];
+}
+const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** The auto-name suffix from the engine's random seed: the same in preview and up, fresh for a replacement. */
+function suffixFrom(seed: Uint8Array): string | undefined {
+  if (!seed.length) return undefined;
+  return createHash("sha256").update(seed).digest("hex").slice(0, SUFFIX_LENGTH);
+}
+
+export function service(): grpc.UntypedServiceImplementation {
+  return {
+    getPluginInfo(_call: Call<emptyproto.Empty>, cb: Callback<plugproto.PluginInfo>) {
+      answer(cb, async () => {
+        const info = new plugproto.PluginInfo();
+        info.setVersion(version());
+        return info;
+      });
+    },
+
+    getSchema(_call: Call<provproto.GetSchemaRequest>, cb: Callback<provproto.GetSchemaResponse>) {
+      answer(cb, async () => {
+        const res = new provproto.GetSchemaResponse();
+        res.setSchema(readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"));
+        return res;
+      });
+    },
+
+    checkConfig(call: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) {
+      answer(cb, async () => {
+        const news = fromStruct(call.request.getNews());
+        const res = new provproto.CheckResponse();
+        // The token is a secret wherever it came from (an explicit provider's plain string too).
+        const inputs: Props = { ...news };
+        if (inputs.token !== undefined && inputs.token !== null && inputs.token !== UNKNOWN_VALUE) inputs.token = secret(inputs.token);
+        res.setInputs(toStruct(inputs));
+        res.setFailuresList(checkConfig(news).map(toCheckFailure));
+        return res;
+      });
+    },
+
+    diffConfig(call: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) {
+      answer(cb, async () => {
+        const olds = unwrap(fromStruct(call.request.getOldInputs() ?? call.request.getOlds())) as Props;
+        const news = unwrap(fromStruct(call.request.getNews())) as Props;
+        const changed = CONFIG_KEYS.filter((k) => (olds[k] ?? null) !== (news[k] ?? null));
+        const res = new provproto.DiffResponse();
+        // A new token or URL changes the provider in place: its resources stay as they are.
+        res.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        res.setDiffsList([...changed]);
+        return res;
+      });
+    },
+
+    configure(call: Call<provproto.ConfigureRequest>, cb: Callback<provproto.ConfigureResponse>) {
+      answer(cb, async () => {
+        const args = unwrap(fromStruct(call.request.getArgs())) as Props;
+        const vars = call.request.getVariablesMap();
+        const value = (k: string): string | undefined => {
+          const v = args[k] ?? vars.get(`compute:config:${k}`) ?? vars.get(`compute:${k}`);
+          return typeof v === "string" && v !== "" && v !== UNKNOWN_VALUE ? v : undefined;
+        };
+        configure({ get: (key: string) => value(key.replace(/^compute:/, "")) });
+        const res = new provproto.ConfigureResponse();
+        res.setAcceptsecrets(true);
+        res.setSupportspreview(false);
+        res.setAcceptresources(false);
+        return res;
+      });
+    },
+
+    check(call: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) {
+      answer(cb, async () => {
+        const r = call.request;
+        const { spec, impl, name } = resourceOf(r.getUrn());
+        const rawNews = fromStruct(r.getNews());
+        const secrets = secretKeys(rawNews);
+        const news = unwrap(rawNews) as Props;
+        const olds = unwrap(fromStruct(r.getOlds())) as Props;
+        const seed = suffixFrom(r.getRandomseed_asU8());
+        const checked = await impl.check(olds, { ...news, [RESOURCE_NAME]: name, ...(seed ? { [NAME_SUFFIX]: seed } : {}) });
+        const res = new provproto.CheckResponse();
+        res.setInputs(toStruct(markSecrets(spec, checked.inputs, secrets)));
+        res.setFailuresList(checked.failures.map(toCheckFailure));
+        return res;
+      });
+    },
+
+    diff(call: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) {
+      answer(cb, async () => {
+        const r = call.request;
+        const { impl, spec } = resourceOf(r.getUrn());
+        const olds = unwrap(fromStruct(r.getOlds())) as Props;
+        const news = unwrap(fromStruct(r.getNews())) as Props;
+        const d = await impl.diff(r.getId(), olds, news);
+        const res = new provproto.DiffResponse();
+        const changed = d.changed ?? [];
+        res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        res.setReplacesList(d.replaces);
+        res.setDeletebeforereplace(d.deleteBeforeReplace);
+        res.setDiffsList(changed);
+        res.setHasdetaileddiff(true);
+        const K = provproto.PropertyDiff.Kind;
+        const detailed = res.getDetaileddiffMap();
+        for (const key of changed) {
+          const replace = d.replaces.includes(key);
+          const had = olds[key] !== undefined && olds[key] !== null;
+          const has = news[key] !== undefined && news[key] !== null;
+          const pd = new provproto.PropertyDiff();
+          pd.setKind(!had ? (replace ? K.ADD_REPLACE : K.ADD) : !has ? (replace ? K.DELETE_REPLACE : K.DELETE) : replace ? K.UPDATE_REPLACE : K.UPDATE);
+          pd.setInputdiff(true);
+          detailed.set(key, pd);
+        }
+        void spec;
+        return res;
+      });
+    },
+
+    create(call: Call<provproto.CreateRequest>, cb: Callback<provproto.CreateResponse>) {
+      const r = call.request;
+      let spec: ResourceSpec<any> | undefined;
+      let secrets: string[] = [];
+      answer(
+        cb,
+        async () => {
+          const t = resourceOf(r.getUrn());
+          spec = t.spec;
+          const raw = fromStruct(r.getProperties());
+          secrets = secretKeys(raw);
+          const created = await withCustomTimeout(r.getTimeout() * 1000, () => t.impl.create(unwrap(raw) as Props));
+          const res = new provproto.CreateResponse();
+          res.setId(created.id);
+          res.setProperties(toStruct(markSecrets(t.spec, created.outs, secrets)));
+          return res;
+        },
+        (e) => failure(e, spec, secrets),
+      );
+    },
+
+    read(call: Call<provproto.ReadRequest>, cb: Callback<provproto.ReadResponse>) {
+      answer(cb, async () => {
+        const r = call.request;
+        const { impl, spec } = resourceOf(r.getUrn());
+        const raw = fromStruct(r.getProperties());
+        const rawInputs = fromStruct(r.getInputs());
+        const secrets = [...new Set([...secretKeys(raw), ...secretKeys(rawInputs)])];
+        const props = unwrap(raw) as Props;
+        // No state: an import (or a get), whose id names the parents of a child resource.
+        const fresh = Object.keys(props).length === 0 && Object.keys(rawInputs).length === 0;
+        const { id, parents } = importId(spec, r.getId(), props);
+        const state = { ...props, ...parents };
+        const got = await withCustomTimeout(r.getTimeout() * 1000, () => impl.read(id, state));
+        const res = new provproto.ReadResponse();
+        if (!got.id) return res; // gone
+        const outs = { ...got.props, ...(fresh ? { [IMPORTED]: true } : {}) };
+        res.setId(got.id);
+        res.setProperties(toStruct(markSecrets(spec, outs, secrets)));
+        res.setInputs(toStruct(markSecrets(spec, got.inputs ?? {}, secrets)));
+        return res;
+      });
+    },
+
+    update(call: Call<provproto.UpdateRequest>, cb: Callback<provproto.UpdateResponse>) {
+      const r = call.request;
+      let spec: ResourceSpec<any> | undefined;
+      let secrets: string[] = [];
+      answer(
+        cb,
+        async () => {
+          const t = resourceOf(r.getUrn());
+          spec = t.spec;
+          const rawNews = fromStruct(r.getNews());
+          secrets = secretKeys(rawNews);
+          const olds = unwrap(fromStruct(r.getOlds())) as Props;
+          const news = unwrap(rawNews) as Props;
+          const updated = await withCustomTimeout(r.getTimeout() * 1000, () => t.impl.update(r.getId(), olds, news));
+          const res = new provproto.UpdateResponse();
+          res.setProperties(toStruct(markSecrets(t.spec, updated.outs, secrets)));
+          return res;
+        },
+        (e) => failure(e, spec, secrets),
+      );
+    },
+
+    delete(call: Call<provproto.DeleteRequest>, cb: Callback<emptyproto.Empty>) {
+      answer(cb, async () => {
+        const r = call.request;
+        const { impl } = resourceOf(r.getUrn());
+        const props = unwrap(fromStruct(r.getProperties())) as Props;
+        await withCustomTimeout(r.getTimeout() * 1000, () => impl.delete(r.getId(), props));
+        return new emptyproto.Empty();
+      });
+    },
+
+    invoke(call: Call<provproto.InvokeRequest>, cb: Callback<provproto.InvokeResponse>) {
+      answer(cb, async () => {
+        const r = call.request;
+        const res = new provproto.InvokeResponse();
+        const m = /^compute:index:(\w+)$/.exec(r.getTok());
+        if (!m) throw new Error(`pulumi-compute: unknown function "${r.getTok()}"`);
+        const args = unwrap(fromStruct(r.getArgs())) as Props;
+        try {
+          res.setReturn(toStruct(await invoke(client(), m[1], args)));
+        } catch (e) {
+          if (!(e instanceof FunctionArgsError)) throw e;
+          const f = new provproto.CheckFailure();
+          f.setProperty("");
+          f.setReason(e.message);
+          res.setFailuresList([f]);
+        }
+        return res;
+      });
+    },
+
+    cancel(_call: Call<emptyproto.Empty>, cb: Callback<emptyproto.Empty>) {
+      cb(null, new emptyproto.Empty());
+    },
+
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    construct: unimplemented("Construct"),
+    call: unimplemented("Call"),
+    attach: unimplemented("Attach"),
+    getMapping(_call: Call<provproto.GetMappingRequest>, cb: Callback<provproto.GetMappingResponse>) {
+      cb(null, new provproto.GetMappingResponse());
+    },
+    getMappings(_call: Call<provproto.GetMappingsRequest>, cb: Callback<provproto.GetMappingsResponse>) {
+      cb(null, new provproto.GetMappingsResponse());
+    },
+    list(call: grpc.ServerWritableStream<unknown, unknown>) {
+      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by pulumi-resource-compute" });
+    },
+  };
+}
+
+function toCheckFailure(f: { property: string; reason: string }): provproto.CheckFailure {
+  const out = new provproto.CheckFailure();
+  out.setProperty(f.property);
+  out.setReason(f.reason);
+  return out;
+}
+
+/** Starts the server on a free local port and returns it (the plugin prints it for the engine). */
+export async function serve(): Promise<{ port: number; server: grpc.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  server.addService(provrpc.ResourceProviderService, service());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { port, server };
+}

@@ -1,0 +1,248 @@
+/**
+ * The provider plugin's gRPC server, called as the engine calls it (in this process, against the emulator):
+ * configuration, check with auto-naming from the engine's seed, detailed diff, create/read/update/delete,
+ * import ids of child resources, secrets marked by the plugin, customTimeouts, invokes.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { Emulator } from "../../emulator/server";
+import { resetSettings } from "../../provider/settings";
+import { serve } from "../../provider/plugin/server";
+import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
+
+type Props = Record<string, any>;
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+const secret = (value: unknown) => ({ [SIG]: SECRET, value });
+const PASS = "A-str0ng-Passw0rd!x";
+
+let emu: Emulator;
+let server: grpc.Server;
+let client: provrpc.ResourceProviderClient;
+
+const urn = (type: string, name: string) => `urn:pulumi:dev::proj::compute:index:${type}::${name}`;
+const struct = (v: Props) => structproto.Struct.fromJavaScript(v);
+
+function rpc<Req, Res>(method: string, req: Req): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    (client as any)[method](req, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+async function configure(args: Props): Promise<provproto.ConfigureResponse> {
+  const req = new provproto.ConfigureRequest();
+  req.setArgs(struct(args));
+  return rpc("configure", req);
+}
+async function check(type: string, name: string, news: Props, olds: Props = {}, seed = "seed-1") {
+  const req = new provproto.CheckRequest();
+  req.setUrn(urn(type, name));
+  req.setNews(struct(news));
+  req.setOlds(struct(olds));
+  req.setRandomseed(Buffer.from(seed));
+  const res = await rpc<provproto.CheckRequest, provproto.CheckResponse>("check", req);
+  return { inputs: res.getInputs()!.toJavaScript(), failures: res.getFailuresList().map((f) => [f.getProperty(), f.getReason()]) };
+}
+async function create(type: string, name: string, props: Props, timeoutSeconds = 0) {
+  const req = new provproto.CreateRequest();
+  req.setUrn(urn(type, name));
+  req.setProperties(struct(props));
+  req.setTimeout(timeoutSeconds);
+  const res = await rpc<provproto.CreateRequest, provproto.CreateResponse>("create", req);
+  return { id: res.getId(), outs: res.getProperties()!.toJavaScript() };
+}
+async function read(type: string, id: string, props: Props = {}, inputs: Props = {}) {
+  const req = new provproto.ReadRequest();
+  req.setUrn(urn(type, "r"));
+  req.setId(id);
+  req.setProperties(struct(props));
+  req.setInputs(struct(inputs));
+  const res = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
+  return { id: res.getId(), outs: res.getProperties()?.toJavaScript() as Props, inputs: res.getInputs()?.toJavaScript() as Props };
+}
+async function diff(type: string, id: string, olds: Props, news: Props) {
+  const req = new provproto.DiffRequest();
+  req.setUrn(urn(type, "r"));
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  const res = await rpc<provproto.DiffRequest, provproto.DiffResponse>("diff", req);
+  const kinds = Object.fromEntries(
+    res
+      .getDetaileddiffMap()
+      .toArray()
+      .map(([k, v]) => [k, (v as unknown as unknown[])[0]]),
+  );
+  return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList(), dbr: res.getDeletebeforereplace(), kinds };
+}
+async function update(type: string, id: string, olds: Props, news: Props) {
+  const req = new provproto.UpdateRequest();
+  req.setUrn(urn(type, "r"));
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  const res = await rpc<provproto.UpdateRequest, provproto.UpdateResponse>("update", req);
+  return res.getProperties()!.toJavaScript();
+}
+async function del(type: string, id: string, props: Props) {
+  const req = new provproto.DeleteRequest();
+  req.setUrn(urn(type, "r"));
+  req.setId(id);
+  req.setProperties(struct(props));
+  await rpc("delete", req);
+}
+async function invoke(tok: string, args: Props = {}) {
+  const req = new provproto.InvokeRequest();
+  req.setTok(tok);
+  req.setArgs(struct(args));
+  const res = await rpc<provproto.InvokeRequest, provproto.InvokeResponse>("invoke", req);
+  return { ret: res.getReturn()?.toJavaScript() as Props, failures: res.getFailuresList().map((f) => f.getReason()) };
+}
+
+beforeAll(async () => {
+  emu = await emulator();
+  const s = await serve();
+  server = s.server;
+  client = new provrpc.ResourceProviderClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  await configure({ apiUrl: emu.url, token: secret(emu.token) });
+});
+afterAll(async () => {
+  client.close();
+  server.forceShutdown();
+  resetSettings();
+  await emu.close();
+});
+beforeEach(() => {
+  emu.timing.speed = 0.01;
+});
+
+test("plugin info, schema, and configuration that accepts secrets", async () => {
+  const info = await rpc<emptyproto.Empty, any>("getPluginInfo", new emptyproto.Empty());
+  expect(info.getVersion()).toMatch(/^\d+\.\d+\.\d+/);
+  const schema = JSON.parse((await rpc<provproto.GetSchemaRequest, provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest())).getSchema());
+  expect(schema.name).toBe("compute");
+  expect(Object.keys(schema.resources)).toContain("compute:index:Instance");
+  const res = await configure({ apiUrl: emu.url, token: secret(emu.token) });
+  expect(res.getAcceptsecrets()).toBe(true);
+
+  // CheckConfig keeps the token secret even when given as plain text, and refuses a malformed URL by name.
+  const cc = new provproto.CheckRequest();
+  cc.setUrn("urn:pulumi:dev::proj::pulumi:providers:compute::eu");
+  cc.setNews(struct({ token: "plain-token", apiUrl: "not a url" }));
+  const checked = await rpc<provproto.CheckRequest, provproto.CheckResponse>("checkConfig", cc);
+  expect(checked.getInputs()!.toJavaScript()).toMatchObject({ token: secret("plain-token") });
+  expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+    ["apiUrl", expect.stringContaining("apiUrl must be an http(s) URL")],
+  ]);
+});
+
+test("check auto-names from the resource name and the engine's seed: the same seed gives the same label", async () => {
+  const key = ed25519Key(1);
+  const a = await check("SshKey", "deploy-key", { sshKey: key });
+  const b = await check("SshKey", "deploy-key", { sshKey: key });
+  expect(a.inputs.label).toMatch(/^deploy-key-[0-9a-f]{7}$/);
+  expect(b.inputs.label).toBe(a.inputs.label);
+  expect((await check("SshKey", "deploy-key", { sshKey: key }, {}, "seed-2")).inputs.label).not.toBe(a.inputs.label);
+  // Kept from the old inputs on an update.
+  expect((await check("SshKey", "deploy-key", { sshKey: key }, a.inputs, "seed-3")).inputs.label).toBe(a.inputs.label);
+  const bad = await check("SshKey", "k", { sshKey: "nope", label: "x".repeat(100) });
+  expect(bad.failures.map(([p]) => p).sort()).toEqual(["label", "sshKey"]);
+});
+
+test("SSH key: create, read, detailed diff, update in place, delete", async () => {
+  const { inputs } = await check("SshKey", "k", { sshKey: ed25519Key(2), label: "laptop" });
+  const c = await create("SshKey", "k", inputs);
+  expect(c.outs).toMatchObject({ label: "laptop", created: expect.any(String) });
+  expect((await get(emu, `/profile/sshkeys/${c.id}`)).label).toBe("laptop");
+
+  const r = await read("SshKey", c.id, c.outs);
+  expect(r.id).toBe(c.id);
+  expect(r.inputs).toEqual({ label: "laptop", sshKey: inputs.sshKey });
+
+  const news = (await check("SshKey", "k", { ...inputs, label: "desk" }, inputs)).inputs;
+  const d = await diff("SshKey", c.id, c.outs, news);
+  expect(d).toMatchObject({
+    changes: provproto.DiffResponse.DiffChanges.DIFF_SOME,
+    replaces: [],
+    diffs: ["label"],
+    kinds: { label: provproto.PropertyDiff.Kind.UPDATE },
+  });
+  const key2 = (await check("SshKey", "k", { ...inputs, sshKey: ed25519Key(3) }, inputs)).inputs;
+  expect((await diff("SshKey", c.id, c.outs, key2)).kinds).toEqual({ sshKey: provproto.PropertyDiff.Kind.UPDATE_REPLACE });
+
+  const outs = await update("SshKey", c.id, c.outs, news);
+  expect(outs.label).toBe("desk");
+  expect((await get(emu, `/profile/sshkeys/${c.id}`)).label).toBe("desk");
+  await del("SshKey", c.id, outs);
+  expect(await list(emu, "/profile/sshkeys")).toEqual([]);
+  // Gone: read answers with no id (the engine drops it from the stack on refresh).
+  expect((await read("SshKey", c.id, outs)).id).toBe("");
+});
+
+test("import: a child resource's id names its parent; the read gives inputs that check and diff clean", async () => {
+  const inst = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", label: "oob-1" } });
+  const disk = await call(emu, "POST", `/compute/instances/${inst.body.id}/disks`, { body: { label: "data", size: 1024, filesystem: "ext4" } });
+  expect(disk.status).toBe(200);
+
+  const r = await read("Disk", `${inst.body.id}/${disk.body.id}`);
+  expect(r.id).toBe(String(disk.body.id));
+  expect(r.outs).toMatchObject({ computeId: inst.body.id, label: "data", size: 1024, filesystem: "ext4", __imported: true });
+  expect(r.inputs).toMatchObject({ computeId: inst.body.id, label: "data", size: 1024 });
+  // The program's inputs for it (as the import option sends them): no change.
+  const news = (await check("Disk", "data", { computeId: String(inst.body.id), label: "data", size: 1024, filesystem: "ext4" }, r.inputs)).inputs;
+  expect((await diff("Disk", r.id, r.outs, news)).changes).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+
+  // An instance imported by its own id: a write-only rootPass in the program is no change (the API never shows it).
+  const ri = await read("Instance", String(inst.body.id));
+  const ni = (await check("Instance", "oob-1", { ...ri.inputs, rootPass: secret(PASS) }, ri.inputs)).inputs;
+  expect((await diff("Instance", ri.id, ri.outs, ni)).diffs).toEqual([]);
+
+  await expect(read("Disk", String(disk.body.id))).rejects.toThrow(/the import id of a disk is <computeId>\/<id> \(for example 123\/456\), got "\d+"/);
+  await expect(read("Interface", "1/2")).rejects.toThrow(/<computeId>\/<configId>\/<id>/);
+  await call(emu, "DELETE", `/compute/instances/${inst.body.id}`);
+});
+
+test("secrets: a secret input stays secret in the outputs, and the table's secret outputs are marked by the plugin", async () => {
+  const { inputs } = await check("Instance", "web", {
+    region: "us-east",
+    type: "c1-standard-2",
+    image: "compute/debian12",
+    rootPass: secret(PASS),
+    label: "web-s",
+  });
+  expect(inputs.rootPass).toEqual(secret(PASS));
+  const c = await create("Instance", "web", inputs);
+  expect(c.outs.rootPass).toEqual(secret(PASS));
+  expect(c.outs.label).toBe("web-s");
+  await del("Instance", c.id, c.outs);
+
+  // Nothing secret in the inputs: the credentials and certificate are secret because the table says so.
+  const db = await check("MysqlDatabase", "db", { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" });
+  const made = await create("MysqlDatabase", "db", db.inputs);
+  for (const k of ["username", "password", "caCertificate"]) expect(made.outs[k]).toEqual(secret(expect.any(String)));
+  expect(made.outs.label).toBe("app-db");
+  expect((await read("MysqlDatabase", made.id, made.outs)).outs.password).toEqual(made.outs.password);
+  await del("MysqlDatabase", made.id, made.outs);
+});
+
+test("customTimeouts reach the waits: a create timeout of 1 s fails the instance's boot wait and keeps it", async () => {
+  emu.timing.speed = 100;
+  const { inputs } = await check("Instance", "slow", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "slow-1" });
+  const err = await create("Instance", "slow", inputs, 1).catch((e: grpc.ServiceError) => e);
+  expect((err as grpc.ServiceError).details).toMatch(/timed out after 1s waiting for instance \d+ to be running.*kept in the stack/);
+  // The engine learns the id from the error's details (ErrorResourceInitFailed) and keeps the instance.
+  expect((err as grpc.ServiceError).metadata.get("grpc-status-details-bin").length).toBe(1);
+  emu.timing.speed = 0.01;
+  for (const i of await list(emu, "/compute/instances")) await call(emu, "DELETE", `/compute/instances/${i.id}`);
+});
+
+test("invoke serves the read functions; bad arguments come back as failures naming them", async () => {
+  const regions = await invoke("compute:index:getRegions");
+  expect(regions.ret.regions.map((r: Props) => r.id)).toContain("us-east");
+  expect((await invoke("compute:index:getKernel", { id: "compute/grub2" })).ret.label).toBe("GRUB 2");
+  expect((await invoke("compute:index:getRegion", { nope: 1 })).failures).toEqual(['getRegion: unknown argument "nope"']);
+  await expect(invoke("compute:index:getNothing")).rejects.toThrow(/unknown function "getNothing"/);
+});
