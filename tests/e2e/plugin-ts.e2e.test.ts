@@ -1,0 +1,106 @@
+/**
+ * A TypeScript program on the SDK generated from schema.json (tests/programs/plugin), run by the plugin with
+ * the plain CLI; the plugin is found on PATH (node_modules/.bin of the installed package). Import of
+ * resources made out of band (`pulumi import` and the `import` option), explicit providers on two APIs with
+ * different tokens, customTimeouts, secrets kept encrypted.
+ */
+import * as path from "node:path";
+import type { Emulator } from "../../emulator/server";
+import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
+import { resourcesOf, TestStack } from "../helpers/pulumi";
+import { pulumiBin } from "../../scripts/pulumi";
+
+jest.setTimeout(400_000);
+
+const ROOT_PASS = "Plug1n-R00t-Pass!";
+const EU_TOKEN = "eu-token-0123456789abcdef0123";
+let home: Emulator;
+let eu: Emulator;
+let stack: TestStack;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  home = await emulator();
+  eu = await emulator({ token: EU_TOKEN });
+  stack = new TestStack("tests/programs/plugin", `e2e-${process.pid}`, {
+    config: { "compute:apiUrl": home.url, publicKey: ed25519Key(81), euApiUrl: eu.url },
+    secrets: { "compute:token": home.token, euToken: EU_TOKEN, rootPass: ROOT_PASS },
+  });
+  // `npm install pulumi-compute` puts the plugin in node_modules/.bin: on PATH, the CLI finds it.
+  env = {
+    PATH: [path.join(stack.dir, "node_modules", ".bin"), path.dirname(pulumiBin()), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+  };
+});
+afterAll(async () => {
+  stack?.cleanup();
+  await home?.close();
+  await eu?.close();
+});
+
+test("import, explicit providers, customTimeouts and secrets through the plugin and the generated Node SDK", async () => {
+  // Made out of band: a key, an instance and a disk of it.
+  const laptopKey = ed25519Key(82, "me@laptop");
+  const key = await call(home, "POST", "/profile/sshkeys", { body: { label: "laptop", ssh_key: laptopKey } });
+  const inst = await call(home, "POST", "/compute/instances", {
+    body: { label: "legacy-1", region: "us-east", type: "c1-standard-2", tags: ["legacy"] },
+  });
+  const disk = await call(home, "POST", `/compute/instances/${inst.body.id}/disks`, { body: { label: "data", size: 1024, filesystem: "ext4" } });
+  expect([key.status, inst.status, disk.status]).toEqual([200, 200, 200]);
+
+  // `pulumi import` (README, "Import existing resources"): the key joins the stack as it is.
+  const imported = await stack.run("import", {
+    env,
+    flags: ["compute:index:SshKey", "laptop", String(key.body.id), "--generate-code=false", "--protect=false"],
+  });
+  expect(imported.code).toBe(0);
+  expect(imported.json.summary).toMatchObject({ import: 1 });
+
+  // The program declares the key as it is, and adopts the instance and its disk with the import option.
+  const config = { laptopKey, legacyInstanceId: String(inst.body.id), legacyDiskId: String(disk.body.id) };
+  const preview = await stack.run("preview", { env, config });
+  expect(preview.code).toBe(0);
+  expect(preview.json.changeSummary).toEqual({ same: 2, import: 2, create: 3 });
+
+  const up = await stack.ok("up", { env, config });
+  expect(up.summary).toEqual({ same: 2, import: 2, create: 3 });
+  expect(up.outputs).toMatchObject({ laptopId: String(key.body.id), legacyStatus: "offline", legacyDataSize: 1024 });
+  let inv = await inventory(home);
+  expect(inv.instances.map((i) => i.id)).toEqual([inst.body.id]); // adopted, not made again
+  expect(inv.disks.map((d) => d.id)).toEqual([disk.body.id]);
+  expect(inv.sshkeys.map((k) => k.label).sort()).toEqual(["laptop", up.outputs.homeLabel].sort());
+  expect(up.outputs.homeLabel).toMatch(/^home-[0-9a-f]{7}$/);
+  // Each provider sends to its own API, with its own token.
+  const euInv = await inventory(eu);
+  expect(euInv.sshkeys.map((k) => [String(k.id), k.label])).toEqual([[up.outputs.euKeyId, "eu-key"]]);
+  expect(home.log.some((l) => l.path.includes("eu-key"))).toBe(false);
+
+  // After the imports, the program matches: nothing to do.
+  const again = await stack.run("preview", { env, config });
+  expect(again.json.changeSummary).toEqual({ same: 7 }); // the stack, the eu provider and six resources: nothing to do
+
+  // Secrets: no token, root password or plain key material of a secret in the state or the CLI's output.
+  const exported = (await stack.ok("export", { env })) as any;
+  const text = JSON.stringify(exported);
+  for (const s of [home.token, EU_TOKEN, ROOT_PASS]) expect(text).not.toContain(s);
+  expect(
+    resourcesOf(exported, "pulumi:providers:compute")
+      .map((p: any) => p.urn.split("::").pop())
+      .sort(),
+  ).toEqual(["default_0_1_0", "eu"]);
+  expect(stack.transcript.join("\n")).not.toContain(ROOT_PASS);
+
+  // customTimeouts: on a slow API, a create timeout of 2s gives up the boot wait and keeps the instance.
+  home.timing.speed = 100;
+  const slow = await stack.run("up", { env, config: { ...config, slowTimeout: "2s" } });
+  home.timing.speed = 0.01;
+  expect(slow.code).not.toBe(0);
+  expect(slow.output).toMatch(/timed out after 2s waiting for instance \d+ to be running/);
+  inv = await inventory(home);
+  expect(inv.instances).toHaveLength(2);
+
+  const destroy = await stack.ok("destroy", { env });
+  expect(destroy.summary).toEqual({ delete: 8 }); // the stack, the eu provider, six resources and the slow instance
+  inv = await inventory(home);
+  expect([inv.instances, inv.sshkeys, inv.disks]).toEqual([[], [], []]);
+  expect((await inventory(eu)).sshkeys).toEqual([]);
+});
