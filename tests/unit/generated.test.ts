@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { specs } from "../../provider";
+import { functionSpecs, ITEM_TYPES } from "../../provider/functions";
 import { generatedFiles } from "../../scripts/gen-schema";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -8,9 +10,67 @@ test.each(Object.entries(generatedFiles()))("%s is generated from the resource t
   expect(readFileSync(path.join(ROOT, rel), "utf8")).toBe(content);
 });
 
+const schema = JSON.parse(generatedFiles()["schema.json"]);
+
 test("the schema marks secret and force-new inputs", () => {
-  const schema = JSON.parse(generatedFiles()["schema.json"]);
   expect(schema.resources["compute:index:SshKey"].inputProperties.sshKey.replaceOnChanges).toBe(true);
   expect(schema.resources["compute:index:SshKey"].requiredInputs).toEqual(["sshKey"]);
   expect(schema.config.variables.token.secret).toBe(true);
+  expect(schema.provider.inputProperties.token.secret).toBe(true);
+  for (const spec of specs) {
+    const r = schema.resources[`compute:index:${spec.type}`];
+    for (const f of spec.fields) {
+      expect([f.name, r.properties[f.name].secret === true]).toEqual([f.name, f.secret === true]);
+      if (f.kind === "input") expect([f.name, r.inputProperties[f.name].replaceOnChanges === true]).toEqual([f.name, f.forceNew === true]);
+    }
+  }
+});
+
+// The keys Pulumi's schema (pkg/codegen/schema/schema.go: PropertySpec, TypeSpec, ObjectTypeSpec) accepts:
+// JSON Schema's own (additionalProperties: false, anyOf, minLength, pattern...) make the binder refuse the
+// file. tests/integration/codegen.test.ts binds it with the real binder; this is the quick check.
+const PROPERTY_KEYS = ["type", "$ref", "additionalProperties", "items", "oneOf", "description", "secret", "replaceOnChanges"];
+function checkType(where: string, t: Record<string, unknown>, isProperty: boolean): string[] {
+  const bad = Object.keys(t)
+    .filter((k) => !PROPERTY_KEYS.includes(k) || (!isProperty && ["description", "secret", "replaceOnChanges"].includes(k)))
+    .map((k) => `${where}: ${k}`);
+  if (t.$ref && !(String(t.$ref) === "pulumi.json#/Any" || String(t.$ref).slice("#/types/".length) in schema.types))
+    bad.push(`${where}: dangling ${String(t.$ref)}`);
+  if (!t.$ref && !t.type && !t.oneOf) bad.push(`${where}: no type`);
+  if (t.type === "array" && !t.items) bad.push(`${where}: an array without items`);
+  if (t.type === "object" && typeof t.additionalProperties !== "object") bad.push(`${where}: an object that is neither a map nor a named type`);
+  for (const k of ["items", "additionalProperties"] as const) if (t[k]) bad.push(...checkType(`${where}.${k}`, t[k] as Record<string, unknown>, false));
+  for (const [i, o] of ((t.oneOf ?? []) as Record<string, unknown>[]).entries()) bad.push(...checkType(`${where}.oneOf[${i}]`, o, false));
+  return bad;
+}
+const checkProps = (where: string, props: Record<string, Record<string, unknown>> = {}) =>
+  Object.entries(props).flatMap(([name, p]) => [...(name.startsWith("__") ? [`${where}.${name}: internal`] : []), ...checkType(`${where}.${name}`, p, true)]);
+
+test("schema.json uses only what a Pulumi package schema accepts, every $ref resolves, and internal fields stay out", () => {
+  const bad = [
+    ...checkProps("config", schema.config.variables),
+    ...checkProps("provider", schema.provider.inputProperties),
+    ...Object.entries(schema.resources).flatMap(([tok, r]: [string, any]) => [
+      ...checkProps(`${tok}`, r.properties),
+      ...checkProps(`${tok} input`, r.inputProperties),
+    ]),
+    ...Object.entries(schema.types).flatMap(([tok, t]: [string, any]) => checkProps(tok, t.properties)),
+    ...Object.entries(schema.functions).flatMap(([tok, f]: [string, any]) => [
+      ...checkProps(`${tok} input`, f.inputs?.properties),
+      ...checkProps(`${tok}`, f.outputs.properties),
+    ]),
+  ];
+  expect(bad).toEqual([]);
+  expect(schema.meta).toEqual({ moduleFormat: "(.*)" });
+  expect(Object.keys(schema.resources).sort()).toEqual(specs.map((s) => `compute:index:${s.type}`).sort());
+});
+
+test("every read function is in the schema: list ones return their list of items, single ones the item's fields", () => {
+  expect(Object.keys(schema.functions).sort()).toEqual(functionSpecs.map((f) => `compute:index:${f.name}`).sort());
+  for (const fn of functionSpecs) {
+    const s = schema.functions[`compute:index:${fn.name}`];
+    expect(Object.keys(s.inputs?.properties ?? {})).toEqual(fn.inputs.map((f) => f.name));
+    if (fn.listKey) expect(s.outputs.properties[fn.listKey].items).toEqual({ $ref: `#/types/compute:index:${fn.item}` });
+    else expect(Object.keys(s.outputs.properties)).toEqual(ITEM_TYPES[fn.item].fields.map((f) => f.name));
+  }
 });
