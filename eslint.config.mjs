@@ -8,6 +8,8 @@ export default tseslint.config(
     // The examples and test programs are user programs with their own tsconfig: tsc -p checks them.
     ignores: ["dist/", "**/node_modules/", "examples/", "bench/scale/", "tests/programs/", "tests/fixtures/", "coverage/", ".pack/", "**/*.js", "**/*.mjs"],
   },
+  // The SDKs scripts/gen-sdks generates with Pulumi's code generators (docs/sdks.md): not ours to lint.
+  { ignores: [".gen/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
