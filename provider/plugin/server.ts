@@ -47,6 +47,29 @@ export function unwrap(v: unknown): unknown {
   return v;
 }
 
+/** A property tree without null values (an object left with nothing is dropped too). */
+export function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v)
+      .map(([k, x]) => [k, withoutNulls(x)] as const)
+      .filter(([, x]) => x !== null && x !== undefined && !(typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0));
+    return Object.fromEntries(entries);
+  }
+  return v;
+}
+
+/**
+ * An import's inputs: what the API shows, without its nulls (a null is a value not set, never an input),
+ * and without what the table would refuse as an input: the API's own form of a value that is only managed
+ * when the program gives it (a profile's interfaces with their ids, say), so left out: not managed.
+ */
+export function importedInputs(spec: ResourceSpec<any>, read: Props): Props {
+  const inputs = withoutNulls(read) as Props;
+  for (const f of spec.fields) if (inputs[f.name] !== undefined && f.schema && !f.schema.safeParse(inputs[f.name]).success) delete inputs[f.name];
+  return inputs;
+}
+
 /** The top-level keys holding a secret (the engine's secret inputs), to mark the same outputs. */
 const secretKeys = (props: Props): string[] => Object.keys(props).filter((k) => containsSecret(props[k]));
 function containsSecret(v: unknown): boolean {
@@ -79,7 +102,7 @@ function markSecrets(spec: ResourceSpec<any>, outs: Props, secretInputs: string[
 }
 
 const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
-const fromStruct = (s: structproto.Struct | undefined): Props => (s ? (s.toJavaScript()) : {});
+const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
 
 /** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
 function failure(e: unknown, spec?: ResourceSpec<any>, secretInputs: string[] = []): Partial<grpc.StatusObject> {
@@ -286,7 +309,8 @@ export function service(): grpc.UntypedServiceImplementation {
         const outs = { ...got.props, ...(fresh ? { [IMPORTED]: true } : {}) };
         res.setId(got.id);
         res.setProperties(toStruct(markSecrets(spec, outs, secrets)));
-        res.setInputs(toStruct(markSecrets(spec, got.inputs ?? {}, secrets)));
+        const inputs = fresh ? importedInputs(spec, got.inputs ?? {}) : (got.inputs ?? {});
+        res.setInputs(toStruct(markSecrets(spec, inputs, secrets)));
         return res;
       });
     },

@@ -8,6 +8,7 @@ import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
 import { createOnce, restProvider, rule, toApiBody, UNKNOWN, updateBody, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { isExisting } from "../naming";
 import { lengthError } from "../rules";
 import { timeoutsField } from "../timeouts";
 import { idInput } from "./disk";
@@ -35,10 +36,18 @@ const golden = new compute.Image("golden", { diskId: rootDisk.id, label: "golden
 const custom = new compute.Image("custom", { file: "./build/disk.img", region: "us-east" }); // label: custom-<suffix>`,
   autoName: { field: "label", min: 1, max: 128, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
-    { name: "diskId", kind: "input", forceNew: true, schema: idInput, description: "Capture this disk (a Disk's `id`). Changing it makes a new image." },
+    {
+      name: "diskId",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: idInput,
+      description: "Capture this disk (a Disk's `id`). Changing it makes a new image.",
+    },
     {
       name: "file",
       kind: "input",
+      writeOnly: true,
       schema: z.string().min(1),
       description:
         "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image.",
@@ -48,10 +57,18 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
       kind: "input",
       computed: true,
       forceNew: true,
+      writeOnly: true,
       schema: z.string(),
       description: "SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image.",
     },
-    { name: "region", kind: "input", forceNew: true, schema: z.string().min(1), description: "Region the upload goes to (required with `file`)." },
+    {
+      name: "region",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.string().min(1),
+      description: "Region the upload goes to (required with `file`).",
+    },
     {
       name: "label",
       kind: "input",
@@ -154,11 +171,13 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
 
 /** An image: its table, plus the choice of capture or upload, the file's hash at check, and label/description updates. */
 export const imageProvider: DynamicProviderImpl = restProvider(imageSpec, {
-  async validate(news, _olds, r) {
+  async validate(news, olds, r) {
     const failures: CheckFailure[] = [];
     const hasDisk = news.diskId !== undefined;
     const hasFile = news.file !== undefined;
-    if (hasDisk === hasFile)
+    // An imported image: the API never shows where it came from, so it may go on without either.
+    const originUnknown = isExisting(olds) && olds.diskId === undefined && olds.file === undefined;
+    if (hasDisk === hasFile && !(originUnknown && !hasDisk))
       failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
     if (hasFile && news.region === undefined) failures.push({ property: "region", reason: "region: an upload needs a region" });
     if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length && !failures.length) {

@@ -172,7 +172,7 @@ describe("in place (the id stays the same)", () => {
 
 test("replacement: region forces it; the new instance is always made first (it holds data)", async () => {
   const c = await p.create(await checked(base));
-  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toEqual({
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, region: "eu-central" }))).toMatchObject({
     changes: true,
     replaces: ["region"],
     deleteBeforeReplace: false,

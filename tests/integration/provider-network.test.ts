@@ -41,11 +41,11 @@ describe("Vpc and Subnet", () => {
     const v = await make(vpcP, { label: "prod", region: "us-east" });
     expect(v.outs).toMatchObject({ label: "prod", region: "us-east", description: "" });
     const d1 = await vpcP.diff(v.id, v.outs, (await vpcP.check({}, { label: "prod-2", region: "us-east", description: "x" })).inputs);
-    expect(d1).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(d1).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, changed: ["label", "description"] });
     const u = await vpcP.update(v.id, v.outs, { label: "prod-2", region: "us-east", description: "x" });
     expect(u.outs).toMatchObject({ label: "prod-2", description: "x" });
     // A new region with the same label: the old VPC must go first (labels are unique).
-    expect(await vpcP.diff(v.id, u.outs, { label: "prod-2", region: "eu-central" })).toEqual({
+    expect(await vpcP.diff(v.id, u.outs, { label: "prod-2", region: "eu-central" })).toMatchObject({
       changes: true,
       replaces: ["region"],
       deleteBeforeReplace: true,

@@ -34,7 +34,7 @@ test("create, read, update in place (same id), delete", async () => {
   expect(r).toEqual({ id: c.id, props: c.outs, inputs: { label: "ci", sshKey: key } });
 
   const d = await p.diff(c.id, c.outs, { label: "ci2", sshKey: key });
-  expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(d).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
   const u = await p.update(c.id, c.outs, { label: "ci2", sshKey: key });
   expect(u.outs.label).toBe("ci2");
   expect(await get(emu, `/profile/sshkeys/${c.id}`)).toMatchObject({ id: Number(c.id), label: "ci2" });
