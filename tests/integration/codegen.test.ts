@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { specs } from "../../provider";
 import { functionSpecs } from "../../provider/functions";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "../../provider/schema";
+import { pulumiBin } from "../../scripts/pulumi";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const GEN_SDKS = path.join(ROOT, "scripts", "gen-sdks");
@@ -77,6 +78,16 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     const check = await step("gen-sdks --check", GEN_SDKS, ["--check"]);
     expect(check.stderr).toMatch(/binds: 10 resources/);
   });
+
+  test("the Pulumi CLI loads schema.json (pulumi package get-schema)", async () => {
+    const cli = path.join(pulumiBin(), "pulumi");
+    const r = await step("pulumi package get-schema schema.json", cli, ["package", "get-schema", path.join(ROOT, "schema.json")], {
+      env: { PULUMI_SKIP_UPDATE_CHECK: "true" },
+    });
+    const loaded = JSON.parse(r.stdout);
+    expect(Object.keys(loaded.resources).sort()).toEqual(specs.map((s) => `compute:index:${s.type}`).sort());
+    expect(Object.keys(loaded.functions)).toHaveLength(functionSpecs.length);
+  }, 600_000);
 
   test("the binder refuses a schema with JSON Schema's own keywords (what z.toJSONSchema wrote before) and an external package", async () => {
     const tool = (await run(GEN_SDKS, ["--tool"])).stdout.trim();
