@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "./functions";
+import { importExample } from "./imports";
 import { apiName, type Field, type ResourceSpec } from "./resource";
 
 /** JSON Schema of a field (zod's), for the docs tables: what the provider accepts, with its bounds. */
@@ -325,8 +326,31 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
     "",
     spec.idFormat,
     "",
+    ...importDoc(spec),
   ];
   return lines.join("\n");
+}
+
+/** The Import section of a resource page: the import id, the command, the import option (the plugin's). */
+function importDoc(spec: ResourceSpec<any>): string[] {
+  const parents = spec.fields.filter((f) => f.inPath).map((f) => f.name);
+  const example = spec.type === "Image" ? "private/12" : importExample(spec);
+  const form = parents.length ? [...parents, "id"].map((n) => `<${n}>`).join("/") : "the resource's id";
+  const writeOnly = spec.fields.filter((f) => f.kind === "input" && f.writeOnly).map((f) => `\`${f.name}\``);
+  const name = spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase());
+  return [
+    "## Import",
+    "",
+    `With the provider plugin (\`pulumi-resource-compute\`, see the README), an existing ${spec.noun} joins a stack by its import id, ${parents.length ? `\`${form}\`` : form} (for example \`${example}\`):`,
+    "",
+    "```sh",
+    `pulumi import compute:index:${spec.type} ${name} ${example} --generate-code=false --protect=false`,
+    "```",
+    "",
+    `or with the \`import\` resource option: \`new compute.${spec.type}("${name}", { ... }, { import: "${example}" })\` on the generated SDK. Declared as it is, the next preview plans no change.` +
+      (writeOnly.length ? ` The API never shows ${writeOnly.join(", ")}: after an import, the program's value is taken as it is.` : ""),
+    "",
+  ];
 }
 
 export const docFileName = (spec: ResourceSpec<any>): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;

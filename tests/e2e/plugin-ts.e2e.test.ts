@@ -79,7 +79,7 @@ test("import, explicit providers, customTimeouts and secrets through the plugin 
   expect(again.json.changeSummary).toEqual({ same: 7 }); // the stack, the eu provider and six resources: nothing to do
 
   // Secrets: no token, root password or plain key material of a secret in the state or the CLI's output.
-  const exported = (await stack.ok("export", { env })) as any;
+  const exported = await stack.ok("export", { env });
   const text = JSON.stringify(exported);
   for (const s of [home.token, EU_TOKEN, ROOT_PASS]) expect(text).not.toContain(s);
   expect(

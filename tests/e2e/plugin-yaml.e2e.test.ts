@@ -34,7 +34,7 @@ test("YAML: up, refresh, update in place, replace, destroy, through the plugin",
   expect(inv.subnets.map((s) => [s.label, s.ipv4])).toEqual([["backend", "10.0.1.0/24"]]);
 
   // The state holds the plugin's resources (no serialized dynamic provider), and the token only encrypted.
-  const exported = (await stack.ok("export")) as any;
+  const exported = await stack.ok("export");
   expect(resourcesOf(exported, "compute:index:SshKey")).toHaveLength(1);
   expect(JSON.stringify(exported)).not.toContain("__provider");
   expect(JSON.stringify(exported)).not.toContain(emu.token);
