@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * The benchmark suite: `npm run bench [-- --sizes 10,50,200] [-- --only requests,notice,state,scale,emulator]`.
+ * The benchmark suite: `npm run bench [-- --sizes 10,50,200] [-- --repeat 3] [-- --only requests,notice,state,scale,emulator]`.
  * Writes bench/results.md (machine, versions, date, figures). Nothing here is a test: figures, not
- * pass/fail (the targets are printed beside them).
+ * pass/fail (the targets are printed beside them). The state and scale sections run both front doors: the
+ * dynamic providers (pulumi-compute's classes) and the plugin (@pulumi-compute/plugin-sdk, its tarball made by
+ * scripts/gen-sdks if missing, with pulumi-resource-compute found on PATH).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -13,7 +15,7 @@ import { Pool } from "undici";
 import { startEmulator, type Emulator } from "../emulator/server";
 import type { DynamicProviderImpl } from "../provider/resource";
 import { ed25519Key } from "./keys";
-import { Project, type Op } from "./pulumi";
+import { Project, pulumiBin, type Op } from "./pulumi";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -254,8 +256,9 @@ async function runCli(
   stateDir: string,
   config: Record<string, string>,
   secrets: Record<string, string>,
+  env: Record<string, string> = {},
 ): Promise<{ ms: number; rssKb: number; stdout: string }> {
-  const project = new Project(dir, stack, stateDir);
+  const project = new Project(dir, stack, stateDir, env);
   await project.configure(config, secrets);
   const t0 = Date.now();
   const r = await project.run(op, [], { wrap: ["/usr/bin/time", "-f", "%M"], timeoutMs: 1_800_000 });
@@ -263,9 +266,50 @@ async function runCli(
   return { ms: Date.now() - t0, rssKb: Number(r.stderr.trim().split("\n").pop()), stdout: r.stdout };
 }
 
-async function stateSize(): Promise<string> {
+/** The plugin SDK's tarball, made by scripts/gen-sdks when a clean clone has none yet (bench/scale installs it). */
+function ensurePluginSdk(): void {
+  if (existsSync(path.join(ROOT, ".gen", "sdks", "compute-plugin-sdk.tgz"))) return;
+  console.error("bench: no .gen/sdks/compute-plugin-sdk.tgz, running scripts/gen-sdks...");
+  execFileSync(path.join(ROOT, "scripts", "gen-sdks"), { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** The plugin is found on PATH, as `npm install pulumi-compute` leaves it (node_modules/.bin of bench/scale). */
+const pluginEnv = (): Record<string, string> => ({
+  PATH: [path.join(ROOT, "bench", "scale", "node_modules", ".bin"), pulumiBin(), path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+});
+
+interface StateResource {
+  type: string;
+  urn: string;
+  inputs?: Props & { __provider?: string };
+  outputs?: Props;
+}
+interface Exported {
+  deployment: { resources?: StateResource[] };
+}
+const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
+
+/** Where the bytes of state entries go (compact JSON), summed over the entries given. */
+function breakdown(rs: StateResource[]): { total: number; provider: number; declared: number; data: number; engine: number } {
+  const field = (o: Props | undefined, k: string) => (o && k in o ? bytes({ [k]: o[k] }) - 1 : 0); // `"k":v,`
+  const out = { total: 0, provider: 0, declared: 0, data: 0, engine: 0 };
+  for (const r of rs) {
+    const total = bytes(r);
+    const props = bytes(r.inputs ?? {}) + bytes(r.outputs ?? {});
+    const provider = field(r.inputs, "__provider") + field(r.outputs, "__provider");
+    const declared = field(r.inputs, "__declared") + field(r.outputs, "__declared");
+    out.total += total;
+    out.provider += provider;
+    out.declared += declared;
+    out.data += props - provider - declared;
+    out.engine += total - props;
+  }
+  return out;
+}
+
+/** examples/all's state (`pulumi stack export` after `up`), then destroyed. */
+async function exportOfAll(dir: string, env: Record<string, string> = {}): Promise<Exported> {
   const emu = await startEmulator({ speed: 0 });
-  const dir = path.join(ROOT, "examples", "all");
   const stateDir = mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const config = { "compute:apiUrl": emu.url, "all-example:publicKey": publicKey(1) };
   const secrets = {
@@ -275,26 +319,10 @@ async function stateSize(): Promise<string> {
     "all-example:userData": Buffer.from("#cloud-config\n").toString("base64"),
   };
   try {
-    await runCli("up", dir, "bench", stateDir, config, secrets);
-    const exported = JSON.parse((await runCli("export", dir, "bench", stateDir, config, secrets)).stdout);
-    const byType = new Map<string, { provider: number; resource: number }>();
-    for (const r of exported.deployment.resources as Array<{ type: string; inputs?: { __provider?: string } }>) {
-      if (!r.type.startsWith("pulumi-nodejs:dynamic/compute:")) continue;
-      const t = r.type.split(":").pop()!;
-      const cur = byType.get(t) ?? { provider: 0, resource: 0 };
-      byType.set(t, { provider: Math.max(cur.provider, r.inputs?.__provider?.length ?? 0), resource: Math.max(cur.resource, JSON.stringify(r).length) });
-    }
-    await runCli("destroy", dir, "bench", stateDir, config, secrets);
-    return [
-      "## 3. State size",
-      "",
-      "Bytes in `pulumi stack export` of examples/all (every resource type; the largest of each type). `__provider` is stored twice per resource (inputs and outputs), and is the same for every resource of a type. Target: `__provider` under 2 KB.",
-      "",
-      "| Resource | `__provider` | whole resource |",
-      "|---|---|---|",
-      ...[...byType].sort().map(([t, v]) => `| ${t} | ${v.provider} | ${v.resource} |`),
-      "",
-    ].join("\n");
+    await runCli("up", dir, "bench", stateDir, config, secrets, env);
+    const exported = JSON.parse((await runCli("export", dir, "bench", stateDir, config, secrets, env)).stdout) as Exported;
+    await runCli("destroy", dir, "bench", stateDir, config, secrets, env);
+    return exported;
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(path.join(dir, "Pulumi.bench.yaml"), { force: true });
@@ -302,36 +330,157 @@ async function stateSize(): Promise<string> {
   }
 }
 
-async function stackScale(sizes: number[]): Promise<string> {
+async function stateSize(): Promise<string> {
+  const dynamic = await exportOfAll(path.join(ROOT, "examples", "all"));
+  const byType = new Map<string, { provider: number; resource: number; plugin?: number }>();
+  for (const r of dynamic.deployment.resources ?? []) {
+    if (!r.type.startsWith("pulumi-nodejs:dynamic/compute:")) continue;
+    const t = r.type.split(":").pop()!;
+    const cur = byType.get(t) ?? { provider: 0, resource: 0 };
+    byType.set(t, { provider: Math.max(cur.provider, r.inputs?.__provider?.length ?? 0), resource: Math.max(cur.resource, bytes(r)) });
+  }
+  // The same program on the plugin SDK (its classes take the same inputs): a copy of examples/all importing
+  // @pulumi-compute/plugin-sdk, with bench/scale's node_modules (which holds the SDK and the plugin).
+  const pluginDir = mkdtempSync(path.join(tmpdir(), "bench-all-plugin-"));
+  let pluginProvider = 0;
+  try {
+    const all = path.join(ROOT, "examples", "all");
+    const program = readFileSync(path.join(all, "index.ts"), "utf8");
+    if (!program.includes('from "pulumi-compute"')) throw new Error("examples/all/index.ts no longer imports pulumi-compute");
+    writeFileSync(path.join(pluginDir, "index.ts"), program.replace('from "pulumi-compute"', 'from "@pulumi-compute/plugin-sdk"'));
+    for (const f of ["Pulumi.yaml", "tsconfig.json"]) copyFileSync(path.join(all, f), path.join(pluginDir, f));
+    copyFileSync(path.join(ROOT, "bench", "scale", "package.json"), path.join(pluginDir, "package.json"));
+    symlinkSync(path.join(ROOT, "bench", "scale", "node_modules"), path.join(pluginDir, "node_modules"));
+    const plugin = await exportOfAll(pluginDir, pluginEnv());
+    for (const r of plugin.deployment.resources ?? []) {
+      if (r.type === "pulumi:providers:compute") pluginProvider = Math.max(pluginProvider, bytes(r));
+      const t = /^compute:index:(\w+)$/.exec(r.type)?.[1];
+      const cur = t ? byType.get(t) : undefined;
+      if (cur) cur.plugin = Math.max(cur.plugin ?? 0, bytes(r));
+    }
+  } finally {
+    rmSync(pluginDir, { recursive: true, force: true });
+  }
+  return [
+    "## 3. State size",
+    "",
+    "Bytes in `pulumi stack export` of examples/all (every resource type; the largest of each type; compact JSON). `__provider` is stored twice per resource (inputs and outputs), and is the same for every resource of a type. **plugin form**: the same program on `@pulumi-compute/plugin-sdk` (type `compute:index:<Resource>`, served by pulumi-resource-compute), which has no `__provider`; its one default provider resource (`pulumi:providers:compute`, the config) takes " +
+      `${pluginProvider} bytes per stack. Target: \`__provider\` under 2 KB.`,
+    "",
+    "| Resource | `__provider` | whole resource | plugin form |",
+    "|---|---|---|---|",
+    ...[...byType]
+      .sort()
+      .map(([t, v]) => `| ${t} | ${v.provider} | ${v.resource} | ${v.plugin === undefined ? "?" : `${v.plugin} (${fmt(v.plugin / v.resource, 2)}x)`} |`),
+    "",
+  ].join("\n");
+}
+
+interface ScaleRun {
+  up: number;
+  refresh: number;
+  destroy: number;
+  rss: number;
+  /** Bytes per resource of the measured type in the export after `up` (compact JSON), and the whole state's minus the empty stack's, per resource. */
+  typeBytes: number;
+  stateBytes: number;
+  /** The export after `up`. */
+  state: Exported;
+}
+
+/** The resource type each kind of bench/scale makes. */
+const SCALE_TYPES: Record<string, string> = {
+  baseline: "pulumi-nodejs:dynamic/bench:Noop",
+  compute: "pulumi-nodejs:dynamic/compute:SshKey",
+  plugin: "compute:index:SshKey",
+};
+
+async function stackScale(sizes: number[], repeat: number): Promise<string> {
   const dir = path.join(ROOT, "bench", "scale");
-  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["bench/scale"], { stdio: "ignore" });
+  // The same PATH for every kind (the plugin first, as after `npm install pulumi-compute`).
+  const env = pluginEnv();
+  // Unmeasured: one up and destroy of one resource of each kind, so that no kind pays for a cold disk cache.
+  for (const kind of ["baseline", "compute", "plugin"]) {
+    const emu = await startEmulator({ speed: 0 });
+    const stateDir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
+    const config = { "compute:apiUrl": emu.url, "scale-bench:count": "1", "scale-bench:kind": kind, "scale-bench:shape": "independent" };
+    try {
+      for (const op of ["up", "destroy"] as const) await runCli(op, dir, `warm-${kind}`, stateDir, config, { "compute:token": emu.token }, env);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+      rmSync(path.join(dir, `Pulumi.warm-${kind}.yaml`), { force: true });
+      await emu.close();
+    }
+  }
   const rows: string[] = [];
+  const pluginRows: string[] = [];
+  let where = "";
   for (const shape of ["independent", "chain"]) {
     for (const n of sizes) {
-      const res: Record<string, { up: number; refresh: number; destroy: number; rss: number }> = {};
-      for (const kind of ["baseline", "compute"]) {
-        const emu = await startEmulator({ speed: 0 });
-        const stateDir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
-        const stack = `scale-${kind}-${shape}-${n}`;
-        const config = { "compute:apiUrl": emu.url, "scale-bench:count": String(n), "scale-bench:kind": kind, "scale-bench:shape": shape };
-        const secrets = { "compute:token": emu.token };
-        try {
-          const up = await runCli("up", dir, stack, stateDir, config, secrets);
-          const rf = await runCli("refresh", dir, stack, stateDir, config, secrets);
-          const ds = await runCli("destroy", dir, stack, stateDir, config, secrets);
-          res[kind] = { up: up.ms, refresh: rf.ms, destroy: ds.ms, rss: Math.max(up.rssKb, rf.rssKb, ds.rssKb) };
-          if (kind === "compute" && emu.store.data.sshkeys.length !== 0) throw new Error("destroy left keys behind");
-        } finally {
-          rmSync(stateDir, { recursive: true, force: true });
-          rmSync(path.join(dir, `Pulumi.${stack}.yaml`), { force: true });
-          await emu.close();
+      const runs: Record<string, ScaleRun[]> = { baseline: [], compute: [], plugin: [] };
+      // With --repeat, the kinds take turns, and each figure is the median of its runs.
+      for (let round = 0; round < repeat; round++)
+        for (const kind of Object.keys(runs)) {
+          const emu = await startEmulator({ speed: 0 });
+          const stateDir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
+          const stack = `scale-${kind}-${shape}-${n}`;
+          const config = { "compute:apiUrl": emu.url, "scale-bench:count": String(n), "scale-bench:kind": kind, "scale-bench:shape": shape };
+          const secrets = { "compute:token": emu.token };
+          try {
+            const up = await runCli("up", dir, stack, stateDir, config, secrets, env);
+            const full = JSON.parse((await runCli("export", dir, stack, stateDir, config, secrets, env)).stdout) as Exported;
+            const rf = await runCli("refresh", dir, stack, stateDir, config, secrets, env);
+            const ds = await runCli("destroy", dir, stack, stateDir, config, secrets, env);
+            const empty = JSON.parse((await runCli("export", dir, stack, stateDir, config, secrets, env)).stdout) as Exported;
+            const ofType = (full.deployment.resources ?? []).filter((r) => r.type === SCALE_TYPES[kind]);
+            if (ofType.length !== n) throw new Error(`${kind}: ${ofType.length} resources of ${SCALE_TYPES[kind]} in the state, not ${n}`);
+            runs[kind].push({
+              up: up.ms,
+              refresh: rf.ms,
+              destroy: ds.ms,
+              rss: Math.max(up.rssKb, rf.rssKb, ds.rssKb),
+              typeBytes: ofType.reduce((a, r) => a + bytes(r), 0) / n,
+              stateBytes: (bytes(full) - bytes(empty)) / n,
+              state: full,
+            });
+            if (kind !== "baseline" && emu.store.data.sshkeys.length !== 0) throw new Error(`${kind}: destroy left keys behind`);
+          } finally {
+            rmSync(stateDir, { recursive: true, force: true });
+            rmSync(path.join(dir, `Pulumi.${stack}.yaml`), { force: true });
+            await emu.close();
+          }
         }
+      const med = (xs: ScaleRun[]): ScaleRun => ({
+        ...xs[0],
+        up: median(xs.map((x) => x.up)),
+        refresh: median(xs.map((x) => x.refresh)),
+        destroy: median(xs.map((x) => x.destroy)),
+        rss: Math.max(...xs.map((x) => x.rss)),
+      });
+      const b = med(runs.baseline);
+      const c = med(runs.compute);
+      const p = med(runs.plugin);
+      if (!where) {
+        const keys = (x: ScaleRun, t: string) => (x.state.deployment.resources ?? []).filter((r) => r.type === t);
+        const d = breakdown(keys(c, SCALE_TYPES.compute));
+        const g = breakdown(keys(p, SCALE_TYPES.plugin));
+        const per = (v: number) => fmt(v / n);
+        const providerOf = (x: ScaleRun, t: string) => bytes((x.state.deployment.resources ?? []).find((r) => r.type === t) ?? {});
+        where = [
+          `Where the bytes go (${shape}, N = ${n}, bytes per key): a dynamic SshKey entry is ${per(d.total)}, of which \`__provider\` (inputs and outputs) ${per(d.provider)}, \`__declared\` ${per(d.declared)}, the key's own inputs and outputs ${per(d.data)}, and the engine's own fields ${per(d.engine)} (URN, type, parent, provider reference, the declaring line's \`sourcePosition\` and \`stackTrace\`, timestamps, property dependencies);`,
+          `a plugin SshKey entry is ${per(g.total)}: \`__provider\` ${per(g.provider)}, \`__declared\` ${per(g.declared)}, inputs and outputs ${per(g.data)}, the engine's own fields ${per(g.engine)} (the same fields with a shorter type, and \`replaceOnChanges\` from the generated SDK).`,
+          `Once per stack: the default provider resource, ${providerOf(c, "pulumi:providers:pulumi-nodejs")} bytes for the dynamic form (\`pulumi:providers:pulumi-nodejs\`, the whole stack config) and ${providerOf(p, "pulumi:providers:compute")} for the plugin (\`pulumi:providers:compute\`).`,
+        ].join(" ");
       }
-      const b = res.baseline;
-      const c = res.compute;
       const r = (x: number, y: number) => `${fmt(x / 1000, 1)} s (${fmt(x / y, 2)}x)`;
       rows.push(
         `| ${shape} | ${n} | ${r(c.up, b.up)} | ${r(c.refresh, b.refresh)} | ${r(c.destroy, b.destroy)} | ${fmt(b.up / 1000, 1)} / ${fmt(b.refresh / 1000, 1)} / ${fmt(b.destroy / 1000, 1)} s | ${fmt(c.rss / 1024)} MB (${fmt(b.rss / 1024)} MB) |`,
+      );
+      const miss = (ok: boolean, cell: string) => (ok ? cell : `**${cell}**`);
+      const t = (x: number, y: number) => miss(x <= y, r(x, y));
+      const st = (x: number, y: number) => miss(x <= y / 4, `${fmt(y)} → ${fmt(x)} (${fmt(x / y, 3)}x)`);
+      pluginRows.push(
+        `| ${shape} | ${n} | ${t(p.up, c.up)} | ${t(p.refresh, c.refresh)} | ${t(p.destroy, c.destroy)} | ${st(p.typeBytes, c.typeBytes)} | ${st(p.stateBytes, c.stateBytes)} | ${fmt(p.rss / 1024)} MB |`,
       );
       console.error(`bench: scale ${shape} ${n} done`);
     }
@@ -344,6 +493,17 @@ async function stackScale(sizes: number[]): Promise<string> {
     "| Shape | N | up | refresh | destroy | baseline up / refresh / destroy | peak memory (baseline) |",
     "|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "### The plugin form beside the dynamic form",
+    "",
+    (repeat > 1 ? `Each time is the median of ${repeat} runs per kind, the kinds taking turns. ` : "") +
+      "The same stacks (same inputs, same run) on `@pulumi-compute/plugin-sdk`'s SshKey, served by pulumi-resource-compute found on PATH (bench/scale's node_modules/.bin, first on PATH for every kind). Times with their ratio to the dynamic form's (the table above). State in bytes per key, dynamic → plugin (ratio): **SshKey entries** counts the resources of the type only (`pulumi-nodejs:dynamic/compute:SshKey` or `compute:index:SshKey`, compact JSON of `pulumi stack export` after `up`); **whole state** is the export after `up` minus the export of the same stack once destroyed, divided by N (so it includes the stack and the default provider resources, shared by all keys). Targets: plugin state at most a quarter of the dynamic form's per resource (0.25x), and no slower (1.00x at most); a missed target is in bold.",
+    "",
+    "| Shape | N | up | refresh | destroy | SshKey entries, bytes per key | whole state, bytes per key | peak memory |",
+    "|---|---|---|---|---|---|---|---|",
+    ...pluginRows,
+    "",
+    where,
     "",
   ].join("\n");
 }
@@ -402,7 +562,9 @@ async function emulatorThroughput(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: "string", default: "10,50,200" }, only: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { sizes: { type: "string", default: "10,50,200" }, repeat: { type: "string", default: "1" }, only: { type: "string" } },
+  });
   const sizes = values.sizes.split(",").map(Number);
   const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator"];
   const sections: string[] = [];
@@ -413,11 +575,14 @@ async function main(): Promise<void> {
     sections.push(await fn());
     console.error(`bench: ${name} took ${fmt((Date.now() - t0) / 1000, 1)} s`);
   };
-  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["all"], { stdio: "ignore" });
+  // examples/all, and bench/scale with the plugin SDK for the state and scale sections (made if missing).
+  const viaCli = only.includes("state") || only.includes("scale");
+  if (viaCli) ensurePluginSdk();
+  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["all", ...(viaCli ? ["bench/scale"] : [])], { stdio: "ignore" });
   await run("requests", requestsPerLifecycle);
   await run("notice", timeToNotice);
   await run("state", stateSize);
-  await run("scale", () => stackScale(sizes));
+  await run("scale", () => stackScale(sizes, Math.max(1, Number(values.repeat))));
   await run("emulator", emulatorThroughput);
   const pulumiVersion = execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const cli = execFileSync(path.join(pulumiVersion, "pulumi"), ["version"], { encoding: "utf8" }).trim();
@@ -425,7 +590,7 @@ async function main(): Promise<void> {
   const head = [
     "# Benchmarks",
     "",
-    `Made by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${fmt(totalmem() / 1024 ** 3)} GB. Node ${process.version}, Pulumi CLI ${cli}, @pulumi/pulumi ${sdk}.`,
+    `Made by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${fmt(totalmem() / 1024 ** 3)} GB. Node ${process.version}, Pulumi CLI ${cli}, @pulumi/pulumi ${sdk}.`,
     "",
   ];
   const out = path.join(ROOT, "bench", "results.md");

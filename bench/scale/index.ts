@@ -1,8 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "pulumi-compute";
+import * as plugin from "@pulumi-compute/plugin-sdk";
 
-// The benchmark's stack: `count` resources of `kind` (compute: SshKey; baseline: a dynamic resource that
-// does nothing), `independent` or in a `chain` (each one's label depends on the previous one's id).
+// The benchmark's stack: `count` resources of `kind` (compute: the dynamic SshKey; plugin: the same SshKey
+// from the SDK generated from schema.json, served by pulumi-resource-compute; baseline: a dynamic resource
+// that does nothing), `independent` or in a `chain` (each one's label depends on the previous one's id).
 const config = new pulumi.Config();
 const count = config.requireNumber("count");
 const kind = config.require("kind");
@@ -46,7 +48,12 @@ function publicKey(i: number): string {
 let previous: pulumi.Output<string> | undefined;
 for (let i = 0; i < count; i++) {
   const label: pulumi.Input<string> = shape === "chain" && previous ? previous.apply((id) => `k${i}-after-${id}`.slice(0, 64)) : `k${i}`;
-  const r = kind === "baseline" ? new Noop(`r${i}`, { label }) : new compute.SshKey(`r${i}`, { label, sshKey: publicKey(i) });
+  const r =
+    kind === "baseline"
+      ? new Noop(`r${i}`, { label })
+      : kind === "plugin"
+        ? new plugin.SshKey(`r${i}`, { label, sshKey: publicKey(i) })
+        : new compute.SshKey(`r${i}`, { label, sshKey: publicKey(i) });
   previous = r.id;
 }
 export const last = previous;
