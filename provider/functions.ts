@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { ApiClient } from "./client";
-import { camel, convertKeys, type Field } from "./resource";
+import { camel, convertKeys, fromApi, type Field, type ResourceSpec } from "./resource";
+import { configSpec } from "./resources/config";
+import { mysqlSpec, postgresSpec } from "./resources/database";
+import { diskSpec } from "./resources/disk";
+import { instanceSpec } from "./resources/instance";
+import { interfaceSpec } from "./resources/interface";
+import { sshKeySpec } from "./resources/sshKey";
+import { subnetSpec, vpcSpec } from "./resources/vpc";
 
 /**
  * The read functions, as one table: the sdk's `getX()` functions and the plugin's Invoke both call
@@ -21,6 +28,12 @@ export interface FunctionSpec {
   path(args: Record<string, unknown>): string;
   /** For a single read: the words for a missing item ("region eu-west"). */
   what?(args: Record<string, unknown>): string;
+  /** A list that takes `filters`, `orderBy` and `order` (applied here: the API documents no filter). */
+  filterable?: boolean;
+  /** An API record as an item (default: the API's fields in camelCase). */
+  toItem?(api: Record<string, unknown>): Record<string, unknown>;
+  /** The list is a plain array, not a paged envelope (a profile's interfaces). */
+  plainArray?: boolean;
 }
 
 /** The fields of the item types the functions return (for schema.json; results are the API's, in camelCase). */
@@ -89,6 +102,108 @@ ITEM_TYPES.ImageInfo = {
   ],
 };
 
+/** `filters`, `orderBy` and `order`: the arguments of every filterable list. */
+export const FILTER_ARGS: Field[] = [
+  {
+    name: "filters",
+    kind: "input",
+    schema: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1, "must hold at least one value"),
+          })
+          .strict(),
+      )
+      .max(50),
+    description:
+      "Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.",
+  },
+  { name: "orderBy", kind: "input", schema: z.string().min(1), description: "Sort the items by this field." },
+  { name: "order", kind: "input", schema: z.enum(["asc", "desc"]), description: "`asc` (the default) or `desc`." },
+];
+
+const parentArg = (name: string, what: string): Field => ({
+  name,
+  kind: "input",
+  required: true,
+  schema: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be an id (digits)")]),
+  description: `The ${what}'s id.`,
+});
+
+/** The item type of a resource's lookup: the resource's outputs as the API shows them (never write-only or provider-only fields). */
+export function resourceItem(spec: ResourceSpec<any>, description: string): { description: string; fields: Field[] } {
+  const shown = spec.fields.filter((f) => !f.writeOnly && !f.control && !f.inPath && !f.name.startsWith("__"));
+  return {
+    description,
+    fields: [
+      {
+        name: "id",
+        kind: "output",
+        outputType: "string",
+        description: `The ${spec.noun}'s id, as a string (the Pulumi id of the resource: \`${spec.type}.get(name, id)\`).`,
+      },
+      ...shown.map((f) => ({ ...f, kind: "output" as const, required: false, forceNew: false, computed: false })),
+    ],
+  };
+}
+
+/** An API record as the resource's outputs show it: the table's fields, the id as a string. */
+const asResource =
+  (spec: ResourceSpec<any>, extra: (api: Record<string, unknown>) => Record<string, unknown> = () => ({})) =>
+  (api: Record<string, unknown>): Record<string, unknown> => ({ ...fromApi(spec, api, {}), ...extra(api), id: String(api.id) });
+
+const lookup = (
+  name: string,
+  spec: ResourceSpec<any>,
+  listKey: string,
+  path: (a: Record<string, unknown>) => string,
+  description: string,
+  parents: Field[] = [],
+  extra?: (api: Record<string, unknown>) => Record<string, unknown>,
+): FunctionSpec => ({
+  name,
+  description,
+  inputs: [...parents, ...FILTER_ARGS],
+  item: `${spec.type}Info`,
+  listKey,
+  path,
+  filterable: true,
+  toItem: asResource(spec, extra),
+});
+
+const engineVersion = (api: Record<string, unknown>) => ({ engine: `${String(api.engine)}/${String(api.version)}` });
+
+ITEM_TYPES.VpcIp = {
+  description: "An address of a VPC: an interface's address (or range) in a subnet.",
+  fields: [
+    out("address", "string", "The IPv4 address, or null for a range."),
+    out("addressRange", "string", "The range (for an interface's `ipRanges`), or null."),
+    out("vpcId", "integer", "The VPC."),
+    out("subnetId", "integer", "The subnet."),
+    out("region", "string", "The VPC's region."),
+    out("computeId", "integer", "The instance."),
+    out("configId", "integer", "The instance's profile."),
+    out("interfaceId", "integer", "The interface."),
+    out("active", "boolean", "Whether the profile is the one booted."),
+    out("nat11", "string", "The public 1:1 NAT address, or null."),
+    out("gateway", "string", "The subnet's gateway."),
+    out("prefix", "integer", "The subnet's prefix length."),
+    out("subnetMask", "string", "The subnet mask."),
+  ],
+};
+ITEM_TYPES.DatabaseEngine = {
+  description: "A database engine version a cluster can run.",
+  fields: [
+    out("id", "string", "`engine/version`, e.g. `mysql/8.0.35`: a database's `engine`."),
+    out("engine", "string", "`mysql` or `postgresql`."),
+    out("version", "string", "The version."),
+    out("totalDiskSizeGb", "integer", "Total disk size (GB)."),
+    out("usedDiskSizeGb", "integer", "Used disk size (GB)."),
+  ],
+};
+
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
 const list = (name: string, item: string, listKey: string, path: string, description: string): FunctionSpec => ({
   name,
@@ -107,7 +222,80 @@ const single = (name: string, item: string, what: string, path: (id: string) => 
   what: (a) => `${what} ${String(a.id)}`,
 });
 
+/** The lookups of what exists, each with its item type: the resource's outputs. */
+const lookups: FunctionSpec[] = [
+  lookup("getInstances", instanceSpec, "instances", () => "/compute/instances", "The instances of the account, filtered and ordered."),
+  lookup("getDisks", diskSpec, "disks", (a) => `/compute/instances/${String(a.computeId)}/disks`, "The disks of an instance.", [
+    parentArg("computeId", "instance"),
+  ]),
+  lookup("getConfigs", configSpec, "configs", (a) => `/compute/instances/${String(a.computeId)}/configs`, "The configuration profiles of an instance.", [
+    parentArg("computeId", "instance"),
+  ]),
+  {
+    ...lookup(
+      "getInterfaces",
+      interfaceSpec,
+      "interfaces",
+      (a) => `/compute/instances/${String(a.computeId)}/configs/${String(a.configId)}/interfaces`,
+      "The interfaces of an instance's profile, in order.",
+      [parentArg("computeId", "instance"), parentArg("configId", "profile")],
+    ),
+    plainArray: true,
+  },
+  lookup("getVpcs", vpcSpec, "vpcs", () => "/vpcs", "The VPCs of the account."),
+  lookup("getSubnets", subnetSpec, "subnets", (a) => `/vpcs/${String(a.vpcId)}/subnets`, "The subnets of a VPC.", [parentArg("vpcId", "VPC")]),
+  {
+    name: "getVpcIps",
+    description: "The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out.",
+    inputs: [{ ...parentArg("vpcId", "VPC"), required: false }, ...FILTER_ARGS],
+    item: "VpcIp",
+    listKey: "ips",
+    path: (a) => (a.vpcId === undefined ? "/vpcs/ips" : `/vpcs/${String(a.vpcId)}/ips`),
+    filterable: true,
+  },
+  lookup("getSshKeys", sshKeySpec, "sshKeys", () => "/profile/sshkeys", "The SSH keys of the profile."),
+  lookup("getMysqlDatabases", mysqlSpec, "databases", () => "/databases/mysql/instances", "The MySQL clusters of the account.", [], engineVersion),
+  lookup(
+    "getPostgresDatabases",
+    postgresSpec,
+    "databases",
+    () => "/databases/postgresql/instances",
+    "The PostgreSQL clusters of the account.",
+    [],
+    engineVersion,
+  ),
+  {
+    name: "getDatabaseEngines",
+    description: "The engine versions a database cluster can run (its `engine`).",
+    inputs: [...FILTER_ARGS],
+    item: "DatabaseEngine",
+    listKey: "engines",
+    path: () => "/databases/engines",
+    filterable: true,
+  },
+  {
+    name: "getDatabaseTypes",
+    description: "The instance types a database cluster's nodes can be (its `type`): the compute types, which the API also uses for clusters.",
+    inputs: [...FILTER_ARGS],
+    item: "InstanceType",
+    listKey: "types",
+    path: () => "/compute/types",
+    filterable: true,
+  },
+];
+for (const f of lookups) {
+  const spec = [instanceSpec, diskSpec, configSpec, interfaceSpec, vpcSpec, subnetSpec, sshKeySpec, mysqlSpec, postgresSpec].find(
+    (x) => f.item === `${x.type}Info`,
+  );
+  if (spec && !ITEM_TYPES[f.item])
+    ITEM_TYPES[f.item] = resourceItem(
+      spec,
+      `${spec.noun[0].toUpperCase()}${spec.noun.slice(1)} as the API shows it: the resource's outputs (\`${spec.type}\`).`,
+    );
+}
+
 export const functionSpecs: FunctionSpec[] = [
+  ...lookups,
   list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status."),
   single("getRegion", "Region", "region", (id) => `/regions/${encodeURIComponent(id)}`, "One region, by id."),
   list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`)."),
@@ -141,8 +329,72 @@ export async function invoke(c: ApiClient, name: string, args: Record<string, un
     const r = f.schema?.safeParse(v);
     if (r && !r.success) throw new FunctionArgsError(`${name}: ${f.name}: ${r.error.issues.map((i) => i.message).join("; ")}`);
   }
-  if (spec.listKey) return { [spec.listKey]: convertKeys(await c.list(spec.path(args)), camel) };
+  if (spec.listKey) {
+    const raw = spec.plainArray ? ((await c.get<unknown[]>(spec.path(args))) ?? []) : await c.list(spec.path(args));
+    let items = raw.map((r) => (spec.toItem ? spec.toItem(r as Record<string, unknown>) : (convertKeys(r, camel) as Record<string, unknown>)));
+    if (spec.filterable) items = filterAndOrder(spec, items, args);
+    return { [spec.listKey]: items };
+  }
   const r = await c.get(spec.path(args), true);
   if (r === undefined) throw new Error(`${spec.what!(args)} not found`);
   return convertKeys(r, camel) as Record<string, unknown>;
+}
+
+/** The field names an item of a function has (its item type's): what `filters` and `orderBy` may name. */
+export function itemFields(spec: FunctionSpec): string[] {
+  return (ITEM_TYPES[spec.item]?.fields ?? []).map((f) => f.name);
+}
+
+const same = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && String(a) === String(b);
+
+/**
+ * The field names of `filters` and `orderBy` when they are plain values (not Outputs): checked when the
+ * function is called, so that a program with an unknown field fails at once, naming it.
+ */
+export function checkFieldNames(name: string, args: Record<string, unknown> = {}): void {
+  const spec = functionSpec(name);
+  if (!spec.filterable) return;
+  const known = itemFields(spec);
+  const fail = (what: string, field: string) =>
+    new FunctionArgsError(`${spec.name}: ${what}: unknown field "${field}"; the fields of its items are ${known.join(", ")}`);
+  if (Array.isArray(args.filters)) {
+    args.filters.forEach((f: unknown, i) => {
+      const n = f && typeof f === "object" ? (f as { name?: unknown }).name : undefined;
+      if (typeof n === "string" && !known.includes(n)) throw fail(`filters[${i}].name`, n);
+    });
+  }
+  if (typeof args.orderBy === "string" && !known.includes(args.orderBy)) throw fail("orderBy", args.orderBy);
+}
+
+/** Applies `filters` (all must match; a value matches one of `values`; a list matches when it holds one) and the order. */
+export function filterAndOrder(spec: FunctionSpec, items: Record<string, unknown>[], args: Record<string, unknown>): Record<string, unknown>[] {
+  const known = itemFields(spec);
+  const unknown = (what: string, name: string) =>
+    new FunctionArgsError(`${spec.name}: ${what}: unknown field "${name}"; the fields of its items are ${known.join(", ")}`);
+  const filters = (args.filters as { name: string; values: unknown[] }[] | undefined) ?? [];
+  filters.forEach((f, i) => {
+    if (!known.includes(f.name)) throw unknown(`filters[${i}].name`, f.name);
+  });
+  let out = items.filter((item) =>
+    filters.every((f) => {
+      const v = item[f.name];
+      return f.values.some((want) => (Array.isArray(v) ? v.some((x) => same(x, want)) : same(v, want)));
+    }),
+  );
+  const by = args.orderBy as string | undefined;
+  if (by !== undefined) {
+    if (!known.includes(by)) throw unknown("orderBy", by);
+    const dir = args.order === "desc" ? -1 : 1;
+    const key = (v: unknown) => (v === null || v === undefined ? undefined : v);
+    out = [...out].sort((a, b) => {
+      const x = key(a[by]);
+      const y = key(b[by]);
+      if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1; // missing last
+      if (typeof x === "number" && typeof y === "number") return (x - y) * dir;
+      return String(x).localeCompare(String(y), "en", { numeric: true }) * dir;
+    });
+  } else if (args.order !== undefined) {
+    throw new FunctionArgsError(`${spec.name}: order needs orderBy`);
+  }
+  return out;
 }
