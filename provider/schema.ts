@@ -377,3 +377,153 @@ export function sdkTables(specs: ResourceSpec<any>[]): string {
     "",
   ].join("\n");
 }
+
+/** A TypeScript type from a field's JSON Schema, for the generated sdk lookups. */
+function tsOf(js: Json): string {
+  if (Array.isArray(js.enum)) return js.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (js.const !== undefined) return JSON.stringify(js.const);
+  if (Array.isArray(js.type)) return js.type.map((t) => tsOf({ ...js, type: t })).join(" | ");
+  const union = (js.anyOf ?? js.oneOf) as Json[] | undefined;
+  if (Array.isArray(union)) return [...new Set(union.map(tsOf))].join(" | ");
+  switch (js.type) {
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array": {
+      const item = js.items ? tsOf(js.items as Json) : "unknown";
+      return /[|&]/.test(item) ? `Array<${item}>` : `${item}[]`;
+    }
+    case "object": {
+      const props = js.properties as Record<string, Json> | undefined;
+      if (props) {
+        const req = (js.required as string[] | undefined) ?? [];
+        return `{ ${Object.entries(props)
+          .map(([k, v]) => `${k}${req.includes(k) ? "" : "?"}: ${tsOf(v)}`)
+          .join("; ")} }`;
+      }
+      const add = js.additionalProperties;
+      return `Record<string, ${add && typeof add === "object" ? tsOf(add as Json) : "unknown"}>`;
+    }
+    default:
+      return "unknown";
+  }
+}
+const tsField = (f: Field): string => (f.schema ? tsOf(jsonSchemaOf(f)) : tsOf(outputJson(f)));
+const doc = (s: string, indent = "") => `${indent}/** ${s.replace(/\*\//g, "*\\/").replace(/\n/g, " ")} */`;
+
+/**
+ * sdk/lookups.ts: the filtered read functions, typed from the tables (their arguments and item types), each
+ * in a Promise form `getX(args, opts)` and an Output form `getXOutput(args, opts)`; both run the function of
+ * provider/functions.ts that the plugin's Invoke runs too.
+ */
+export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
+  const fns = functions.filter((f) => f.filterable && f.listKey);
+  const items = [...new Set(fns.map((f) => f.item))];
+  const out = [
+    "// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.",
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import { checkFieldNames, runFunction, type ReadOptions } from "./reference";',
+    "",
+    "/** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */",
+    'export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };',
+    "",
+    doc("A filter of an Output form: its name and values may be Outputs."),
+    "export interface FilterInput {",
+    "  name: pulumi.Input<string>;",
+    "  values: pulumi.Input<pulumi.Input<string | number | boolean>[]>;",
+    "}",
+    "",
+    doc("One filter: the items whose field `name` equals one of `values` (a list field: holds one of them)."),
+    "export interface Filter {",
+    "  name: string;",
+    "  values: Array<string | number | boolean>;",
+    "}",
+    "",
+  ];
+  for (const name of items) {
+    const t = ITEM_TYPES[name];
+    out.push(doc(t.description), `export interface ${name} {`);
+    for (const f of t.fields) out.push(doc(f.description, "  "), `  ${f.name}${f.name === "id" ? "" : "?"}: ${tsField(f)};`);
+    out.push("}", "");
+  }
+  for (const fn of fns) {
+    const U = upper(fn.name);
+    const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
+    const optional = args.every((f) => !f.required);
+    out.push(`export interface ${U}Args {`);
+    for (const f of args) out.push(doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`);
+    out.push(
+      doc("Keep the items that match every filter.", "  "),
+      "  filters?: Filter[];",
+      doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
+      "  orderBy?: string;",
+      '  order?: "asc" | "desc";',
+      "}",
+      `export interface ${U}Result {`,
+      `  ${fn.listKey}: ${fn.item}[];`,
+      "}",
+      doc(`${fn.description} Every page is read; filters and order apply on the client.`),
+      `export function ${fn.name}(args${optional ? "?" : ""}: ${U}Args, opts?: ReadOptions): Promise<${U}Result> {`,
+      `  checkFieldNames("${fn.name}", { ...args });`,
+      `  return runFunction("${fn.name}", { ...args }, opts) as Promise<unknown> as Promise<${U}Result>;`,
+      "}",
+      doc(`${fn.description} The Output form: takes Outputs (of other resources) and returns an Output.`),
+      `export function ${fn.name}Output(args${optional ? "?" : ""}: Inputs<${U}Args>, opts?: ReadOptions): pulumi.Output<${U}Result> {`,
+      `  checkFieldNames("${fn.name}", { ...args });`,
+      `  return pulumi.output(args ?? {}).apply((a) => ${fn.name}(a as ${U}Args, opts));`,
+      "}",
+      "",
+    );
+  }
+  return out.join("\n");
+}
+
+const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
+
+/** docs/functions.md: every read function, its arguments and the fields of what it returns. */
+export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string {
+  const lines = [
+    "# Read functions",
+    "",
+    "<!-- Generated by `npm run gen:schema` from provider/functions.ts: do not edit by hand. -->",
+    "",
+    "Each function reads every page of its list. The lookups take `filters` (each `{ name, values }`: the items whose",
+    "field `name` equals one of `values`, or for a list field holds one of them; several filters must all match), and",
+    "`orderBy` (a field of the items) with `order` (`asc`, the default, or `desc`). Filtering happens on the client: the",
+    "API documents no filter. A filter or order on a field the items do not have fails, naming it.",
+    "",
+    "- TypeScript, `pulumi-compute`: `compute.getInstances(args, opts)` returns a Promise, and",
+    "  `compute.getInstancesOutput(args, opts)` takes Outputs and returns an Output (opts: `{ apiUrl, token }`, else the",
+    "  stack's `compute:apiUrl` / `compute:token`, else `COMPUTE_API_URL` / `COMPUTE_TOKEN`).",
+    "- The plugin (every language): `compute:index:getInstances`, through the generated SDKs (`compute.getInstances` in",
+    "  `@pulumi-compute/plugin-sdk`, `compute.get_instances` in Python, `compute.GetInstances` in Go) or `fn::invoke` in YAML.",
+    "- A resource that exists is read without being managed by the static `get` of its class:",
+    '  `compute.Instance.get("web", "123")`; a child takes its parent\'s id in the state:',
+    '  `compute.Disk.get("data", "456", { computeId: "123" })`.',
+    "",
+    "```ts",
+    'const vpc = (await compute.getVpcs({ filters: [{ name: "label", values: ["prod"] }] })).vpcs[0];',
+    'const subnets = compute.getSubnetsOutput({ vpcId: vpc.id, filters: [{ name: "label", values: ["web"] }] });',
+    "```",
+    "",
+  ];
+  for (const fn of functions) {
+    lines.push(`## ${fn.name}`, "", fn.description, "", `Token: \`compute:index:${fn.name}\`.`, "");
+    if (fn.inputs.length) {
+      lines.push("| Argument | Type | Required | Description |", "|---|---|---|---|");
+      for (const f of fn.inputs) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${f.required ? "yes" : "no"} | ${cell(f.description)} |`);
+      lines.push("");
+    }
+    lines.push(fn.listKey ? `Returns \`{ ${fn.listKey}: ${fn.item}[] }\`; the fields of a \`${fn.item}\`:` : `Returns a \`${fn.item}\`:`, "");
+    lines.push("| Field | Type | Description |", "|---|---|---|");
+    for (const f of ITEM_TYPES[fn.item]?.fields ?? []) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${cell(f.description)} |`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * Writes schema.json, docs/resources/*.md and sdk/tables.ts from the resource tables (provider/resources).
+ * Writes schema.json, docs/resources/*.md, docs/functions.md, sdk/tables.ts and sdk/lookups.ts from the tables
+ * (provider/resources, provider/functions.ts).
  *   node dist/scripts/gen-schema.js          write them
  *   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is out of date
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { specs } from "../provider";
-import { docFileName, packageSchema, resourceDoc, sdkTables } from "../provider/schema";
+import { docFileName, functionsDoc, packageSchema, resourceDoc, sdkLookups, sdkTables } from "../provider/schema";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -17,6 +18,8 @@ export function generatedFiles(): Record<string, string> {
   const files: Record<string, string> = { "schema.json": JSON.stringify(packageSchema(specs, version), null, 2) + "\n" };
   for (const spec of specs) files[path.join("docs", "resources", docFileName(spec))] = resourceDoc(spec);
   files[path.join("sdk", "tables.ts")] = sdkTables(specs);
+  files[path.join("sdk", "lookups.ts")] = sdkLookups();
+  files[path.join("docs", "functions.md")] = functionsDoc();
   return files;
 }
 

@@ -5,15 +5,24 @@ export { Instance, type DeployArgs, type InstanceArgs, type InterfaceArgs } from
 export { Interface, type InterfaceResourceArgs } from "./interface";
 export { Image, Subnet, Vpc, type ImageArgs, type SubnetArgs, type VpcArgs } from "./network";
 export { SshKey, type SshKeyArgs } from "./sshKey";
+export * from "./lookups";
 export {
   getImage,
+  getImageOutput,
   getImages,
+  getImagesOutput,
   getKernel,
+  getKernelOutput,
   getKernels,
+  getKernelsOutput,
   getRegion,
+  getRegionOutput,
   getRegions,
+  getRegionsOutput,
   getType,
+  getTypeOutput,
   getTypes,
+  getTypesOutput,
   type ImageInfo,
   type InstanceType,
   type Kernel,

@@ -75,11 +75,17 @@ function client(opts: ReadOptions = {}) {
   return new ApiClient({ baseUrl: apiUrl, token: opts.token ?? config.get("token") ?? process.env.COMPUTE_TOKEN ?? "" });
 }
 
-async function run<T>(name: string, args: Record<string, unknown>, opts?: ReadOptions): Promise<T> {
-  // One implementation with the plugin's Invoke: provider/functions.ts.
+/** Runs a read function of provider/functions.ts: the one implementation the plugin's Invoke runs too. */
+export async function runFunction(name: string, args: Record<string, unknown>, opts?: ReadOptions): Promise<Record<string, unknown>> {
   const { invoke } = require("../provider/functions") as typeof import("../provider/functions");
-  return (await invoke(client(opts), name, args)) as T;
+  return invoke(client(opts), name, args);
 }
+/** Fails at once on a filter or order field that the function's items do not have (plain values only). */
+export function checkFieldNames(name: string, args: Record<string, unknown>): void {
+  const { checkFieldNames: check } = require("../provider/functions") as typeof import("../provider/functions");
+  check(name, args);
+}
+const run = async <T>(name: string, args: Record<string, unknown>, opts?: ReadOptions): Promise<T> => (await runFunction(name, args, opts)) as T;
 const all = async <T>(name: string, key: string, opts?: ReadOptions): Promise<T[]> => (await run<Record<string, T[]>>(name, {}, opts))[key];
 const one = <T>(name: string, id: string, opts?: ReadOptions): Promise<T> => run<T>(name, { id }, opts);
 
@@ -94,3 +100,13 @@ export const getKernel = (id: string, opts?: ReadOptions) => one<Kernel>("getKer
 /** Public images, and private ones too when a token is available. */
 export const getImages = (opts?: ReadOptions) => all<ImageInfo>("getImages", "images", opts);
 export const getImage = (id: string, opts?: ReadOptions) => one<ImageInfo>("getImage", id, opts);
+
+/** The Output forms of the reference functions (Pulumi's convention): an Output of the same result. */
+export const getRegionsOutput = (opts?: ReadOptions) => pulumi.output(getRegions(opts));
+export const getRegionOutput = (id: pulumi.Input<string>, opts?: ReadOptions) => pulumi.output(id).apply((i) => getRegion(i, opts));
+export const getTypesOutput = (opts?: ReadOptions) => pulumi.output(getTypes(opts));
+export const getTypeOutput = (id: pulumi.Input<string>, opts?: ReadOptions) => pulumi.output(id).apply((i) => getType(i, opts));
+export const getKernelsOutput = (opts?: ReadOptions) => pulumi.output(getKernels(opts));
+export const getKernelOutput = (id: pulumi.Input<string>, opts?: ReadOptions) => pulumi.output(id).apply((i) => getKernel(i, opts));
+export const getImagesOutput = (opts?: ReadOptions) => pulumi.output(getImages(opts));
+export const getImageOutput = (id: pulumi.Input<string>, opts?: ReadOptions) => pulumi.output(id).apply((i) => getImage(i, opts));

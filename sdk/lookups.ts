@@ -1,0 +1,618 @@
+// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.
+import * as pulumi from "@pulumi/pulumi";
+import { checkFieldNames, runFunction, type ReadOptions } from "./reference";
+
+/** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */
+export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };
+
+/** A filter of an Output form: its name and values may be Outputs. */
+export interface FilterInput {
+  name: pulumi.Input<string>;
+  values: pulumi.Input<pulumi.Input<string | number | boolean>[]>;
+}
+
+/** One filter: the items whose field `name` equals one of `values` (a list field: holds one of them). */
+export interface Filter {
+  name: string;
+  values: Array<string | number | boolean>;
+}
+
+/** Instance as the API shows it: the resource's outputs (`Instance`). */
+export interface InstanceInfo {
+  /** The instance's id, as a string (the Pulumi id of the resource: `Instance.get(name, id)`). */
+  id: string;
+  /** Region id (for example `us-east`). Changing it replaces the instance. */
+  region?: string;
+  /** Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish. */
+  type?: string;
+  /** 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** Deprecated group label. Changed in place. */
+  group?: string;
+  /** Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place. */
+  tags?: string[];
+  /** Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place. */
+  alerts?: { cpu?: number; io?: number; networkIn?: number; networkOut?: number; transferQuota?: number };
+  /** Reboot the instance when it powers off unexpectedly. Changed in place. */
+  watchdogEnabled?: boolean;
+  /** Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots). */
+  booted?: boolean;
+  /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
+  image?: string;
+  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
+  swapSize?: number;
+  /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... */
+  status?: string;
+  /** IPv4 addresses: the public one first, then the private one if any. */
+  ipv4?: string[];
+  /** SLAAC IPv6 address (/128), or null. */
+  ipv6?: string;
+  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
+  specs?: Record<string, unknown>;
+  /** `kvm`. */
+  hypervisor?: string;
+  /** The host machine. */
+  hostUuid?: string;
+  /** Whether the instance was provisioned with user data. */
+  hasUserData?: boolean;
+  /** Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`. */
+  backups?: Record<string, unknown>;
+  /** The address of the instance's first vpc interface in its subnet (set when `interfaces` has one). */
+  vpcIpv4?: string;
+  /** The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is). */
+  bootConfigId?: number;
+  /** When the instance was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** Disk as the API shows it: the resource's outputs (`Disk`). */
+export interface DiskInfo {
+  /** The disk's id, as a string (the Pulumi id of the resource: `Disk.get(name, id)`). */
+  id: string;
+  /** Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again. */
+  size?: number;
+  /** 1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** `raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk. */
+  filesystem?: "raw" | "swap" | "ext3" | "ext4" | "initrd";
+  /** Image to deploy on the disk. Changing it replaces the disk. */
+  image?: string;
+  /** `ready`, `not ready` or `deleting`. */
+  status?: string;
+  /** When the disk was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** Configuration profile as the API shows it: the resource's outputs (`Config`). */
+export interface ConfigInfo {
+  /** The configuration profile's id, as a string (the Pulumi id of the resource: `Config.get(name, id)`). */
+  id: string;
+  /** 1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place. */
+  devices?: Record<string, { diskId?: number | string | null; volumeId?: number | string | null } | null>;
+  /** Boot helpers; the ones left out keep the service's defaults. Changed in place. */
+  helpers?: { updatedbDisabled?: boolean; distro?: boolean; modulesDep?: boolean; network?: boolean; devtmpfsAutomount?: boolean };
+  /** Kernel id (default `compute/latest-64bit`). Changed in place. */
+  kernel?: string;
+  /** RAM limit in MB (default, or 0: all of the instance's). Changed in place. */
+  memoryLimit?: number;
+  /** Root device (default `/dev/sda`). Changed in place. */
+  rootDevice?: string;
+  /** `default`, `single` or `binbash`. Changed in place. */
+  runLevel?: "default" | "single" | "binbash";
+  /** `paravirt` or `fullvirt`. Changed in place. */
+  virtMode?: "paravirt" | "fullvirt";
+  /** Free text. Changed in place. */
+  comments?: string;
+  /** The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place. */
+  interfaces?: Array<{ purpose: "public" | "vlan" | "vpc"; label?: string; ipamAddress?: string; primary?: boolean; subnetId?: number | string; ipv4?: { vpc?: string; nat11?: string }; ipRanges?: string[] }> | unknown[];
+}
+
+/** Interface as the API shows it: the resource's outputs (`Interface`). */
+export interface InterfaceInfo {
+  /** The interface's id, as a string (the Pulumi id of the resource: `Interface.get(name, id)`). */
+  id: string;
+  /** `public`, `vlan` or `vpc`. Cannot change: a change replaces the interface. */
+  purpose?: "public" | "vlan" | "vpc";
+  /** VLAN name (1..64), for `vlan`. A change replaces the interface. */
+  label?: string;
+  /** The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface. */
+  ipamAddress?: string;
+  /** The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface. */
+  primary?: boolean;
+  /** The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it). */
+  subnetId?: number | string;
+  /** For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place. */
+  ipv4?: { vpc?: string; nat11?: string };
+  /** For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place. */
+  ipRanges?: string[];
+  /** The VPC of the subnet, for `vpc`. */
+  vpcId?: number;
+  /** Whether the interface is in use now (the instance runs with this profile and booted after it was added). */
+  active?: boolean;
+}
+
+/** VPC as the API shows it: the resource's outputs (`Vpc`). */
+export interface VpcInfo {
+  /** The VPC's id, as a string (the Pulumi id of the resource: `Vpc.get(name, id)`). */
+  id: string;
+  /** 1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** At most 255 characters. Changed in place. */
+  description?: string;
+  /** Region id (one with VPC support). Changing it replaces the VPC. */
+  region?: string;
+  /** When the VPC was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** Subnet as the API shows it: the resource's outputs (`Subnet`). */
+export interface SubnetInfo {
+  /** The subnet's id, as a string (the Pulumi id of the resource: `Subnet.get(name, id)`). */
+  id: string;
+  /** 1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet. */
+  ipv4?: string;
+  /** The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. */
+  computes?: string[];
+  /** When the subnet was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** An address of a VPC: an interface's address (or range) in a subnet. */
+export interface VpcIp {
+  /** The IPv4 address, or null for a range. */
+  address?: string;
+  /** The range (for an interface's `ipRanges`), or null. */
+  addressRange?: string;
+  /** The VPC. */
+  vpcId?: number;
+  /** The subnet. */
+  subnetId?: number;
+  /** The VPC's region. */
+  region?: string;
+  /** The instance. */
+  computeId?: number;
+  /** The instance's profile. */
+  configId?: number;
+  /** The interface. */
+  interfaceId?: number;
+  /** Whether the profile is the one booted. */
+  active?: boolean;
+  /** The public 1:1 NAT address, or null. */
+  nat11?: string;
+  /** The subnet's gateway. */
+  gateway?: string;
+  /** The subnet's prefix length. */
+  prefix?: number;
+  /** The subnet mask. */
+  subnetMask?: string;
+}
+
+/** SSH key as the API shows it: the resource's outputs (`SshKey`). */
+export interface SshKeyInfo {
+  /** The SSH key's id, as a string (the Pulumi id of the resource: `SshKey.get(name, id)`). */
+  id: string;
+  /** A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place. */
+  label?: string;
+  /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
+  sshKey?: string;
+  /** When the key was added (ISO 8601, UTC). */
+  created?: string;
+}
+
+/** MySQL database as the API shows it: the resource's outputs (`MysqlDatabase`). */
+export interface MysqlDatabaseInfo {
+  /** The MySQL database's id, as a string (the Pulumi id of the resource: `MysqlDatabase.get(name, id)`). */
+  id: string;
+  /** 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one). */
+  region?: string;
+  /** Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview. */
+  type?: string;
+  /** `engine/version`. Versions are never upgraded in place: changing it replaces the cluster. */
+  engine?: string;
+  /** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. */
+  clusterSize?: 1 | 3;
+  /** Encryption at rest (default false). Changing it replaces the cluster. */
+  encrypted?: boolean;
+  /** Require SSL to connect (default true). Changing it replaces the cluster. */
+  sslConnection?: boolean;
+  /** `none`, `asynch`, `semi_synch`: `none` for one node, another for three. Changing it replaces the cluster. */
+  replicationType?: "none" | "asynch" | "semi_synch";
+  /** IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied). */
+  allowList?: string[];
+  /** Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place. */
+  updates?: { frequency?: "weekly" | "monthly"; duration?: number; hourOfDay?: number; dayOfWeek?: number; weekOfMonth?: number | null };
+  /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
+  status?: string;
+  /** `primary` and `secondary` host names (set when provisioning completes). */
+  hosts?: Record<string, unknown>;
+  /** The port to connect to. */
+  port?: number;
+  /** The engine version. */
+  version?: string;
+  /** Disk size in GB. */
+  totalDiskSizeGb?: number;
+  /** Disk used in GB. */
+  usedDiskSizeGb?: number;
+  /** The root user (secret). */
+  username?: string;
+  /** The root password (secret), read again on refresh. */
+  password?: string;
+  /** The base64 CA certificate (secret). */
+  caCertificate?: string;
+  /** When the cluster was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** PostgreSQL database as the API shows it: the resource's outputs (`PostgresDatabase`). */
+export interface PostgresDatabaseInfo {
+  /** The PostgreSQL database's id, as a string (the Pulumi id of the resource: `PostgresDatabase.get(name, id)`). */
+  id: string;
+  /** 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one). */
+  region?: string;
+  /** Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview. */
+  type?: string;
+  /** `engine/version`. Versions are never upgraded in place: changing it replaces the cluster. */
+  engine?: string;
+  /** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. */
+  clusterSize?: 1 | 3;
+  /** Encryption at rest (default false). Changing it replaces the cluster. */
+  encrypted?: boolean;
+  /** Require SSL to connect (default true). Changing it replaces the cluster. */
+  sslConnection?: boolean;
+  /** `none`, `asynch`: `none` for one node, another for three. Changing it replaces the cluster. */
+  replicationType?: "none" | "asynch";
+  /** Synchronization level of the replicas (default `local`). Changing it replaces the cluster. */
+  replicationCommitType?: "on" | "local" | "remote_write" | "remote_apply" | "off";
+  /** IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied). */
+  allowList?: string[];
+  /** Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place. */
+  updates?: { frequency?: "weekly" | "monthly"; duration?: number; hourOfDay?: number; dayOfWeek?: number; weekOfMonth?: number | null };
+  /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
+  status?: string;
+  /** `primary` and `secondary` host names (set when provisioning completes). */
+  hosts?: Record<string, unknown>;
+  /** The port to connect to. */
+  port?: number;
+  /** The engine version. */
+  version?: string;
+  /** Disk size in GB. */
+  totalDiskSizeGb?: number;
+  /** Disk used in GB. */
+  usedDiskSizeGb?: number;
+  /** The root user (secret). */
+  username?: string;
+  /** The root password (secret), read again on refresh. */
+  password?: string;
+  /** The base64 CA certificate (secret). */
+  caCertificate?: string;
+  /** When the cluster was created. */
+  created?: string;
+  /** When it last changed. */
+  updated?: string;
+}
+
+/** A database engine version a cluster can run. */
+export interface DatabaseEngine {
+  /** `engine/version`, e.g. `mysql/8.0.35`: a database's `engine`. */
+  id: string;
+  /** `mysql` or `postgresql`. */
+  engine?: string;
+  /** The version. */
+  version?: string;
+  /** Total disk size (GB). */
+  totalDiskSizeGb?: number;
+  /** Used disk size (GB). */
+  usedDiskSizeGb?: number;
+}
+
+/** An instance type, with its sizes and prices. */
+export interface InstanceType {
+  /** The type's id, e.g. `c1-standard-2`. */
+  id: string;
+  /** Its display name. */
+  label?: string;
+  /** `nanode`, `standard`, `dedicated`, `premium`, `gpu` or `highmem`. */
+  class?: string;
+  /** Disk size in MB. */
+  disk?: number;
+  /** Memory in MB. */
+  memory?: number;
+  /** Virtual CPUs. */
+  vcpus?: number;
+  /** GPUs. */
+  gpus?: number;
+  /** Outbound bandwidth in Mbit/s. */
+  networkOut?: number;
+  /** Monthly transfer in GB. */
+  transfer?: number;
+  /** `hourly` and `monthly` prices. */
+  price?: Record<string, unknown>;
+  /** Prices that differ by region (`id`, `hourly`, `monthly`). */
+  regionPrices?: Record<string, unknown>[];
+  /** Add-on prices (`backups`). */
+  addons?: Record<string, unknown>;
+  /** The type a mutate upgrades to, or null. */
+  successor?: string;
+}
+
+export interface GetInstancesArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, region, type, label, group, tags, alerts, watchdogEnabled, booted, image, swapSize, status, ipv4, ipv6, specs, hypervisor, hostUuid, hasUserData, backups, vpcIpv4, bootConfigId, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetInstancesResult {
+  instances: InstanceInfo[];
+}
+/** The instances of the account, filtered and ordered. Every page is read; filters and order apply on the client. */
+export function getInstances(args?: GetInstancesArgs, opts?: ReadOptions): Promise<GetInstancesResult> {
+  checkFieldNames("getInstances", { ...args });
+  return runFunction("getInstances", { ...args }, opts) as Promise<unknown> as Promise<GetInstancesResult>;
+}
+/** The instances of the account, filtered and ordered. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getInstancesOutput(args?: Inputs<GetInstancesArgs>, opts?: ReadOptions): pulumi.Output<GetInstancesResult> {
+  checkFieldNames("getInstances", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getInstances(a as GetInstancesArgs, opts));
+}
+
+export interface GetDisksArgs {
+  /** The instance's id. */
+  computeId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, size, label, filesystem, image, status, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetDisksResult {
+  disks: DiskInfo[];
+}
+/** The disks of an instance. Every page is read; filters and order apply on the client. */
+export function getDisks(args: GetDisksArgs, opts?: ReadOptions): Promise<GetDisksResult> {
+  checkFieldNames("getDisks", { ...args });
+  return runFunction("getDisks", { ...args }, opts) as Promise<unknown> as Promise<GetDisksResult>;
+}
+/** The disks of an instance. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getDisksOutput(args: Inputs<GetDisksArgs>, opts?: ReadOptions): pulumi.Output<GetDisksResult> {
+  checkFieldNames("getDisks", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getDisks(a as GetDisksArgs, opts));
+}
+
+export interface GetConfigsArgs {
+  /** The instance's id. */
+  computeId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, devices, helpers, kernel, memoryLimit, rootDevice, runLevel, virtMode, comments, interfaces. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetConfigsResult {
+  configs: ConfigInfo[];
+}
+/** The configuration profiles of an instance. Every page is read; filters and order apply on the client. */
+export function getConfigs(args: GetConfigsArgs, opts?: ReadOptions): Promise<GetConfigsResult> {
+  checkFieldNames("getConfigs", { ...args });
+  return runFunction("getConfigs", { ...args }, opts) as Promise<unknown> as Promise<GetConfigsResult>;
+}
+/** The configuration profiles of an instance. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getConfigsOutput(args: Inputs<GetConfigsArgs>, opts?: ReadOptions): pulumi.Output<GetConfigsResult> {
+  checkFieldNames("getConfigs", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getConfigs(a as GetConfigsArgs, opts));
+}
+
+export interface GetInterfacesArgs {
+  /** The instance's id. */
+  computeId: number | string;
+  /** The profile's id. */
+  configId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, purpose, label, ipamAddress, primary, subnetId, ipv4, ipRanges, vpcId, active. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetInterfacesResult {
+  interfaces: InterfaceInfo[];
+}
+/** The interfaces of an instance's profile, in order. Every page is read; filters and order apply on the client. */
+export function getInterfaces(args: GetInterfacesArgs, opts?: ReadOptions): Promise<GetInterfacesResult> {
+  checkFieldNames("getInterfaces", { ...args });
+  return runFunction("getInterfaces", { ...args }, opts) as Promise<unknown> as Promise<GetInterfacesResult>;
+}
+/** The interfaces of an instance's profile, in order. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getInterfacesOutput(args: Inputs<GetInterfacesArgs>, opts?: ReadOptions): pulumi.Output<GetInterfacesResult> {
+  checkFieldNames("getInterfaces", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getInterfaces(a as GetInterfacesArgs, opts));
+}
+
+export interface GetVpcsArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, description, region, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetVpcsResult {
+  vpcs: VpcInfo[];
+}
+/** The VPCs of the account. Every page is read; filters and order apply on the client. */
+export function getVpcs(args?: GetVpcsArgs, opts?: ReadOptions): Promise<GetVpcsResult> {
+  checkFieldNames("getVpcs", { ...args });
+  return runFunction("getVpcs", { ...args }, opts) as Promise<unknown> as Promise<GetVpcsResult>;
+}
+/** The VPCs of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getVpcsOutput(args?: Inputs<GetVpcsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcsResult> {
+  checkFieldNames("getVpcs", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getVpcs(a as GetVpcsArgs, opts));
+}
+
+export interface GetSubnetsArgs {
+  /** The VPC's id. */
+  vpcId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, ipv4, computes, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetSubnetsResult {
+  subnets: SubnetInfo[];
+}
+/** The subnets of a VPC. Every page is read; filters and order apply on the client. */
+export function getSubnets(args: GetSubnetsArgs, opts?: ReadOptions): Promise<GetSubnetsResult> {
+  checkFieldNames("getSubnets", { ...args });
+  return runFunction("getSubnets", { ...args }, opts) as Promise<unknown> as Promise<GetSubnetsResult>;
+}
+/** The subnets of a VPC. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOptions): pulumi.Output<GetSubnetsResult> {
+  checkFieldNames("getSubnets", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getSubnets(a as GetSubnetsArgs, opts));
+}
+
+export interface GetVpcIpsArgs {
+  /** The VPC's id. */
+  vpcId?: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: address, addressRange, vpcId, subnetId, region, computeId, configId, interfaceId, active, nat11, gateway, prefix, subnetMask. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetVpcIpsResult {
+  ips: VpcIp[];
+}
+/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. Every page is read; filters and order apply on the client. */
+export function getVpcIps(args?: GetVpcIpsArgs, opts?: ReadOptions): Promise<GetVpcIpsResult> {
+  checkFieldNames("getVpcIps", { ...args });
+  return runFunction("getVpcIps", { ...args }, opts) as Promise<unknown> as Promise<GetVpcIpsResult>;
+}
+/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getVpcIpsOutput(args?: Inputs<GetVpcIpsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcIpsResult> {
+  checkFieldNames("getVpcIps", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getVpcIps(a as GetVpcIpsArgs, opts));
+}
+
+export interface GetSshKeysArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, sshKey, created. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetSshKeysResult {
+  sshKeys: SshKeyInfo[];
+}
+/** The SSH keys of the profile. Every page is read; filters and order apply on the client. */
+export function getSshKeys(args?: GetSshKeysArgs, opts?: ReadOptions): Promise<GetSshKeysResult> {
+  checkFieldNames("getSshKeys", { ...args });
+  return runFunction("getSshKeys", { ...args }, opts) as Promise<unknown> as Promise<GetSshKeysResult>;
+}
+/** The SSH keys of the profile. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptions): pulumi.Output<GetSshKeysResult> {
+  checkFieldNames("getSshKeys", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getSshKeys(a as GetSshKeysArgs, opts));
+}
+
+export interface GetMysqlDatabasesArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, username, password, caCertificate, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetMysqlDatabasesResult {
+  databases: MysqlDatabaseInfo[];
+}
+/** The MySQL clusters of the account. Every page is read; filters and order apply on the client. */
+export function getMysqlDatabases(args?: GetMysqlDatabasesArgs, opts?: ReadOptions): Promise<GetMysqlDatabasesResult> {
+  checkFieldNames("getMysqlDatabases", { ...args });
+  return runFunction("getMysqlDatabases", { ...args }, opts) as Promise<unknown> as Promise<GetMysqlDatabasesResult>;
+}
+/** The MySQL clusters of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, opts?: ReadOptions): pulumi.Output<GetMysqlDatabasesResult> {
+  checkFieldNames("getMysqlDatabases", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getMysqlDatabases(a as GetMysqlDatabasesArgs, opts));
+}
+
+export interface GetPostgresDatabasesArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, username, password, caCertificate, created, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetPostgresDatabasesResult {
+  databases: PostgresDatabaseInfo[];
+}
+/** The PostgreSQL clusters of the account. Every page is read; filters and order apply on the client. */
+export function getPostgresDatabases(args?: GetPostgresDatabasesArgs, opts?: ReadOptions): Promise<GetPostgresDatabasesResult> {
+  checkFieldNames("getPostgresDatabases", { ...args });
+  return runFunction("getPostgresDatabases", { ...args }, opts) as Promise<unknown> as Promise<GetPostgresDatabasesResult>;
+}
+/** The PostgreSQL clusters of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getPostgresDatabasesOutput(args?: Inputs<GetPostgresDatabasesArgs>, opts?: ReadOptions): pulumi.Output<GetPostgresDatabasesResult> {
+  checkFieldNames("getPostgresDatabases", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getPostgresDatabases(a as GetPostgresDatabasesArgs, opts));
+}
+
+export interface GetDatabaseEnginesArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, engine, version, totalDiskSizeGb, usedDiskSizeGb. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetDatabaseEnginesResult {
+  engines: DatabaseEngine[];
+}
+/** The engine versions a database cluster can run (its `engine`). Every page is read; filters and order apply on the client. */
+export function getDatabaseEngines(args?: GetDatabaseEnginesArgs, opts?: ReadOptions): Promise<GetDatabaseEnginesResult> {
+  checkFieldNames("getDatabaseEngines", { ...args });
+  return runFunction("getDatabaseEngines", { ...args }, opts) as Promise<unknown> as Promise<GetDatabaseEnginesResult>;
+}
+/** The engine versions a database cluster can run (its `engine`). The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getDatabaseEnginesOutput(args?: Inputs<GetDatabaseEnginesArgs>, opts?: ReadOptions): pulumi.Output<GetDatabaseEnginesResult> {
+  checkFieldNames("getDatabaseEngines", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getDatabaseEngines(a as GetDatabaseEnginesArgs, opts));
+}
+
+export interface GetDatabaseTypesArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, class, disk, memory, vcpus, gpus, networkOut, transfer, price, regionPrices, addons, successor. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetDatabaseTypesResult {
+  types: InstanceType[];
+}
+/** The instance types a database cluster's nodes can be (its `type`): the compute types, which the API also uses for clusters. Every page is read; filters and order apply on the client. */
+export function getDatabaseTypes(args?: GetDatabaseTypesArgs, opts?: ReadOptions): Promise<GetDatabaseTypesResult> {
+  checkFieldNames("getDatabaseTypes", { ...args });
+  return runFunction("getDatabaseTypes", { ...args }, opts) as Promise<unknown> as Promise<GetDatabaseTypesResult>;
+}
+/** The instance types a database cluster's nodes can be (its `type`): the compute types, which the API also uses for clusters. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getDatabaseTypesOutput(args?: Inputs<GetDatabaseTypesArgs>, opts?: ReadOptions): pulumi.Output<GetDatabaseTypesResult> {
+  checkFieldNames("getDatabaseTypes", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getDatabaseTypes(a as GetDatabaseTypesArgs, opts));
+}
