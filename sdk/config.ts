@@ -49,6 +49,13 @@ export class Config extends pulumi.dynamic.Resource {
   declare readonly interfaces: pulumi.Output<InterfaceArgs[] | undefined>;
   declare readonly booted: pulumi.Output<boolean | undefined>;
 
+  /**
+   * Reads an existing Config by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. A child resource: give its parent's id in `state` (`computeId`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<ConfigArgs>, opts?: pulumi.CustomResourceOptions): Config {
+    return new Config(name, (state ?? {}) as ConfigArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: ConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, ...registration("Config", name, args, opts), "compute", "Config");
   }

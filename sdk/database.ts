@@ -62,6 +62,13 @@ const postgres = shim("PostgresDatabase");
 
 /** A managed MySQL cluster. See docs/resources/mysql-database.md. */
 export class MysqlDatabase extends Database {
+  /**
+   * Reads an existing MysqlDatabase by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DatabaseArgs>, opts?: pulumi.CustomResourceOptions): MysqlDatabase {
+    return new MysqlDatabase(name, (state ?? {}) as DatabaseArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     super(mysql, name, ...registration("MysqlDatabase", name, args, opts), "compute", "MysqlDatabase");
   }
@@ -70,6 +77,13 @@ export class MysqlDatabase extends Database {
 /** A managed PostgreSQL cluster. See docs/resources/postgres-database.md. */
 export class PostgresDatabase extends Database {
   declare readonly replicationCommitType: pulumi.Output<string>;
+  /**
+   * Reads an existing PostgresDatabase by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<PostgresDatabaseArgs>, opts?: pulumi.CustomResourceOptions): PostgresDatabase {
+    return new PostgresDatabase(name, (state ?? {}) as PostgresDatabaseArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: PostgresDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     super(postgres, name, ...registration("PostgresDatabase", name, args, opts), "compute", "PostgresDatabase");
   }

@@ -27,6 +27,13 @@ export class Disk extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
 
+  /**
+   * Reads an existing Disk by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. A child resource: give its parent's id in `state` (`computeId`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DiskArgs>, opts?: pulumi.CustomResourceOptions): Disk {
+    return new Disk(name, (state ?? {}) as DiskArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, ...registration("Disk", name, args, opts), "compute", "Disk");
   }

@@ -82,6 +82,13 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
 
+  /**
+   * Reads an existing Instance by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<InstanceArgs>, opts?: pulumi.CustomResourceOptions): Instance {
+    return new Instance(name, (state ?? {}) as InstanceArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, ...registration("Instance", name, args, opts), "compute", "Instance");
   }

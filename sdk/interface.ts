@@ -25,6 +25,13 @@ export class Interface extends pulumi.dynamic.Resource {
   declare readonly vpcId: pulumi.Output<number | null>;
   declare readonly active: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing Interface by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. A child resource: give its parent's id in `state` (`computeId` and `configId`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<InterfaceResourceArgs>, opts?: pulumi.CustomResourceOptions): Interface {
+    return new Interface(name, (state ?? {}) as InterfaceResourceArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: InterfaceResourceArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, ...registration("Interface", name, args, opts), "compute", "Interface");
   }

@@ -20,6 +20,13 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly region: pulumi.Output<string>;
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
+  /**
+   * Reads an existing Vpc by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<VpcArgs>, opts?: pulumi.CustomResourceOptions): Vpc {
+    return new Vpc(name, (state ?? {}) as VpcArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     super(vpcProvider, name, ...registration("Vpc", name, args, opts), "compute", "Vpc");
   }
@@ -41,6 +48,13 @@ export class Subnet extends pulumi.dynamic.Resource {
   declare readonly computes: pulumi.Output<Array<{ id: number; interfaces: Array<{ id: number; active: boolean; configId: number }> }>>;
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
+  /**
+   * Reads an existing Subnet by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. A child resource: give its parent's id in `state` (`vpcId`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<SubnetArgs>, opts?: pulumi.CustomResourceOptions): Subnet {
+    return new Subnet(name, (state ?? {}) as SubnetArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
     super(subnetProvider, name, ...registration("Subnet", name, args, opts), "compute", "Subnet");
   }
@@ -72,6 +86,13 @@ export class Image extends pulumi.dynamic.Resource {
   declare readonly type: pulumi.Output<string>;
   declare readonly created: pulumi.Output<string>;
   declare readonly updated: pulumi.Output<string>;
+  /**
+   * Reads an existing Image by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<ImageArgs>, opts?: pulumi.CustomResourceOptions): Image {
+    return new Image(name, state ?? {}, { ...opts, id });
+  }
+
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
     super(imageProvider, name, ...registration("Image", name, args, opts), "compute", "Image");
   }

@@ -24,6 +24,13 @@ export class SshKey extends pulumi.dynamic.Resource {
   /** When the key was added (ISO 8601, UTC). */
   declare readonly created: pulumi.Output<string>;
 
+  /**
+   * Reads an existing SshKey by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<SshKeyArgs>, opts?: pulumi.CustomResourceOptions): SshKey {
+    return new SshKey(name, (state ?? {}) as SshKeyArgs, { ...opts, id });
+  }
+
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, ...registration("SshKey", name, args, opts), "compute", "SshKey");
   }
