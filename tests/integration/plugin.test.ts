@@ -246,6 +246,14 @@ test("invoke serves the read functions; bad arguments come back as failures nami
   expect((await invoke("compute:index:getKernel", { id: "compute/grub2" })).ret.label).toBe("GRUB 2");
   expect((await invoke("compute:index:getRegion", { nope: 1 })).failures).toEqual(['getRegion: unknown argument "nope"']);
   await expect(invoke("compute:index:getNothing")).rejects.toThrow(/unknown function "getNothing"/);
+  // The lookups too (the same function as the sdk's getX), with filters; an unknown field is a failure naming it.
+  const vpc = await call(emu, "POST", "/vpcs", { body: { label: "invoked", region: "us-east" } });
+  await call(emu, "POST", "/vpcs", { body: { label: "other", region: "us-east" } });
+  const found = await invoke("compute:index:getVpcs", { filters: [{ name: "label", values: ["invoked"] }] });
+  expect(found.ret.vpcs).toEqual([expect.objectContaining({ id: String(vpc.body.id), label: "invoked", region: "us-east" })]);
+  expect((await invoke("compute:index:getVpcs", { filters: [{ name: "colour", values: ["x"] }] })).failures).toEqual([
+    expect.stringMatching(/^getVpcs: filters\[0\]\.name: unknown field "colour"/),
+  ]);
 });
 
 /**

@@ -1,0 +1,132 @@
+/**
+ * The filtered read functions (provider/functions.ts) against the emulator, through the sdk's Promise and
+ * Output forms: every page, filters (equality, a list of values, several ANDed, list fields), order, the
+ * resource's view of each item, and errors that name the field.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { Emulator } from "../../emulator/server";
+import { invoke } from "../../provider/functions";
+import { ApiClient } from "../../provider/client";
+import {
+  getDatabaseEngines,
+  getDatabaseTypes,
+  getDisks,
+  getInstances,
+  getInterfaces,
+  getSshKeys,
+  getSubnets,
+  getVpcIps,
+  getVpcs,
+  getVpcsOutput,
+} from "../../sdk";
+import { call, ed25519Key, emulator } from "../helpers/emulator";
+
+let emu: Emulator;
+let o: { apiUrl: string; token: string };
+
+beforeAll(async () => {
+  emu = await emulator();
+  o = { apiUrl: emu.url, token: emu.token };
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+const post = async (p: string, body: Record<string, unknown>) => {
+  const r = await call(emu, "POST", p, { body });
+  if (r.status !== 200) throw new Error(`POST ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+};
+
+test("every page is read, and filters apply to all of it", async () => {
+  for (let i = 0; i < 520; i++) await post("/profile/sshkeys", { label: `key-${String(i).padStart(3, "0")}`, ssh_key: ed25519Key(1000 + i) });
+  const before = emu.log.length;
+  const all = await getSshKeys({}, o);
+  expect(all.sshKeys).toHaveLength(520);
+  expect(emu.log.slice(before).map((l) => l.path)).toEqual(expect.arrayContaining([expect.stringMatching(/page=2/)]));
+  const some = await getSshKeys({ filters: [{ name: "label", values: ["key-007", "key-519", "nope"] }], orderBy: "label", order: "desc" }, o);
+  expect(some.sshKeys.map((k) => k.label)).toEqual(["key-519", "key-007"]);
+  expect(typeof some.sshKeys[0].id).toBe("string");
+});
+
+test("instances: AND of filters, list fields, order by number or text, and the resource's view of each", async () => {
+  const a = await post("/compute/instances", { label: "web-a", region: "us-east", type: "c1-standard-2", tags: ["web", "prod"] });
+  await post("/compute/instances", { label: "web-b", region: "eu-central", type: "c1-standard-2", tags: ["web"] });
+  await post("/compute/instances", { label: "db-a", region: "us-east", type: "c1-nano-1", tags: ["dbs"] });
+  const web = await getInstances(
+    {
+      filters: [
+        { name: "tags", values: ["web"] },
+        { name: "region", values: ["us-east"] },
+      ],
+    },
+    o,
+  );
+  expect(web.instances.map((i) => i.label)).toEqual(["web-a"]);
+  expect(web.instances[0]).toMatchObject({ id: String(a.id), region: "us-east", type: "c1-standard-2", tags: ["web", "prod"], watchdogEnabled: true });
+  const byLabel = await getInstances({ orderBy: "label" }, o);
+  expect(byLabel.instances.map((i) => i.label)).toEqual(["db-a", "web-a", "web-b"]);
+  const byId = await getInstances({ orderBy: "id", order: "desc" }, o);
+  expect(byId.instances.map((i) => Number(i.id))).toEqual([...byId.instances.map((i) => Number(i.id))].sort((x, y) => y - x));
+
+  // Children of an instance: disks, and a profile's interfaces (a plain list in the API).
+  await post(`/compute/instances/${a.id}/disks`, { label: "data", size: 1024, filesystem: "ext4" });
+  await post(`/compute/instances/${a.id}/disks`, { label: "scratch", size: 512, filesystem: "raw" });
+  expect((await getDisks({ computeId: String(a.id), filters: [{ name: "filesystem", values: ["raw"] }] }, o)).disks.map((d) => d.label)).toEqual(["scratch"]);
+  const cfg = await post(`/compute/instances/${a.id}/configs`, {
+    label: "boot",
+    devices: {},
+    interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "back" }],
+  });
+  const ifs = await getInterfaces({ computeId: a.id, configId: cfg.id }, o);
+  expect(ifs.interfaces.map((i) => i.purpose)).toEqual(["public", "vlan"]);
+});
+
+test("VPCs, subnets and addresses; the Output form takes Outputs", async () => {
+  const vpc = await post("/vpcs", { label: "prod", region: "us-east" });
+  await post("/vpcs", { label: "dev", region: "us-east" });
+  const sub = await post(`/vpcs/${vpc.id}/subnets`, { label: "web", ipv4: "10.0.1.0/24" });
+  const inst = await post("/compute/instances", {
+    label: "in-vpc",
+    region: "us-east",
+    type: "c1-standard-2",
+    image: "compute/debian12",
+    root_pass: "Vpc-R00t-Pass!x",
+    interfaces: [{ purpose: "vpc", subnet_id: sub.id }],
+  });
+  expect((await getSubnets({ vpcId: vpc.id }, o)).subnets.map((s) => [s.label, s.ipv4])).toEqual([["web", "10.0.1.0/24"]]);
+  const ips = await getVpcIps({ vpcId: String(vpc.id), filters: [{ name: "computeId", values: [inst.id] }] }, o);
+  expect(ips.ips).toEqual([
+    expect.objectContaining({ subnetId: sub.id, vpcId: vpc.id, address: expect.stringMatching(/^10\.0\.1\./), gateway: "10.0.1.1", prefix: 24 }),
+  ]);
+  expect((await getVpcIps({}, o)).ips).toHaveLength(1);
+
+  // The Output form: its arguments may be Outputs; the result is an Output.
+  const label = pulumi.output(Promise.resolve("prod"));
+  const out = getVpcsOutput({ filters: [{ name: "label", values: [label] }] }, o);
+  expect(pulumi.Output.isInstance(out)).toBe(true);
+  const ids = await new Promise<string[]>((resolve) => out.apply((r) => resolve(r.vpcs.map((v) => v.id))));
+  expect(ids).toEqual([String(vpc.id)]);
+});
+
+test("database engines and types (the compute types clusters use)", async () => {
+  const eng = await getDatabaseEngines({ filters: [{ name: "engine", values: ["postgresql"] }], orderBy: "version" }, o);
+  expect(eng.engines.length).toBeGreaterThan(0);
+  expect(eng.engines.every((e) => e.engine === "postgresql" && e.id === `postgresql/${e.version}`)).toBe(true);
+  const types = await getDatabaseTypes({ filters: [{ name: "class", values: ["dedicated", "standard"] }] }, o);
+  expect(types.types.length).toBeGreaterThan(0);
+  expect(new Set(types.types.map((t) => t.class))).toEqual(new Set(["dedicated", "standard"]));
+});
+
+test("unknown filter or order fields fail at once, naming the field and the fields there are", async () => {
+  expect(() => getInstances({ filters: [{ name: "colour", values: ["red"] }] }, o)).toThrow(
+    /getInstances: filters\[0\]\.name: unknown field "colour"; the fields of its items are id, region, type, label/,
+  );
+  expect(() => getVpcs({ orderBy: "size" }, o)).toThrow(/getVpcs: orderBy: unknown field "size"/);
+  // Through invoke (the plugin's path), the same, and bad arguments name the rule.
+  const c = new ApiClient({ baseUrl: emu.url, token: emu.token });
+  await expect(invoke(c, "getVpcs", { filters: [{ name: "colour", values: [1] }] })).rejects.toThrow(/unknown field "colour"/);
+  await expect(invoke(c, "getVpcs", { filters: [{ name: "label", values: [] }] })).rejects.toThrow(/getVpcs: filters: .*at least one value/);
+  await expect(invoke(c, "getVpcs", { order: "desc" })).rejects.toThrow(/order needs orderBy/);
+  await expect(invoke(c, "getDisks", {})).rejects.toThrow(/getDisks: computeId is required/);
+});
