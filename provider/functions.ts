@@ -134,7 +134,8 @@ const parentArg = (name: string, what: string): Field => ({
 
 /** The item type of a resource's lookup: the resource's outputs as the API shows them (never write-only or provider-only fields). */
 export function resourceItem(spec: ResourceSpec<any>, description: string): { description: string; fields: Field[] } {
-  const shown = spec.fields.filter((f) => !f.writeOnly && !f.control && !f.inPath && !f.name.startsWith("__"));
+  // Never write-only or provider-only fields, nor secrets (the lists do not show credentials).
+  const shown = spec.fields.filter((f) => !f.writeOnly && !f.control && !f.inPath && !f.secret && !f.name.startsWith("__"));
   return {
     description,
     fields: [
@@ -250,7 +251,7 @@ const lookups: FunctionSpec[] = [
     inputs: [{ ...parentArg("vpcId", "VPC"), required: false }, ...FILTER_ARGS],
     item: "VpcIp",
     listKey: "ips",
-    path: (a) => (a.vpcId === undefined ? "/vpcs/ips" : `/vpcs/${String(a.vpcId)}/ips`),
+    path: (a) => (a.vpcId === undefined || a.vpcId === null ? "/vpcs/ips" : `/vpcs/${String(a.vpcId)}/ips`),
     filterable: true,
   },
   lookup("getSshKeys", sshKeySpec, "sshKeys", () => "/profile/sshkeys", "The SSH keys of the profile."),
@@ -345,7 +346,33 @@ export function itemFields(spec: FunctionSpec): string[] {
   return (ITEM_TYPES[spec.item]?.fields ?? []).map((f) => f.name);
 }
 
+/** Whether a field holds objects (an object, or a list of them): compared by value, a filter on it means nothing. */
+function holdsObjects(f: Field): boolean {
+  if (f.outputType === "object" || f.itemType === "object") return true;
+  if (!f.schema) return false;
+  const js = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as { type?: unknown; items?: { type?: unknown } };
+  return js.type === "object" || (js.type === "array" && js.items?.type === "object");
+}
+
+/** The fields `filters` and `orderBy` may name: the items' plain fields and lists of plain values. */
+export function filterFields(spec: FunctionSpec): string[] {
+  return (ITEM_TYPES[spec.item]?.fields ?? []).filter((f) => !holdsObjects(f)).map((f) => f.name);
+}
+
 const same = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && String(a) === String(b);
+
+/** The error for a field `filters` or `orderBy` may not name (unknown, or holding objects), or undefined. */
+function fieldError(spec: FunctionSpec): (what: string, field: string) => FunctionArgsError | undefined {
+  const known = itemFields(spec);
+  const plain = filterFields(spec);
+  return (what, field) => {
+    if (!known.includes(field))
+      return new FunctionArgsError(`${spec.name}: ${what}: unknown field "${field}"; the fields of its items are ${known.join(", ")}`);
+    if (!plain.includes(field))
+      return new FunctionArgsError(`${spec.name}: ${what}: "${field}" holds objects, which a filter or order cannot compare; use one of ${plain.join(", ")}`);
+    return undefined;
+  };
+}
 
 /**
  * The field names of `filters` and `orderBy` when they are plain values (not Outputs): checked when the
@@ -354,26 +381,27 @@ const same = (a: unknown, b: unknown): boolean => a !== null && a !== undefined 
 export function checkFieldNames(name: string, args: Record<string, unknown> = {}): void {
   const spec = functionSpec(name);
   if (!spec.filterable) return;
-  const known = itemFields(spec);
-  const fail = (what: string, field: string) =>
-    new FunctionArgsError(`${spec.name}: ${what}: unknown field "${field}"; the fields of its items are ${known.join(", ")}`);
+  const fail = fieldError(spec);
   if (Array.isArray(args.filters)) {
     args.filters.forEach((f: unknown, i) => {
       const n = f && typeof f === "object" ? (f as { name?: unknown }).name : undefined;
-      if (typeof n === "string" && !known.includes(n)) throw fail(`filters[${i}].name`, n);
+      if (typeof n === "string") {
+        const e = fail(`filters[${i}].name`, n);
+        if (e) throw e;
+      }
     });
   }
-  if (typeof args.orderBy === "string" && !known.includes(args.orderBy)) throw fail("orderBy", args.orderBy);
+  const e = typeof args.orderBy === "string" ? fail("orderBy", args.orderBy) : undefined;
+  if (e) throw e;
 }
 
 /** Applies `filters` (all must match; a value matches one of `values`; a list matches when it holds one) and the order. */
 export function filterAndOrder(spec: FunctionSpec, items: Record<string, unknown>[], args: Record<string, unknown>): Record<string, unknown>[] {
-  const known = itemFields(spec);
-  const unknown = (what: string, name: string) =>
-    new FunctionArgsError(`${spec.name}: ${what}: unknown field "${name}"; the fields of its items are ${known.join(", ")}`);
+  const fail = fieldError(spec);
   const filters = (args.filters as { name: string; values: unknown[] }[] | undefined) ?? [];
   filters.forEach((f, i) => {
-    if (!known.includes(f.name)) throw unknown(`filters[${i}].name`, f.name);
+    const e = fail(`filters[${i}].name`, f.name);
+    if (e) throw e;
   });
   let out = items.filter((item) =>
     filters.every((f) => {
@@ -383,7 +411,8 @@ export function filterAndOrder(spec: FunctionSpec, items: Record<string, unknown
   );
   const by = args.orderBy as string | undefined;
   if (by !== undefined) {
-    if (!known.includes(by)) throw unknown("orderBy", by);
+    const e = fail("orderBy", by);
+    if (e) throw e;
     const dir = args.order === "desc" ? -1 : 1;
     const key = (v: unknown) => (v === null || v === undefined ? undefined : v);
     out = [...out].sort((a, b) => {

@@ -22,7 +22,7 @@ export const AUTONAMED = "__autonamed";
 /** The Pulumi resource name, passed by the sdk classes; check reads it and drops it. */
 export const RESOURCE_NAME = "__resourceName";
 
-/** The auto-name suffix, when the caller chooses it (the plugin derives it from the engine's random seed, so preview and up agree). */
+/** The auto-name suffix, when the caller chooses it (the plugin derives it from the engine's random seed for the resource). */
 export const NAME_SUFFIX = "__nameSuffix";
 
 export const SUFFIX_LENGTH = 7;

@@ -575,6 +575,9 @@ export function restProvider<Api extends { id: number | string }>(spec: Resource
 
     async read(id, props) {
       try {
+        const missing = spec.fields.filter((f) => f.inPath && (props[f.name] === undefined || props[f.name] === null)).map((f) => f.name);
+        // A child read by id alone (a get without its parent): say what it needs instead of a bare 404.
+        if (missing.length) throw new Error(`reading a ${spec.noun} by id needs ${missing.join(" and ")} in its state (the parent's id)`);
         const c = getClient();
         const api = await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};

@@ -247,12 +247,6 @@ export interface MysqlDatabaseInfo {
   totalDiskSizeGb?: number;
   /** Disk used in GB. */
   usedDiskSizeGb?: number;
-  /** The root user (secret). */
-  username?: string;
-  /** The root password (secret), read again on refresh. */
-  password?: string;
-  /** The base64 CA certificate (secret). */
-  caCertificate?: string;
   /** When the cluster was created. */
   created?: string;
   /** When it last changed. */
@@ -297,12 +291,6 @@ export interface PostgresDatabaseInfo {
   totalDiskSizeGb?: number;
   /** Disk used in GB. */
   usedDiskSizeGb?: number;
-  /** The root user (secret). */
-  username?: string;
-  /** The root password (secret), read again on refresh. */
-  password?: string;
-  /** The base64 CA certificate (secret). */
-  caCertificate?: string;
   /** When the cluster was created. */
   created?: string;
   /** When it last changed. */
@@ -536,7 +524,7 @@ export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptio
 export interface GetMysqlDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, username, password, caCertificate, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -557,7 +545,7 @@ export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, op
 export interface GetPostgresDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, username, password, caCertificate, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

@@ -109,7 +109,9 @@ function failure(e: unknown, spec?: ResourceSpec<any>, secretInputs: string[] = 
   const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
   const message = err?.message ?? String(e);
   const metadata = new grpc.Metadata();
-  if (err?.id && spec) {
+  // Only a failure that says what exists (id and properties: a create that made the resource, an update
+  // whose result is known) may set the resource's outputs; any other keeps the state as it was.
+  if (err?.id && err.properties && spec) {
     const { __provider: _p, ...props } = err.properties ?? {};
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(err.id);
@@ -156,7 +158,10 @@ function checkConfig(news: Props): { property: string; reason: string }[] {
 }
 const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** The auto-name suffix from the engine's random seed: the same in preview and up, fresh for a replacement. */
+/**
+ * The auto-name suffix from the engine's random seed: the same seed gives the same name (the engine keeps it
+ * for a resource within one deployment, and across preview and up when an update plan is used).
+ */
 function suffixFrom(seed: Uint8Array): string | undefined {
   if (!seed.length) return undefined;
   return createHash("sha256").update(seed).digest("hex").slice(0, SUFFIX_LENGTH);

@@ -13,6 +13,7 @@ import {
   getDisks,
   getInstances,
   getInterfaces,
+  getMysqlDatabases,
   getSshKeys,
   getSubnets,
   getVpcIps,
@@ -113,6 +114,8 @@ test("database engines and types (the compute types clusters use)", async () => 
   const eng = await getDatabaseEngines({ filters: [{ name: "engine", values: ["postgresql"] }], orderBy: "version" }, o);
   expect(eng.engines.length).toBeGreaterThan(0);
   expect(eng.engines.every((e) => e.engine === "postgresql" && e.id === `postgresql/${e.version}`)).toBe(true);
+  const versions = eng.engines.map((e) => e.version!);
+  expect(versions).toEqual([...versions].sort((a, b) => a.localeCompare(b, "en", { numeric: true })));
   const types = await getDatabaseTypes({ filters: [{ name: "class", values: ["dedicated", "standard"] }] }, o);
   expect(types.types.length).toBeGreaterThan(0);
   expect(new Set(types.types.map((t) => t.class))).toEqual(new Set(["dedicated", "standard"]));
@@ -123,6 +126,12 @@ test("unknown filter or order fields fail at once, naming the field and the fiel
     /getInstances: filters\[0\]\.name: unknown field "colour"; the fields of its items are id, region, type, label/,
   );
   expect(() => getVpcs({ orderBy: "size" }, o)).toThrow(/getVpcs: orderBy: unknown field "size"/);
+  // A field that holds objects cannot be compared by a filter or an order: said, with the fields that can.
+  expect(() => getInstances({ filters: [{ name: "specs", values: ["x"] }] }, o)).toThrow(
+    /"specs" holds objects, which a filter or order cannot compare; use one of id, region/,
+  );
+  // A database list never shows credentials: the items have no such fields.
+  expect(() => getMysqlDatabases({ orderBy: "password" }, o)).toThrow(/unknown field "password"/);
   // Through invoke (the plugin's path), the same, and bad arguments name the rule.
   const c = new ApiClient({ baseUrl: emu.url, token: emu.token });
   await expect(invoke(c, "getVpcs", { filters: [{ name: "colour", values: [1] }] })).rejects.toThrow(/unknown field "colour"/);

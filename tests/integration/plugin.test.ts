@@ -8,6 +8,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import type { Emulator } from "../../emulator/server";
 import { resetSettings } from "../../provider/settings";
 import { serve } from "../../provider/plugin/server";
@@ -103,6 +104,15 @@ async function invoke(tok: string, args: Props = {}) {
   return { ret: res.getReturn()?.toJavaScript() as Props, failures: res.getFailuresList().map((f) => f.getReason()) };
 }
 
+/** The ErrorResourceInitFailed detail of a failure (what the engine keeps), if any. */
+function initFailed(err: grpc.ServiceError): { id: string; props: Props } | undefined {
+  const bin = err.metadata.get("grpc-status-details-bin")[0];
+  if (!bin) return undefined;
+  const status = statusproto.Status.deserializeBinary(bin as Buffer);
+  const detail = status.getDetailsList()[0].unpack(provproto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
+  return { id: detail.getId(), props: detail.getProperties()!.toJavaScript() as Props };
+}
+
 beforeAll(async () => {
   emu = await emulator();
   const s = await serve();
@@ -177,6 +187,12 @@ test("SSH key: create, read, detailed diff, update in place, delete", async () =
   const outs = await update("SshKey", c.id, c.outs, news);
   expect(outs.label).toBe("desk");
   expect((await get(emu, `/profile/sshkeys/${c.id}`)).label).toBe("desk");
+  // A refused update fails without touching the state (no partial-failure details: the old outputs stay).
+  // (a label the API refuses, sent as the engine would send an update, past check).
+  const refused = await update("SshKey", c.id, outs, { ...news, label: "x".repeat(100) }).catch((e: grpc.ServiceError) => e);
+  expect((refused as grpc.ServiceError).details).toMatch(/cannot update SSH key \d+: the API answered HTTP 400/);
+  expect(initFailed(refused as grpc.ServiceError)).toBeUndefined();
+
   await del("SshKey", c.id, outs);
   expect(await list(emu, "/profile/sshkeys")).toEqual([]);
   // Gone: read answers with no id (the engine drops it from the stack on refresh).
@@ -234,8 +250,10 @@ test("customTimeouts reach the waits: a create timeout of 1 s fails the instance
   const { inputs } = await check("Instance", "slow", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "slow-1" });
   const err = await create("Instance", "slow", inputs, 1).catch((e: grpc.ServiceError) => e);
   expect((err as grpc.ServiceError).details).toMatch(/timed out after 1s waiting for instance \d+ to be running.*kept in the stack/);
-  // The engine learns the id from the error's details (ErrorResourceInitFailed) and keeps the instance.
-  expect((err as grpc.ServiceError).metadata.get("grpc-status-details-bin").length).toBe(1);
+  // The engine learns the id and properties from the error's details (ErrorResourceInitFailed) and keeps the instance.
+  const kept = initFailed(err as grpc.ServiceError)!;
+  expect(kept.id).toBe(String((await list(emu, "/compute/instances"))[0].id));
+  expect(kept.props).toMatchObject({ label: "slow-1", status: "provisioning", rootPass: secret(PASS) });
   emu.timing.speed = 0.01;
   for (const i of await list(emu, "/compute/instances")) await call(emu, "DELETE", `/compute/instances/${i.id}`);
 });
