@@ -110,7 +110,7 @@ function initFailed(err: grpc.ServiceError): { id: string; props: Props } | unde
   if (!bin) return undefined;
   const status = statusproto.Status.deserializeBinary(bin as Buffer);
   const detail = status.getDetailsList()[0].unpack(provproto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
-  return { id: detail.getId(), props: detail.getProperties()!.toJavaScript() as Props };
+  return { id: detail.getId(), props: detail.getProperties()!.toJavaScript() };
 }
 
 beforeAll(async () => {
