@@ -4,10 +4,10 @@
  * Writes bench/results.md (machine, versions, date, figures). Nothing here is a test: figures, not
  * pass/fail (the targets are printed beside them). The state and scale sections run both front doors: the
  * dynamic providers (pulumi-compute's classes) and the plugin (@pulumi-compute/plugin-sdk, its tarball made by
- * scripts/gen-sdks if missing, with pulumi-resource-compute found on PATH).
+ * scripts/gen-sdks if missing or older than schema.json, with pulumi-resource-compute found on PATH).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -266,10 +266,11 @@ async function runCli(
   return { ms: Date.now() - t0, rssKb: Number(r.stderr.trim().split("\n").pop()), stdout: r.stdout };
 }
 
-/** The plugin SDK's tarball, made by scripts/gen-sdks when a clean clone has none yet (bench/scale installs it). */
+/** The plugin SDK's tarball (bench/scale installs it), made by scripts/gen-sdks when missing or older than schema.json. */
 function ensurePluginSdk(): void {
-  if (existsSync(path.join(ROOT, ".gen", "sdks", "compute-plugin-sdk.tgz"))) return;
-  console.error("bench: no .gen/sdks/compute-plugin-sdk.tgz, running scripts/gen-sdks...");
+  const tgz = path.join(ROOT, ".gen", "sdks", "compute-plugin-sdk.tgz");
+  if (existsSync(tgz) && statSync(tgz).mtimeMs >= statSync(path.join(ROOT, "schema.json")).mtimeMs) return;
+  console.error("bench: .gen/sdks/compute-plugin-sdk.tgz missing or older than schema.json, running scripts/gen-sdks...");
   execFileSync(path.join(ROOT, "scripts", "gen-sdks"), { stdio: ["ignore", "ignore", "inherit"] });
 }
 
