@@ -139,6 +139,30 @@ function answer<Res>(cb: Callback<Res>, fn: () => Promise<Res>, onError: (e: unk
   );
 }
 
+/**
+ * Create and Update: the inputs unwrapped, run within the operation's customTimeouts, outputs marked secret
+ * (the table's and those whose input was); a failure that keeps the resource carries the same marks.
+ */
+function mutation<Res>(
+  cb: Callback<Res>,
+  urn: string,
+  raw: Props,
+  timeoutSeconds: number,
+  run: (t: ReturnType<typeof resourceOf>, inputs: Props, mark: (outs: Props) => Props) => Promise<Res>,
+): void {
+  let spec: ResourceSpec<any> | undefined;
+  const secrets = secretKeys(raw);
+  answer(
+    cb,
+    async () => {
+      const t = resourceOf(urn);
+      spec = t.spec;
+      return withCustomTimeout(timeoutSeconds * 1000, () => run(t, unwrap(raw) as Props, (outs) => markSecrets(t.spec, outs, secrets)));
+    },
+    (e) => failure(e, spec, secrets),
+  );
+}
+
 const unimplemented = (what: string) => (_call: unknown, cb: Callback<unknown>) =>
   cb({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-compute` });
 
@@ -248,7 +272,7 @@ export function service(): grpc.UntypedServiceImplementation {
     diff(call: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) {
       answer(cb, async () => {
         const r = call.request;
-        const { impl, spec } = resourceOf(r.getUrn());
+        const { impl } = resourceOf(r.getUrn());
         const olds = unwrap(fromStruct(r.getOlds())) as Props;
         const news = unwrap(fromStruct(r.getNews())) as Props;
         const d = await impl.diff(r.getId(), olds, news);
@@ -270,30 +294,19 @@ export function service(): grpc.UntypedServiceImplementation {
           pd.setInputdiff(true);
           detailed.set(key, pd);
         }
-        void spec;
         return res;
       });
     },
 
     create(call: Call<provproto.CreateRequest>, cb: Callback<provproto.CreateResponse>) {
       const r = call.request;
-      let spec: ResourceSpec<any> | undefined;
-      let secrets: string[] = [];
-      answer(
-        cb,
-        async () => {
-          const t = resourceOf(r.getUrn());
-          spec = t.spec;
-          const raw = fromStruct(r.getProperties());
-          secrets = secretKeys(raw);
-          const created = await withCustomTimeout(r.getTimeout() * 1000, () => t.impl.create(unwrap(raw) as Props));
-          const res = new provproto.CreateResponse();
-          res.setId(created.id);
-          res.setProperties(toStruct(markSecrets(t.spec, created.outs, secrets)));
-          return res;
-        },
-        (e) => failure(e, spec, secrets),
-      );
+      mutation(cb, r.getUrn(), fromStruct(r.getProperties()), r.getTimeout(), async (t, inputs, mark) => {
+        const created = await t.impl.create(inputs);
+        const res = new provproto.CreateResponse();
+        res.setId(created.id);
+        res.setProperties(toStruct(mark(created.outs)));
+        return res;
+      });
     },
 
     read(call: Call<provproto.ReadRequest>, cb: Callback<provproto.ReadResponse>) {
@@ -322,24 +335,12 @@ export function service(): grpc.UntypedServiceImplementation {
 
     update(call: Call<provproto.UpdateRequest>, cb: Callback<provproto.UpdateResponse>) {
       const r = call.request;
-      let spec: ResourceSpec<any> | undefined;
-      let secrets: string[] = [];
-      answer(
-        cb,
-        async () => {
-          const t = resourceOf(r.getUrn());
-          spec = t.spec;
-          const rawNews = fromStruct(r.getNews());
-          secrets = secretKeys(rawNews);
-          const olds = unwrap(fromStruct(r.getOlds())) as Props;
-          const news = unwrap(rawNews) as Props;
-          const updated = await withCustomTimeout(r.getTimeout() * 1000, () => t.impl.update(r.getId(), olds, news));
-          const res = new provproto.UpdateResponse();
-          res.setProperties(toStruct(markSecrets(t.spec, updated.outs, secrets)));
-          return res;
-        },
-        (e) => failure(e, spec, secrets),
-      );
+      mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), async (t, news, mark) => {
+        const updated = await t.impl.update(r.getId(), unwrap(fromStruct(r.getOlds())) as Props, news);
+        const res = new provproto.UpdateResponse();
+        res.setProperties(toStruct(mark(updated.outs)));
+        return res;
+      });
     },
 
     delete(call: Call<provproto.DeleteRequest>, cb: Callback<emptyproto.Empty>) {
