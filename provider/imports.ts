@@ -1,12 +1,10 @@
-import type { ResourceSpec } from "./resource";
-
-type Props = Record<string, unknown>;
+import type { Props, ResourceSpec } from "./table";
 
 /**
  * The parent ids a child resource's import id carries: `<computeId>/<diskId>`, `<computeId>/<configId>/<interfaceId>`,
  * `<vpcId>/<subnetId>`. The resource's own id is the last part. A resource with no parent takes its id as is.
  */
-export function importId(spec: ResourceSpec<any>, id: string, props: Props): { id: string; parents: Props } {
+export function importId(spec: ResourceSpec, id: string, props: Props): { id: string; parents: Props } {
   const inPath = spec.fields.filter((f) => f.inPath).map((f) => f.name);
   if (!inPath.length || inPath.every((n) => props[n] !== undefined && props[n] !== null)) return { id, parents: {} };
   const parts = id.split("/");
@@ -16,4 +14,4 @@ export function importId(spec: ResourceSpec<any>, id: string, props: Props): { i
   return { id: parts[parts.length - 1], parents: Object.fromEntries(inPath.map((n, i) => [n, Number(parts[i])])) };
 }
 /** An example import id of the resource, for the docs and messages. */
-export const importExample = (spec: ResourceSpec<any>): string => [...spec.fields.filter((f) => f.inPath), {}].map((_f, i) => String(123 + i * 333)).join("/");
+export const importExample = (spec: ResourceSpec): string => [...spec.fields.filter((f) => f.inPath), {}].map((_f, i) => String(123 + i * 333)).join("/");

@@ -2,47 +2,14 @@
  * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
-import type { DynamicProviderImpl, ResourceSpec } from "./resource";
+import { definitionOf } from "./registry";
+import type { DynamicProviderImpl } from "./rest-provider";
 import { configure as configureSettings } from "./settings";
-import { configProvider, configSpec } from "./resources/config";
-import { mysqlProvider, mysqlSpec, postgresProvider, postgresSpec } from "./resources/database";
-import { diskProvider, diskSpec } from "./resources/disk";
-import { imageProvider, imageSpec } from "./resources/image";
-import { subnetProvider, subnetSpec, vpcProvider, vpcSpec } from "./resources/vpc";
-import { instanceProvider, instanceSpec } from "./resources/instance";
-import { interfaceProvider, interfaceSpec } from "./resources/interface";
-import { sshKeyProvider, sshKeySpec } from "./resources/sshKey";
 
-export const providers: Record<string, DynamicProviderImpl> = {
-  Config: configProvider,
-  Disk: diskProvider,
-  Image: imageProvider,
-  Instance: instanceProvider,
-  Interface: interfaceProvider,
-  MysqlDatabase: mysqlProvider,
-  PostgresDatabase: postgresProvider,
-  SshKey: sshKeyProvider,
-  Subnet: subnetProvider,
-  Vpc: vpcProvider,
-};
-
-export const specs: ResourceSpec<any>[] = [
-  instanceSpec,
-  diskSpec,
-  configSpec,
-  interfaceSpec,
-  vpcSpec,
-  subnetSpec,
-  imageSpec,
-  mysqlSpec,
-  postgresSpec,
-  sshKeySpec,
-];
+export { definitions, providers, specs } from "./registry";
 
 export function provider(type: string): DynamicProviderImpl {
-  const p = providers[type];
-  if (!p) throw new Error(`pulumi-compute: unknown resource type "${type}" (this build knows ${Object.keys(providers).join(", ")})`);
-  return p;
+  return definitionOf(type).provider;
 }
 
 export async function configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
@@ -59,10 +26,12 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   const method = typeof m === "number" ? METHODS[m] : m;
   if (method === undefined) throw new Error(`pulumi-compute: unknown method index ${String(m)}`);
   if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
-  const p = provider(type) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  if (typeof p[method] !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);
+  // The engine's arguments, by position, for the method named: the one untyped boundary of the dynamic form.
+  const p = provider(type) as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
+  const fn = p[method];
+  if (typeof fn !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);
   try {
-    return withoutUndefined(await p[method](...args));
+    return withoutUndefined(await fn.apply(p, args));
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
     if (err && typeof err === "object" && "properties" in err) err.properties = withoutUndefined(err.properties);

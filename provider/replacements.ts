@@ -1,8 +1,13 @@
+import { ApiError, type ApiClient } from "./client";
+import type { DiffOutcome } from "./check";
+import { AUTONAMED, autoName } from "./naming";
+import { containsUnknown, type Props, type ResourceSpec } from "./table";
+
 /**
- * Replacements of data-holding resources (instances, databases) whose label the program pins. Labels are
- * unique in the API, so the new resource cannot take the label while the old one holds it; deleting the
- * old one first would lose it, and its data, if the create then failed. So the replacement is made first
- * under a temporary label and given the pinned label as soon as the old one is deleted.
+ * The replacement protocol of data-holding resources (instances, databases) whose label the program pins.
+ * Labels are unique in the API, so the new resource cannot take the label while the old one holds it;
+ * deleting the old one first would lose it, and its data, if the create then failed. So the replacement is
+ * made first under a temporary label and given the pinned label as soon as the old one is deleted.
  *
  * The engine calls diff (which sees the replacement), then create (the new resource), then delete (the
  * old one), all in one provider process: this process-wide record ties the three together.
@@ -41,4 +46,61 @@ export function takeReplacement(type: string, oldId: string): PendingReplacement
 /** For tests. */
 export function resetReplacements(): void {
   pending.clear();
+}
+
+/**
+ * Outputs of a data-holding resource made under a temporary label (it replaces one that still held its
+ * pinned label): the temporary label, kept until the next update or refresh. The pinned label is what the
+ * outputs say, since the old resource's delete gives it to this one.
+ */
+export const REPLACEMENT_LABEL = "__replacementLabel";
+
+/** Whether a resource is replaced this way (a data-holding resource whose label the API keeps unique). */
+export const renamesOnReplace = (spec: ResourceSpec): boolean => Boolean(spec.holdsData && spec.uniqueLabel);
+
+/** diff: a data-holding resource whose pinned unique label the replacement keeps: remember it. */
+export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, news: Props): void {
+  const label = news.label;
+  if (!renamesOnReplace(spec) || !d.replaces.length || news[AUTONAMED] === true || d.changed.includes("label")) return;
+  if (typeof label === "string" && !containsUnknown(label)) expectReplacement(spec.type, id, label);
+}
+
+/**
+ * create: the label to create with. While the resource this one replaces still holds the pinned label,
+ * a temporary one (`<label>-<suffix>`); the old one's delete then renames this one (finishReplacement).
+ */
+export async function replacementLabel(c: ApiClient, spec: ResourceSpec, inputs: Props): Promise<{ temp: string; done(newId: string): void } | undefined> {
+  const p = replacementFor(spec.type, inputs.label);
+  if (!p || !spec.autoName) return undefined;
+  const old = await c.get<{ label?: string }>(spec.itemPath(p.oldId, inputs), true);
+  if (!old || old.label !== p.label) return undefined;
+  const temp = autoName(spec.autoName, p.label);
+  return {
+    temp,
+    done: (newId) => {
+      p.newId = newId;
+      p.temp = temp;
+    },
+  };
+}
+
+/** delete: once the old resource is gone, the replacement made under a temporary label takes the pinned one. */
+export async function finishReplacement(c: ApiClient, spec: ResourceSpec, oldId: string, props: Props): Promise<void> {
+  const p = takeReplacement(spec.type, oldId);
+  if (!p?.newId) return;
+  try {
+    await c.request("PUT", spec.itemPath(p.newId, props), { body: { label: p.label } });
+  } catch (err) {
+    const why = err instanceof ApiError ? err.reasons : (err as Error).message;
+    throw new Error(
+      `the old ${spec.noun} ${oldId} is deleted, but its replacement ${p.newId} could not take the label "${p.label}" (it is "${p.temp}"): ${why}. Run pulumi up again to rename it`,
+    );
+  }
+}
+
+/** diff: a resource made under a temporary label that has not taken its pinned label yet is due a rename. */
+export async function renameDue(c: ApiClient, spec: ResourceSpec, id: string, olds: Props, news: Props): Promise<boolean> {
+  if (olds[REPLACEMENT_LABEL] === undefined || typeof news.label !== "string") return false;
+  const api = await c.get<{ label?: string }>(spec.itemPath(id, olds), true);
+  return Boolean(api && api.label !== news.label);
 }

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { startEmulator, type Emulator } from "../emulator/server";
-import type { DynamicProviderImpl } from "../provider/resource";
+import type { DynamicProviderImpl } from "../provider/rest-provider";
 import { ed25519Key } from "./keys";
 import { Project, pulumiBin, type Op } from "./pulumi";
 import { repoRoot } from "./root";

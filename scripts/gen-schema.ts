@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { specs } from "../provider";
-import { docFileName, functionsDoc, packageSchema, resourceDoc, sdkLookups, sdkTables } from "../provider/schema";
+import { docFileName, functionsDoc, packageSchema, resourceDoc, sdkLookups, sdkTables } from "./codegen/schema";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();

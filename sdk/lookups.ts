@@ -169,48 +169,6 @@ export interface SubnetInfo {
   updated?: string;
 }
 
-/** An address of a VPC: an interface's address (or range) in a subnet. */
-export interface VpcIp {
-  /** The IPv4 address, or null for a range. */
-  address?: string;
-  /** The range (for an interface's `ipRanges`), or null. */
-  addressRange?: string;
-  /** The VPC. */
-  vpcId?: number;
-  /** The subnet. */
-  subnetId?: number;
-  /** The VPC's region. */
-  region?: string;
-  /** The instance. */
-  computeId?: number;
-  /** The instance's profile. */
-  configId?: number;
-  /** The interface. */
-  interfaceId?: number;
-  /** Whether the profile is the one booted. */
-  active?: boolean;
-  /** The public 1:1 NAT address, or null. */
-  nat11?: string;
-  /** The subnet's gateway. */
-  gateway?: string;
-  /** The subnet's prefix length. */
-  prefix?: number;
-  /** The subnet mask. */
-  subnetMask?: string;
-}
-
-/** SSH key as the API shows it: the resource's outputs (`SshKey`). */
-export interface SshKeyInfo {
-  /** The SSH key's id, as a string (the Pulumi id of the resource: `SshKey.get(name, id)`). */
-  id: string;
-  /** A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place. */
-  label?: string;
-  /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
-  sshKey?: string;
-  /** When the key was added (ISO 8601, UTC). */
-  created?: string;
-}
-
 /** MySQL database as the API shows it: the resource's outputs (`MysqlDatabase`). */
 export interface MysqlDatabaseInfo {
   /** The MySQL database's id, as a string (the Pulumi id of the resource: `MysqlDatabase.get(name, id)`). */
@@ -295,6 +253,48 @@ export interface PostgresDatabaseInfo {
   created?: string;
   /** When it last changed. */
   updated?: string;
+}
+
+/** SSH key as the API shows it: the resource's outputs (`SshKey`). */
+export interface SshKeyInfo {
+  /** The SSH key's id, as a string (the Pulumi id of the resource: `SshKey.get(name, id)`). */
+  id: string;
+  /** A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place. */
+  label?: string;
+  /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
+  sshKey?: string;
+  /** When the key was added (ISO 8601, UTC). */
+  created?: string;
+}
+
+/** An address of a VPC: an interface's address (or range) in a subnet. */
+export interface VpcIp {
+  /** The IPv4 address, or null for a range. */
+  address?: string;
+  /** The range (for an interface's `ipRanges`), or null. */
+  addressRange?: string;
+  /** The VPC. */
+  vpcId?: number;
+  /** The subnet. */
+  subnetId?: number;
+  /** The VPC's region. */
+  region?: string;
+  /** The instance. */
+  computeId?: number;
+  /** The instance's profile. */
+  configId?: number;
+  /** The interface. */
+  interfaceId?: number;
+  /** Whether the profile is the one booted. */
+  active?: boolean;
+  /** The public 1:1 NAT address, or null. */
+  nat11?: string;
+  /** The subnet's gateway. */
+  gateway?: string;
+  /** The subnet's prefix length. */
+  prefix?: number;
+  /** The subnet mask. */
+  subnetMask?: string;
 }
 
 /** A database engine version a cluster can run. */
@@ -477,50 +477,6 @@ export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOption
   return pulumi.output(args ?? {}).apply((a) => getSubnets(a as GetSubnetsArgs, opts));
 }
 
-export interface GetVpcIpsArgs {
-  /** The VPC's id. */
-  vpcId?: number | string;
-  /** Keep the items that match every filter. */
-  filters?: Filter[];
-  /** Sort by this field of the items: address, addressRange, vpcId, subnetId, region, computeId, configId, interfaceId, active, nat11, gateway, prefix, subnetMask. */
-  orderBy?: string;
-  order?: "asc" | "desc";
-}
-export interface GetVpcIpsResult {
-  ips: VpcIp[];
-}
-/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. Every page is read; filters and order apply on the client. */
-export function getVpcIps(args?: GetVpcIpsArgs, opts?: ReadOptions): Promise<GetVpcIpsResult> {
-  checkFieldNames("getVpcIps", { ...args });
-  return runFunction("getVpcIps", { ...args }, opts) as Promise<unknown> as Promise<GetVpcIpsResult>;
-}
-/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getVpcIpsOutput(args?: Inputs<GetVpcIpsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcIpsResult> {
-  checkFieldNames("getVpcIps", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getVpcIps(a as GetVpcIpsArgs, opts));
-}
-
-export interface GetSshKeysArgs {
-  /** Keep the items that match every filter. */
-  filters?: Filter[];
-  /** Sort by this field of the items: id, label, sshKey, created. */
-  orderBy?: string;
-  order?: "asc" | "desc";
-}
-export interface GetSshKeysResult {
-  sshKeys: SshKeyInfo[];
-}
-/** The SSH keys of the profile. Every page is read; filters and order apply on the client. */
-export function getSshKeys(args?: GetSshKeysArgs, opts?: ReadOptions): Promise<GetSshKeysResult> {
-  checkFieldNames("getSshKeys", { ...args });
-  return runFunction("getSshKeys", { ...args }, opts) as Promise<unknown> as Promise<GetSshKeysResult>;
-}
-/** The SSH keys of the profile. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptions): pulumi.Output<GetSshKeysResult> {
-  checkFieldNames("getSshKeys", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getSshKeys(a as GetSshKeysArgs, opts));
-}
-
 export interface GetMysqlDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
@@ -561,6 +517,50 @@ export function getPostgresDatabases(args?: GetPostgresDatabasesArgs, opts?: Rea
 export function getPostgresDatabasesOutput(args?: Inputs<GetPostgresDatabasesArgs>, opts?: ReadOptions): pulumi.Output<GetPostgresDatabasesResult> {
   checkFieldNames("getPostgresDatabases", { ...args });
   return pulumi.output(args ?? {}).apply((a) => getPostgresDatabases(a as GetPostgresDatabasesArgs, opts));
+}
+
+export interface GetSshKeysArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, sshKey, created. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetSshKeysResult {
+  sshKeys: SshKeyInfo[];
+}
+/** The SSH keys of the profile. Every page is read; filters and order apply on the client. */
+export function getSshKeys(args?: GetSshKeysArgs, opts?: ReadOptions): Promise<GetSshKeysResult> {
+  checkFieldNames("getSshKeys", { ...args });
+  return runFunction("getSshKeys", { ...args }, opts) as Promise<unknown> as Promise<GetSshKeysResult>;
+}
+/** The SSH keys of the profile. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptions): pulumi.Output<GetSshKeysResult> {
+  checkFieldNames("getSshKeys", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getSshKeys(a as GetSshKeysArgs, opts));
+}
+
+export interface GetVpcIpsArgs {
+  /** The VPC's id. */
+  vpcId?: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: address, addressRange, vpcId, subnetId, region, computeId, configId, interfaceId, active, nat11, gateway, prefix, subnetMask. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetVpcIpsResult {
+  ips: VpcIp[];
+}
+/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. Every page is read; filters and order apply on the client. */
+export function getVpcIps(args?: GetVpcIpsArgs, opts?: ReadOptions): Promise<GetVpcIpsResult> {
+  checkFieldNames("getVpcIps", { ...args });
+  return runFunction("getVpcIps", { ...args }, opts) as Promise<unknown> as Promise<GetVpcIpsResult>;
+}
+/** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getVpcIpsOutput(args?: Inputs<GetVpcIpsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcIpsResult> {
+  checkFieldNames("getVpcIps", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getVpcIps(a as GetVpcIpsArgs, opts));
 }
 
 export interface GetDatabaseEnginesArgs {

@@ -15,11 +15,14 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { providers, specs, withoutUndefined } from "../index";
+import { IMPORTED } from "../check";
 import { FunctionArgsError, invoke } from "../functions";
-import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
-import { IMPORTED, type DynamicProviderImpl, type ResourceSpec } from "../resource";
 import { importId } from "../imports";
+import { withoutUndefined } from "../index";
+import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
+import { definitions } from "../registry";
+import type { DynamicProviderImpl } from "../rest-provider";
+import type { ResourceSpec } from "../table";
 import { client, configure } from "../settings";
 import { withCustomTimeout } from "../timeouts";
 
@@ -64,7 +67,7 @@ export function withoutNulls(v: unknown): unknown {
  * and without what the table would refuse as an input: the API's own form of a value that is only managed
  * when the program gives it (a profile's interfaces with their ids, say), so left out: not managed.
  */
-export function importedInputs(spec: ResourceSpec<any>, read: Props): Props {
+export function importedInputs(spec: ResourceSpec, read: Props): Props {
   const inputs = withoutNulls(read) as Props;
   for (const f of spec.fields) if (inputs[f.name] !== undefined && f.schema && !f.schema.safeParse(inputs[f.name]).success) delete inputs[f.name];
   return inputs;
@@ -80,21 +83,23 @@ function containsSecret(v: unknown): boolean {
 }
 
 /** `compute:index:SshKey` → the resource type and its spec. */
-function resourceOf(urn: string): { type: string; name: string; spec: ResourceSpec<any>; impl: DynamicProviderImpl } {
+function resourceOf(urn: string): { type: string; name: string; spec: ResourceSpec; impl: DynamicProviderImpl } {
   // urn:pulumi:<stack>::<project>::<qualified type>::<name>
   const parts = urn.split("::");
   const qualified = parts[2] ?? "";
   const token = qualified.split("$").pop() ?? "";
   const name = parts.slice(3).join("::");
   const m = /^compute:index:([A-Za-z]+)$/.exec(token);
-  const spec = m ? specs.find((s) => s.type === m[1]) : undefined;
-  if (!m || !spec)
-    throw new Error(`pulumi-compute: unknown resource type "${token}" (this plugin knows ${specs.map((s) => `compute:index:${s.type}`).join(", ")})`);
-  return { type: spec.type, name, spec, impl: providers[spec.type] };
+  const d = m ? definitions.find((x) => x.spec.type === m[1]) : undefined;
+  if (!m || !d)
+    throw new Error(
+      `pulumi-compute: unknown resource type "${token}" (this plugin knows ${definitions.map((x) => `compute:index:${x.spec.type}`).join(", ")})`,
+    );
+  return { type: d.spec.type, name, spec: d.spec, impl: d.provider };
 }
 
 /** The secret properties of a type: its table's, and those whose input was secret. */
-function markSecrets(spec: ResourceSpec<any>, outs: Props, secretInputs: string[]): Props {
+function markSecrets(spec: ResourceSpec, outs: Props, secretInputs: string[]): Props {
   const out: Props = { ...outs };
   for (const f of spec.fields) if (f.secret && out[f.name] !== undefined && out[f.name] !== null) out[f.name] = secret(out[f.name]);
   for (const k of secretInputs) if (out[k] !== undefined && out[k] !== null) out[k] = secret(out[k]);
@@ -105,7 +110,7 @@ const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefine
 const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
 
 /** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
-function failure(e: unknown, spec?: ResourceSpec<any>, secretInputs: string[] = []): Partial<grpc.StatusObject> {
+function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] = []): Partial<grpc.StatusObject> {
   const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
   const message = err?.message ?? String(e);
   const metadata = new grpc.Metadata();
@@ -150,7 +155,7 @@ function mutation<Res>(
   timeoutSeconds: number,
   run: (t: ReturnType<typeof resourceOf>, inputs: Props, mark: (outs: Props) => Props) => Promise<Res>,
 ): void {
-  let spec: ResourceSpec<any> | undefined;
+  let spec: ResourceSpec | undefined;
   const secrets = secretKeys(raw);
   answer(
     cb,

@@ -1,14 +1,12 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import { camel, convertKeys, restProvider, rule, snake, toApiBody, updateBody, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { defineResource } from "../definition";
+import { toApiBody, updateBody } from "../mapping";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
-import { timeoutsField } from "../timeouts";
-import { power } from "./power";
-import { idInput } from "./disk";
-import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance";
-
-type Props = Record<string, unknown>;
+import { instancePath, power, putChanged, type InstanceStatus } from "../steps";
+import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, type ResourceSpec } from "../table";
+import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance/interfaces";
 
 export interface ConfigApi {
   id: number;
@@ -142,13 +140,16 @@ export const configSpec: ResourceSpec<ConfigApi> = {
       schema: z.boolean(),
       description: "After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot).",
     },
-    timeoutsField("Config"),
   ],
-  collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs`,
-  itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${encodeURIComponent(id)}`,
+  timeouts: {
+    defaults: { create: "15m", update: "15m", delete: "15m" },
+    covers: { create: "a boot or reboot at create", update: "a boot, reboot or shutdown at update", delete: "the shutdown before a booted profile is deleted" },
+  },
+  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/configs`,
+  itemPath: (id, props) => `${instancePath(props.computeId)}/configs/${encodeURIComponent(id)}`,
   async findExisting(client, body, inputs, since) {
-    const all = await client.list<ConfigApi>(`/compute/instances/${String(inputs.computeId)}/configs`);
-    return all.find((c) => c.label === body.label && Date.parse(`${String(c.created)}Z`) >= since - 60_000);
+    const all = await client.list<ConfigApi>(configSpec.collectionPath(inputs));
+    return all.find((c) => c.label === body.label && madeSince(c.created, since));
   },
 };
 
@@ -164,9 +165,7 @@ const body = (inputs: Props, only?: string[]) => {
   return b;
 };
 
-const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
-
-const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<{ status: string }>(instancePath(props)))!.status;
+const instanceStatus = async (c: ApiClient, props: Props) => ((await c.get<InstanceStatus>(instancePath(props.computeId))) as InstanceStatus).status;
 
 /** The outputs beyond the table's: devices as given, the interfaces list as set, and `booted` from the instance. */
 async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise<Props> {
@@ -186,38 +185,41 @@ async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise
  * A profile: its table, plus the power changes `booted` and `rebootOnChange` ask for (a boot, reboot or
  * shutdown of its instance), and the claim of an instance's interfaces when given as a list.
  */
-export const configProvider: DynamicProviderImpl = restProvider(configSpec, {
-  diff(_client, id, olds, news) {
-    if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
-  },
-  createBody: (inputs) => body(inputs),
-  async afterCreate({ client: c, id, props: inputs, timeoutMs }, api) {
-    if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
-    if (inputs.booted !== undefined) {
-      const status = await instanceStatus(c, inputs);
-      if (inputs.booted === true) await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
-      else if (status === "running") await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs });
-    }
-    return api;
-  },
-  async update({ client: c, id, timeoutMs }, olds, news, changed) {
-    // Fields that steer the provider (booted, rebootOnChange, timeouts) are not sent.
-    const sent = changed.filter((f) => !configSpec.fields.find((x) => x.name === f)?.control);
-    let api: ConfigApi;
-    if (sent.length) api = (await c.request<ConfigApi>("PUT", configSpec.itemPath(id, olds), { body: body(news, sent) })).body;
-    else api = (await c.get<ConfigApi>(configSpec.itemPath(id, olds)))!;
-    const status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
-    const computeId = String(olds.computeId);
-    if (changed.includes("booted") && news.booted === true) await power(c, computeId, status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
-    else if (changed.includes("booted") && news.booted === false && status === "running") await power(c, computeId, "shutdown", { configId: id, timeoutMs });
-    else if (sent.length && news.rebootOnChange === true && status === "running") await power(c, computeId, "reboot", { configId: id, timeoutMs });
-    return api;
-  },
-  extraOutputs,
-  async beforeDelete({ client: c, id, props, timeoutMs }) {
-    // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
-    if (props.booted === true && (await c.get<{ status: string }>(instancePath(props), true))?.status === "running") {
-      await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
-    }
+export const config = defineResource({
+  spec: configSpec,
+  lookup: { name: "getConfigs", listKey: "configs", description: "The configuration profiles of an instance.", parents: { computeId: "instance" } },
+  sdk: { file: "config" },
+  hooks: {
+    diff(_client, id, olds, news) {
+      if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
+    },
+    createBody: (inputs) => body(inputs),
+    async afterCreate({ client: c, id, props: inputs, timeoutMs }, api) {
+      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
+      if (inputs.booted !== undefined) {
+        const status = await instanceStatus(c, inputs);
+        if (inputs.booted === true) await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
+        else if (status === "running") await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs });
+      }
+      return api;
+    },
+    async update({ client: c, id, timeoutMs }, olds, news, changed) {
+      // Fields that steer the provider (booted, rebootOnChange, timeouts) are not sent.
+      const { api, sent } = await putChanged(c, configSpec, id, olds, news, changed, { body });
+      const status = news.booted !== undefined || news.rebootOnChange === true ? await instanceStatus(c, olds) : undefined;
+      const computeId = String(olds.computeId);
+      if (changed.includes("booted") && news.booted === true) await power(c, computeId, status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
+      else if (changed.includes("booted") && news.booted === false && status === "running") await power(c, computeId, "shutdown", { configId: id, timeoutMs });
+      else if (sent.length && news.rebootOnChange === true && status === "running") await power(c, computeId, "reboot", { configId: id, timeoutMs });
+      return api;
+    },
+    extraOutputs,
+    async beforeDelete({ client: c, id, props, timeoutMs }) {
+      // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
+      if (props.booted === true && (await c.get<InstanceStatus>(instancePath(props.computeId), true))?.status === "running") {
+        await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
+      }
+    },
   },
 });
+export const configProvider = config.provider;

@@ -1,26 +1,11 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
-import {
-  convertKeys,
-  describeFailure,
-  fromApi,
-  keepResourceError,
-  restProvider,
-  rule,
-  snake,
-  toApiBody,
-  UNKNOWN,
-  updateBody,
-  type CheckFailure,
-  type DynamicProviderImpl,
-  type ResourceSpec,
-  type StatusWait,
-} from "../resource";
+import { defineResource, type ResourceDefinition } from "../definition";
+import { fromApi, toApiBody, updateBody } from "../mapping";
 import { ipOrCidrError, lengthError } from "../rules";
-import { timeoutsField } from "../timeouts";
-import { waitFor } from "../wait";
-
-type Props = Record<string, unknown>;
+import { typePath, type StatusWait } from "../steps";
+import type { CheckFailure } from "../check";
+import { convertKeys, rule, snake, UNKNOWN, type Props, type ResourceSpec } from "../table";
 export type Engine = "mysql" | "postgresql";
 
 export interface DatabaseApi {
@@ -170,7 +155,6 @@ export const dbPassword = db.password; // a secret`,
         description:
           "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place.",
       },
-      timeoutsField(name),
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
       { name: "hosts", kind: "output", outputType: "object", description: "`primary` and `secondary` host names (set when provisioning completes)." },
       { name: "port", kind: "output", outputType: "integer", description: "The port to connect to." },
@@ -183,6 +167,7 @@ export const dbPassword = db.password; // a secret`,
       { name: "created", kind: "output", description: "When the cluster was created." },
       { name: "updated", kind: "output", description: "When it last changed." },
     ],
+    timeouts: { defaults: { create: "60m", update: "30m", delete: "20m" } },
     collectionPath: () => `/databases/${engine}/instances`,
     itemPath: (id) => `/databases/${engine}/instances/${encodeURIComponent(id)}`,
     async findExisting(client, body) {
@@ -191,123 +176,120 @@ export const dbPassword = db.password; // a secret`,
   };
 }
 
+/** The API's engine is the type only ("mysql"); the input and the items are `engine/version`. */
+const engineVersion = (api: Props): Props => ({ engine: `${String(api.engine)}/${String(api.version)}` });
+
+const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> => ({
+  what,
+  done: (d) => d.status === "active" && want(d),
+  failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
+  // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
+  maxMs: 10_000,
+  progressEveryMs: 30_000,
+});
+
+const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(typePath(id), true))?.disk;
+
 /**
  * A managed database: its table, plus the replication rule, the refusal of a smaller type at preview, the
  * long wait until it is active, the maintenance window set once it is, the credentials read as outputs,
- * and in-place changes made while it is active. A replacement is made first (resource.ts).
+ * and in-place changes made while it is active. A replacement is made first (provider/replacements.ts).
  */
-export function databaseProvider(engine: Engine): DynamicProviderImpl {
+export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseApi> {
   const spec = databaseSpec(engine);
-  // The API's engine is the type only ("mysql"); the input is engine/version: rebuild it from both, in
-  // every output, so that what a failure keeps in the stack has it too (else the next diff sees a new engine).
-  const outputsOf = (api: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, api, props), engine: `${String(api.engine)}/${String(api.version)}` });
-  const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> => ({
-    what,
-    done: (d) => d.status === "active" && want(d),
-    failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
-    // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
-    maxMs: 10_000,
-    progressEveryMs: 30_000,
-  });
-  const waitActive = async (c: ApiClient, id: string, props: Props, timeoutMs: number, w: StatusWait<DatabaseApi>) =>
-    (await waitFor<DatabaseApi>({
-      client: c,
-      path: spec.itemPath(id, props),
-      what: `${spec.noun} ${id} ${w.what}`,
-      done: w.done,
-      failed: w.failed,
-      timeoutMs,
-      describe: (d) => `status ${d.status}`,
-      maxMs: w.maxMs,
-      progressEveryMs: w.progressEveryMs,
-    }))!;
-  const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(`/compute/types/${encodeURIComponent(id)}`, true))?.disk;
-
-  return restProvider(spec, {
-    validate(news) {
-      const failures: CheckFailure[] = [];
-      const size = news.clusterSize ?? 1;
-      const repl = news.replicationType;
-      if (typeof repl === "string" && repl !== UNKNOWN) {
-        const fail = (reason: string) => failures.push({ property: "replicationType", reason: `replicationType: ${reason}` });
-        if (size === 1 && repl !== "none") fail("a one-node cluster has no replication: use none, or clusterSize 3");
-        if (size === 3 && repl === "none") fail("a three-node cluster replicates: choose a replication type other than none");
-      }
-      return failures;
+  // Rebuilt in every output, so that what a failure keeps in the stack has it too (else the next diff sees a new engine).
+  const outputsOf = (api: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, api, props), ...engineVersion(api) });
+  const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
+  return defineResource({
+    spec,
+    lookup: {
+      name: engine === "mysql" ? "getMysqlDatabases" : "getPostgresDatabases",
+      listKey: "databases",
+      description: `The ${human} clusters of the account.`,
+      extra: engineVersion,
     },
-    async diff(client, _id, olds, news, d) {
-      // A smaller type is refused here, at preview: the API only moves a database to more disk.
-      if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
-        const c = client();
-        const [from, to] = [await typeDisk(c, String(olds.type)), await typeDisk(c, news.type)];
-        if (to === undefined) throw new Error(`type: ${news.type} is not an instance type`);
-        if (from !== undefined && to <= from) {
-          const why = `a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB`;
-          throw new Error(`type: ${why}. To shrink, create a new database and move the data.`);
+    sdk: { file: engine === "mysql" ? "mysqlDatabase" : "postgresDatabase", ...(engine === "mysql" ? { argsAliases: ["DatabaseArgs"] } : {}) },
+    hooks: {
+      validate(news) {
+        const failures: CheckFailure[] = [];
+        const size = news.clusterSize ?? 1;
+        const repl = news.replicationType;
+        if (typeof repl === "string" && repl !== UNKNOWN) {
+          const fail = (reason: string) => failures.push({ property: "replicationType", reason: `replicationType: ${reason}` });
+          if (size === 1 && repl !== "none") fail("a one-node cluster has no replication: use none, or clusterSize 3");
+          if (size === 3 && repl === "none") fail("a three-node cluster replicates: choose a replication type other than none");
         }
-      }
-    },
-    createBody(inputs) {
-      const body = toApiBody(spec, inputs);
-      delete body.updates; // not in the create body: set by a PUT once active
-      return body;
-    },
-    waitCreated: active("to be active"),
-    async afterCreate({ client: c, id, props: inputs }, last) {
-      if (inputs.updates === undefined) return last;
-      const updates = { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) };
-      return (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates } })).body;
-    },
-    async update({ client: c, id, timeoutMs: timeout }, olds, news, changed) {
-      let last: DatabaseApi | undefined;
-      try {
+        return failures;
+      },
+      async diff(client, _id, olds, news, d) {
+        // A smaller type is refused here, at preview: the API only moves a database to more disk.
+        if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
+          const c = client();
+          const [from, to] = [await typeDisk(c, String(olds.type)), await typeDisk(c, news.type)];
+          if (to === undefined) throw new Error(`type: ${news.type} is not an instance type`);
+          if (from !== undefined && to <= from) {
+            const why = `a database can only move to a type with more disk than ${String(olds.type)} (${from} MB); ${news.type} has ${to} MB`;
+            throw new Error(`type: ${why}. To shrink, create a new database and move the data.`);
+          }
+        }
+      },
+      createBody(inputs) {
+        const body = toApiBody(spec, inputs);
+        delete body.updates; // not in the create body: set by a PUT once active
+        return body;
+      },
+      waitCreated: active("to be active"),
+      async afterCreate({ client: c, id, props: inputs }, last) {
+        if (inputs.updates === undefined) return last;
+        const updates = { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) };
+        return (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates } })).body;
+      },
+      async update(ctx, olds, news, changed) {
+        const { client: c, id } = ctx;
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
           // The API takes updates only while the cluster is active.
-          last = await waitActive(c, id, olds, timeout, active("to be active before the update"));
+          const now = (ctx.latest = await ctx.wait(active("to be active before the update")));
           const body = updateBody(spec, news, sent);
-          if (body.updates) body.updates = { ...last.updates, ...body.updates };
+          if (body.updates) body.updates = { ...now.updates, ...body.updates };
           await c.request("PUT", spec.itemPath(id, olds), { body });
           const wantList = JSON.stringify([...((news.allowList as string[] | undefined) ?? [])].sort());
           const applied = (d: DatabaseApi) =>
             (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList);
-          last = await waitActive(c, id, olds, timeout, active("to apply the change", applied));
+          ctx.latest = await ctx.wait(active("to apply the change", applied));
         }
-        return last ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)))!;
-      } catch (err) {
-        const e = describeFailure(spec, "update", id, err);
-        if (last) throw keepResourceError(e.message, id, outputsOf(last, news), news, e);
-        throw e;
-      }
+        return ctx.latest ?? ((await c.get<DatabaseApi>(spec.itemPath(id, olds))) as DatabaseApi);
+      },
+      keepUpdated: true,
+      mapOutputs: outputsOf,
+      /**
+       * The credentials and certificate, read when the cluster is active on create and refresh; an update
+       * keeps the ones it has (it cannot change them; refresh sees a reset made elsewhere).
+       */
+      async extraOutputs(c, api, inputs, { op, olds: old }) {
+        const id = String(api.id);
+        const outs: Props = {};
+        if (api.status === "active" && (op !== "update" || old.password === undefined)) {
+          const [cred, ssl] = await Promise.all([
+            c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
+            c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
+          ]);
+          Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
+        } else {
+          for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
+        }
+        return outs;
+      },
+      waitGone: { maxMs: 10_000, skipOn404: true },
+      keptNoun: "database",
+      keptNote: "run pulumi up again to go on waiting, or pulumi destroy to remove it.",
     },
-    keepUpdated: true,
-    mapOutputs: outputsOf,
-    /**
-     * The credentials and certificate, read when the cluster is active
-     * on create and refresh; an update keeps the ones it has (it cannot change them; refresh sees a reset
-     * made elsewhere).
-     */
-    async extraOutputs(c, api, inputs, { op, olds: old }) {
-      const id = String(api.id);
-      const outs: Props = {};
-      if (api.status === "active" && (op !== "update" || old.password === undefined)) {
-        const [cred, ssl] = await Promise.all([
-          c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
-          c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
-        ]);
-        Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
-      } else {
-        for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
-      }
-      return outs;
-    },
-    waitGone: { maxMs: 10_000, skipOn404: true },
-    keptNoun: "database",
-    keptNote: "run pulumi up again to go on waiting, or pulumi destroy to remove it.",
   });
 }
 
-export const mysqlSpec = databaseSpec("mysql");
-export const postgresSpec = databaseSpec("postgresql");
-export const mysqlProvider = databaseProvider("mysql");
-export const postgresProvider = databaseProvider("postgresql");
+export const mysqlDatabase = databaseDefinition("mysql");
+export const postgresDatabase = databaseDefinition("postgresql");
+export const mysqlSpec = mysqlDatabase.spec;
+export const postgresSpec = postgresDatabase.spec;
+export const mysqlProvider = mysqlDatabase.provider;
+export const postgresProvider = postgresDatabase.provider;

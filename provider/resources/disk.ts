@@ -1,23 +1,11 @@
 import { z } from "zod";
-import {
-  act,
-  describeFailure,
-  fromApi,
-  keepResourceError,
-  restProvider,
-  rule,
-  type CheckFailure,
-  type DynamicProviderImpl,
-  type ResourceSpec,
-  type StatusWait,
-} from "../resource";
-import { ID_PATTERN, lengthError, rootPassError, sshPublicKeyError } from "../rules";
-import { timeoutsField } from "../timeouts";
-import { waitFor } from "../wait";
-import { generatedPassword } from "./instance";
-import { power } from "./power";
-
-export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
+import { defineResource } from "../definition";
+import { act } from "../lost-answers";
+import { generatedPassword } from "../passwords";
+import { lengthError, rootPassError, sshPublicKeyError } from "../rules";
+import { instancePath, powerCycle, type StatusWait } from "../steps";
+import type { CheckFailure } from "../check";
+import { idInput, madeSince, rule, type ResourceSpec } from "../table";
 
 export interface DiskApi {
   id: number;
@@ -28,8 +16,6 @@ export interface DiskApi {
   created: string;
   updated: string;
 }
-
-type Props = Record<string, unknown>;
 
 export const diskSpec: ResourceSpec<DiskApi> = {
   type: "Disk",
@@ -122,21 +108,22 @@ export const diskSpec: ResourceSpec<DiskApi> = {
       schema: z.record(z.string(), z.unknown()),
       description: "Inputs of the deployment script. Secret. Create-only.",
     },
-    timeoutsField("Disk", "An update covers the instance's shutdown and boot around a resize or a password reset."),
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
-  collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/disks`,
-  itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/disks/${encodeURIComponent(id)}`,
+  timeouts: {
+    defaults: { create: "10m", update: "30m", delete: "10m" },
+    note: "An update covers the instance's shutdown and boot around a resize or a password reset.",
+  },
+  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/disks`,
+  itemPath: (id, props) => `${instancePath(props.computeId)}/disks/${encodeURIComponent(id)}`,
   // A lost create answer: the disk with our label (every create carries one), size and filesystem, made no
   // earlier than this create began (less a minute for clock skew). A sibling is never taken for it.
   async findExisting(client, body, inputs, since) {
-    const all = await client.list<DiskApi>(`/compute/instances/${String(inputs.computeId)}/disks`);
+    const all = await client.list<DiskApi>(diskSpec.collectionPath(inputs));
     const fs = (body.filesystem as string | undefined) ?? (body.image === undefined ? "ext4" : undefined);
-    const found = all.filter(
-      (d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && Date.parse(`${d.created}Z`) >= since - 60_000,
-    );
+    const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && madeSince(d.created, since));
     if (found.length > 1)
       throw new Error(
         `the answer to the disk create was lost, and disks ${found.map((d) => d.id).join(", ")} of instance ${String(inputs.computeId)} all match it (label "${String(body.label)}"): keep one, delete the others, then run pulumi up again`,
@@ -145,70 +132,53 @@ export const diskSpec: ResourceSpec<DiskApi> = {
   },
 };
 
-const instancePath = (props: Props) => `/compute/instances/${String(props.computeId)}`;
-
 const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> => ({ what, done: (d) => d.status === "ready" && want(d) });
 
 /** A disk: its table, plus the password it is deployed with, its wait for `ready`, and in-place changes. */
-export const diskProvider: DynamicProviderImpl = restProvider(diskSpec, {
-  validate(news) {
-    const failures: CheckFailure[] = [];
-    if (news.scriptId !== undefined && news.image === undefined)
-      failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
-    if (news.rootPass !== undefined && news.image === undefined)
-      failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
-    return failures;
-  },
-  prepare: (ins) => (ins.image !== undefined && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
-  waitCreated: ready("to be ready"),
-  carry: ["rootPass"],
-  async update({ client: c, id, timeoutMs: timeout }, olds, news, changed) {
-    const item = diskSpec.itemPath(id, olds);
-    let last: DiskApi | undefined;
-    let passwordSet = false;
-    try {
-      if (changed.includes("label")) last = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
+export const disk = defineResource({
+  spec: diskSpec,
+  lookup: { name: "getDisks", listKey: "disks", description: "The disks of an instance.", parents: { computeId: "instance" } },
+  sdk: { file: "disk" },
+  hooks: {
+    validate(news) {
+      const failures: CheckFailure[] = [];
+      if (news.scriptId !== undefined && news.image === undefined)
+        failures.push({ property: "scriptId", reason: "scriptId: a deployment script needs an image" });
+      if (news.rootPass !== undefined && news.image === undefined)
+        failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
+      return failures;
+    },
+    prepare: (ins) => (ins.image !== undefined && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
+    waitCreated: ready("to be ready"),
+    carry: ["rootPass"],
+    async update(ctx, olds, news, changed) {
+      const { client: c, id, timeoutMs } = ctx;
+      const item = diskSpec.itemPath(id, olds);
+      // What a failure keeps is what the disk has: the old password unless the reset went through.
+      ctx.keep.rootPass = olds.rootPass;
+      if (changed.includes("label")) ctx.latest = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
       const resize = changed.includes("size");
       const password = changed.includes("rootPass") && news.rootPass !== undefined;
       if (resize || password) {
-        // The API resizes a disk and resets its password only while its instance is shut down: shut down,
-        // make the changes, boot back (refused or not, an instance that was running is booted again).
-        const wasRunning = (await c.get<{ status: string }>(instancePath(olds)))!.status === "running";
-        const why = resize ? "resize" : "password reset";
-        if (wasRunning) await power(c, String(olds.computeId), "shutdown", { timeoutMs: timeout, why: `to shut down for the disk ${why}` });
-        try {
+        // The API resizes a disk and resets its password only while its instance is shut down.
+        await powerCycle(c, String(olds.computeId), { timeoutMs, why: `the disk ${resize ? "resize" : "password reset"}` }, async () => {
           if (resize) {
             await act(c, `${item}/resize`, { size: news.size }, async () => {
-              const d = (await c.get<DiskApi>(item))!;
+              const d = (await c.get<DiskApi>(item)) as DiskApi;
               return d.status === "not ready" || d.size === news.size;
             });
-            const w = ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size);
-            last = (await waitFor<DiskApi>({
-              client: c,
-              path: item,
-              what: `disk ${id} ${w.what}`,
-              done: w.done,
-              timeoutMs: timeout,
-              describe: (d) => `status ${d.status}`,
-            }))!;
+            ctx.latest = await ctx.wait(ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size));
           }
           // The per-disk password reset: setting the same password twice is harmless.
           if (password) {
             await act(c, `${item}/password`, { root_pass: news.rootPass });
-            passwordSet = true;
+            ctx.keep.rootPass = news.rootPass ?? olds.rootPass;
           }
-        } finally {
-          if (wasRunning) await power(c, String(olds.computeId), "boot", { timeoutMs: timeout, why: `to boot after the disk ${why}` });
-        }
+        });
       }
-      return last ?? (await c.get<DiskApi>(item))!;
-    } catch (err) {
-      // What the state keeps is what the disk has: the old password unless the reset went through.
-      const e = describeFailure(diskSpec, "update", id, err);
-      const rootPass = passwordSet ? (news.rootPass ?? olds.rootPass) : olds.rootPass;
-      if (last) throw keepResourceError(e.message, id, fromApi(diskSpec, last as never, { ...news, rootPass }), news, e);
-      throw e;
-    }
+      return ctx.latest ?? ((await c.get<DiskApi>(item)) as DiskApi);
+    },
+    waitGone: true,
   },
-  waitGone: true,
 });
+export const diskProvider = disk.provider;

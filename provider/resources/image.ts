@@ -7,11 +7,14 @@ import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
 import { AmbiguousCreateError, type ApiClient } from "../client";
-import { createOnce, restProvider, rule, toApiBody, UNKNOWN, updateBody, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { defineResource } from "../definition";
+import { createOnce } from "../lost-answers";
+import { toApiBody } from "../mapping";
 import { isExisting } from "../naming";
 import { lengthError } from "../rules";
-import { timeoutsField } from "../timeouts";
-import { idInput } from "./disk";
+import { putChanged } from "../steps";
+import type { CheckFailure } from "../check";
+import { idInput, madeSince, rule, UNKNOWN, type ResourceSpec } from "../table";
 
 export interface ImageApi {
   id: string;
@@ -92,7 +95,6 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
       schema: z.boolean(),
       description: "The image supports cloud-init (adds the `cloud-init` capability).",
     },
-    timeoutsField("Image", "The create waits until the image is available."),
     { name: "status", kind: "output", description: "`creating`, `pending_upload` or `available`." },
     { name: "size", kind: "output", outputType: "integer", description: "Minimum deploy size in MB." },
     { name: "capabilities", kind: "output", outputType: "array", description: "Includes `cloud-init` when supported." },
@@ -102,11 +104,12 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
     { name: "created", kind: "output", description: "When the image was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
+  timeouts: { defaults: { create: "30m" }, note: "The create waits until the image is available." },
   collectionPath: () => "/images",
   itemPath: (id) => `/images/${id}`,
   async findExisting(client, body, _inputs, since) {
     const all = await client.list<ImageApi>("/images");
-    return all.find((i) => !i.is_public && i.label === body.label && Date.parse(`${i.created}Z`) >= since - 60_000);
+    return all.find((i) => !i.is_public && i.label === body.label && madeSince(i.created, since));
   },
 };
 
@@ -162,7 +165,7 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
     } catch (err) {
       if (!(err instanceof AmbiguousCreateError) || i >= 10) throw err;
       const strays = (await c.list<ImageApi>("/images")).filter(
-        (im) => im.status === "pending_upload" && im.label === body.label && Date.parse(`${im.created}Z`) >= since - 60_000,
+        (im) => im.status === "pending_upload" && im.label === body.label && madeSince(im.created, since),
       );
       for (const im of strays) await c.request("DELETE", `/images/${im.id}`, { accept: [404] });
     }
@@ -170,50 +173,53 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
 }
 
 /** An image: its table, plus the choice of capture or upload, the file's hash at check, and label/description updates. */
-export const imageProvider: DynamicProviderImpl = restProvider(imageSpec, {
-  async validate(news, olds, r) {
-    const failures: CheckFailure[] = [];
-    const hasDisk = news.diskId !== undefined;
-    const hasFile = news.file !== undefined;
-    // An imported image: the API never shows where it came from, so it may go on without either.
-    const originUnknown = isExisting(olds) && olds.diskId === undefined && olds.file === undefined;
-    if (hasDisk === hasFile && !(originUnknown && !hasDisk))
-      failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
-    if (hasFile && news.region === undefined) failures.push({ property: "region", reason: "region: an upload needs a region" });
-    if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length && !failures.length) {
-      const file = path.resolve(news.file);
-      const st = await stat(file).catch(() => undefined);
-      if (!st?.isFile()) failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
-      else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES)
-        failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
-      else r.inputs.fileHash = await fileSha256(file);
-    }
-    return failures;
-  },
-  diff(_client, _id, _olds, _news, d) {
-    d.deleteBeforeReplace = false;
-  },
-  createBody: (inputs) =>
-    inputs.diskId !== undefined
-      ? toApiBody(imageSpec, inputs, ["diskId", "label", "description", "cloudInit"])
-      : toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]),
-  async send(c, body, inputs) {
-    if (inputs.diskId !== undefined) return createOnce(c, imageSpec, body, inputs);
-    const r = await requestUpload(c, body);
-    try {
-      await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
-    } catch (err) {
-      // Nothing half-made: an upload image that got no data is deleted.
-      await c.request("DELETE", imageSpec.itemPath(r.image.id, inputs), { accept: [404] }).catch(() => undefined);
-      throw err;
-    }
-    return r.image;
-  },
-  waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
-  async update({ client: c, id }, olds, news, changed) {
-    const sent = changed.filter((f) => f === "label" || f === "description");
-    // A moved or renamed file (same content) changes nothing in the API.
-    if (!sent.length) return (await c.get<ImageApi>(imageSpec.itemPath(id, olds)))!;
-    return (await c.request<ImageApi>("PUT", imageSpec.itemPath(id, olds), { body: updateBody(imageSpec, news, sent) })).body;
+export const image = defineResource({
+  spec: imageSpec,
+  sdk: { file: "image" },
+  hooks: {
+    async validate(news, olds, r) {
+      const failures: CheckFailure[] = [];
+      const hasDisk = news.diskId !== undefined;
+      const hasFile = news.file !== undefined;
+      // An imported image: the API never shows where it came from, so it may go on without either.
+      const originUnknown = isExisting(olds) && olds.diskId === undefined && olds.file === undefined;
+      if (hasDisk === hasFile && !(originUnknown && !hasDisk))
+        failures.push({ property: hasDisk ? "file" : "diskId", reason: "give either diskId (capture a disk) or file (upload), not both and not neither" });
+      if (hasFile && news.region === undefined) failures.push({ property: "region", reason: "region: an upload needs a region" });
+      if (hasFile && typeof news.file === "string" && news.file !== UNKNOWN && !r.failures.length && !failures.length) {
+        const file = path.resolve(news.file);
+        const st = await stat(file).catch(() => undefined);
+        if (!st?.isFile()) failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
+        else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES)
+          failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
+        else r.inputs.fileHash = await fileSha256(file);
+      }
+      return failures;
+    },
+    diff(_client, _id, _olds, _news, d) {
+      d.deleteBeforeReplace = false;
+    },
+    createBody: (inputs) =>
+      inputs.diskId !== undefined
+        ? toApiBody(imageSpec, inputs, ["diskId", "label", "description", "cloudInit"])
+        : toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]),
+    async send(c, body, inputs) {
+      if (inputs.diskId !== undefined) return createOnce(c, imageSpec, body, inputs);
+      const r = await requestUpload(c, body);
+      try {
+        await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
+      } catch (err) {
+        // Nothing half-made: an upload image that got no data is deleted.
+        await c.request("DELETE", imageSpec.itemPath(r.image.id, inputs), { accept: [404] }).catch(() => undefined);
+        throw err;
+      }
+      return r.image;
+    },
+    waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
+    async update({ client: c, id }, olds, news, changed) {
+      // A moved or renamed file (same content) changes nothing in the API.
+      return (await putChanged(c, imageSpec, id, olds, news, changed, { only: ["label", "description"] })).api;
+    },
   },
 });
+export const imageProvider = image.provider;

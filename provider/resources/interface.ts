@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { createOnce, restProvider, type CheckFailure, type DynamicProviderImpl, type ResourceSpec } from "../resource";
+import { defineResource } from "../definition";
+import { createOnce } from "../lost-answers";
 import { claimOneByOne } from "../ownership";
-import { idInput } from "./disk";
+import type { CheckFailure } from "../check";
+import { idInput, type ResourceSpec } from "../table";
 
 export interface InterfaceApi {
   id: number;
@@ -123,27 +125,39 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
 };
 
 /** An interface: its table, plus the per-purpose rules, updates only where the API has them, and ownership claims. */
-export const interfaceProvider: DynamicProviderImpl = restProvider(interfaceSpec, {
-  validate(news) {
-    const failures: CheckFailure[] = [];
-    const p = news.purpose;
-    if (p === "vlan" && news.label === undefined) failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
-    if (p === "vpc" && news.subnetId === undefined) failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
-    for (const f of ["ipv4", "ipRanges", "subnetId"])
-      if (news[f] !== undefined && p !== "vpc") failures.push({ property: f, reason: `${f}: only for a vpc interface` });
-    for (const f of ["label", "ipamAddress"])
-      if (news[f] !== undefined && p !== "vlan") failures.push({ property: f, reason: `${f}: only for a vlan interface` });
-    return failures;
+export const iface = defineResource({
+  spec: interfaceSpec,
+  lookup: {
+    name: "getInterfaces",
+    listKey: "interfaces",
+    description: "The interfaces of an instance's profile, in order.",
+    parents: { computeId: "instance", configId: "profile" },
+    plainArray: true,
   },
-  diff(_client, id, olds, news, d) {
-    claimOneByOne(olds.computeId, olds.configId, `Interface ${id}`);
-    // The API updates vpc interfaces (primary, ipv4, ipRanges) and the primary flag of a public one;
-    // nothing of a vlan interface.
-    if (news.purpose === "vlan") d.replaces = d.changed;
-    d.deleteBeforeReplace = false;
-  },
-  async send(c, body, inputs) {
-    claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
-    return createOnce(c, interfaceSpec, body, inputs);
+  sdk: { file: "interface", argsName: "InterfaceResourceArgs" },
+  hooks: {
+    validate(news) {
+      const failures: CheckFailure[] = [];
+      const p = news.purpose;
+      if (p === "vlan" && news.label === undefined) failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
+      if (p === "vpc" && news.subnetId === undefined) failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
+      for (const f of ["ipv4", "ipRanges", "subnetId"])
+        if (news[f] !== undefined && p !== "vpc") failures.push({ property: f, reason: `${f}: only for a vpc interface` });
+      for (const f of ["label", "ipamAddress"])
+        if (news[f] !== undefined && p !== "vlan") failures.push({ property: f, reason: `${f}: only for a vlan interface` });
+      return failures;
+    },
+    diff(_client, id, olds, news, d) {
+      claimOneByOne(olds.computeId, olds.configId, `Interface ${id}`);
+      // The API updates vpc interfaces (primary, ipv4, ipRanges) and the primary flag of a public one;
+      // nothing of a vlan interface.
+      if (news.purpose === "vlan") d.replaces = d.changed;
+      d.deleteBeforeReplace = false;
+    },
+    async send(c, body, inputs) {
+      claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
+      return createOnce(c, interfaceSpec, body, inputs);
+    },
   },
 });
+export const interfaceProvider = iface.provider;

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { defineResource } from "../definition";
 import { sshPublicKeyError } from "../rules";
-import { restProvider, rule, type ResourceSpec } from "../resource";
+import { madeSince, rule, type ResourceSpec } from "../table";
 
 export interface SshKeyApi {
   id: number;
@@ -45,13 +46,18 @@ export const keyId = key.id;`,
   autoName: { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   collectionPath: () => "/profile/sshkeys",
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
-  // A lost create answer: the key we sent, with our label, added no earlier than this create began
-  // (less a minute for clock skew), so an older copy of the same key is never taken over.
+  // A lost create answer: the key we sent, with our label, added since this create began, so an older copy
+  // of the same key is never taken over.
   async findExisting(client, body, _inputs, since) {
     const keys = await client.list<SshKeyApi>("/profile/sshkeys");
-    const matches = keys.filter((k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && Date.parse(`${k.created}Z`) >= since - 60_000);
+    const matches = keys.filter((k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && madeSince(k.created, since));
     return matches.sort((a, b) => b.id - a.id)[0];
   },
 };
 
-export const sshKeyProvider = restProvider(sshKeySpec);
+export const sshKey = defineResource({
+  spec: sshKeySpec,
+  lookup: { name: "getSshKeys", listKey: "sshKeys", description: "The SSH keys of the profile." },
+  sdk: { file: "sshKey" },
+});
+export const sshKeyProvider = sshKey.provider;

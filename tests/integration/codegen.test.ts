@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { specs } from "../../provider";
 import { functionSpecs } from "../../provider/functions";
-import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "../../provider/schema";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "../../scripts/codegen/schema";
 import { pulumiBin } from "../../scripts/pulumi";
 
 const ROOT = path.resolve(__dirname, "..", "..");

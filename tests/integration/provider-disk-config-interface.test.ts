@@ -4,7 +4,7 @@ import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
-import type { DynamicProviderImpl } from "../../provider/resource";
+import type { DynamicProviderImpl } from "../../provider/rest-provider";
 import { resetSettings } from "../../provider/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 import { waitUntil } from "../helpers/wait";

@@ -1,6 +1,5 @@
 import { ApiClient, ApiError, NetworkError } from "../../provider/client";
-import { ComputeError } from "../../provider/errors";
-import { describeFailure } from "../../provider/resource";
+import { ComputeError, describeFailure } from "../../provider/errors";
 import { vpcSpec } from "../../provider/resources/vpc";
 
 describe("one error type for failed operations", () => {

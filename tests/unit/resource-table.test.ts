@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { checkInputs, declare, diffInputs, fromApi, inputsOf, readResult, toApiBody, UNKNOWN, type ResourceSpec } from "../../provider/resource";
+import { checkInputs, diffInputs } from "../../provider/check";
+import { declare, fromApi, inputsOf, readResult, toApiBody } from "../../provider/mapping";
+import { UNKNOWN, type ResourceSpec } from "../../provider/table";
 import { sshKeySpec } from "../../provider/resources/sshKey";
 import { ed25519Key } from "../helpers/emulator";
 

@@ -5,10 +5,12 @@
 import fc from "fast-check";
 import { AUTONAMED, autoName } from "../../provider/naming";
 import { specs } from "../../provider";
-import { checkInputs, deletesFirst, DECLARED, diffInputs, updateBody, type ResourceSpec } from "../../provider/resource";
-import { DEFAULT_TIMEOUTS, DURATION_FORM, parseDuration, timeoutOf } from "../../provider/timeouts";
+import { checkInputs, deletesFirst, DECLARED, diffInputs } from "../../provider/check";
+import { updateBody } from "../../provider/mapping";
+import type { ResourceSpec } from "../../provider/table";
+import { DURATION_FORM, parseDuration, timeoutOf } from "../../provider/timeouts";
 
-const spec = (type: string): ResourceSpec<any> => specs.find((s) => s.type === type)!;
+const spec = (type: string): ResourceSpec => specs.find((s) => s.type === type)!;
 const named = specs.filter((s) => s.autoName);
 
 describe("auto-naming", () => {
@@ -115,14 +117,16 @@ describe("replacements", () => {
 });
 
 describe("one timeouts facility", () => {
-  const waiting = Object.keys(DEFAULT_TIMEOUTS);
+  const waiting = specs.filter((s) => s.timeouts).map((s) => s.type);
 
-  test("every resource that waits has the timeouts input, documented from the defaults", () => {
+  test("every resource that waits has the timeouts input, documented from the defaults of its definition", () => {
     expect(waiting.sort()).toEqual(["Config", "Disk", "Image", "Instance", "MysqlDatabase", "PostgresDatabase"]);
     for (const type of waiting) {
       const f = spec(type).fields.find((x) => x.name === "timeouts")!;
-      for (const [op, d] of Object.entries(DEFAULT_TIMEOUTS[type])) expect(f.description).toContain(`\`${op}\` (default ${d}`);
+      for (const [op, d] of Object.entries(spec(type).timeouts!.defaults)) expect(f.description).toContain(`\`${op}\` (default ${d}`);
     }
+    // The only input after the table's own: no resource that does not wait has it.
+    for (const s of specs.filter((x) => !x.timeouts)) expect(s.fields.map((f) => f.name)).not.toContain("timeouts");
   });
 
   test.each(waiting)("%s: a bad duration is a check failure naming timeouts.<op> and the accepted form", (type) => {
@@ -133,7 +137,7 @@ describe("one timeouts facility", () => {
   test("an operation the resource does not wait for is refused; good values pass", () => {
     expect(checkInputs(spec("Image"), { timeouts: { update: "5m" } }).failures.map((f) => f.property)).toEqual(expect.arrayContaining(["timeouts"]));
     expect(checkInputs(spec("Disk"), { computeId: 1, size: 10, timeouts: { create: "1h30m", delete: "90s" } }).failures).toEqual([]);
-    expect(timeoutOf("Disk", { timeouts: { create: "1h30m" } }, "create")).toBe(5_400_000);
-    expect(timeoutOf("Disk", {}, "update")).toBe(parseDuration(DEFAULT_TIMEOUTS.Disk.update!));
+    expect(timeoutOf(spec("Disk"), { timeouts: { create: "1h30m" } }, "create")).toBe(5_400_000);
+    expect(timeoutOf(spec("Disk"), {}, "update")).toBe(parseDuration(spec("Disk").timeouts!.defaults.update!));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "./functions";
-import { importExample } from "./imports";
-import { apiName, type Field, type ResourceSpec } from "./resource";
+import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
+import { importExample } from "../../provider/imports";
+import { apiName, type Field, type ResourceSpec } from "../../provider/table";
 
 /** JSON Schema of a field (zod's), for the docs tables: what the provider accepts, with its bounds. */
 function jsonSchemaOf(f: Field): Record<string, unknown> {
@@ -131,7 +131,7 @@ function pulumiSdkVersion(): string {
  * generators (scripts/gen-sdks, docs/sdks.md). See https://www.pulumi.com/docs/iac/extending-pulumi/schema/.
  */
 export function packageSchema(
-  specs: ResourceSpec<any>[],
+  specs: ResourceSpec[],
   version: string,
   functions: FunctionSpec[] = functionSpecs,
   pulumiVersion: string = pulumiSdkVersion(),
@@ -229,7 +229,7 @@ const typeOf = (f: Field): string => {
 };
 
 /** What happens when the program leaves an input out (or removes it), for the docs. */
-function leftOut(spec: ResourceSpec<any>, f: Field): string {
+function leftOut(spec: ResourceSpec, f: Field): string {
   if (f.required) return "-";
   if (spec.autoName?.field === f.name) return "auto-named";
   if (f.clearTo !== undefined) return `cleared: \`${JSON.stringify(f.clearTo)}\``;
@@ -239,7 +239,7 @@ function leftOut(spec: ResourceSpec<any>, f: Field): string {
 }
 
 /** The replacement rules of a resource: which fields force it, in which order old and new exist, and its naming. */
-function replacementDoc(spec: ResourceSpec<any>): string[] {
+function replacementDoc(spec: ResourceSpec): string[] {
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const forceNew = inputs.filter((f) => f.forceNew).map((f) => `\`${f.name}\``);
   const out = [
@@ -273,7 +273,7 @@ function replacementDoc(spec: ResourceSpec<any>): string[] {
 }
 
 /** The docs page of one resource (docs/resources/<name>.md), from its field table. */
-export function resourceDoc(spec: ResourceSpec<any>): string {
+export function resourceDoc(spec: ResourceSpec): string {
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const outputs = spec.fields.filter((f) => f.kind === "output");
   const cleared = inputs.filter((f) => f.clearTo !== undefined).map((f) => `\`${f.name}\``);
@@ -332,7 +332,7 @@ export function resourceDoc(spec: ResourceSpec<any>): string {
 }
 
 /** The Import section of a resource page: the import id, the command, the import option (the plugin's). */
-function importDoc(spec: ResourceSpec<any>): string[] {
+function importDoc(spec: ResourceSpec): string[] {
   const parents = spec.fields.filter((f) => f.inPath).map((f) => f.name);
   const example = spec.type === "Image" ? "private/12" : importExample(spec);
   const form = parents.length ? [...parents, "id"].map((n) => `<${n}>`).join("/") : "the resource's id";
@@ -353,13 +353,13 @@ function importDoc(spec: ResourceSpec<any>): string[] {
   ];
 }
 
-export const docFileName = (spec: ResourceSpec<any>): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;
+export const docFileName = (spec: ResourceSpec): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;
 
 /**
  * sdk/tables.ts: what the sdk classes take from the field tables (every property name, so that each gets
  * an output property; the secret inputs to wrap; the secret outputs to mark), so that no class keeps a copy.
  */
-export function sdkTables(specs: ResourceSpec<any>[]): string {
+export function sdkTables(specs: ResourceSpec[]): string {
   const rows = specs.map((s) => {
     const names = (fs: Field[]) => JSON.stringify(fs.map((f) => f.name));
     const secret = s.fields.filter((f) => f.secret);

@@ -1,0 +1,131 @@
+import { AUTONAMED, autoName, isExisting, NAME_SUFFIX, RESOURCE_NAME } from "./naming";
+import { containsUnknown, fieldOf, sameValue, type Props, type ResourceSpec } from "./table";
+
+/**
+ * Check and diff from the table: preview-time validation (every failure names its property), and which
+ * inputs changed and which of them force a replacement.
+ */
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * Outputs of a resource read by an import (the plugin's Read with no state): its write-only inputs are
+ * unknown, and are not a change until the next update sends them.
+ */
+export const IMPORTED = "__imported";
+
+/**
+ * The names of the inputs the user declared, kept in the outputs as `__declared`: `read` only gets the
+ * old outputs, and must report as inputs just these (a server-filled default the user never declared is
+ * not drift, and must not show as an added input on refresh).
+ */
+export const DECLARED = "__declared";
+
+/** The inputs the program declared when the state was written (from `__declared`), if known. */
+export function declaredIn(olds: Props): string[] | undefined {
+  const d = olds[DECLARED];
+  return Array.isArray(d) ? d.map(String) : undefined;
+}
+
+/** The path of a zod issue under its field: `interfaces[1].subnetId`. */
+const issuePath = (field: string, path: readonly PropertyKey[]) =>
+  path.length ? `${field}${path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}` : field;
+
+/**
+ * Validates the inputs against the table: every failure names its property. Unknown values are skipped.
+ * With auto-naming, a label left out is made (`<resource name>-<suffix>`) for a new resource, and kept from
+ * `olds` (the old inputs) for an existing one; the resource name comes from the sdk as `__resourceName`.
+ */
+export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
+  const failures: CheckFailure[] = [];
+  const { [RESOURCE_NAME]: name, [NAME_SUFFIX]: suffix, [AUTONAMED]: _auto, ...given } = news;
+  const inputs: Props = { ...given };
+  const naming = spec.autoName;
+  if (naming && (given[naming.field] === undefined || given[naming.field] === null)) {
+    if (!isExisting(olds)) {
+      const base = typeof name === "string" && name ? name : spec.type.toLowerCase();
+      inputs[naming.field] = typeof suffix === "string" ? autoName(naming, base, suffix) : autoName(naming, base);
+      inputs[AUTONAMED] = true;
+    } else if (typeof olds[naming.field] === "string") {
+      // Kept across updates (a resource made before auto-naming keeps the service's label: nothing here).
+      inputs[naming.field] = olds[naming.field];
+      inputs[AUTONAMED] = true;
+    }
+  }
+  for (const f of spec.fields) {
+    const v = inputs[f.name];
+    if (f.kind === "output") {
+      delete inputs[f.name];
+      continue;
+    }
+    if (v === undefined || v === null) {
+      if (f.required) failures.push({ property: f.name, reason: `${f.name} is required` });
+      delete inputs[f.name];
+      continue;
+    }
+    if (containsUnknown(v) || !f.schema) continue;
+    const r = f.schema.safeParse(v);
+    if (!r.success) {
+      for (const issue of r.error.issues) failures.push({ property: f.name, reason: `${issuePath(f.name, issue.path)}: ${issue.message}` });
+    } else {
+      inputs[f.name] = r.data;
+    }
+  }
+  return { inputs, failures };
+}
+
+export interface DiffOutcome {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  changed: string[];
+}
+
+/**
+ * Compares new inputs with the old state: which inputs changed and which of them force a replacement. An
+ * input the program removed is a change when the field has a `clearTo` value (and was declared before).
+ */
+export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOutcome {
+  const changed: string[] = [];
+  const declared = declaredIn(olds);
+  const imported = olds[IMPORTED] === true;
+  for (const f of spec.fields) {
+    if (f.kind !== "input") continue;
+    const o = olds[f.name];
+    const n = news[f.name];
+    // An imported resource: the API never shows a write-only input, so the program's value is taken as it is.
+    if (imported && f.writeOnly && (o === undefined || o === null)) continue;
+    if (n === undefined || n === null) {
+      if (o === undefined || o === null) continue;
+      if (f.computed) {
+        if (f.clearTo !== undefined && declared?.includes(f.name) && !sameValue(f, o, f.clearTo)) changed.push(f.name);
+        continue;
+      }
+      changed.push(f.name);
+      continue;
+    }
+    if (containsUnknown(n) || !sameValue(f, o, n)) changed.push(f.name);
+  }
+  const replaces = changed.filter((name) => fieldOf(spec, name)?.forceNew);
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: deletesFirst(spec, replaces, changed, news), changed };
+}
+
+/**
+ * Whether a replacement deletes the old resource first: only for a resource that holds no data, when the
+ * API keeps labels unique and the new one keeps a label the program pins. An auto-named resource gets a
+ * fresh label, and a data-holding one is renamed after the old one is gone (provider/replacements.ts).
+ */
+export function deletesFirst(spec: ResourceSpec, replaces: string[], changed: string[], news: Props): boolean {
+  const field = spec.autoName?.field ?? "label";
+  return Boolean(spec.uniqueLabel && !spec.holdsData && replaces.length > 0 && !changed.includes(field) && news[AUTONAMED] !== true);
+}
+
+/** The value an input takes in the update: its new value, or `clearTo` when the program removed it. */
+export function valueFor(spec: ResourceSpec, news: Props, name: string): unknown {
+  const v = news[name];
+  if (v !== undefined && v !== null) return v;
+  return fieldOf(spec, name)?.clearTo;
+}

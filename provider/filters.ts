@@ -1,0 +1,108 @@
+import { z } from "zod";
+import type { Field, Props } from "./table";
+
+/**
+ * `filters`, `orderBy` and `order` of the lookups, applied on the client (the API documents no filter):
+ * which fields they may name, and the filtering and sorting of the items.
+ */
+
+/** Thrown for arguments that break a rule: names the argument. */
+export class FunctionArgsError extends Error {}
+
+/** `filters`, `orderBy` and `order`: the arguments of every filterable list. */
+export const FILTER_ARGS: Field[] = [
+  {
+    name: "filters",
+    kind: "input",
+    schema: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1, "must hold at least one value"),
+          })
+          .strict(),
+      )
+      .max(50),
+    description:
+      "Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.",
+  },
+  { name: "orderBy", kind: "input", schema: z.string().min(1), description: "Sort the items by this field." },
+  { name: "order", kind: "input", schema: z.enum(["asc", "desc"]), description: "`asc` (the default) or `desc`." },
+];
+
+/** Whether a field holds objects (an object, or a list of them): compared by value, a filter on it means nothing. */
+function holdsObjects(f: Field): boolean {
+  if (f.outputType === "object" || f.itemType === "object") return true;
+  if (!f.schema) return false;
+  const js = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as { type?: unknown; items?: { type?: unknown } };
+  return js.type === "object" || (js.type === "array" && js.items?.type === "object");
+}
+
+/** The fields `filters` and `orderBy` may name: the items' plain fields and lists of plain values. */
+export function filterFields(items: Field[]): string[] {
+  return items.filter((f) => !holdsObjects(f)).map((f) => f.name);
+}
+
+const same = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && String(a) === String(b);
+
+/** The error for a field `filters` or `orderBy` may not name (unknown, or holding objects), or undefined. */
+function fieldError(fn: string, items: Field[]): (what: string, field: string) => FunctionArgsError | undefined {
+  const known = items.map((f) => f.name);
+  const plain = filterFields(items);
+  return (what, field) => {
+    if (!known.includes(field)) return new FunctionArgsError(`${fn}: ${what}: unknown field "${field}"; the fields of its items are ${known.join(", ")}`);
+    if (!plain.includes(field))
+      return new FunctionArgsError(`${fn}: ${what}: "${field}" holds objects, which a filter or order cannot compare; use one of ${plain.join(", ")}`);
+    return undefined;
+  };
+}
+
+/** The field names of `filters` and `orderBy` when they are plain values (not Outputs): fails naming the first unknown. */
+export function checkFilterNames(fn: string, items: Field[], args: Props): void {
+  const fail = fieldError(fn, items);
+  if (Array.isArray(args.filters)) {
+    args.filters.forEach((f: unknown, i) => {
+      const n = f && typeof f === "object" ? (f as { name?: unknown }).name : undefined;
+      if (typeof n === "string") {
+        const e = fail(`filters[${i}].name`, n);
+        if (e) throw e;
+      }
+    });
+  }
+  const e = typeof args.orderBy === "string" ? fail("orderBy", args.orderBy) : undefined;
+  if (e) throw e;
+}
+
+/** Applies `filters` (all must match; a value matches one of `values`; a list matches when it holds one) and the order. */
+export function filterAndOrder(fn: string, fields: Field[], items: Props[], args: Props): Props[] {
+  const fail = fieldError(fn, fields);
+  const filters = (args.filters as { name: string; values: unknown[] }[] | undefined) ?? [];
+  filters.forEach((f, i) => {
+    const e = fail(`filters[${i}].name`, f.name);
+    if (e) throw e;
+  });
+  let out = items.filter((item) =>
+    filters.every((f) => {
+      const v = item[f.name];
+      return f.values.some((want) => (Array.isArray(v) ? v.some((x) => same(x, want)) : same(v, want)));
+    }),
+  );
+  const by = args.orderBy as string | undefined;
+  if (by !== undefined) {
+    const e = fail("orderBy", by);
+    if (e) throw e;
+    const dir = args.order === "desc" ? -1 : 1;
+    const key = (v: unknown) => (v === null || v === undefined ? undefined : v);
+    out = [...out].sort((a, b) => {
+      const x = key(a[by]);
+      const y = key(b[by]);
+      if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1; // missing last
+      if (typeof x === "number" && typeof y === "number") return (x - y) * dir;
+      return String(x).localeCompare(String(y), "en", { numeric: true }) * dir;
+    });
+  } else if (args.order !== undefined) {
+    throw new FunctionArgsError(`${fn}: order needs orderBy`);
+  }
+  return out;
+}

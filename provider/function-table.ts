@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { Field, Props } from "./table";
+
+/**
+ * The read functions are rows (provider/functions.ts assembles them): the sdk's `getX()` functions and the
+ * plugin's Invoke both run them, and schema.json and the docs are generated from them. A function reads a
+ * list (every page) or one item; its result is an object (Pulumi's convention for functions), e.g.
+ * `{ regions: [...] }`.
+ */
+export interface FunctionSpec {
+  /** Function name, e.g. `getRegions`; its Pulumi token is `compute:index:getRegions`. */
+  name: string;
+  description: string;
+  /** Arguments (inputs), validated like resource inputs. */
+  inputs: Field[];
+  /** The object type of the items (schema type token `compute:index:<item>`). */
+  item: string;
+  /** For a list function: the result property that holds the list (`regions`); a single read returns the item's fields. */
+  listKey?: string;
+  /** The API path, from the checked arguments. */
+  path(args: Props): string;
+  /** For a single read: the words for a missing item ("region eu-west"). */
+  what?(args: Props): string;
+  /** A list that takes `filters`, `orderBy` and `order` (applied here: the API documents no filter). */
+  filterable?: boolean;
+  /** An API record as an item (default: the API's fields in camelCase). */
+  toItem?(api: Props): Props;
+  /** The list is a plain array, not a paged envelope (a profile's interfaces). */
+  plainArray?: boolean;
+}
+
+/** The fields of an object type functions return (for schema.json, the docs and the sdk's item types). */
+export interface ItemType {
+  description: string;
+  fields: Field[];
+}
+
+/** An output field of an item type. */
+export const out = (name: string, outputType: Field["outputType"], description: string, schema?: z.ZodType): Field => ({
+  name,
+  kind: "output",
+  outputType,
+  description,
+  ...(schema ? { schema } : {}),
+});
+
+/** A parent's id, the argument of a lookup of children (`computeId` of getDisks). */
+export const parentArg = (name: string, what: string): Field => ({
+  name,
+  kind: "input",
+  required: true,
+  schema: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be an id (digits)")]),
+  description: `The ${what}'s id.`,
+});

@@ -1,0 +1,31 @@
+import type { ResourceDefinition } from "./definition";
+import type { DynamicProviderImpl } from "./rest-provider";
+import { config } from "./resources/config";
+import { mysqlDatabase, postgresDatabase } from "./resources/database";
+import { disk } from "./resources/disk";
+import { image } from "./resources/image";
+import { instance } from "./resources/instance";
+import { iface } from "./resources/interface";
+import { sshKey } from "./resources/sshKey";
+import { subnet } from "./resources/subnet";
+import { vpc } from "./resources/vpc";
+import type { ResourceSpec } from "./table";
+
+/**
+ * Every resource, as its definition: the one list. The dynamic providers (provider/index.ts), the plugin,
+ * the lookups (provider/functions.ts), import ids, schema.json, the docs and the sdk classes derive from it;
+ * adding a resource is one definition (docs/development.md) and one line here. Its order is the order of the
+ * docs and the schema.
+ */
+export const definitions: ResourceDefinition[] = [instance, disk, config, iface, vpc, subnet, image, mysqlDatabase, postgresDatabase, sshKey];
+
+export const specs: ResourceSpec[] = definitions.map((d) => d.spec);
+
+export const providers: Record<string, DynamicProviderImpl> = Object.fromEntries(definitions.map((d) => [d.spec.type, d.provider]));
+
+/** The definition of a resource type, or an error naming the types there are. */
+export function definitionOf(type: string): ResourceDefinition {
+  const d = definitions.find((x) => x.spec.type === type);
+  if (!d) throw new Error(`pulumi-compute: unknown resource type "${type}" (this build knows ${definitions.map((x) => x.spec.type).join(", ")})`);
+  return d;
+}

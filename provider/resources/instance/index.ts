@@ -1,0 +1,122 @@
+import { defineResource } from "../../definition";
+import { fromApi, toApiBody } from "../../mapping";
+import { claimAsList } from "../../ownership";
+import { generatedPassword } from "../../passwords";
+import { instancePath } from "../../steps";
+import type { CheckFailure } from "../../check";
+import { camel, convertKeys, snake, type Props } from "../../table";
+import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
+import { checkSwapChange, swapSizeOf } from "./swap";
+import { instanceSpec, type InstanceApi } from "./table";
+import { SETTLED, settled, updateInstance } from "./update";
+
+export { instanceSpec, type InstanceApi } from "./table";
+export { interfaceInput, interfacesFromApi, interfacesInput, interfacesMatch } from "./interfaces";
+export { generatedPassword };
+
+/** Fields the API takes only in a PUT, not in the create body. */
+const PUT_ONLY = ["alerts", "watchdogEnabled"];
+
+const wantBooted = (props: Props) => props.booted !== false && (props.image !== undefined || props.backupId !== undefined || props.scriptId !== undefined);
+
+/** Outputs: the table's, plus the fields the API nests elsewhere. */
+function outputsOf(api: InstanceApi, inputs: Props): Props {
+  const outs = fromApi(instanceSpec, api, inputs);
+  outs.backupsEnabled = api.backups.enabled;
+  outs.backupSchedule = convertKeys(api.backups.schedule, camel);
+  if (SETTLED.has(api.status)) outs.booted = api.status === "running";
+  else if (inputs.booted !== undefined) outs.booted = inputs.booted;
+  return outs;
+}
+
+/**
+ * An instance: its table, plus the password it is deployed with, the PUT of what the create body cannot
+ * carry, the wait until it runs (or is offline), its interfaces and swap disk as outputs, and the in-place
+ * changes (update.ts). A replacement is made first (provider/replacements.ts).
+ */
+export const instance = defineResource({
+  spec: instanceSpec,
+  lookup: { name: "getInstances", listKey: "instances", description: "The instances of the account, filtered and ordered." },
+  sdk: { file: "instance" },
+  hooks: {
+    validate(news) {
+      const failures: CheckFailure[] = [];
+      const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+      if (news.scriptId !== undefined && news.image === undefined) fail("scriptId", "a deployment script needs an image");
+      if (news.image !== undefined && news.backupId !== undefined) fail("backupId", "give either image or backupId, not both");
+      if (news.metadata !== undefined && news.image === undefined) fail("metadata", "user data needs an image with cloud-init");
+      if (news.swapSize !== undefined && news.image === undefined) {
+        fail("swapSize", "only an image deploy makes a swap disk (manage the disks of other instances as Disk resources)");
+      }
+      return failures;
+    },
+
+    async diff(client, id, olds, news, d) {
+      if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
+      // An image change rebuilds in place when asked to; otherwise it replaces.
+      if (news.rebuildOnImageChange === true) d.replaces = d.replaces.filter((f) => f !== "image");
+      const swapTo = news.swapSize;
+      if (d.changed.includes("swapSize") && typeof swapTo === "number" && !d.replaces.length) {
+        // A state written before swapSize was read back does not know the size: look at the swap disk.
+        const c = client();
+        if (olds.swapSize === undefined && (await swapSizeOf(c, id, olds)) === swapTo) {
+          d.changed.splice(d.changed.indexOf("swapSize"), 1);
+          d.changes = d.changed.length > 0;
+        } else await checkSwapChange(c, id, olds, swapTo);
+      }
+    },
+
+    prepare: (ins) => ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
+
+    createBody(ins) {
+      // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
+      const body = toApiBody(instanceSpec, ins);
+      for (const k of PUT_ONLY) delete body[snake(k)];
+      if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
+      return body;
+    },
+
+    async afterCreate(ctx) {
+      const { client: c, id, props: ins } = ctx;
+      const put = toApiBody(instanceSpec, ins, PUT_ONLY);
+      if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
+      if (Object.keys(put).length) ctx.latest = (await c.request<InstanceApi>("PUT", instancePath(id), { body: put })).body;
+      const booted = wantBooted(ins);
+      return ctx.wait(settled(booted ? "to be running" : "to be offline", (i) => (booted ? i.status === "running" : i.status === "offline")));
+    },
+
+    update: updateInstance,
+    keptUpdateNote: "The state records the instance as it is now; run pulumi up again to finish.",
+    carry: ["rootPass"],
+
+    mapOutputs: outputsOf,
+
+    /** The boot profile's interfaces and the swap disk's size, read on create and refresh (an update reports its own). */
+    async extraOutputs(c, api, props, { op }) {
+      const extra: Props = {};
+      if (op === "update") return extra;
+      const id = String(api.id);
+      if (op === "create" && props.interfaces !== undefined) {
+        const cfg = await bootConfig(c, id);
+        extra.bootConfigId = cfg?.id;
+        extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
+        claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
+      }
+      if (op === "read" && props.interfaces !== undefined && props.bootConfigId !== undefined) {
+        const list = await c.get<ApiInterface[]>(`${instancePath(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
+        if (list) {
+          extra.vpcIpv4 = vpcAddress(list);
+          const actual = interfacesFromApi(list);
+          extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
+        }
+      }
+      const swap = await swapSizeOf(c, id, props);
+      if (swap !== undefined) extra.swapSize = swap;
+      return extra;
+    },
+
+    waitGone: true,
+    keptNote: "run pulumi up again to continue, or pulumi destroy to remove it.",
+  },
+});
+export const instanceProvider = instance.provider;

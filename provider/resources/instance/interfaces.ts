@@ -1,0 +1,85 @@
+import { z } from "zod";
+import type { ApiClient } from "../../client";
+import { instancePath } from "../../steps";
+import type { Props } from "../../table";
+
+/**
+ * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,
+ * and how it is compared with what the API reports.
+ */
+
+export const interfaceInput = z
+  .object({
+    purpose: z.enum(["public", "vlan", "vpc"]),
+    label: z.string().min(1).max(64).optional(),
+    ipamAddress: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24")
+      .optional(),
+    primary: z.boolean().optional(),
+    subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+    ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).strict().optional(),
+    ipRanges: z.array(z.string()).optional(),
+  })
+  .strict()
+  .superRefine((i, ctx) => {
+    if (i.purpose === "vpc" && i.subnetId === undefined) ctx.addIssue({ code: "custom", path: ["subnetId"], message: "a vpc interface needs a subnetId" });
+    if (i.purpose === "vlan" && !i.label) ctx.addIssue({ code: "custom", path: ["label"], message: "a vlan interface needs a label" });
+  })
+  // The name of its type in the generated sdk classes (Instance and Config share it).
+  .meta({ typeName: "InterfaceArgs" });
+
+export const interfacesInput = z
+  .array(interfaceInput)
+  .min(1, "must have 1 to 3 interfaces")
+  .max(3, "must have at most 3 interfaces")
+  .refine((l) => l.filter((i) => i.primary).length <= 1, "at most one interface can be primary")
+  .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, "at most one public interface");
+
+/** An interface as the API reports it. */
+export type ApiInterface = Props;
+
+/** The first vpc interface's address. */
+export const vpcAddress = (list: ApiInterface[]): string | undefined => (list.find((i) => i.purpose === "vpc")?.ipv4 as { vpc?: string } | undefined)?.vpc;
+
+/** Interfaces as the user declares them, from the API's records (for drift). */
+export function interfacesFromApi(list: ApiInterface[]): Props[] {
+  return list.map((i) => {
+    const out: Props = { purpose: i.purpose };
+    if (i.purpose === "vlan") {
+      out.label = i.label;
+      if (i.ipam_address) out.ipamAddress = i.ipam_address;
+    }
+    if (i.primary) out.primary = true;
+    if (i.purpose === "vpc") {
+      out.subnetId = i.subnet_id;
+      const v4 = i.ipv4 as { vpc?: string; nat_1_1?: string | null } | null;
+      if (v4) out.ipv4 = { vpc: v4.vpc, ...(v4.nat_1_1 ? { nat11: v4.nat_1_1 } : {}) };
+      if (Array.isArray(i.ip_ranges) && i.ip_ranges.length) out.ipRanges = i.ip_ranges;
+    }
+    return out;
+  });
+}
+
+/** Compares declared interfaces with what the API reports, ignoring what the user left to the service. */
+export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
+  if (declared.length !== actual.length) return false;
+  return declared.every((d, i) =>
+    Object.entries(d).every(([k, v]) => {
+      if (k === "ipv4" && v && typeof v === "object") return Object.entries(v).every(([kk, vv]) => (actual[i].ipv4 as Props | undefined)?.[kk] === vv);
+      if (k === "primary") return Boolean(v) === Boolean(actual[i].primary);
+      return JSON.stringify(actual[i][k]) === JSON.stringify(v);
+    }),
+  );
+}
+
+/** A profile and its interfaces, as the API lists them. */
+export interface ProfileApi {
+  id: number;
+  interfaces: ApiInterface[];
+}
+
+/** The profile whose interfaces `interfaces` manages: the deploy's default profile (the first). */
+export async function bootConfig(c: ApiClient, id: string): Promise<ProfileApi | undefined> {
+  return (await c.list<ProfileApi>(`${instancePath(id)}/configs`))[0];
+}

@@ -1,0 +1,59 @@
+import type { ApiClient } from "../../client";
+import { act } from "../../lost-answers";
+import { instancePath, typePath, waitStatus } from "../../steps";
+import type { Props } from "../../table";
+
+/** `swapSize`: the swap disk an image deploy makes, read back, checked at preview and resized in place. */
+
+interface DiskApi {
+  id: number;
+  size: number;
+  filesystem: string;
+  status: string;
+}
+
+/** The swap disk an image deploy made, if any. */
+async function swapDisk(c: ApiClient, id: string): Promise<DiskApi | undefined> {
+  return (await c.list<DiskApi>(`${instancePath(id)}/disks`)).find((d) => d.filesystem === "swap");
+}
+
+/** `swapSize` as the instance has it, for an image deploy (0: no swap disk); other instances manage their disks as Disk resources. */
+export const swapSizeOf = async (c: ApiClient, id: string, props: Props): Promise<number | undefined> =>
+  props.image === undefined ? undefined : ((await swapDisk(c, id))?.size ?? 0);
+
+/**
+ * Refuses, at preview, a `swapSize` change the API cannot make in place: adding or removing the swap disk,
+ * or growing it past the type's disk allowance.
+ */
+export async function checkSwapChange(c: ApiClient, id: string, olds: Props, to: number): Promise<void> {
+  const disks = await c.list<DiskApi>(`${instancePath(id)}/disks`);
+  const swap = disks.find((d) => d.filesystem === "swap");
+  const from = swap?.size ?? 0;
+  if (from === to) return;
+  if (!swap) throw new Error(`swapSize: instance ${id} has no swap disk to resize to ${to} MB; add one as a Disk resource (filesystem swap) instead`);
+  if (to === 0)
+    throw new Error(
+      `swapSize: 0 would remove instance ${id}'s swap disk, which is not done in place; give a size of 1 MB or more, or delete the swap disk from its profile yourself`,
+    );
+  const type = await c.get<{ disk: number }>(typePath(olds.type), true);
+  const used = disks.reduce((n, d) => n + d.size, 0);
+  if (type && used - from + to > type.disk) {
+    throw new Error(
+      `swapSize: ${to} MB does not fit: the disks of instance ${id} would use ${used - from + to} MB, more than the ${type.disk} MB of type ${String(olds.type)} (${type.disk - used + from} MB are free for swap); shrink another disk or choose a larger type`,
+    );
+  }
+}
+
+/** Resizes the swap disk (the instance is shut down at this point) and waits until it is ready. */
+export async function resizeSwap(c: ApiClient, id: string, size: number, timeoutMs: number): Promise<void> {
+  const swap = await swapDisk(c, id);
+  if (!swap) throw new Error(`swapSize: instance ${id} has no swap disk`);
+  if (swap.size === size) return;
+  const disk = `${instancePath(id)}/disks/${swap.id}`;
+  await act(c, `${disk}/resize`, { size }, async () => {
+    const d = (await c.get<DiskApi>(disk)) as DiskApi;
+    return d.status === "not ready" || d.size === size;
+  });
+  const resized = { what: `to be resized to ${size} MB`, done: (d: DiskApi) => d.status === "ready" && d.size === size };
+  await waitStatus<DiskApi>(c, disk, `swap disk ${swap.id} of instance ${id}`, resized, timeoutMs);
+}

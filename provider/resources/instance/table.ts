@@ -1,0 +1,271 @@
+import { z } from "zod";
+import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../rules";
+import { instancePath } from "../../steps";
+import { madeSince, rule, type ResourceSpec } from "../../table";
+import { interfacesInput } from "./interfaces";
+
+/** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
+
+export interface InstanceApi {
+  id: number;
+  label: string;
+  status: string;
+  type: string;
+  image: string | null;
+  created: string;
+  backups: { enabled: boolean; available: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
+  [k: string]: unknown;
+}
+
+const publicKey = rule((v) => sshPublicKeyError(v));
+
+export const instanceSpec: ResourceSpec<InstanceApi> = {
+  type: "Instance",
+  noun: "instance",
+  uniqueLabel: true,
+  holdsData: true,
+  autoName: { field: "label", min: 3, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  description:
+    "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
+  idFormat: 'The API\'s integer instance id, as a string (for example `"123"`); it is the `computeId` of disks, configs and interfaces.',
+  example: `import * as compute from "pulumi-compute";
+
+const web = new compute.Instance("web", {
+    region: "us-east",
+    type: "c1-standard-2",
+    image: "compute/debian12",
+    rootPass: config.requireSecret("rootPass"),
+    authorizedKeys: [key.sshKey],
+    tags: ["web"],
+});
+export const ip = web.ipv4[0];`,
+  fields: [
+    {
+      name: "region",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: z.string().min(1),
+      description: "Region id (for example `us-east`). Changing it replaces the instance.",
+    },
+    {
+      name: "type",
+      kind: "input",
+      required: true,
+      schema: z.string().min(1),
+      description: "Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule(instanceLabelError),
+      description:
+        "3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    { name: "group", kind: "input", computed: true, clearTo: "", schema: z.string().max(50), description: "Deprecated group label. Changed in place." },
+    {
+      name: "tags",
+      kind: "input",
+      computed: true,
+      clearTo: [],
+      unordered: true,
+      schema: z.array(z.string().min(3, "a tag must be 3 to 50 characters").max(50, "a tag must be 3 to 50 characters")),
+      description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.",
+    },
+    {
+      name: "alerts",
+      kind: "input",
+      computed: true,
+      partial: true,
+      schema: z
+        .object({
+          cpu: z.number().int().min(0),
+          io: z.number().int().min(0),
+          networkIn: z.number().int().min(0),
+          networkOut: z.number().int().min(0),
+          transferQuota: z.number().int().min(0).max(100),
+        })
+        .partial()
+        .strict(),
+      description:
+        "Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place.",
+    },
+    {
+      name: "watchdogEnabled",
+      kind: "input",
+      computed: true,
+      clearTo: true,
+      schema: z.boolean(),
+      description: "Reboot the instance when it powers off unexpectedly. Changed in place.",
+    },
+    {
+      name: "backupSchedule",
+      api: "backups.schedule",
+      kind: "input",
+      computed: true,
+      partial: true,
+      control: true,
+      schema: z
+        .object({
+          day: z.enum(["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]),
+          window: z.enum(["Scheduling", "W0", "W2", "W4", "W6", "W8", "W10", "W12", "W14", "W16", "W18", "W20", "W22"]),
+        })
+        .partial()
+        .strict(),
+      description: "When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place.",
+    },
+    {
+      name: "backupsEnabled",
+      kind: "input",
+      computed: true,
+      control: true,
+      schema: z.boolean(),
+      description: "The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup).",
+    },
+    {
+      name: "booted",
+      kind: "input",
+      computed: true,
+      schema: z.boolean(),
+      description:
+        "Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots).",
+    },
+    {
+      name: "image",
+      kind: "input",
+      forceNew: true,
+      schema: z.string().min(1),
+      description:
+        "Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way).",
+    },
+    {
+      name: "rootPass",
+      kind: "input",
+      secret: true,
+      writeOnly: true,
+      computed: true,
+      schema: rule(rootPassError),
+      description:
+        "Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
+    },
+    {
+      name: "authorizedKeys",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.array(publicKey),
+      description: "Public SSH keys for root. Create-only: changing them replaces the instance.",
+    },
+    {
+      name: "authorizedUsers",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.array(z.string().min(1)),
+      description: "Users whose profile SSH keys are added for root. Create-only.",
+    },
+    {
+      name: "scriptId",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.number().int(),
+      description: "Deployment script to run (needs a compatible image). Create-only.",
+    },
+    {
+      name: "scriptData",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      secret: true,
+      raw: true,
+      schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"),
+      description: "Inputs of the deployment script (JSON). Secret. Create-only.",
+    },
+    {
+      name: "backupId",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      schema: z.number().int(),
+      description: "Create from this backup of another instance. Create-only.",
+    },
+    {
+      name: "swapSize",
+      kind: "input",
+      computed: true,
+      schema: z.number().int().min(0),
+      description:
+        "Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.",
+    },
+    {
+      name: "interfaces",
+      kind: "input",
+      writeOnly: true,
+      computed: true,
+      schema: interfacesInput,
+      description:
+        "1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here.",
+    },
+    {
+      name: "metadata",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      secret: true,
+      schema: z.object({ userData: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64-encoded") }).strict(),
+      description: "`userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only.",
+    },
+    { name: "firewallId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Firewall to attach at create. Create-only." },
+    { name: "privateIp", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "Add a private IPv4 address. Create-only." },
+    {
+      name: "migrationType",
+      kind: "input",
+      control: true,
+      schema: z.enum(["warm", "cold"]),
+      description: "How a `type` change migrates: `cold` (default; shuts down first) or `warm`.",
+    },
+    {
+      name: "allowAutoDiskResize",
+      kind: "input",
+      control: true,
+      schema: z.boolean(),
+      description: "On a resize to a larger type, grow the data disk too (default true).",
+    },
+    {
+      name: "rebuildOnImageChange",
+      kind: "input",
+      control: true,
+      schema: z.boolean(),
+      description: "Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes.",
+    },
+    { name: "status", kind: "output", description: "`running`, `offline`, `provisioning`, `booting`, `migrating`, ..." },
+    { name: "ipv4", kind: "output", outputType: "array", description: "IPv4 addresses: the public one first, then the private one if any." },
+    { name: "ipv6", kind: "output", description: "SLAAC IPv6 address (/128), or null." },
+    { name: "specs", kind: "output", outputType: "object", description: "`disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`." },
+    { name: "hypervisor", kind: "output", description: "`kvm`." },
+    { name: "hostUuid", kind: "output", description: "The host machine." },
+    { name: "hasUserData", kind: "output", outputType: "boolean", description: "Whether the instance was provisioned with user data." },
+    { name: "backups", kind: "output", outputType: "object", description: "Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`." },
+    { name: "vpcIpv4", kind: "output", description: "The address of the instance's first vpc interface in its subnet (set when `interfaces` has one)." },
+    {
+      name: "bootConfigId",
+      kind: "output",
+      outputType: "integer",
+      description: "The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is).",
+    },
+    { name: "created", kind: "output", description: "When the instance was created." },
+    { name: "updated", kind: "output", description: "When it last changed." },
+  ],
+  timeouts: { defaults: { create: "15m", update: "60m", delete: "10m" }, note: "Pulumi's `customTimeouts` do not reach dynamic providers." },
+  collectionPath: () => "/compute/instances",
+  itemPath: (id) => instancePath(id),
+  // A lost create answer: the instance with our label (every create carries one: auto-named or pinned),
+  // made since this create began.
+  async findExisting(client, body, _inputs, since) {
+    if (typeof body.label !== "string") throw new Error("the answer to the create was lost and it had no label to find the instance by");
+    const all = await client.list<InstanceApi>("/compute/instances");
+    return all.find((i) => i.label === body.label && madeSince(i.created, since));
+  },
+};

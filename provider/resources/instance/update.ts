@@ -1,0 +1,108 @@
+import type { ApiClient } from "../../client";
+import { act } from "../../lost-answers";
+import { toApiBody, updateBody } from "../../mapping";
+import { generatedPassword } from "../../passwords";
+import type { HookContext } from "../../rest-provider";
+import { instancePath, power, powerCycle, type StatusWait } from "../../steps";
+import { convertKeys, snake, type Props } from "../../table";
+import { bootConfig, vpcAddress, type ApiInterface } from "./interfaces";
+import { resizeSwap, swapSizeOf } from "./swap";
+import { instanceSpec, type InstanceApi } from "./table";
+
+/** The statuses an instance rests in (no action under way). */
+export const SETTLED = new Set(["running", "offline", "stopped"]);
+
+/** A wait until the instance rests in a status `want` accepts. */
+export const settled = (what: string, want: (i: InstanceApi) => boolean = () => true): StatusWait<InstanceApi> => ({
+  what,
+  done: (i) => SETTLED.has(i.status) && want(i),
+});
+
+/** Sends a change action (rebuild, resize), telling from the instance whether a lost answer took effect. */
+async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied: (i: InstanceApi) => boolean): Promise<void> {
+  await act(c, `${instancePath(id)}/${action}`, body, async () => applied((await c.get<InstanceApi>(instancePath(id))) as InstanceApi));
+}
+
+/**
+ * The in-place changes of an instance, in order: a rebuild (a new image), one PUT of the plain fields, the
+ * backup service, a swap resize and a password reset in one power cycle, a resize, the boot profile's
+ * interfaces (with a reboot), and the power state last. Every step records the instance as it leaves it
+ * (`ctx.latest`), so a failure keeps the instance as it is now.
+ */
+export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props, news: Props, changed: string[]): Promise<InstanceApi> {
+  const { client: c, id, timeoutMs } = ctx;
+  const ins: Props = { ...news };
+  if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
+  // What a failure keeps: the outputs the steps changed so far, and the old password until the reset is made.
+  const extra = Object.assign(ctx.outputs, { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize });
+  ctx.keep.rootPass = olds.rootPass;
+  const has = (f: string) => changed.includes(f);
+  const settle = async (what: string, want?: (i: InstanceApi) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
+  const current = async () => (ctx.latest = (await c.get<InstanceApi>(instancePath(id))) as InstanceApi);
+  const seen = (i: object) => (ctx.latest = i as InstanceApi);
+
+  // 1. An image change with rebuildOnImageChange: rebuild (erases the disks), then the other changes.
+  if (has("image")) {
+    if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
+    const body = toApiBody(instanceSpec, ins, ["image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "metadata", "booted"]);
+    await instanceAction(c, id, "rebuild", body, (i) => i.status === "rebuilding" || (i.image === news.image && SETTLED.has(i.status)));
+    ctx.keep.rootPass = ins.rootPass;
+    await settle("to finish rebuilding");
+    extra.swapSize = await swapSizeOf(c, id, ins);
+  }
+  // 2. One PUT for the plain fields (a removed group or tags list is cleared).
+  const putFields = ["label", "group", "tags", "alerts", "watchdogEnabled"].filter(has);
+  if (putFields.length || has("backupSchedule")) {
+    const body = updateBody(instanceSpec, news, putFields);
+    if (has("backupSchedule")) body.backups = { schedule: convertKeys(news.backupSchedule, snake) };
+    ctx.latest = (await c.request<InstanceApi>("PUT", instancePath(id), { body })).body;
+  }
+  // 3. The backup service. Enabling or cancelling twice is harmless.
+  if (has("backupsEnabled")) await act(c, `${instancePath(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, {});
+  // 4. What the API does only while the instance is shut down, in one power cycle: a swap disk resize and the
+  // root password reset.
+  const swapTo = has("swapSize") && typeof news.swapSize === "number" && news.swapSize !== extra.swapSize ? news.swapSize : undefined;
+  const password = has("rootPass") && news.rootPass !== undefined;
+  if (swapTo !== undefined || password) {
+    const why = [swapTo !== undefined ? "the swap resize" : "", password ? "the password reset" : ""].filter(Boolean).join(" and ");
+    await powerCycle(c, id, { timeoutMs, why, seen }, async () => {
+      if (swapTo !== undefined) {
+        await resizeSwap(c, id, swapTo, timeoutMs);
+        extra.swapSize = swapTo;
+      }
+      if (password) {
+        // Setting the same password twice is harmless.
+        await act(c, `${instancePath(id)}/password`, { root_pass: news.rootPass });
+        ctx.keep.rootPass = ins.rootPass;
+      }
+    });
+  }
+  // 5. A resize: wait until the new type is in place.
+  if (has("type")) {
+    const body: Props = { type: news.type };
+    if (news.migrationType !== undefined) body.migration_type = news.migrationType;
+    if (news.allowAutoDiskResize !== undefined) body.allow_auto_disk_resize = news.allowAutoDiskResize;
+    await instanceAction(c, id, "resize", body, (i) => i.status === "migrating" || i.type === news.type);
+    await settle(`to be resized to ${String(news.type)}`, (i) => i.type === news.type);
+  }
+  // 6. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
+  if (has("interfaces")) {
+    const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfig(c, id))?.id;
+    if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
+    extra.bootConfigId = cfgId;
+    const put = { body: { interfaces: convertKeys(news.interfaces, snake) } };
+    const cfg = (await c.request<{ interfaces: ApiInterface[] }>("PUT", `${instancePath(id)}/configs/${cfgId}`, put)).body;
+    extra.vpcIpv4 = vpcAddress(cfg.interfaces);
+    const now = await current();
+    if (now.status === "running") seen(await power(c, id, "reboot", { configId: cfgId, timeoutMs, why: "to reboot with the new interfaces" }));
+  }
+  // 7. Power state last, so it is what the user asked for.
+  if (has("booted") || has("image")) {
+    const now = await settle("to settle");
+    if (news.booted !== false && now.status === "offline") seen(await power(c, id, "boot", { timeoutMs }));
+    else if (news.booted === false && now.status === "running") seen(await power(c, id, "shutdown", { timeoutMs }));
+  }
+  // The outputs: what the steps changed (in ctx.outputs), and the password (one generated for a rebuild, too).
+  if (ins.rootPass !== undefined) ctx.outputs.rootPass = ins.rootPass;
+  return ctx.latest ?? (await current());
+}

@@ -1,0 +1,136 @@
+import { deletesFirst } from "../check";
+import { defineResource } from "../definition";
+import { RESOURCE_NAME } from "../naming";
+import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
+import type { CheckFailure } from "../check";
+import { idInput, rule, UNKNOWN, type ResourceSpec } from "../table";
+import { VPC_LABEL } from "./vpc";
+
+export interface SubnetApi {
+  id: number;
+  label: string;
+  ipv4: string;
+  computes: Array<{ id: number; interfaces: Array<{ id: number; active: boolean; config_id: number }> }>;
+  created: string;
+  updated: string;
+}
+
+export const subnetSpec: ResourceSpec<SubnetApi> = {
+  type: "Subnet",
+  noun: "subnet",
+  uniqueLabel: true,
+  description:
+    "A subnet of a VPC (`/vpcs/{vpcId}/subnets`). Instances join it through a `vpc` interface (an Instance's `interfaces`, a Config's, or an Interface resource).",
+  idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
+  example: `const web = new compute.Subnet("web", { vpcId: net.id, ipv4: "10.0.1.0/24" }); // label: web-<suffix>`,
+  replacementNote:
+    "Two subnets of a VPC may not overlap: a new `ipv4` that overlaps the old one in the same VPC deletes the old subnet first. A subnet still used by an interface cannot be deleted: the error names the instances and interfaces.",
+  autoName: VPC_LABEL,
+  fields: [
+    {
+      name: "vpcId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The VPC's id (`vpc.id`). Changing it replaces the subnet.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule(vpcLabelError),
+      description:
+        "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "ipv4",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: rule(subnetIpv4Error),
+      description:
+        "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet.",
+    },
+    { name: "computes", kind: "output", outputType: "array", description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`." },
+    { name: "created", kind: "output", description: "When the subnet was created." },
+    { name: "updated", kind: "output", description: "When it last changed." },
+  ],
+  collectionPath: (inputs) => `/vpcs/${String(inputs.vpcId)}/subnets`,
+  itemPath: (id, props) => `/vpcs/${String(props.vpcId)}/subnets/${encodeURIComponent(id)}`,
+  async findExisting(client, body, inputs) {
+    return (await client.list<SubnetApi>(`/vpcs/${String(inputs.vpcId)}/subnets`)).find((s) => s.label === body.label && s.ipv4 === body.ipv4);
+  },
+};
+
+/**
+ * The subnets this program declares, per VPC, by resource name (unique in a program, and stable while an
+ * auto-named label is made anew for a replacement): a preview can refuse two overlapping ranges before
+ * any request.
+ */
+const declared = new Map<string, Map<string, { label: string; ipv4: string }>>();
+export function resetDeclaredSubnets(): void {
+  declared.clear();
+}
+
+/** A subnet: its table, plus overlap checks between the program's subnets, delete-first over its own range, and who uses it. */
+export const subnet = defineResource({
+  spec: subnetSpec,
+  lookup: { name: "getSubnets", listKey: "subnets", description: "The subnets of a VPC.", parents: { vpcId: "VPC" } },
+  sdk: { file: "subnet" },
+  hooks: {
+    validate(news, _olds, r) {
+      const failures: CheckFailure[] = [];
+      const vpc = news.vpcId;
+      const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
+      const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(label);
+      if (
+        !r.failures.length &&
+        vpc !== undefined &&
+        vpc !== UNKNOWN &&
+        typeof label === "string" &&
+        typeof ipv4 === "string" &&
+        label !== UNKNOWN &&
+        ipv4 !== UNKNOWN
+      ) {
+        const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
+        for (const [other, s] of siblings) {
+          if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
+            failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
+          }
+        }
+        // Only a subnet that passes is recorded: a refused one must not block its siblings.
+        if (!failures.length) {
+          siblings.set(name, { label, ipv4 });
+          declared.set(String(vpc), siblings);
+        }
+      }
+      return failures;
+    },
+    diff(_client, _id, olds, news, d) {
+      // Two subnets of a VPC must not overlap: a new range over the old one in the same VPC deletes first.
+      const sameVpc = !d.changed.includes("vpcId");
+      const overlaps =
+        sameVpc &&
+        typeof olds.ipv4 === "string" &&
+        typeof news.ipv4 === "string" &&
+        news.ipv4 !== UNKNOWN &&
+        !subnetIpv4Error(news.ipv4) &&
+        cidrsOverlap(olds.ipv4, news.ipv4);
+      d.deleteBeforeReplace = d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news));
+    },
+    async deleteFailure({ client: c, id, props }) {
+      // The API refuses while interfaces use the subnet: say which, and what to do.
+      const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);
+      if (!s?.computes.length) return undefined;
+      const who = s.computes
+        .map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`)
+        .join("; ");
+      return new Error(
+        `cannot delete subnet ${id} (${s.label}): it is still used by ${who}. Remove those interfaces first (from the Interface resources, or the Config/Instance interfaces lists); an active interface needs its instance shut down or rebooted with another profile.`,
+      );
+    },
+  },
+});
+export const subnetProvider = subnet.provider;

@@ -1,0 +1,235 @@
+import type { ApiClient } from "./client";
+import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "./check";
+import { ComputeError, describeFailure, KeptResourceError } from "./errors";
+import { createOnce } from "./lost-answers";
+import { declare, fromApi, readResult, toApiBody } from "./mapping";
+import { finishReplacement, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
+import { client as settingsClient } from "./settings";
+import { putChanged, waitStatus, type StatusWait } from "./steps";
+import type { ApiRecord, Props, ResourceSpec } from "./table";
+import { budgetOf } from "./timeouts";
+import { waitFor } from "./wait";
+
+/** The six methods of a provider of one resource type: what the dynamic provider server and the plugin call. */
+export interface DynamicProviderImpl {
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
+  /** `changed`: the inputs that differ (for the plugin's detailed diff; the dynamic provider server ignores it). */
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean; changed?: string[] }>;
+  create(inputs: Props): Promise<{ id: string; outs: Props }>;
+  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
+export interface HookContext<Api> {
+  client: ApiClient;
+  id: string;
+  props: Props;
+  /** The wait budget of this operation (the `timeouts` input, else the defaults, else `customTimeouts`). */
+  timeoutMs: number;
+  /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
+  outputs: Props;
+  /**
+   * The resource as the hook's last call returned it: what a failure keeps in the stack. create: a step
+   * after the POST (a PUT, say); update: every step that reads or changes it (then a failure keeps it).
+   */
+  latest?: Api;
+  /** update: inputs a failure keeps other than the new ones (the old password until the reset went through). */
+  keep: Props;
+  /** Polls the resource until the wait is done (`<noun> <id> <what>` in messages); returns it then. */
+  wait(w: StatusWait<Api>): Promise<Api>;
+}
+
+/** What `extraOutputs` is called for: the operation, and the old outputs (read: the state; create: none). */
+export interface OutputsContext {
+  op: "create" | "read" | "update";
+  olds: Props;
+}
+
+/** delete: waiting until the resource is gone, with options. */
+export interface GoneWait {
+  /** Polling cap (ms): 2 s by default. */
+  maxMs?: number;
+  /** No wait when the DELETE answered 404 (it was gone already). */
+  skipOn404?: boolean;
+}
+
+/**
+ * The steps a resource adds to the generic provider. The table gives check, diff, the bodies and the
+ * outputs; these hooks give the rest, so that a resource is its table plus small functions.
+ */
+export interface ProviderHooks<Api extends ApiRecord> {
+  /** check: cross-field rules, after the table's own (failures name their property). */
+  validate?(news: Props, olds: Props, checked: { inputs: Props; failures: readonly CheckFailure[] }): CheckFailure[] | Promise<CheckFailure[]>;
+  /** create: sends the create (default: createOnce, which adopts what a lost answer made). */
+  send?(client: ApiClient, body: Props, inputs: Props): Promise<Api>;
+  /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
+  deleteFailure?(ctx: HookContext<Api>, err: unknown): Promise<Error | undefined>;
+  /**
+   * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
+   * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
+   */
+  diff?(client: () => ApiClient, id: string, olds: Props, news: Props, d: DiffOutcome): Promise<void> | void;
+  /** create: the inputs to create with (a generated password, say); the outputs keep them. */
+  prepare?(inputs: Props): Props | Promise<Props>;
+  /** Custom create body (default: the inputs under their API names). */
+  createBody?(inputs: Props): Props;
+  /** create: wait for a status after the POST. */
+  waitCreated?: StatusWait<Api>;
+  /** create: steps after the POST (and the wait), such as a boot; returns the API object to record. */
+  afterCreate?(ctx: HookContext<Api>, api: Api): Promise<Api>;
+  /** Custom update (default: putChanged, one PUT of the changed in-place fields). */
+  update?(ctx: HookContext<Api>, olds: Props, news: Props, changed: string[]): Promise<Api>;
+  /** update: a failure after the update (reading the outputs) keeps the resource as the update returned it. */
+  keepUpdated?: boolean;
+  /** update: said after the message of a failure that keeps the resource. */
+  keptUpdateNote?: string;
+  /** update: inputs the provider made (a generated password) kept from the old outputs when still left out. */
+  carry?: string[];
+  /** Outputs from the API record alone, without a call (default: the table's, `fromApi`); a failure keeps these. */
+  mapOutputs?(api: Api, props: Props): Props;
+  /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
+  extraOutputs?(client: ApiClient, api: Api, props: Props, how: OutputsContext): Promise<Props> | Props;
+  /** delete: steps before the DELETE (a power cycle, say). */
+  beforeDelete?(ctx: HookContext<Api>): Promise<void>;
+  /** delete: wait until the resource is gone (the API deletes some in the background). */
+  waitGone?: boolean | GoneWait;
+  /** What a failure after the resource exists adds to the message (it is kept in the stack). */
+  keptNote?: string;
+  /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
+  keptNoun?: string;
+}
+
+/**
+ * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
+ * gone), PUT of the changed fields to update, DELETE to delete (404 is success); `hooks` add waits, power
+ * cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
+ * A data-holding resource with a pinned unique label is replaced create-first (provider/replacements.ts).
+ */
+export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
+  const getClient = () => settingsClient();
+  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, props) : fromApi(spec, api, props));
+  const outputs = async (c: ApiClient, api: Api, props: Props, how: OutputsContext, added: Props = {}) => {
+    const outs = base(api, props);
+    return { ...outs, ...(hooks.extraOutputs ? await hooks.extraOutputs(c, api, props, how) : {}), ...added };
+  };
+  const context = (c: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api> => ({
+    client: c,
+    id,
+    props,
+    timeoutMs,
+    outputs: {},
+    keep: {},
+    wait: (w) => waitStatus<Api>(c, spec.itemPath(id, props), `${spec.noun} ${id}`, w, timeoutMs),
+  });
+  /** The error that keeps the resource: its outputs, and `__provider`, which the engine does not add to failures. */
+  const kept = (message: string, id: string, outs: Props, inputs: Props, cause: ComputeError) =>
+    new KeptResourceError(message, cause, id, { ...outs, __provider: inputs.__provider });
+  const keptNote = (message: string, id: string) =>
+    `${message}. The ${hooks.keptNoun ?? spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
+  const renames = renamesOnReplace(spec);
+  return {
+    async check(olds, news) {
+      const r = checkInputs(spec, news, olds);
+      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, r)));
+      return r;
+    },
+
+    async diff(id, olds, news) {
+      const d = diffInputs(spec, olds, news);
+      if (hooks.diff) await hooks.diff(getClient, id, olds, news, d);
+      if (renames) {
+        // A replacement is made first (under a temporary label if the old one holds a pinned label).
+        noteReplacement(spec, id, d, news);
+        if (!d.changed.includes("label") && (await renameDue(getClient(), spec, id, olds, news))) d.changed.push("label");
+      }
+      return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    },
+
+    async create(inputs) {
+      let id: string | undefined;
+      let last: Api | undefined;
+      const ins = hooks.prepare ? await hooks.prepare({ ...inputs }) : inputs;
+      let ctx: HookContext<Api> | undefined;
+      try {
+        const c = getClient();
+        const body = hooks.createBody ? hooks.createBody(ins) : toApiBody(spec, ins);
+        const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
+        if (replacing) body.label = replacing.temp;
+        last = hooks.send ? await hooks.send(c, body, ins) : await createOnce(c, spec, body, ins);
+        id = String(last.id);
+        replacing?.done(id);
+        ctx = context(c, id, ins, budgetOf(spec, ins, "create"));
+        if (hooks.waitCreated) last = await ctx.wait(hooks.waitCreated);
+        if (hooks.afterCreate) {
+          last = await hooks.afterCreate(ctx, last);
+          ctx.latest = undefined;
+        }
+        const outs = await outputs(c, last, ins, { op: "create", olds: {} }, ctx.outputs);
+        // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
+        if (replacing) Object.assign(outs, { label: ins.label, [REPLACEMENT_LABEL]: replacing.temp });
+        return { id, outs: declare(spec, outs, inputs) };
+      } catch (err) {
+        const e = describeFailure(spec, "create", id, err);
+        const now = ctx?.latest ?? last;
+        if (id && now) throw kept(keptNote(e.message, id), id, base(now, ins), inputs, e);
+        throw e;
+      }
+    },
+
+    async read(id, props) {
+      try {
+        const missing = spec.fields.filter((f) => f.inPath && (props[f.name] === undefined || props[f.name] === null)).map((f) => f.name);
+        // A child read by id alone (a get without its parent): say what it needs instead of a bare 404.
+        if (missing.length) throw new Error(`reading a ${spec.noun} by id needs ${missing.join(" and ")} in its state (the parent's id)`);
+        const c = getClient();
+        const api = await c.get<Api>(spec.itemPath(id, props), true);
+        if (!api) return {};
+        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
+      } catch (err) {
+        throw describeFailure(spec, "read", id, err);
+      }
+    },
+
+    async update(id, olds, news) {
+      let ctx: HookContext<Api> | undefined;
+      try {
+        const c = getClient();
+        const { changed } = diffInputs(spec, olds, news);
+        // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
+        if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
+        ctx = context(c, id, news, budgetOf(spec, news, "update"));
+        const api = hooks.update ? await hooks.update(ctx, olds, news, changed) : (await putChanged(c, spec, id, olds, news, changed)).api;
+        if (hooks.keepUpdated) ctx.latest = api;
+        const ins = { ...news };
+        for (const f of hooks.carry ?? []) if (ins[f] === undefined) ins[f] = olds[f];
+        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds }, ctx.outputs), news) };
+      } catch (err) {
+        const e = describeFailure(spec, "update", id, err);
+        if (!ctx?.latest) throw e;
+        const message = hooks.keptUpdateNote ? `${e.message}. ${hooks.keptUpdateNote}` : e.message;
+        throw kept(message, id, { ...base(ctx.latest, { ...news, ...ctx.keep }), ...ctx.outputs }, news, e);
+      }
+    },
+
+    async delete(id, props) {
+      try {
+        const c = getClient();
+        const timeoutMs = budgetOf(spec, props, "delete");
+        if (hooks.beforeDelete) await hooks.beforeDelete(context(c, id, props, timeoutMs));
+        const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        const gone = typeof hooks.waitGone === "object" ? hooks.waitGone : {};
+        if (hooks.waitGone && !(gone.skipOn404 && r.status === 404)) {
+          const what = `${spec.noun} ${id} to be deleted`;
+          await waitFor({ client: c, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
+        }
+        // A replacement made under a temporary label takes the pinned one now that this one is gone.
+        if (renames) await finishReplacement(c, spec, id, props);
+      } catch (err) {
+        const better = hooks.deleteFailure ? await hooks.deleteFailure(context(getClient(), id, props, 0), err) : undefined;
+        throw better ?? describeFailure(spec, "delete", id, err);
+      }
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import type { ApiClient } from "./client";
+import type { NameRule } from "./naming";
+import { ID_PATTERN } from "./rules";
+
+/**
+ * The table model: a resource is a table of fields (one row per property) and a few facts about its paths,
+ * labels and waits. Check, diff, the request bodies, the outputs, schema.json, the docs and the sdk classes
+ * are all derived from these rows.
+ */
+
+/** Properties as the engine passes them: plain JSON values by name. */
+export type Props = Record<string, unknown>;
+
+/** What every API record has. */
+export interface ApiRecord {
+  id: number | string;
+}
+
+/** The value Pulumi passes to check/diff during preview for a value not known yet. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/** One row of a resource's table. */
+export interface Field {
+  /** Property name in Pulumi (camelCase). */
+  name: string;
+  /** Field name in the API (snake_case); defaults to the snake_case of `name`. */
+  api?: string;
+  /**
+   * Inputs: the validation of the value (check). Outputs: the shape of the value, for the types of the
+   * schema and the sdk classes (never used to validate what the API returns).
+   */
+  schema?: z.ZodType;
+  /** `input`: set by the user (and echoed as an output); `output`: computed by the service only. */
+  kind: "input" | "output";
+  required?: boolean;
+  /** The service fills it in when the user leaves it out (so a missing input is not a change). */
+  computed?: boolean;
+  /** A change cannot be made in place: the resource is replaced. */
+  forceNew?: boolean;
+  /** Stored encrypted in the state; never printed. */
+  secret?: boolean;
+  /** Not returned by the API (write-only): kept from the inputs. */
+  writeOnly?: boolean;
+  /** A list whose order does not matter (tags): compared as a set. */
+  unordered?: boolean;
+  /** An object the service completes with defaults: only the keys the user gave are compared. */
+  partial?: boolean;
+  /** User JSON sent as is (no key conversion), such as script data. */
+  raw?: boolean;
+  /**
+   * Not sent by the generic bodies (create body, default update): it steers how the provider acts
+   * (timeouts, resize options), or a hook sends it its own way (an instance's backup schedule).
+   */
+  control?: boolean;
+  /** A parent's id that goes in the request path (`computeId`, `vpcId`...), never in a body. */
+  inPath?: boolean;
+  /**
+   * For an optional input the service fills in (`computed`): the value that clears it when the program
+   * removes it (tags `[]`, a description `""`). Without it, a removed input keeps its current value.
+   */
+  clearTo?: unknown;
+  /** JSON type of an output-only field without a `schema`, for the schema. */
+  outputType?: "string" | "integer" | "boolean" | "object" | "array";
+  /** JSON type of the items of an output-only list without a `schema`, for the schema. */
+  itemType?: "string" | "integer" | "object";
+  description: string;
+}
+
+export type TimeoutOp = "create" | "update" | "delete";
+export type TimeoutDefaults = Partial<Record<TimeoutOp, string>>;
+
+/** The `timeouts` input of a resource that waits: its defaults, and words for the docs. */
+export interface TimeoutsRow {
+  defaults: TimeoutDefaults;
+  /** What each operation's wait covers, for the docs (when not obvious). */
+  covers?: Partial<Record<TimeoutOp, string>>;
+  /** Said after the defaults in the field's description. */
+  note?: string;
+}
+
+export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
+  /** Resource class name, e.g. `SshKey`. */
+  type: string;
+  description: string;
+  fields: Field[];
+  /** Human words for the resource in messages, e.g. "SSH key". */
+  noun: string;
+  /** What the Pulumi id is, for the docs (e.g. "the API's key id, as a string"). */
+  idFormat: string;
+  /** A short TypeScript usage example for the docs. */
+  example: string;
+  /** Said on the docs page after the replacement rules (a resource's own twist on them). */
+  replacementNote?: string;
+  /** The API keeps labels unique: a replacement that keeps a pinned label cannot be made beside the old one. */
+  uniqueLabel?: boolean;
+  /** Auto-naming: the label a resource gets when the program gives none. */
+  autoName?: NameRule;
+  /**
+   * The resource holds data (disks, databases): it is never deleted before its replacement exists. With a
+   * pinned unique label the replacement is made under a temporary label and renamed once the old one is gone.
+   */
+  holdsData?: boolean;
+  /** The waits of the resource: a `timeouts` input (validated, documented) with these defaults. */
+  timeouts?: TimeoutsRow;
+  collectionPath(inputs: Props): string;
+  itemPath(id: string, props: Props): string;
+  /**
+   * After a create whose response was lost: find the resource the request may have made (by unique or
+   * identifying fields), so it is adopted instead of made twice. `since` is when the create began.
+   */
+  findExisting?(client: ApiClient, body: Props, inputs: Props, since: number, before?: unknown): Promise<Api | undefined>;
+  /**
+   * For a resource with nothing that identifies it (no label): what exists before the create (the ids of its
+   * siblings), so that a lost answer can tell what the create made. Its result is `findExisting`'s `before`.
+   */
+  snapshot?(client: ApiClient, inputs: Props): Promise<unknown>;
+}
+
+/** Clock skew allowed between this machine and the API when telling what a create made (a minute). */
+export const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Whether an API record was made no earlier than `since` (when a create began), less the clock skew: what
+ * a lost create answer may have made, never an older resource that happens to match.
+ */
+export const madeSince = (created: unknown, since: number): boolean => Date.parse(`${String(created)}Z`) >= since - CLOCK_SKEW_MS;
+
+/** A zod string schema from one of the shared rules (provider/rules.ts): the rule's text is the message. */
+export const rule = (check: (v: string) => string | undefined): z.ZodType<string> =>
+  z.string().superRefine((v, ctx) => {
+    const e = check(v);
+    if (e) ctx.addIssue({ code: "custom", message: e });
+  });
+
+export const snake = (s: string): string => (s === "nat11" ? "nat_1_1" : s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+export const camel = (s: string): string => (s === "nat_1_1" ? "nat11" : s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
+
+/** Converts the keys of nested objects (not the values) between Pulumi's camelCase and the API's snake_case. */
+export function convertKeys(v: unknown, f: (k: string) => string): unknown {
+  if (Array.isArray(v)) return v.map((x) => convertKeys(x, f));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [f(k), convertKeys(x, f)]));
+  return v;
+}
+
+const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+
+/** Equality as the diff sees it for a field: sets for unordered lists, the user's keys for partial objects. */
+export function sameValue(f: Field, old: unknown, next: unknown): boolean {
+  if (f.unordered && Array.isArray(old) && Array.isArray(next)) {
+    const a = old.map((x) => JSON.stringify(x)).sort();
+    const b = next.map((x) => JSON.stringify(x)).sort();
+    return isDeepStrictEqual(a, b);
+  }
+  if (f.partial && isObject(old) && isObject(next)) {
+    return Object.entries(next).every(([k, v]) => v === undefined || isDeepStrictEqual(old[k], v));
+  }
+  return isDeepStrictEqual(old, next);
+}
+
+export const apiName = (f: Field): string => f.api ?? snake(f.name);
+export const inputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => f.kind === "input");
+export const fieldOf = (spec: ResourceSpec, name: string): Field | undefined => spec.fields.find((f) => f.name === name);
+
+/** A parent's or another resource's id as an input: a number, or a string of digits (`resource.id`). */
+export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
