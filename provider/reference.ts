@@ -8,6 +8,9 @@ import type { Field } from "./table";
  * images), a VPC's addresses, the database engines and types; and the item types they return.
  */
 export const REFERENCE_ITEMS: Record<string, ItemType> = {};
+const nullableString = z.string().nullable();
+const price = z.object({ hourly: z.number(), monthly: z.number() });
+const regionPrices = z.array(z.object({ id: z.string(), hourly: z.number(), monthly: z.number() }));
 const ITEM_TYPES = REFERENCE_ITEMS;
 ITEM_TYPES.Region = {
   description: "A region where resources can be made.",
@@ -16,8 +19,8 @@ ITEM_TYPES.Region = {
     out("label", "string", "Its display name."),
     out("country", "string", "Its country code."),
     { ...out("capabilities", "array", "What it offers, e.g. `Metadata`, `VPCs`."), itemType: "string" },
-    out("status", "string", "`ok` or `outage`."),
-    out("resolvers", "object", "Its DNS resolvers (`ipv4`, `ipv6`)."),
+    out("status", "string", "`ok` or `outage`.", z.enum(["ok", "outage"])),
+    out("resolvers", "object", "Its DNS resolvers (`ipv4`, `ipv6`).", z.object({ ipv4: z.string(), ipv6: z.string() })),
   ],
 };
 ITEM_TYPES.InstanceType = {
@@ -25,17 +28,22 @@ ITEM_TYPES.InstanceType = {
   fields: [
     out("id", "string", "The type's id, e.g. `c1-standard-2`."),
     out("label", "string", "Its display name."),
-    out("class", "string", "`nanode`, `standard`, `dedicated`, `premium`, `gpu` or `highmem`."),
+    out(
+      "class",
+      "string",
+      "`nanode`, `standard`, `dedicated`, `premium`, `gpu` or `highmem`.",
+      z.enum(["nanode", "standard", "dedicated", "premium", "gpu", "highmem"]),
+    ),
     out("disk", "integer", "Disk size in MB."),
     out("memory", "integer", "Memory in MB."),
     out("vcpus", "integer", "Virtual CPUs."),
     out("gpus", "integer", "GPUs."),
     out("networkOut", "integer", "Outbound bandwidth in Mbit/s."),
     out("transfer", "integer", "Monthly transfer in GB."),
-    out("price", "object", "`hourly` and `monthly` prices."),
-    { ...out("regionPrices", "array", "Prices that differ by region (`id`, `hourly`, `monthly`)."), itemType: "object" },
-    out("addons", "object", "Add-on prices (`backups`)."),
-    out("successor", "string", "The type a mutate upgrades to, or null."),
+    out("price", "object", "`hourly` and `monthly` prices.", price),
+    { ...out("regionPrices", "array", "Prices that differ by region (`id`, `hourly`, `monthly`).", regionPrices), itemType: "object" },
+    out("addons", "object", "Add-on prices (`backups`).", z.object({ backups: z.object({ price, regionPrices }) })),
+    out("successor", "string", "The type a mutate upgrades to, or null.", nullableString),
   ],
 };
 ITEM_TYPES.Kernel = {
@@ -44,7 +52,7 @@ ITEM_TYPES.Kernel = {
     out("id", "string", "The kernel's id, e.g. `compute/latest-64bit`."),
     out("label", "string", "Its display name."),
     out("version", "string", "Its version."),
-    out("architecture", "string", "`x86_64` or `i386`."),
+    out("architecture", "string", "`x86_64` or `i386`.", z.enum(["x86_64", "i386"])),
     out("built", "string", "When it was built."),
     out("deprecated", "boolean", "Whether it is deprecated."),
     out("kvm", "boolean", "Whether it supports KVM."),
@@ -56,27 +64,27 @@ ITEM_TYPES.ImageInfo = {
   fields: [
     out("id", "string", "The image's id, e.g. `compute/debian12` or `private/12`."),
     out("label", "string", "Its display name."),
-    out("description", "string", "Its description, or null."),
+    out("description", "string", "Its description, or null.", nullableString),
     { ...out("capabilities", "array", "What it supports, e.g. `cloud-init`."), itemType: "string" },
     out("created", "string", "When it was made."),
     out("updated", "string", "When it last changed."),
     out("createdBy", "string", "`compute` for public images, else the user."),
     out("deprecated", "boolean", "Whether it is deprecated."),
-    out("eol", "string", "End of life, or null."),
-    out("expiry", "string", "When it expires, or null."),
+    out("eol", "string", "End of life, or null.", nullableString),
+    out("expiry", "string", "When it expires, or null.", nullableString),
     out("isPublic", "boolean", "Whether it is public."),
     out("size", "integer", "Size in MB."),
-    out("status", "string", "`creating`, `pending_upload` or `available`."),
-    out("type", "string", "`manual` or `automatic`."),
-    out("vendor", "string", "The vendor, or null."),
+    out("status", "string", "`creating`, `pending_upload` or `available`.", z.enum(["creating", "pending_upload", "available"])),
+    out("type", "string", "`manual` or `automatic`.", z.enum(["manual", "automatic"])),
+    out("vendor", "string", "The vendor, or null.", nullableString),
   ],
 };
 
 ITEM_TYPES.VpcIp = {
   description: "An address of a VPC: an interface's address (or range) in a subnet.",
   fields: [
-    out("address", "string", "The IPv4 address, or null for a range."),
-    out("addressRange", "string", "The range (for an interface's `ipRanges`), or null."),
+    out("address", "string", "The IPv4 address, or null for a range.", nullableString),
+    out("addressRange", "string", "The range (for an interface's `ipRanges`), or null.", nullableString),
     out("vpcId", "integer", "The VPC."),
     out("subnetId", "integer", "The subnet."),
     out("region", "string", "The VPC's region."),
@@ -84,7 +92,7 @@ ITEM_TYPES.VpcIp = {
     out("configId", "integer", "The instance's profile."),
     out("interfaceId", "integer", "The interface."),
     out("active", "boolean", "Whether the profile is the one booted."),
-    out("nat11", "string", "The public 1:1 NAT address, or null."),
+    out("nat11", "string", "The public 1:1 NAT address, or null.", nullableString),
     out("gateway", "string", "The subnet's gateway."),
     out("prefix", "integer", "The subnet's prefix length."),
     out("subnetMask", "string", "The subnet mask."),
@@ -100,6 +108,9 @@ ITEM_TYPES.DatabaseEngine = {
     out("usedDiskSizeGb", "integer", "Used disk size (GB)."),
   ],
 };
+
+// Reference data: the API shows every field of every item.
+for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo"]) for (const f of ITEM_TYPES[name].fields) f.required = true;
 
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
 const list = (name: string, item: string, listKey: string, path: string, description: string): FunctionSpec => ({

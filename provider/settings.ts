@@ -5,7 +5,7 @@ import { ApiClient, type RetryPolicy } from "./client";
  * environment variables `COMPUTE_TOKEN` / `COMPUTE_API_URL`. This state lives in the dynamic provider's
  * process at run time; nothing of it is serialized into the stack.
  */
-interface Settings {
+export interface Settings {
   token?: string;
   apiUrl?: string;
 }
@@ -36,9 +36,18 @@ export function retryPolicyFromEnv(): Partial<RetryPolicy> {
 
 /** The API client for the current settings (one per settings, reused across calls). */
 export function client(): ApiClient {
-  const token = configured.token ?? process.env.COMPUTE_TOKEN;
-  const apiUrl = configured.apiUrl ?? process.env.COMPUTE_API_URL;
-  if (!token) {
+  return clientFor(configured, { tokenRequired: true });
+}
+
+/**
+ * The API client for the given settings, else the environment's (COMPUTE_API_URL, COMPUTE_TOKEN): the one
+ * client of resources and read functions alike, with the retry policy and the URL checks. Reference data
+ * needs no token (`tokenRequired: false`).
+ */
+export function clientFor(given: Settings, opts: { tokenRequired: boolean }): ApiClient {
+  const token = given.token || process.env.COMPUTE_TOKEN || undefined;
+  const apiUrl = given.apiUrl || process.env.COMPUTE_API_URL || undefined;
+  if (!token && opts.tokenRequired) {
     throw new SettingsError("No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable.");
   }
   if (!apiUrl) {
@@ -47,7 +56,7 @@ export function client(): ApiClient {
     );
   }
   if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new SettingsError(`compute:apiUrl must be an http(s) URL, got "${apiUrl.slice(0, 100)}"`);
-  const key = `${apiUrl}\n${token}`;
-  if (cached?.key !== key) cached = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv() }) };
+  const key = `${apiUrl}\n${token ?? ""}`;
+  if (cached?.key !== key) cached = { key, client: new ApiClient({ baseUrl: apiUrl, token: token ?? "", retry: retryPolicyFromEnv() }) };
   return cached.client;
 }

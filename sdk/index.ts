@@ -1,31 +1,15 @@
-export { Config, type ConfigArgs, type DeviceArgs, type DeviceSlot } from "./config";
-export { MysqlDatabase, PostgresDatabase, type DatabaseArgs, type MaintenanceWindow, type PostgresDatabaseArgs } from "./database";
-export { Disk, type DiskArgs } from "./disk";
-export { Instance, type DeployArgs, type InstanceArgs, type InterfaceArgs } from "./instance";
-export { Interface, type InterfaceResourceArgs } from "./interface";
-export { Image, Subnet, Vpc, type ImageArgs, type SubnetArgs, type VpcArgs } from "./network";
-export { SshKey, type SshKeyArgs } from "./sshKey";
+// Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
+export * from "./instance";
+export * from "./disk";
+export * from "./config";
+export * from "./interface";
+export * from "./vpc";
+export * from "./subnet";
+export * from "./image";
+export * from "./mysqlDatabase";
+export * from "./postgresDatabase";
+export * from "./sshKey";
+export * from "./types";
+export * from "./compat";
 export * from "./lookups";
-export {
-  getImage,
-  getImageOutput,
-  getImages,
-  getImagesOutput,
-  getKernel,
-  getKernelOutput,
-  getKernels,
-  getKernelsOutput,
-  getRegion,
-  getRegionOutput,
-  getRegions,
-  getRegionsOutput,
-  getType,
-  getTypeOutput,
-  getTypes,
-  getTypesOutput,
-  type ImageInfo,
-  type InstanceType,
-  type Kernel,
-  type ReadOptions,
-  type Region,
-} from "./reference";
+export * from "./reference";

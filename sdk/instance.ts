@@ -1,90 +1,203 @@
+// Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
+// An enum input is `string | Enum`, Pulumi's convention for generated SDKs: a program passing a plain string compiles.
+/* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
 import { shim } from "./shim";
+import type { InterfaceArgs, InterfaceArgsPurpose } from "./types";
 
 const provider = shim("Instance");
 
-export interface InterfaceArgs {
-  purpose: pulumi.Input<"public" | "vlan" | "vpc">;
-  label?: pulumi.Input<string>;
-  ipamAddress?: pulumi.Input<string>;
-  primary?: pulumi.Input<boolean>;
-  /** A subnet's id (string or number): `subnet.id`. */
-  subnetId?: pulumi.Input<string | number>;
-  ipv4?: pulumi.Input<{ vpc?: pulumi.Input<string>; nat11?: pulumi.Input<string> }>;
-  ipRanges?: pulumi.Input<pulumi.Input<string>[]>;
-}
+/** The values of `InstanceBackupScheduleDay`. */
+export const InstanceBackupScheduleDay = {
+  Scheduling: "Scheduling",
+  Sunday: "Sunday",
+  Monday: "Monday",
+  Tuesday: "Tuesday",
+  Wednesday: "Wednesday",
+  Thursday: "Thursday",
+  Friday: "Friday",
+  Saturday: "Saturday",
+} as const;
+export type InstanceBackupScheduleDay = (typeof InstanceBackupScheduleDay)[keyof typeof InstanceBackupScheduleDay];
 
-/** What an image deploy takes, on an instance or a disk. */
-export interface DeployArgs {
-  image?: pulumi.Input<string>;
-  /** Secret. Generated when an image is given without one (read it from the `rootPass` output). */
-  rootPass?: pulumi.Input<string>;
-  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
-  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
-  scriptId?: pulumi.Input<number>;
-  /** Secret. */
-  scriptData?: pulumi.Input<Record<string, unknown>>;
-}
+/** The values of `InstanceBackupScheduleWindow`. */
+export const InstanceBackupScheduleWindow = {
+  Scheduling: "Scheduling",
+  W0: "W0",
+  W2: "W2",
+  W4: "W4",
+  W6: "W6",
+  W8: "W8",
+  W10: "W10",
+  W12: "W12",
+  W14: "W14",
+  W16: "W16",
+  W18: "W18",
+  W20: "W20",
+  W22: "W22",
+} as const;
+export type InstanceBackupScheduleWindow = (typeof InstanceBackupScheduleWindow)[keyof typeof InstanceBackupScheduleWindow];
 
-export interface InstanceArgs extends DeployArgs {
+/** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. The values of `InstanceMigrationType`. */
+export const InstanceMigrationType = {
+  Warm: "warm",
+  Cold: "cold",
+} as const;
+export type InstanceMigrationType = (typeof InstanceMigrationType)[keyof typeof InstanceMigrationType];
+
+/** The arguments of Instance: its inputs. */
+export interface InstanceArgs {
+  /** Region id (for example `us-east`). Changing it replaces the instance. */
   region: pulumi.Input<string>;
+  /** Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish. */
   type: pulumi.Input<string>;
+  /** 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place. */
   label?: pulumi.Input<string>;
+  /** Deprecated group label. Changed in place. */
   group?: pulumi.Input<string>;
+  /** Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place. */
   tags?: pulumi.Input<pulumi.Input<string>[]>;
-  alerts?: pulumi.Input<{ cpu?: number; io?: number; networkIn?: number; networkOut?: number; transferQuota?: number }>;
+  /** Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place. */
+  alerts?: pulumi.Input<{
+    cpu?: pulumi.Input<number>;
+    io?: pulumi.Input<number>;
+    networkIn?: pulumi.Input<number>;
+    networkOut?: pulumi.Input<number>;
+    transferQuota?: pulumi.Input<number>;
+  }>;
+  /** Reboot the instance when it powers off unexpectedly. Changed in place. */
   watchdogEnabled?: pulumi.Input<boolean>;
-  backupSchedule?: pulumi.Input<{ day?: string; window?: string }>;
+  /** When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place. */
+  backupSchedule?: pulumi.Input<{ day?: pulumi.Input<string | InstanceBackupScheduleDay>; window?: pulumi.Input<string | InstanceBackupScheduleWindow> }>;
+  /** The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup). */
   backupsEnabled?: pulumi.Input<boolean>;
+  /** Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots). */
   booted?: pulumi.Input<boolean>;
+  /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
+  image?: pulumi.Input<string>;
+  /** Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
+  rootPass?: pulumi.Input<string>;
+  /** Public SSH keys for root. Create-only: changing them replaces the instance. */
+  authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Users whose profile SSH keys are added for root. Create-only. */
+  authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Deployment script to run (needs a compatible image). Create-only. */
+  scriptId?: pulumi.Input<number>;
+  /** Inputs of the deployment script (JSON). Secret. Create-only. */
+  scriptData?: pulumi.Input<Record<string, unknown>>;
+  /** Create from this backup of another instance. Create-only. */
   backupId?: pulumi.Input<number>;
+  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
   swapSize?: pulumi.Input<number>;
+  /** 1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here. */
   interfaces?: pulumi.Input<pulumi.Input<InterfaceArgs>[]>;
-  /** Secret. */
+  /** `userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only. */
   metadata?: pulumi.Input<{ userData: pulumi.Input<string> }>;
+  /** Firewall to attach at create. Create-only. */
   firewallId?: pulumi.Input<number>;
+  /** Add a private IPv4 address. Create-only. */
   privateIp?: pulumi.Input<boolean>;
-  migrationType?: pulumi.Input<"warm" | "cold">;
+  /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
+  migrationType?: pulumi.Input<string | InstanceMigrationType>;
+  /** On a resize to a larger type, grow the data disk too (default true). */
   allowAutoDiskResize?: pulumi.Input<boolean>;
+  /** Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes. */
   rebuildOnImageChange?: pulumi.Input<boolean>;
-  timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers. */
+  timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
 }
 
-/** A compute instance. See docs/resources/instance.md. */
+/** A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted. See docs/resources/instance.md. */
 export class Instance extends pulumi.dynamic.Resource {
+  /** Region id (for example `us-east`). Changing it replaces the instance. */
   declare readonly region: pulumi.Output<string>;
+  /** Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish. */
   declare readonly type: pulumi.Output<string>;
+  /** 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place. */
   declare readonly label: pulumi.Output<string>;
+  /** Deprecated group label. Changed in place. */
   declare readonly group: pulumi.Output<string>;
+  /** Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place. */
   declare readonly tags: pulumi.Output<string[]>;
+  /** Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place. */
   declare readonly alerts: pulumi.Output<{ cpu: number; io: number; networkIn: number; networkOut: number; transferQuota: number }>;
+  /** Reboot the instance when it powers off unexpectedly. Changed in place. */
   declare readonly watchdogEnabled: pulumi.Output<boolean>;
-  declare readonly backupSchedule: pulumi.Output<{ day: string | null; window: string | null }>;
+  /** When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place. */
+  declare readonly backupSchedule: pulumi.Output<{ day: InstanceBackupScheduleDay; window: InstanceBackupScheduleWindow }>;
+  /** The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup). */
   declare readonly backupsEnabled: pulumi.Output<boolean>;
+  /** Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots). */
   declare readonly booted: pulumi.Output<boolean>;
+  /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
   declare readonly image: pulumi.Output<string | undefined>;
-  declare readonly rootPass: pulumi.Output<string | undefined>;
-  /** The swap disk's size (MB) of an image deploy. */
-  declare readonly swapSize: pulumi.Output<number | undefined>;
-  declare readonly interfaces: pulumi.Output<InterfaceArgs[] | undefined>;
+  /** Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
+  declare readonly rootPass: pulumi.Output<string>;
+  /** Public SSH keys for root. Create-only: changing them replaces the instance. */
+  declare readonly authorizedKeys: pulumi.Output<string[] | undefined>;
+  /** Users whose profile SSH keys are added for root. Create-only. */
+  declare readonly authorizedUsers: pulumi.Output<string[] | undefined>;
+  /** Deployment script to run (needs a compatible image). Create-only. */
+  declare readonly scriptId: pulumi.Output<number | undefined>;
+  /** Inputs of the deployment script (JSON). Secret. Create-only. */
+  declare readonly scriptData: pulumi.Output<Record<string, unknown> | undefined>;
+  /** Create from this backup of another instance. Create-only. */
+  declare readonly backupId: pulumi.Output<number | undefined>;
+  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
+  declare readonly swapSize: pulumi.Output<number>;
+  /** 1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here. */
+  declare readonly interfaces: pulumi.Output<
+    {
+      purpose: InterfaceArgsPurpose;
+      label?: string;
+      ipamAddress?: string;
+      primary?: boolean;
+      subnetId?: number;
+      ipv4?: { vpc?: string; nat11?: string };
+      ipRanges?: string[];
+    }[]
+  >;
+  /** `userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only. */
+  declare readonly metadata: pulumi.Output<{ userData: string } | undefined>;
+  /** Firewall to attach at create. Create-only. */
+  declare readonly firewallId: pulumi.Output<number | undefined>;
+  /** Add a private IPv4 address. Create-only. */
+  declare readonly privateIp: pulumi.Output<boolean | undefined>;
+  /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
+  declare readonly migrationType: pulumi.Output<InstanceMigrationType | undefined>;
+  /** On a resize to a larger type, grow the data disk too (default true). */
+  declare readonly allowAutoDiskResize: pulumi.Output<boolean | undefined>;
+  /** Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes. */
+  declare readonly rebuildOnImageChange: pulumi.Output<boolean | undefined>;
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers. */
+  declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
+  /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... */
   declare readonly status: pulumi.Output<string>;
+  /** IPv4 addresses: the public one first, then the private one if any. */
   declare readonly ipv4: pulumi.Output<string[]>;
-  declare readonly ipv6: pulumi.Output<string | null>;
+  /** SLAAC IPv6 address (/128), or null. */
+  declare readonly ipv6: pulumi.Output<unknown>;
+  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
   declare readonly specs: pulumi.Output<{ disk: number; memory: number; vcpus: number; gpus: number; transfer: number }>;
+  /** `kvm`. */
   declare readonly hypervisor: pulumi.Output<string>;
+  /** The host machine. */
   declare readonly hostUuid: pulumi.Output<string>;
+  /** Whether the instance was provisioned with user data. */
   declare readonly hasUserData: pulumi.Output<boolean>;
-  declare readonly backups: pulumi.Output<{ enabled: boolean; available: boolean; lastSuccessful: string | null }>;
-  declare readonly bootConfigId: pulumi.Output<number | undefined>;
-  /** The instance's address in its VPC subnet (first vpc interface of `interfaces`). */
-  declare readonly vpcIpv4: pulumi.Output<string | undefined>;
+  /** Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`. */
+  declare readonly backups: pulumi.Output<{ enabled: boolean; available: boolean; lastSuccessful: unknown; schedule: { day: unknown; window: unknown } }>;
+  /** The address of the instance's first vpc interface in its subnet (set when `interfaces` has one). */
+  declare readonly vpcIpv4: pulumi.Output<string>;
+  /** The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is). */
+  declare readonly bootConfigId: pulumi.Output<number>;
+  /** When the instance was created. */
   declare readonly created: pulumi.Output<string>;
+  /** When it last changed. */
   declare readonly updated: pulumi.Output<string>;
 
-  /**
-   * Reads an existing Instance by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
-   */
+  /** Reads an existing Instance by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<InstanceArgs>, opts?: pulumi.CustomResourceOptions): Instance {
     return new Instance(name, (state ?? {}) as InstanceArgs, { ...opts, id });
   }

@@ -1,6 +1,6 @@
 // Generated from provider/functions.ts by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
-import { checkFieldNames, runFunction, type ReadOptions } from "./reference";
+import { checkFieldNames, runFunction, type ReadOptions } from "./invoke";
 
 /** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */
 export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };
@@ -46,9 +46,9 @@ export interface InstanceInfo {
   /** IPv4 addresses: the public one first, then the private one if any. */
   ipv4?: string[];
   /** SLAAC IPv6 address (/128), or null. */
-  ipv6?: string;
+  ipv6?: string | null;
   /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
-  specs?: Record<string, unknown>;
+  specs?: { disk: number; memory: number; vcpus: number; gpus: number; transfer: number };
   /** `kvm`. */
   hypervisor?: string;
   /** The host machine. */
@@ -56,7 +56,7 @@ export interface InstanceInfo {
   /** Whether the instance was provisioned with user data. */
   hasUserData?: boolean;
   /** Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`. */
-  backups?: Record<string, unknown>;
+  backups?: { enabled: boolean; available: boolean; lastSuccessful: string | null; schedule: { day: string | null; window: string | null } };
   /** The address of the instance's first vpc interface in its subnet (set when `interfaces` has one). */
   vpcIpv4?: string;
   /** The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is). */
@@ -110,7 +110,17 @@ export interface ConfigInfo {
   /** Free text. Changed in place. */
   comments?: string;
   /** The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place. */
-  interfaces?: Array<{ purpose: "public" | "vlan" | "vpc"; label?: string; ipamAddress?: string; primary?: boolean; subnetId?: number | string; ipv4?: { vpc?: string; nat11?: string }; ipRanges?: string[] }> | unknown[];
+  interfaces?:
+    | Array<{
+        purpose: "public" | "vlan" | "vpc";
+        label?: string;
+        ipamAddress?: string;
+        primary?: boolean;
+        subnetId?: number | string;
+        ipv4?: { vpc?: string; nat11?: string };
+        ipRanges?: string[];
+      }>
+    | unknown[];
 }
 
 /** Interface as the API shows it: the resource's outputs (`Interface`). */
@@ -162,7 +172,7 @@ export interface SubnetInfo {
   /** IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet. */
   ipv4?: string;
   /** The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. */
-  computes?: string[];
+  computes?: { id: number; interfaces: { id: number; active: boolean; configId: number }[] }[];
   /** When the subnet was created. */
   created?: string;
   /** When it last changed. */
@@ -196,7 +206,7 @@ export interface MysqlDatabaseInfo {
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   status?: string;
   /** `primary` and `secondary` host names (set when provisioning completes). */
-  hosts?: Record<string, unknown>;
+  hosts?: { primary: string | null; secondary: string | null };
   /** The port to connect to. */
   port?: number;
   /** The engine version. */
@@ -240,7 +250,7 @@ export interface PostgresDatabaseInfo {
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   status?: string;
   /** `primary` and `secondary` host names (set when provisioning completes). */
-  hosts?: Record<string, unknown>;
+  hosts?: { primary: string | null; secondary: string | null };
   /** The port to connect to. */
   port?: number;
   /** The engine version. */
@@ -270,9 +280,9 @@ export interface SshKeyInfo {
 /** An address of a VPC: an interface's address (or range) in a subnet. */
 export interface VpcIp {
   /** The IPv4 address, or null for a range. */
-  address?: string;
+  address?: string | null;
   /** The range (for an interface's `ipRanges`), or null. */
-  addressRange?: string;
+  addressRange?: string | null;
   /** The VPC. */
   vpcId?: number;
   /** The subnet. */
@@ -288,7 +298,7 @@ export interface VpcIp {
   /** Whether the profile is the one booted. */
   active?: boolean;
   /** The public 1:1 NAT address, or null. */
-  nat11?: string;
+  nat11?: string | null;
   /** The subnet's gateway. */
   gateway?: string;
   /** The subnet's prefix length. */
@@ -316,29 +326,99 @@ export interface InstanceType {
   /** The type's id, e.g. `c1-standard-2`. */
   id: string;
   /** Its display name. */
-  label?: string;
+  label: string;
   /** `nanode`, `standard`, `dedicated`, `premium`, `gpu` or `highmem`. */
-  class?: string;
+  class: "nanode" | "standard" | "dedicated" | "premium" | "gpu" | "highmem";
   /** Disk size in MB. */
-  disk?: number;
+  disk: number;
   /** Memory in MB. */
-  memory?: number;
+  memory: number;
   /** Virtual CPUs. */
-  vcpus?: number;
+  vcpus: number;
   /** GPUs. */
-  gpus?: number;
+  gpus: number;
   /** Outbound bandwidth in Mbit/s. */
-  networkOut?: number;
+  networkOut: number;
   /** Monthly transfer in GB. */
-  transfer?: number;
+  transfer: number;
   /** `hourly` and `monthly` prices. */
-  price?: Record<string, unknown>;
+  price: { hourly: number; monthly: number };
   /** Prices that differ by region (`id`, `hourly`, `monthly`). */
-  regionPrices?: Record<string, unknown>[];
+  regionPrices: { id: string; hourly: number; monthly: number }[];
   /** Add-on prices (`backups`). */
-  addons?: Record<string, unknown>;
+  addons: { backups: { price: { hourly: number; monthly: number }; regionPrices: { id: string; hourly: number; monthly: number }[] } };
   /** The type a mutate upgrades to, or null. */
-  successor?: string;
+  successor: string | null;
+}
+
+/** A region where resources can be made. */
+export interface Region {
+  /** The region's id, e.g. `us-east`. */
+  id: string;
+  /** Its display name. */
+  label: string;
+  /** Its country code. */
+  country: string;
+  /** What it offers, e.g. `Metadata`, `VPCs`. */
+  capabilities: string[];
+  /** `ok` or `outage`. */
+  status: "ok" | "outage";
+  /** Its DNS resolvers (`ipv4`, `ipv6`). */
+  resolvers: { ipv4: string; ipv6: string };
+}
+
+/** A kernel an instance config can boot. */
+export interface Kernel {
+  /** The kernel's id, e.g. `compute/latest-64bit`. */
+  id: string;
+  /** Its display name. */
+  label: string;
+  /** Its version. */
+  version: string;
+  /** `x86_64` or `i386`. */
+  architecture: "x86_64" | "i386";
+  /** When it was built. */
+  built: string;
+  /** Whether it is deprecated. */
+  deprecated: boolean;
+  /** Whether it supports KVM. */
+  kvm: boolean;
+  /** Whether it supports paravirtualization. */
+  pvops: boolean;
+}
+
+/** A public image, or a private one of the token's account. */
+export interface ImageInfo {
+  /** The image's id, e.g. `compute/debian12` or `private/12`. */
+  id: string;
+  /** Its display name. */
+  label: string;
+  /** Its description, or null. */
+  description: string | null;
+  /** What it supports, e.g. `cloud-init`. */
+  capabilities: string[];
+  /** When it was made. */
+  created: string;
+  /** When it last changed. */
+  updated: string;
+  /** `compute` for public images, else the user. */
+  createdBy: string;
+  /** Whether it is deprecated. */
+  deprecated: boolean;
+  /** End of life, or null. */
+  eol: string | null;
+  /** When it expires, or null. */
+  expiry: string | null;
+  /** Whether it is public. */
+  isPublic: boolean;
+  /** Size in MB. */
+  size: number;
+  /** `creating`, `pending_upload` or `available`. */
+  status: "creating" | "pending_upload" | "available";
+  /** `manual` or `automatic`. */
+  type: "manual" | "automatic";
+  /** The vendor, or null. */
+  vendor: string | null;
 }
 
 export interface GetInstancesArgs {

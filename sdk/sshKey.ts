@@ -1,32 +1,28 @@
+// Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
 import { shim } from "./shim";
 
 const provider = shim("SshKey");
 
+/** The arguments of SshKey: its inputs. */
 export interface SshKeyArgs {
-  /** A label for the key, at most 64 characters. Changed in place. */
+  /** A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place. */
   label?: pulumi.Input<string>;
-  /** The public key in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
+  /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
   sshKey: pulumi.Input<string>;
 }
 
-/**
- * A public SSH key in the user's profile. Its id is the API's key id.
- *
- * ```ts
- * const key = new compute.SshKey("deploy", { label: "deploy", sshKey: fs.readFileSync("id_ed25519.pub", "utf8") });
- * ```
- */
+/** A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances. See docs/resources/ssh-key.md. */
 export class SshKey extends pulumi.dynamic.Resource {
+  /** A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place. */
   declare readonly label: pulumi.Output<string>;
+  /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
   declare readonly sshKey: pulumi.Output<string>;
   /** When the key was added (ISO 8601, UTC). */
   declare readonly created: pulumi.Output<string>;
 
-  /**
-   * Reads an existing SshKey by its id, without managing it (Pulumi's `get`): its outputs are what the API shows.
-   */
+  /** Reads an existing SshKey by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<SshKeyArgs>, opts?: pulumi.CustomResourceOptions): SshKey {
     return new SshKey(name, (state ?? {}) as SshKeyArgs, { ...opts, id });
   }

@@ -16,7 +16,12 @@ export interface ConfigApi {
   [k: string]: unknown;
 }
 
-const device = z.object({ diskId: idInput.nullable().optional(), volumeId: idInput.nullable().optional() }).strict().nullable();
+const device = z
+  .object({ diskId: idInput.nullable().optional(), volumeId: idInput.nullable().optional() })
+  .strict()
+  // The name of its type in the generated sdk classes.
+  .meta({ typeName: "DeviceArgs" })
+  .nullable();
 /** Devices with every slot present (`null` when empty), as the API reports them, so a diff compares like with like. */
 const devices = z
   .record(z.string(), device)

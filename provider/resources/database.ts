@@ -32,7 +32,9 @@ const updatesSchema = z
   .refine((u) => u.frequency !== "monthly" || (u.weekOfMonth !== undefined && u.weekOfMonth !== null), {
     message: "a monthly window needs weekOfMonth (1 to 4)",
     path: ["weekOfMonth"],
-  });
+  })
+  // The name of its type in the generated sdk classes.
+  .meta({ typeName: "MaintenanceWindow" });
 
 const REPLICATION: Record<Engine, [string, ...string[]]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
 
@@ -156,7 +158,13 @@ export const dbPassword = db.password; // a secret`,
           "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place.",
       },
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
-      { name: "hosts", kind: "output", outputType: "object", description: "`primary` and `secondary` host names (set when provisioning completes)." },
+      {
+        name: "hosts",
+        kind: "output",
+        outputType: "object",
+        schema: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
+        description: "`primary` and `secondary` host names (set when provisioning completes).",
+      },
       { name: "port", kind: "output", outputType: "integer", description: "The port to connect to." },
       { name: "version", kind: "output", description: "The engine version." },
       { name: "totalDiskSizeGb", kind: "output", outputType: "integer", description: "Disk size in GB." },

@@ -95,7 +95,12 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
       schema: z.boolean(),
       description: "The image supports cloud-init (adds the `cloud-init` capability).",
     },
-    { name: "status", kind: "output", description: "`creating`, `pending_upload` or `available`." },
+    {
+      name: "status",
+      kind: "output",
+      schema: z.enum(["creating", "pending_upload", "available"]),
+      description: "`creating`, `pending_upload` or `available`.",
+    },
     { name: "size", kind: "output", outputType: "integer", description: "Minimum deploy size in MB." },
     { name: "capabilities", kind: "output", outputType: "array", description: "Includes `cloud-init` when supported." },
     { name: "isPublic", kind: "output", outputType: "boolean", description: "Always false for these." },

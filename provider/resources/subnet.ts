@@ -1,8 +1,8 @@
-import { deletesFirst } from "../check";
+import { z } from "zod";
+import { deletesFirst, type CheckFailure } from "../check";
 import { defineResource } from "../definition";
 import { RESOURCE_NAME } from "../naming";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
-import type { CheckFailure } from "../check";
 import { idInput, rule, UNKNOWN, type ResourceSpec } from "../table";
 import { VPC_LABEL } from "./vpc";
 
@@ -53,7 +53,13 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
       description:
         "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet.",
     },
-    { name: "computes", kind: "output", outputType: "array", description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`." },
+    {
+      name: "computes",
+      kind: "output",
+      outputType: "array",
+      schema: z.array(z.object({ id: z.number(), interfaces: z.array(z.object({ id: z.number(), active: z.boolean(), configId: z.number() })) })),
+      description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`.",
+    },
     { name: "created", kind: "output", description: "When the subnet was created." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],

@@ -1,14 +1,6 @@
-import { z } from "zod";
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
-import { importExample } from "../../provider/imports";
-import { apiName, type Field, type ResourceSpec } from "../../provider/table";
-
-/** JSON Schema of a field (zod's), for the docs tables: what the provider accepts, with its bounds. */
-function jsonSchemaOf(f: Field): Record<string, unknown> {
-  if (!f.schema) return { type: f.outputType ?? "string" };
-  const { $schema: _s, ...rest } = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
-}
+import type { Field, ResourceSpec } from "../../provider/table";
+import { fieldJson, singular, upper, visible, type Json } from "./json";
 
 /** The Node.js package the generated SDK is published as (not `pulumi-compute`: that is the hand-written dynamic SDK). */
 export const NODE_SDK_PACKAGE = "@pulumi-compute/plugin-sdk";
@@ -19,15 +11,12 @@ export const GO_SDK_IMPORT = "github.com/pulumi-compute/sdk/go/compute";
 
 const PKG = "compute";
 const ANY = { $ref: "pulumi.json#/Any" };
-type Json = Record<string, unknown>;
 /** A Pulumi type (TypeSpec), and the allowed values when the JSON Schema had an enum (said in the description). */
 interface Mapped {
   type: Json;
   values?: unknown[];
 }
 
-const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const singular = (s: string) => (s.endsWith("ies") ? s.slice(0, -3) + "y" : s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s);
 const PRIMITIVES = ["string", "integer", "number", "boolean"];
 const isNull = (js: Json) => js.type === "null";
 /** zod's "empty list" branch (`z.array(...).length(0)` and friends): `items: { not: {} }`. */
@@ -98,15 +87,9 @@ function property(js: Json, name: string, types: Record<string, Json>): Json {
   return { ...m.type, ...(description ? { description } : {}) };
 }
 
-/** The JSON Schema of a field the table declares without zod (output-only fields, function results). */
-function outputJson(f: Field): Json {
-  const item: Json = f.itemType === "object" ? { type: "object" } : { type: f.itemType ?? "string" };
-  return f.outputType === "array" ? { type: "array", items: item } : { type: f.outputType ?? "string" };
-}
-
 /** A resource's or function's PropertySpec for one field; nested object types are named `<owner><Field>`. */
 function fieldProperty(f: Field, owner: string, types: Record<string, Json>): Json {
-  const js = f.schema ? jsonSchemaOf(f) : outputJson(f);
+  const js = fieldJson(f);
   const m = toPulumi(js, owner + upper(f.name), types);
   return {
     ...m.type,
@@ -115,9 +98,6 @@ function fieldProperty(f: Field, owner: string, types: Record<string, Json>): Js
     ...(f.forceNew && f.kind === "input" ? { replaceOnChanges: true } : {}),
   };
 }
-
-/** Fields whose name starts with `__` are the provider's own bookkeeping: never in the schema. */
-const visible = (fs: Field[]) => fs.filter((f) => !f.name.startsWith("__"));
 
 /** The Pulumi version the generated Node.js SDK depends on: the one this package is built with. */
 function pulumiSdkVersion(): string {
@@ -218,312 +198,4 @@ export function packageSchema(
     functions: fns,
     types,
   };
-}
-
-const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const typeOf = (f: Field): string => {
-  const js = jsonSchemaOf(f);
-  if (js.type === "array") return `${(js.items as { type?: string })?.type ?? "any"}[]`;
-  if (Array.isArray(js.enum)) return js.enum.map((v) => `\`${v}\``).join(" \\| ");
-  return String(js.type ?? "any");
-};
-
-/** What happens when the program leaves an input out (or removes it), for the docs. */
-function leftOut(spec: ResourceSpec, f: Field): string {
-  if (f.required) return "-";
-  if (spec.autoName?.field === f.name) return "auto-named";
-  if (f.clearTo !== undefined) return `cleared: \`${JSON.stringify(f.clearTo)}\``;
-  if (f.control) return "provider default";
-  if (f.computed) return "not managed: the service's value stays";
-  return f.forceNew ? "not set (removing it replaces)" : "not set";
-}
-
-/** The replacement rules of a resource: which fields force it, in which order old and new exist, and its naming. */
-function replacementDoc(spec: ResourceSpec): string[] {
-  const inputs = spec.fields.filter((f) => f.kind === "input");
-  const forceNew = inputs.filter((f) => f.forceNew).map((f) => `\`${f.name}\``);
-  const out = [
-    forceNew.length
-      ? `A change to ${forceNew.join(", ")} replaces the resource (\`pulumi preview --diff\` names the field); every other input changes in place.`
-      : "Every input changes in place.",
-  ];
-  if (spec.holdsData)
-    out.push(
-      "**The resource holds data: a replacement loses it** (the new one starts anew). The new one is always made before the old one is deleted, so a failed create leaves the old one as it was.",
-    );
-  const rule = spec.autoName;
-  if (rule) {
-    out.push(
-      `**Auto-naming**: when \`${rule.field}\` is left out, the provider names the resource \`<resource name>-<7 hex characters>\` (the name part cleaned and cut to fit ${rule.min}..${rule.max} characters), keeps that name on every update, and gives a replacement a fresh one, so the new resource is made before the old one is deleted with no clash. A resource made before auto-naming keeps the label the service gave it.`,
-    );
-  }
-  if (spec.uniqueLabel && spec.holdsData) {
-    out.push(
-      `A \`${rule?.field ?? "label"}\` the program pins is unique in the API: the replacement is made under a temporary label (\`<label>-<suffix>\`) and takes the pinned label as soon as the old one is deleted.`,
-    );
-  } else if (spec.uniqueLabel) {
-    out.push(
-      `A \`${rule?.field ?? "label"}\` the program pins is unique in the API: a replacement that keeps it deletes the old resource first (it holds no data).`,
-    );
-  } else {
-    out.push("Labels need not be unique: a replacement is made before the old resource is deleted.");
-  }
-  if (spec.replacementNote) out.push(spec.replacementNote);
-  return out;
-}
-
-/** The docs page of one resource (docs/resources/<name>.md), from its field table. */
-export function resourceDoc(spec: ResourceSpec): string {
-  const inputs = spec.fields.filter((f) => f.kind === "input");
-  const outputs = spec.fields.filter((f) => f.kind === "output");
-  const cleared = inputs.filter((f) => f.clearTo !== undefined).map((f) => `\`${f.name}\``);
-  const kept = inputs.filter((f) => f.computed && f.clearTo === undefined && f.name !== spec.autoName?.field && !f.control).map((f) => `\`${f.name}\``);
-  const lines = [
-    `# ${spec.type}`,
-    "",
-    "<!-- Generated by `npm run gen:schema` from provider/resources: do not edit by hand. -->",
-    "",
-    spec.description,
-    "",
-    "## Example",
-    "",
-    "```ts",
-    spec.example,
-    "```",
-    "",
-    "## Inputs",
-    "",
-    "| Property | API field | Type | Required | Changing it | Left out | Description |",
-    "|---|---|---|---|---|---|---|",
-    ...inputs.map(
-      (f) =>
-        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(f.description)} |`,
-    ),
-    "",
-    "## Removing an input",
-    "",
-    [
-      cleared.length ? `Removing ${cleared.join(", ")} from the program clears it in the API (to the value in the table).` : "",
-      kept.length
-        ? `The API cannot clear ${kept.join(", ")}: removed from the program, it keeps its current value and is no longer compared (no change is planned).`
-        : "",
-    ]
-      .filter(Boolean)
-      .join(" ") || "No optional input is filled in by the service.",
-    "",
-    "## Outputs",
-    "",
-    "Every input is also an output (as the service reports it), and:",
-    "",
-    "| Property | API field | Type | Description |",
-    "|---|---|---|---|",
-    ...outputs.map((f) => `| \`${f.name}\` | \`${apiName(f)}\` | ${cell(typeOf(f))} | ${cell(f.description)} |`),
-    "",
-    "## Replacement",
-    "",
-    ...replacementDoc(spec).flatMap((p) => [p, ""]),
-    "## Id",
-    "",
-    spec.idFormat,
-    "",
-    ...importDoc(spec),
-  ];
-  return lines.join("\n");
-}
-
-/** The Import section of a resource page: the import id, the command, the import option (the plugin's). */
-function importDoc(spec: ResourceSpec): string[] {
-  const parents = spec.fields.filter((f) => f.inPath).map((f) => f.name);
-  const example = spec.type === "Image" ? "private/12" : importExample(spec);
-  const form = parents.length ? [...parents, "id"].map((n) => `<${n}>`).join("/") : "the resource's id";
-  const writeOnly = spec.fields.filter((f) => f.kind === "input" && f.writeOnly).map((f) => `\`${f.name}\``);
-  const name = spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase());
-  return [
-    "## Import",
-    "",
-    `With the provider plugin (\`pulumi-resource-compute\`, see the README), an existing ${spec.noun} joins a stack by its import id, ${parents.length ? `\`${form}\`` : form} (for example \`${example}\`):`,
-    "",
-    "```sh",
-    `pulumi import compute:index:${spec.type} ${name} ${example} --generate-code=false --protect=false`,
-    "```",
-    "",
-    `or with the \`import\` resource option: \`new compute.${spec.type}("${name}", { ... }, { import: "${example}" })\` on the generated SDK. Declared as it is, the next preview plans no change.` +
-      (writeOnly.length ? ` The API never shows ${writeOnly.join(", ")}: after an import, the program's value is taken as it is.` : ""),
-    "",
-  ];
-}
-
-export const docFileName = (spec: ResourceSpec): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;
-
-/**
- * sdk/tables.ts: what the sdk classes take from the field tables (every property name, so that each gets
- * an output property; the secret inputs to wrap; the secret outputs to mark), so that no class keeps a copy.
- */
-export function sdkTables(specs: ResourceSpec[]): string {
-  const rows = specs.map((s) => {
-    const names = (fs: Field[]) => JSON.stringify(fs.map((f) => f.name));
-    const secret = s.fields.filter((f) => f.secret);
-    return `  ${s.type}: {\n    props: ${names(s.fields)},\n    secretInputs: ${names(secret.filter((f) => f.kind === "input"))},\n    secretOutputs: ${names(secret)},\n  },`;
-  });
-  return [
-    "// Generated from the field tables (provider/resources) by `npm run gen:schema`: do not edit.",
-    "",
-    "/** Per resource type: every property (inputs and outputs), the inputs stored as secrets, every secret output. */",
-    "export const TABLES = {",
-    ...rows,
-    "} as const;",
-    "",
-    "export type ResourceType = keyof typeof TABLES;",
-    "",
-  ].join("\n");
-}
-
-/** A TypeScript type from a field's JSON Schema, for the generated sdk lookups. */
-function tsOf(js: Json): string {
-  if (Array.isArray(js.enum)) return js.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if (js.const !== undefined) return JSON.stringify(js.const);
-  if (Array.isArray(js.type)) return js.type.map((t) => tsOf({ ...js, type: t })).join(" | ");
-  const union = (js.anyOf ?? js.oneOf) as Json[] | undefined;
-  if (Array.isArray(union)) return [...new Set(union.map(tsOf))].join(" | ");
-  switch (js.type) {
-    case "string":
-      return "string";
-    case "integer":
-    case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    case "null":
-      return "null";
-    case "array": {
-      const item = js.items ? tsOf(js.items as Json) : "unknown";
-      return /[|&]/.test(item) ? `Array<${item}>` : `${item}[]`;
-    }
-    case "object": {
-      const props = js.properties as Record<string, Json> | undefined;
-      if (props) {
-        const req = (js.required as string[] | undefined) ?? [];
-        return `{ ${Object.entries(props)
-          .map(([k, v]) => `${k}${req.includes(k) ? "" : "?"}: ${tsOf(v)}`)
-          .join("; ")} }`;
-      }
-      const add = js.additionalProperties;
-      return `Record<string, ${add && typeof add === "object" ? tsOf(add as Json) : "unknown"}>`;
-    }
-    default:
-      return "unknown";
-  }
-}
-const tsField = (f: Field): string => (f.schema ? tsOf(jsonSchemaOf(f)) : tsOf(outputJson(f)));
-const doc = (s: string, indent = "") => `${indent}/** ${s.replace(/\*\//g, "*\\/").replace(/\n/g, " ")} */`;
-
-/**
- * sdk/lookups.ts: the filtered read functions, typed from the tables (their arguments and item types), each
- * in a Promise form `getX(args, opts)` and an Output form `getXOutput(args, opts)`; both run the function of
- * provider/functions.ts that the plugin's Invoke runs too.
- */
-export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
-  const fns = functions.filter((f) => f.filterable && f.listKey);
-  const items = [...new Set(fns.map((f) => f.item))];
-  const out = [
-    "// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.",
-    'import * as pulumi from "@pulumi/pulumi";',
-    'import { checkFieldNames, runFunction, type ReadOptions } from "./reference";',
-    "",
-    "/** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */",
-    'export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };',
-    "",
-    doc("A filter of an Output form: its name and values may be Outputs."),
-    "export interface FilterInput {",
-    "  name: pulumi.Input<string>;",
-    "  values: pulumi.Input<pulumi.Input<string | number | boolean>[]>;",
-    "}",
-    "",
-    doc("One filter: the items whose field `name` equals one of `values` (a list field: holds one of them)."),
-    "export interface Filter {",
-    "  name: string;",
-    "  values: Array<string | number | boolean>;",
-    "}",
-    "",
-  ];
-  for (const name of items) {
-    const t = ITEM_TYPES[name];
-    out.push(doc(t.description), `export interface ${name} {`);
-    for (const f of t.fields) out.push(doc(f.description, "  "), `  ${f.name}${f.name === "id" ? "" : "?"}: ${tsField(f)};`);
-    out.push("}", "");
-  }
-  for (const fn of fns) {
-    const U = upper(fn.name);
-    const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
-    const optional = args.every((f) => !f.required);
-    out.push(`export interface ${U}Args {`);
-    for (const f of args) out.push(doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`);
-    out.push(
-      doc("Keep the items that match every filter.", "  "),
-      "  filters?: Filter[];",
-      doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
-      "  orderBy?: string;",
-      '  order?: "asc" | "desc";',
-      "}",
-      `export interface ${U}Result {`,
-      `  ${fn.listKey}: ${fn.item}[];`,
-      "}",
-      doc(`${fn.description} Every page is read; filters and order apply on the client.`),
-      `export function ${fn.name}(args${optional ? "?" : ""}: ${U}Args, opts?: ReadOptions): Promise<${U}Result> {`,
-      `  checkFieldNames("${fn.name}", { ...args });`,
-      `  return runFunction("${fn.name}", { ...args }, opts) as Promise<unknown> as Promise<${U}Result>;`,
-      "}",
-      doc(`${fn.description} The Output form: takes Outputs (of other resources) and returns an Output.`),
-      `export function ${fn.name}Output(args${optional ? "?" : ""}: Inputs<${U}Args>, opts?: ReadOptions): pulumi.Output<${U}Result> {`,
-      `  checkFieldNames("${fn.name}", { ...args });`,
-      `  return pulumi.output(args ?? {}).apply((a) => ${fn.name}(a as ${U}Args, opts));`,
-      "}",
-      "",
-    );
-  }
-  return out.join("\n");
-}
-
-const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
-
-/** docs/functions.md: every read function, its arguments and the fields of what it returns. */
-export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string {
-  const lines = [
-    "# Read functions",
-    "",
-    "<!-- Generated by `npm run gen:schema` from provider/functions.ts: do not edit by hand. -->",
-    "",
-    "Each function reads every page of its list. The lookups take `filters` (each `{ name, values }`: the items whose",
-    "field `name` equals one of `values`, or for a list field holds one of them; several filters must all match), and",
-    "`orderBy` (a field of the items) with `order` (`asc`, the default, or `desc`). Filtering happens on the client: the",
-    "API documents no filter. A filter or order on a field the items do not have fails, naming it.",
-    "",
-    "- TypeScript, `pulumi-compute`: `compute.getInstances(args, opts)` returns a Promise, and",
-    "  `compute.getInstancesOutput(args, opts)` takes Outputs and returns an Output (opts: `{ apiUrl, token }`, else the",
-    "  stack's `compute:apiUrl` / `compute:token`, else `COMPUTE_API_URL` / `COMPUTE_TOKEN`).",
-    "- The plugin (every language): `compute:index:getInstances`, through the generated SDKs (`compute.getInstances` in",
-    "  `@pulumi-compute/plugin-sdk`, `compute.get_instances` in Python, `compute.GetInstances` in Go) or `fn::invoke` in YAML.",
-    "- A resource that exists is read without being managed by the static `get` of its class:",
-    '  `compute.Instance.get("web", "123")`; a child takes its parent\'s id in the state:',
-    '  `compute.Disk.get("data", "456", { computeId: "123" })`.',
-    "",
-    "```ts",
-    'const vpc = (await compute.getVpcs({ filters: [{ name: "label", values: ["prod"] }] })).vpcs[0];',
-    'const subnets = compute.getSubnetsOutput({ vpcId: vpc.id, filters: [{ name: "label", values: ["web"] }] });',
-    "```",
-    "",
-  ];
-  for (const fn of functions) {
-    lines.push(`## ${fn.name}`, "", fn.description, "", `Token: \`compute:index:${fn.name}\`.`, "");
-    if (fn.inputs.length) {
-      lines.push("| Argument | Type | Required | Description |", "|---|---|---|---|");
-      for (const f of fn.inputs) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${f.required ? "yes" : "no"} | ${cell(f.description)} |`);
-      lines.push("");
-    }
-    lines.push(fn.listKey ? `Returns \`{ ${fn.listKey}: ${fn.item}[] }\`; the fields of a \`${fn.item}\`:` : `Returns a \`${fn.item}\`:`, "");
-    lines.push("| Field | Type | Description |", "|---|---|---|");
-    for (const f of ITEM_TYPES[fn.item]?.fields ?? []) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${cell(f.description)} |`);
-    lines.push("");
-  }
-  return lines.join("\n");
 }

@@ -1,16 +1,18 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { specs } from "../../provider";
 import { functionSpecs, ITEM_TYPES } from "../../provider/functions";
-import { generatedFiles } from "../../scripts/gen-schema";
+import { rawFiles } from "../../scripts/gen-schema";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-test.each(Object.entries(generatedFiles()))("%s is generated from the resource tables and up to date", (rel, content) => {
-  expect(readFileSync(path.join(ROOT, rel), "utf8")).toBe(content);
-});
+const schema = JSON.parse(rawFiles()["schema.json"]);
 
-const schema = JSON.parse(generatedFiles()["schema.json"]);
+test("every generated file is generated from the definitions and up to date (npm run gen:schema -- --check)", () => {
+  // Run by node itself: the check formats the TypeScript it generates with Prettier, which Jest's module system cannot load.
+  const check = () => execFileSync(process.execPath, [path.join(ROOT, "dist", "scripts", "gen-schema.js"), "--check"], { encoding: "utf8", stdio: "pipe" });
+  expect(check).not.toThrow();
+});
 
 test("the schema marks secret and force-new inputs", () => {
   expect(schema.resources["compute:index:SshKey"].inputProperties.sshKey.replaceOnChanges).toBe(true);

@@ -1,0 +1,144 @@
+import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
+import type { Field, ResourceSpec } from "../../provider/table";
+import { upper } from "./json";
+import { doc, tsField } from "./ts";
+
+/**
+ * sdk/tables.ts: what the sdk classes take from the field tables (every property name, so that each gets
+ * an output property; the secret inputs to wrap; the secret outputs to mark), so that no class keeps a copy.
+ */
+export function sdkTables(specs: ResourceSpec[]): string {
+  const rows = specs.map((s) => {
+    const names = (fs: Field[]) => JSON.stringify(fs.map((f) => f.name));
+    const secret = s.fields.filter((f) => f.secret);
+    return `  ${s.type}: {\n    props: ${names(s.fields)},\n    secretInputs: ${names(secret.filter((f) => f.kind === "input"))},\n    secretOutputs: ${names(secret)},\n  },`;
+  });
+  return [
+    "// Generated from the field tables (provider/resources) by `npm run gen:schema`: do not edit.",
+    "",
+    "/** Per resource type: every property (inputs and outputs), the inputs stored as secrets, every secret output. */",
+    "export const TABLES = {",
+    ...rows,
+    "} as const;",
+    "",
+    "export type ResourceType = keyof typeof TABLES;",
+    "",
+  ].join("\n");
+}
+
+/**
+ * sdk/lookups.ts: the filtered read functions, typed from the tables (their arguments and item types), each
+ * in a Promise form `getX(args, opts)` and an Output form `getXOutput(args, opts)`; both run the function of
+ * provider/functions.ts that the plugin's Invoke runs too.
+ */
+export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
+  const fns = functions.filter((f) => f.filterable && f.listKey);
+  // The item types of every function (the reference functions of sdk/reference.ts too), declared once here.
+  const items = [...new Set(functions.map((f) => f.item))];
+  const out = [
+    "// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.",
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import { checkFieldNames, runFunction, type ReadOptions } from "./invoke";',
+    "",
+    "/** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */",
+    'export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };',
+    "",
+    doc("A filter of an Output form: its name and values may be Outputs."),
+    "export interface FilterInput {",
+    "  name: pulumi.Input<string>;",
+    "  values: pulumi.Input<pulumi.Input<string | number | boolean>[]>;",
+    "}",
+    "",
+    doc("One filter: the items whose field `name` equals one of `values` (a list field: holds one of them)."),
+    "export interface Filter {",
+    "  name: string;",
+    "  values: Array<string | number | boolean>;",
+    "}",
+    "",
+  ];
+  for (const name of items) {
+    const t = ITEM_TYPES[name];
+    out.push(doc(t.description), `export interface ${name} {`);
+    for (const f of t.fields) out.push(doc(f.description, "  "), `  ${f.name}${f.name === "id" || f.required ? "" : "?"}: ${tsField(f)};`);
+    out.push("}", "");
+  }
+  for (const fn of fns) {
+    const U = upper(fn.name);
+    const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
+    const optional = args.every((f) => !f.required);
+    out.push(`export interface ${U}Args {`);
+    for (const f of args) out.push(doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`);
+    out.push(
+      doc("Keep the items that match every filter.", "  "),
+      "  filters?: Filter[];",
+      doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
+      "  orderBy?: string;",
+      '  order?: "asc" | "desc";',
+      "}",
+      `export interface ${U}Result {`,
+      `  ${fn.listKey}: ${fn.item}[];`,
+      "}",
+      doc(`${fn.description} Every page is read; filters and order apply on the client.`),
+      `export function ${fn.name}(args${optional ? "?" : ""}: ${U}Args, opts?: ReadOptions): Promise<${U}Result> {`,
+      `  checkFieldNames("${fn.name}", { ...args });`,
+      `  return runFunction("${fn.name}", { ...args }, opts) as Promise<unknown> as Promise<${U}Result>;`,
+      "}",
+      doc(`${fn.description} The Output form: takes Outputs (of other resources) and returns an Output.`),
+      `export function ${fn.name}Output(args${optional ? "?" : ""}: Inputs<${U}Args>, opts?: ReadOptions): pulumi.Output<${U}Result> {`,
+      `  checkFieldNames("${fn.name}", { ...args });`,
+      `  return pulumi.output(args ?? {}).apply((a) => ${fn.name}(a as ${U}Args, opts));`,
+      "}",
+      "",
+    );
+  }
+  return out.join("\n");
+}
+
+const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
+
+/**
+ * sdk/reference.ts: the read functions of the reference data (not filtered): a list `getX(opts)` or one item
+ * `getX(id, opts)`, each with its Output form, typed with the item types of sdk/lookups.ts.
+ */
+export function sdkReference(functions: FunctionSpec[] = functionSpecs): string {
+  const fns = functions.filter((f) => !f.filterable);
+  const items = [...new Set(fns.map((f) => f.item))].sort();
+  const out = [
+    "// Generated from provider/reference.ts by `npm run gen:schema`: do not edit.",
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import { runFunction, type ReadOptions } from "./invoke";',
+    `import type { ${items.join(", ")} } from "./lookups";`,
+    "",
+    "export type { ReadOptions };",
+    "",
+  ];
+  for (const fn of fns) {
+    const U = upper(fn.name);
+    if (fn.listKey) {
+      out.push(
+        doc(fn.description),
+        `export async function ${fn.name}(opts?: ReadOptions): Promise<${fn.item}[]> {`,
+        `  return ((await runFunction("${fn.name}", {}, opts)) as Record<string, ${fn.item}[]>).${fn.listKey};`,
+        "}",
+        doc(`${fn.description} The Output form.`),
+        `export function ${fn.name}Output(opts?: ReadOptions): pulumi.Output<${fn.item}[]> {`,
+        `  return pulumi.output(${fn.name}(opts));`,
+        "}",
+        "",
+      );
+    } else {
+      out.push(
+        doc(fn.description),
+        `export async function ${fn.name}(id: string, opts?: ReadOptions): Promise<${fn.item}> {`,
+        `  return (await runFunction("${fn.name}", { id }, opts)) as unknown as ${fn.item};`,
+        "}",
+        doc(`${fn.description} The Output form: takes the id as an Output.`),
+        `export function ${U === fn.name ? fn.name : fn.name}Output(id: pulumi.Input<string>, opts?: ReadOptions): pulumi.Output<${fn.item}> {`,
+        `  return pulumi.output(id).apply((i) => ${fn.name}(i, opts));`,
+        "}",
+        "",
+      );
+    }
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,34 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/**
+ * Where a read function reads from, as the resources do: the stack's `compute:apiUrl` and `compute:token`,
+ * then the COMPUTE_API_URL and COMPUTE_TOKEN environment variables, unless given here.
+ */
+export interface ReadOptions {
+  apiUrl?: string;
+  /** Only needed to see private resources. Regions, types, kernels and public images need none. */
+  token?: string;
+}
+
+/** The provider's modules, loaded when a function is called: the program needs no client until it reads. */
+const provider = () => ({
+  settings: require("../provider/settings") as typeof import("../provider/settings"),
+  functions: require("../provider/functions") as typeof import("../provider/functions"),
+});
+
+/**
+ * Runs a read function of provider/functions.ts, the one implementation the plugin's Invoke runs too, with
+ * the provider's one API client (its retry policy and URL checks).
+ */
+export async function runFunction(name: string, args: Record<string, unknown>, opts: ReadOptions = {}): Promise<Record<string, unknown>> {
+  const { settings, functions } = provider();
+  const config = new pulumi.Config("compute");
+  // The token is a secret in the stack's config: read here as a plain value, it is only ever sent to the API.
+  const given = { apiUrl: opts.apiUrl ?? config.get("apiUrl"), token: opts.token ?? config.get("token") };
+  return functions.invoke(settings.clientFor(given, { tokenRequired: false }), name, args);
+}
+
+/** Fails at once on a filter or order field that the function's items do not have (plain values only). */
+export function checkFieldNames(name: string, args: Record<string, unknown>): void {
+  provider().functions.checkFieldNames(name, args);
+}

@@ -1,0 +1,115 @@
+// Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
+// An enum input is `string | Enum`, Pulumi's convention for generated SDKs: a program passing a plain string compiles.
+/* eslint-disable @typescript-eslint/no-redundant-type-constituents */
+import * as pulumi from "@pulumi/pulumi";
+import { registration } from "./secrets";
+import { shim } from "./shim";
+import type { MaintenanceWindow, MaintenanceWindowFrequency } from "./types";
+
+const provider = shim("MysqlDatabase");
+
+/** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. The values of `MysqlDatabaseClusterSize`. */
+export const MysqlDatabaseClusterSize = {
+  V1: 1,
+  V3: 3,
+} as const;
+export type MysqlDatabaseClusterSize = (typeof MysqlDatabaseClusterSize)[keyof typeof MysqlDatabaseClusterSize];
+
+/** `none`, `asynch`, `semi_synch`: `none` for one node, another for three. Changing it replaces the cluster. The values of `MysqlDatabaseReplicationType`. */
+export const MysqlDatabaseReplicationType = {
+  None: "none",
+  Asynch: "asynch",
+  SemiSynch: "semi_synch",
+} as const;
+export type MysqlDatabaseReplicationType = (typeof MysqlDatabaseReplicationType)[keyof typeof MysqlDatabaseReplicationType];
+
+/** The arguments of MysqlDatabase: its inputs. */
+export interface MysqlDatabaseArgs {
+  /** 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: pulumi.Input<string>;
+  /** Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one). */
+  region: pulumi.Input<string>;
+  /** Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview. */
+  type: pulumi.Input<string>;
+  /** `engine/version`. Versions are never upgraded in place: changing it replaces the cluster. */
+  engine: pulumi.Input<string>;
+  /** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. */
+  clusterSize?: pulumi.Input<number | MysqlDatabaseClusterSize>;
+  /** Encryption at rest (default false). Changing it replaces the cluster. */
+  encrypted?: pulumi.Input<boolean>;
+  /** Require SSL to connect (default true). Changing it replaces the cluster. */
+  sslConnection?: pulumi.Input<boolean>;
+  /** `none`, `asynch`, `semi_synch`: `none` for one node, another for three. Changing it replaces the cluster. */
+  replicationType?: pulumi.Input<string | MysqlDatabaseReplicationType>;
+  /** IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied). */
+  allowList?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place. */
+  updates?: pulumi.Input<MaintenanceWindow>;
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
+  timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
+}
+/** The name of `MysqlDatabaseArgs` in earlier releases. */
+export type DatabaseArgs = MysqlDatabaseArgs;
+
+/** A managed MySQL cluster (`/databases/mysql/instances`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root `username`, `password` and `caCertificate` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace, and the old cluster is deleted only once the new one is active. See docs/resources/mysql-database.md. */
+export class MysqlDatabase extends pulumi.dynamic.Resource {
+  /** 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  declare readonly label: pulumi.Output<string>;
+  /** Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one). */
+  declare readonly region: pulumi.Output<string>;
+  /** Instance type of the nodes. Changed in place, to a type with more disk only: a smaller one is refused at preview. */
+  declare readonly type: pulumi.Output<string>;
+  /** `engine/version`. Versions are never upgraded in place: changing it replaces the cluster. */
+  declare readonly engine: pulumi.Output<string>;
+  /** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. */
+  declare readonly clusterSize: pulumi.Output<MysqlDatabaseClusterSize>;
+  /** Encryption at rest (default false). Changing it replaces the cluster. */
+  declare readonly encrypted: pulumi.Output<boolean>;
+  /** Require SSL to connect (default true). Changing it replaces the cluster. */
+  declare readonly sslConnection: pulumi.Output<boolean>;
+  /** `none`, `asynch`, `semi_synch`: `none` for one node, another for three. Changing it replaces the cluster. */
+  declare readonly replicationType: pulumi.Output<MysqlDatabaseReplicationType>;
+  /** IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied). */
+  declare readonly allowList: pulumi.Output<string[]>;
+  /** Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place. */
+  declare readonly updates: pulumi.Output<{
+    frequency: MaintenanceWindowFrequency;
+    duration: number;
+    hourOfDay: number;
+    dayOfWeek: number;
+    weekOfMonth: number | null;
+  }>;
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
+  declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
+  /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
+  declare readonly status: pulumi.Output<string>;
+  /** `primary` and `secondary` host names (set when provisioning completes). */
+  declare readonly hosts: pulumi.Output<{ primary: unknown; secondary: unknown }>;
+  /** The port to connect to. */
+  declare readonly port: pulumi.Output<number>;
+  /** The engine version. */
+  declare readonly version: pulumi.Output<string>;
+  /** Disk size in GB. */
+  declare readonly totalDiskSizeGb: pulumi.Output<number>;
+  /** Disk used in GB. */
+  declare readonly usedDiskSizeGb: pulumi.Output<number>;
+  /** The root user (secret). */
+  declare readonly username: pulumi.Output<string>;
+  /** The root password (secret), read again on refresh. */
+  declare readonly password: pulumi.Output<string>;
+  /** The base64 CA certificate (secret). */
+  declare readonly caCertificate: pulumi.Output<string>;
+  /** When the cluster was created. */
+  declare readonly created: pulumi.Output<string>;
+  /** When it last changed. */
+  declare readonly updated: pulumi.Output<string>;
+
+  /** Reads an existing MysqlDatabase by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<MysqlDatabaseArgs>, opts?: pulumi.CustomResourceOptions): MysqlDatabase {
+    return new MysqlDatabase(name, (state ?? {}) as MysqlDatabaseArgs, { ...opts, id });
+  }
+
+  constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, ...registration("MysqlDatabase", name, args, opts), "compute", "MysqlDatabase");
+  }
+}
