@@ -41,7 +41,7 @@ export async function call(type: string, m: number | string, args: unknown[]): P
 
 /** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
 export function withoutUndefined<T>(v: T): T {
-  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
   if (v && typeof v === "object") {
     return Object.fromEntries(
       Object.entries(v)

@@ -29,6 +29,8 @@ export interface CliResult {
 
 /** What a step of the CLI did: `pulumi stack history`'s resource changes, and the stack's outputs. */
 export interface OpResult extends CliResult {
+  // The CLI's JSON (a preview, an export, the outputs): read by the tests and the bench as they check it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 
@@ -170,7 +172,7 @@ export class Project {
         break;
     }
     const r = await this.cli(args, opts);
-    let json: any;
+    let json: unknown;
     if (r.code === 0) {
       if (op === "up" || op === "refresh" || op === "import") json = { summary: await this.lastChanges(), outputs: await this.outputs() };
       else if (op === "destroy") json = { summary: await this.lastChanges() };
@@ -178,11 +180,12 @@ export class Project {
     }
     if (json === undefined && ["preview", "export", "outputs"].includes(op)) {
       try {
-        json = JSON.parse(r.stdout);
+        json = JSON.parse(r.stdout) as unknown;
       } catch {
         json = undefined;
       }
     }
-    return { ...r, json };
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- OpResult.json: the CLI's JSON, any by design (above).
+    return { ...r, json: json as OpResult["json"] };
   }
 }

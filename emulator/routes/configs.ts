@@ -178,7 +178,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const cfg = config(ctx, inst);
     const ids = jsonObject(ctx).ids;
     const have = cfg.interfaces.map((i) => i.id).sort();
-    if (!Array.isArray(ids) || ids.length !== have.length || [...ids].sort().some((x, i) => x !== have[i])) {
+    if (!Array.isArray(ids) || ids.length !== have.length || [...(ids as unknown[])].sort().some((x, i) => x !== have[i])) {
       throw badRequest("ids must list every interface of the profile exactly once", "ids");
     }
     cfg.interfaces = (ids as number[]).map((id) => cfg.interfaces.find((i) => i.id === id)!);
