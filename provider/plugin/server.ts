@@ -9,78 +9,29 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { IMPORTED } from "../check";
 import { FunctionArgsError, invoke } from "../functions";
 import { importId } from "../imports";
-import { withoutUndefined } from "../index";
 import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
 import { definitions } from "../registry";
 import type { DynamicProviderImpl } from "../rest-provider";
-import type { ResourceSpec } from "../table";
 import { client, configure } from "../settings";
+import type { Props, ResourceSpec } from "../table";
 import { withCustomTimeout } from "../timeouts";
+import { failure, fromStruct, importedInputs, markSecrets, secret, secretKeys, toStruct, unwrap } from "./wire";
 
-type Props = Record<string, unknown>;
+export { importedInputs, isSecret, secret, unwrap, withoutNulls } from "./wire";
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Callback<Res> = (err: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: Res | null, trailer?: grpc.Metadata) => void;
 
-/** The key/value Pulumi wraps a secret in, on the wire. */
-const SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** The package's folder (package.json, schema.json): above dist/provider/plugin when built, provider/plugin in tests. */
 const PACKAGE_ROOT = ((): string => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, "schema.json"))) return dir;
   return path.join(__dirname, "..", "..", "..");
 })();
-
-export const isSecret = (v: unknown): v is { value: unknown } => Boolean(v && typeof v === "object" && !Array.isArray(v) && (v as Props)[SIG] === SECRET_SIG);
-export const secret = (value: unknown): unknown => (isSecret(value) ? value : { [SIG]: SECRET_SIG, value });
-
-/** The plain value of a property tree: secrets unwrapped at any depth (the engine keeps track of them). */
-export function unwrap(v: unknown): unknown {
-  if (isSecret(v)) return unwrap(v.value);
-  if (Array.isArray(v)) return v.map(unwrap);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]));
-  return v;
-}
-
-/** A property tree without null values (an object left with nothing is dropped too). */
-export function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutNulls);
-  if (v && typeof v === "object") {
-    const entries = Object.entries(v)
-      .map(([k, x]) => [k, withoutNulls(x)] as const)
-      .filter(([, x]) => x !== null && x !== undefined && !(typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0));
-    return Object.fromEntries(entries);
-  }
-  return v;
-}
-
-/**
- * An import's inputs: what the API shows, without its nulls (a null is a value not set, never an input),
- * and without what the table would refuse as an input: the API's own form of a value that is only managed
- * when the program gives it (a profile's interfaces with their ids, say), so left out: not managed.
- */
-export function importedInputs(spec: ResourceSpec, read: Props): Props {
-  const inputs = withoutNulls(read) as Props;
-  for (const f of spec.fields) if (inputs[f.name] !== undefined && f.schema && !f.schema.safeParse(inputs[f.name]).success) delete inputs[f.name];
-  return inputs;
-}
-
-/** The top-level keys holding a secret (the engine's secret inputs), to mark the same outputs. */
-const secretKeys = (props: Props): string[] => Object.keys(props).filter((k) => containsSecret(props[k]));
-function containsSecret(v: unknown): boolean {
-  if (isSecret(v)) return true;
-  if (Array.isArray(v)) return v.some(containsSecret);
-  if (v && typeof v === "object") return Object.values(v).some(containsSecret);
-  return false;
-}
 
 /** `compute:index:SshKey` → the resource type and its spec. */
 function resourceOf(urn: string): { type: string; name: string; spec: ResourceSpec; impl: DynamicProviderImpl } {
@@ -96,41 +47,6 @@ function resourceOf(urn: string): { type: string; name: string; spec: ResourceSp
       `pulumi-compute: unknown resource type "${token}" (this plugin knows ${definitions.map((x) => `compute:index:${x.spec.type}`).join(", ")})`,
     );
   return { type: d.spec.type, name, spec: d.spec, impl: d.provider };
-}
-
-/** The secret properties of a type: its table's, and those whose input was secret. */
-function markSecrets(spec: ResourceSpec, outs: Props, secretInputs: string[]): Props {
-  const out: Props = { ...outs };
-  for (const f of spec.fields) if (f.secret && out[f.name] !== undefined && out[f.name] !== null) out[f.name] = secret(out[f.name]);
-  for (const k of secretInputs) if (out[k] !== undefined && out[k] !== null) out[k] = secret(out[k]);
-  return out;
-}
-
-const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
-const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
-
-/** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
-function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] = []): Partial<grpc.StatusObject> {
-  const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
-  const message = err?.message ?? String(e);
-  const metadata = new grpc.Metadata();
-  // Only a failure that says what exists (id and properties: a create that made the resource, an update
-  // whose result is known) may set the resource's outputs; any other keeps the state as it was.
-  if (err?.id && err.properties && spec) {
-    const { __provider: _p, ...props } = err.properties ?? {};
-    const detail = new provproto.ErrorResourceInitFailed();
-    detail.setId(err.id);
-    detail.setProperties(toStruct(markSecrets(spec, props, secretInputs)));
-    detail.setReasonsList(err.reasons ?? [message]);
-    const details = new anyproto.Any();
-    details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const status = new statusproto.Status();
-    status.setCode(grpc.status.UNKNOWN);
-    status.setMessage(message);
-    status.addDetails(details);
-    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  }
-  return { code: grpc.status.UNKNOWN, details: message, metadata };
 }
 
 /** Runs a handler and answers with its result or its error. */

@@ -1,0 +1,92 @@
+/**
+ * The plugin's wire format: property trees as protobuf Structs, secrets as Pulumi wraps them, and the error
+ * that keeps a resource (ErrorResourceInitFailed) as the engine reads it.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { KeptResourceError } from "../errors";
+import { withoutUndefined } from "../index";
+import type { Props, ResourceSpec } from "../table";
+
+/** The key/value Pulumi wraps a secret in, on the wire. */
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const isSecret = (v: unknown): v is { value: unknown } => Boolean(v && typeof v === "object" && !Array.isArray(v) && (v as Props)[SIG] === SECRET_SIG);
+export const secret = (value: unknown): unknown => (isSecret(value) ? value : { [SIG]: SECRET_SIG, value });
+
+/** The plain value of a property tree: secrets unwrapped at any depth (the engine keeps track of them). */
+export function unwrap(v: unknown): unknown {
+  if (isSecret(v)) return unwrap(v.value);
+  if (Array.isArray(v)) return v.map(unwrap);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]));
+  return v;
+}
+
+/** A property tree without null values (an object left with nothing is dropped too). */
+export function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v)
+      .map(([k, x]) => [k, withoutNulls(x)] as const)
+      .filter(([, x]) => x !== null && x !== undefined && !(typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0));
+    return Object.fromEntries(entries);
+  }
+  return v;
+}
+
+/**
+ * An import's inputs: what the API shows, without its nulls (a null is a value not set, never an input),
+ * and without what the table would refuse as an input: the API's own form of a value that is only managed
+ * when the program gives it (a profile's interfaces with their ids, say), so left out: not managed.
+ */
+export function importedInputs(spec: ResourceSpec, read: Props): Props {
+  const inputs = withoutNulls(read) as Props;
+  for (const f of spec.fields) if (inputs[f.name] !== undefined && f.schema && !f.schema.safeParse(inputs[f.name]).success) delete inputs[f.name];
+  return inputs;
+}
+
+/** The top-level keys holding a secret (the engine's secret inputs), to mark the same outputs. */
+export const secretKeys = (props: Props): string[] => Object.keys(props).filter((k) => containsSecret(props[k]));
+function containsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (v && typeof v === "object") return Object.values(v).some(containsSecret);
+  return false;
+}
+
+/** The secret properties of a type: its table's, and those whose input was secret. */
+export function markSecrets(spec: ResourceSpec, outs: Props, secretInputs: string[]): Props {
+  const out: Props = { ...outs };
+  for (const f of spec.fields) if (f.secret && out[f.name] !== undefined && out[f.name] !== null) out[f.name] = secret(out[f.name]);
+  for (const k of secretInputs) if (out[k] !== undefined && out[k] !== null) out[k] = secret(out[k]);
+  return out;
+}
+
+export const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
+export const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
+
+/** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
+export function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] = []): Partial<grpc.StatusObject> {
+  const message = e instanceof Error ? e.message : String(e);
+  const metadata = new grpc.Metadata();
+  // Only a failure that says what exists (a create that made the resource, an update whose result is
+  // known: a KeptResourceError) may set the resource's outputs; any other keeps the state as it was.
+  if (e instanceof KeptResourceError && spec) {
+    const { __provider: _p, ...props } = e.properties;
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(e.id);
+    detail.setProperties(toStruct(markSecrets(spec, props, secretInputs)));
+    detail.setReasonsList(e.reasons);
+    const details = new anyproto.Any();
+    details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(details);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
