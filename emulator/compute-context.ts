@@ -1,27 +1,20 @@
 import { createHash } from "node:crypto";
 import { catalog } from "./catalog";
 import { FieldErrors, badRequest, forbidden, notFound, type RequestContext } from "./http";
-import type { ImageFinder, SubnetLookup } from "./lookups";
+import type { FamilyContext } from "./family";
+import { FIND_IMAGE, SUBNETS } from "./lookups";
+import { computeState, type BackupRecord, type ConfigRecord, type DiskRecord, type InstanceRecord, type InterfaceRecord } from "./routes/compute-records";
+import { profileState } from "./routes/profile";
 import { DEVICE_SLOTS, WEAK_PASSWORD, interfacesError, ipamAddressError, rootPassError, sshPublicKeyError } from "./rules";
-import {
-  apiTime,
-  settle,
-  view,
-  type BackupRecord,
-  type ConfigRecord,
-  type DiskRecord,
-  type InstanceRecord,
-  type InterfaceRecord,
-  type Store,
-  type User,
-} from "./state";
-import { BASE_MS, scaled, type Timing } from "./timing";
+import { apiTime, settle, view, type User } from "./state";
+import { BASE_MS, scaled } from "./timing";
 
 /**
- * What the compute route modules (instances, actions, backups, configs, disks) share: the store, the clock
- * and speed, the lookups into other route groups, and the helpers that find, check, build and show records.
- * Made once per emulator by `createComputeContext`. It holds no request state: what one request needs
- * (for example the VPC addresses it has handed out so far) is a local of its handler, passed as an argument.
+ * What the compute route modules (instances, actions, backups, configs, disks) share: the store and the
+ * compute collections in it, the clock and speed, the services of other families (subnets, images), and the
+ * helpers that find, check, build and show records. Made once per emulator by `createComputeContext`. It
+ * holds no request state: what one request needs (for example the VPC addresses it has handed out so far) is
+ * a local of its handler, passed as an argument.
  */
 export type ComputeContext = ReturnType<typeof createComputeContext>;
 
@@ -40,8 +33,11 @@ export const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 export const busyError = () => badRequest("The instance has running or queued actions: wait for them to finish");
 
-export function createComputeContext(store: Store, now: () => number, timing: Timing, subnet: SubnetLookup, findImage: ImageFinder) {
-  const d = store.data;
+export function createComputeContext({ store, now, timing, services }: FamilyContext) {
+  const d = computeState(store);
+  const profile = profileState(store);
+  const subnet = services.use(SUBNETS);
+  const findImage = services.use(FIND_IMAGE);
   const dur = (k: keyof typeof BASE_MS) => scaled(BASE_MS[k], timing);
   const stamp = () => apiTime(now());
   const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
@@ -66,7 +62,7 @@ export function createComputeContext(store: Store, now: () => number, timing: Ti
     d.disks = d.disks.filter((x) => !gone.has(x.compute_id));
     d.configs = d.configs.filter((x) => !gone.has(x.compute_id));
     d.backups = d.backups.filter((x) => !gone.has(x.compute_id));
-    for (const u of d.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => !gone.has(g.id));
+    for (const u of store.data.users) if (u.grants) u.grants.compute = u.grants.compute.filter((g) => !gone.has(g.id));
   };
   const settleAll = (inst: InstanceRecord) => {
     settle(inst, now());
@@ -116,7 +112,7 @@ export function createComputeContext(store: Store, now: () => number, timing: Ti
       else {
         for (const name of body.authorized_users) {
           if (typeof name !== "string" || !store.user(name)) errors.add("authorized_users", `User ${String(name)} does not exist`);
-          else if (!d.sshkeys.some((k) => k.username === name)) errors.add("authorized_users", `User ${name} has no SSH key in their profile`);
+          else if (!profile.sshkeys.some((k) => k.username === name)) errors.add("authorized_users", `User ${name} has no SSH key in their profile`);
         }
       }
     }
@@ -132,7 +128,7 @@ export function createComputeContext(store: Store, now: () => number, timing: Ti
   };
   const checkImage = (body: Body, errors: FieldErrors, username: string) => {
     if (body.image === undefined || body.image === null) return undefined;
-    const img = typeof body.image === "string" ? findImage(body.image, username) : undefined;
+    const img = typeof body.image === "string" ? findImage()(body.image, username) : undefined;
     if (!img) return void errors.add("image", `Image ${String(body.image)} not found`);
     if (img.status !== "available") return void errors.add("image", "Only available images can be deployed");
     return img;
@@ -172,13 +168,13 @@ export function createComputeContext(store: Store, now: () => number, timing: Ti
     let ipv4: InterfaceRecord["ipv4"] = null;
     const id = keepId ?? store.nextId("interface");
     if (i.purpose === "vpc") {
-      const s = isInt(i.subnet_id) ? subnet(i.subnet_id) : undefined;
+      const s = isInt(i.subnet_id) ? subnet()(i.subnet_id) : undefined;
       if (!s) errors.add(`${field}.subnet_id`, `Subnet ${String(i.subnet_id)} not found`);
       else if (region && s.region !== region) errors.add(`${field}.subnet_id`, `Subnet ${String(i.subnet_id)} is in region ${s.region}, not ${region}`);
       else {
         vpc_id = s.vpc_id;
         const req = (i.ipv4 ?? {}) as { vpc?: unknown; nat_1_1?: unknown };
-        const address = typeof req.vpc === "string" ? req.vpc : subnet.allocate?.(i.subnet_id as number, taken);
+        const address = typeof req.vpc === "string" ? req.vpc : subnet().allocate?.(i.subnet_id as number, taken);
         if (!address) errors.add(`${field}.subnet_id`, `Subnet ${String(i.subnet_id)} has no free address`);
         else taken.push(address);
         ipv4 = { vpc: address ?? null, nat_1_1: req.nat_1_1 === "any" ? "any" : typeof req.nat_1_1 === "string" ? req.nat_1_1 : null };

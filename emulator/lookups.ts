@@ -1,4 +1,7 @@
-/** What one route group tells another (VPCs and images to the compute routes), without importing each other. */
+import type { IncomingMessage } from "node:http";
+import { serviceKey } from "./family";
+
+/** What one API family offers another (VPCs and images to the compute routes, uploads to the server), without importing each other. */
 
 /** Where a subnet is, and free addresses in it (given by the VPC routes). */
 export interface SubnetLookup {
@@ -12,3 +15,10 @@ export type ImageFinder = (
   id: string,
   username: string | undefined,
 ) => { id: string; label: string; capabilities: string[]; size: number; status: string } | undefined;
+
+/** Takes the data of an image upload (`PUT <upload_to>`, outside the API's paths), streamed; given by the image routes. */
+export type UploadReceiver = (token: string, req: IncomingMessage) => Promise<void>;
+
+export const SUBNETS = serviceKey<SubnetLookup>("subnets");
+export const FIND_IMAGE = serviceKey<ImageFinder>("images.find");
+export const RECEIVE_UPLOAD = serviceKey<UploadReceiver>("images.receiveUpload");

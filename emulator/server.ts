@@ -3,36 +3,14 @@ import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { Faults, type FaultConfig } from "./faults";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
-import type { SubnetLookup } from "./lookups";
-import { registerComputeRoutes } from "./routes/compute";
-import { registerDatabaseRoutes } from "./routes/databases";
-import { registerImageRoutes, type ImageOptions, type ImageService } from "./routes/images";
-import { registerProfileRoutes } from "./routes/profile";
-import { registerReferenceRoutes } from "./routes/reference";
-import { registerVpcRoutes } from "./routes/vpc";
+import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
+import { RECEIVE_UPLOAD } from "./lookups";
+import type { EmulatorOptions } from "./options";
+import { apiFamilies, type EmulatorState } from "./routes";
 import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
 import type { Timing } from "./timing";
 
-export interface EmulatorOptions {
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  host?: string;
-  /** The bearer token the emulator accepts with every scope (the account owner's). Random when omitted. */
-  token?: string;
-  /** Persist the state to this JSON file, and load it at start when it exists. */
-  stateFile?: string;
-  /** The clock, for tests that move time on. */
-  now?: () => number;
-  /**
-   * Multiplies how long status changes take (provisioning, booting, resizing...). 1 is seconds, like a
-   * demo; the default 0.01 makes them near-instant for tests (still one poll or more).
-   */
-  speed?: number;
-  /** Image uploads: size limit and the window for the data (tests shorten them). */
-  images?: ImageOptions;
-  /** Faults to inject from the start (also settable at run time: PUT /__emulator/faults). */
-  faults?: FaultConfig;
-}
+export type { EmulatorOptions } from "./options";
 
 export interface RequestLogEntry {
   method: string;
@@ -47,7 +25,7 @@ export interface Emulator {
   /** Base URL including `/v4`. */
   url: string;
   token: string;
-  store: Store;
+  store: Store<EmulatorState>;
   /** Change the speed of status transitions at run time (tests). */
   timing: Timing;
   faults: Faults;
@@ -58,21 +36,12 @@ export interface Emulator {
 
 const MAX_JSON_BODY = 1024 * 1024;
 
-export function buildRouter(
-  store: Store,
-  now: () => number,
-  timing: Timing,
-  images: ImageOptions,
-  baseUrl: () => string,
-): { router: Router; images: ImageService } {
+/** The API's router: every family's routes, in the list's order, and the services they offer each other. */
+export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
   const router = new Router();
-  registerReferenceRoutes(router);
-  registerProfileRoutes(router, store, now);
-  const subnets: SubnetLookup = registerVpcRoutes(router, store, now);
-  const imageService = registerImageRoutes(router, store, now, timing, images, baseUrl);
-  registerComputeRoutes(router, store, now, timing, subnets, imageService.find);
-  registerDatabaseRoutes(router, store, now, timing);
-  return { router, images: imageService };
+  const services = new Services();
+  for (const family of families) family.register({ ...ctx, router, services });
+  return { router, services };
 }
 
 /**
@@ -125,10 +94,12 @@ function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, fa
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const now = opts.now ?? Date.now;
   const token = opts.token ?? newTokenValue();
-  const store = new Store(opts.stateFile, token, now);
+  const families = apiFamilies(opts);
+  const store = new Store<EmulatorState>(opts.stateFile, token, now, familyCollections(families));
   const timing: Timing = { speed: opts.speed ?? 0.01 };
   let origin = "";
-  const { router: api, images } = buildRouter(store, now, timing, opts.images ?? {}, () => origin);
+  const { router: api, services } = buildRouter(families, { store, now, timing, baseUrl: () => origin });
+  const receiveUpload = services.use(RECEIVE_UPLOAD);
   const log: RequestLogEntry[] = [];
   const faults = new Faults();
   faults.set(opts.faults);
@@ -142,7 +113,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // The upload URL an image upload hands out: a pre-signed URL, so no token (and no JSON).
     const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
     if (upload && method === "PUT") {
-      await images.receiveUpload(upload[1], req);
+      await receiveUpload()(upload[1], req);
       sendJson(res, 200, {});
       return 200;
     }

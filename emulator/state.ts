@@ -65,112 +65,11 @@ export interface TokenRecord {
   username: string;
 }
 
-export interface SshKeyRecord {
-  id: number;
-  label: string;
-  ssh_key: string;
-  created: string;
-  username: string;
-}
-
 /** A status change due at a time, with fields to set when it happens. */
 export interface Step {
   status: string;
   at: number;
   patch?: Record<string, unknown>;
-}
-
-export interface InterfaceRecord {
-  id: number;
-  purpose: "public" | "vlan" | "vpc";
-  label: string | null;
-  ipam_address: string | null;
-  primary: boolean;
-  subnet_id: number | null;
-  vpc_id: number | null;
-  ipv4: { vpc: string | null; nat_1_1: string | null } | null;
-  ip_ranges: string[] | null;
-}
-
-export interface ConfigRecord {
-  id: number;
-  compute_id: number;
-  label: string;
-  comments: string | null;
-  devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
-  helpers: { updatedb_disabled: boolean; distro: boolean; modules_dep: boolean; network: boolean; devtmpfs_automount: boolean };
-  interfaces: InterfaceRecord[];
-  kernel: string;
-  memory_limit: number;
-  root_device: string;
-  run_level: "default" | "single" | "binbash";
-  virt_mode: "paravirt" | "fullvirt";
-  created: string;
-  updated: string;
-}
-
-export interface DiskRecord {
-  id: number;
-  compute_id: number;
-  label: string;
-  size: number;
-  filesystem: "raw" | "swap" | "ext3" | "ext4" | "initrd";
-  status: "ready" | "not ready" | "deleting";
-  created: string;
-  updated: string;
-  _queue: Step[];
-}
-
-export interface InstanceRecord {
-  id: number;
-  label: string;
-  group: string;
-  status: string;
-  region: string;
-  type: string;
-  image: string | null;
-  created: string;
-  updated: string;
-  hypervisor: "kvm";
-  host_uuid: string;
-  has_user_data: boolean;
-  ipv4: string[];
-  ipv6: string | null;
-  specs: { disk: number; gpus: number; memory: number; transfer: number; vcpus: number };
-  alerts: { cpu: number; io: number; network_in: number; network_out: number; transfer_quota: number };
-  backups: { available: boolean; enabled: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
-  tags: string[];
-  watchdog_enabled: boolean;
-  /** Internal (never shown): owner, pending status changes, boot state, secrets as hashes. */
-  _owner: string;
-  _queue: Step[];
-  _lastBootedConfig: number | null;
-  _activeInterfaces: number[];
-  _rootPassHash: string | null;
-  _clones: number[];
-  _userData: string | null;
-}
-
-export interface BackupRecord {
-  id: number;
-  compute_id: number;
-  label: string | null;
-  type: "auto" | "snapshot";
-  status: "paused" | "pending" | "running" | "needsPostProcessing" | "successful" | "failed" | "userAborted";
-  available: boolean;
-  configs: string[];
-  disks: { label: string; size: number; filesystem: string }[];
-  created: string;
-  finished: string | null;
-  updated: string;
-  region: string;
-  _queue: Step[];
-  _source: {
-    disks: { srcId: number; label: string; size: number; filesystem: DiskRecord["filesystem"] }[];
-    configs: Omit<ConfigRecord, "id" | "compute_id">[];
-    type: string;
-    rootPassHash: string | null;
-  };
 }
 
 export interface EventRecord {
@@ -180,104 +79,6 @@ export interface EventRecord {
   created: string;
   username: string;
   status: "finished";
-}
-
-export interface VpcRecord {
-  id: number;
-  label: string;
-  description: string;
-  region: string;
-  created: string;
-  updated: string;
-  _owner: string;
-}
-
-export interface SubnetRecord {
-  id: number;
-  vpc_id: number;
-  label: string;
-  ipv4: string;
-  created: string;
-  updated: string;
-}
-
-export interface ImageRecord {
-  id: string;
-  label: string;
-  description: string | null;
-  capabilities: string[];
-  created: string;
-  updated: string;
-  created_by: string;
-  deprecated: boolean;
-  eol: string | null;
-  expiry: string | null;
-  is_public: boolean;
-  size: number;
-  status: "creating" | "pending_upload" | "available";
-  type: "manual" | "automatic";
-  vendor: string | null;
-  _owner: string;
-  _queue: Step[];
-  /** Upload images: the secret part of the upload URL, and when the upload window closes. */
-  _upload?: { token: string; deadline: number; region: string };
-}
-
-export interface DatabaseRecord {
-  id: number;
-  engine: "mysql" | "postgresql";
-  label: string;
-  version: string;
-  region: string;
-  type: string;
-  cluster_size: 1 | 3;
-  encrypted: boolean;
-  ssl_connection: boolean;
-  replication_type: string;
-  replication_commit_type?: string;
-  allow_list: string[];
-  hosts: { primary: string | null; secondary: string | null };
-  port: number;
-  status: string;
-  total_disk_size_gb: number;
-  used_disk_size_gb: number;
-  created: string;
-  updated: string;
-  updates: { frequency: string; duration: number; hour_of_day: number; day_of_week: number; week_of_month: number | null };
-  _owner: string;
-  _queue: Step[];
-  _password: string;
-  _ca: string;
-  /** Set by a credentials reset: a restore after one leaves the cluster failed (rule 7). */
-  _resetSinceBackup: boolean;
-}
-
-export interface DatabaseBackupRecord {
-  id: number;
-  database_id: number;
-  label: string;
-  type: "snapshot" | "auto";
-  created: string;
-  /** When the backup finishes (a snapshot takes a while; it blocks other snapshots until then). */
-  _doneAt: number;
-}
-
-export interface StateData {
-  version: 1;
-  nextId: Record<string, number>;
-  users: User[];
-  tokens: TokenRecord[];
-  sshkeys: SshKeyRecord[];
-  instances: InstanceRecord[];
-  configs: ConfigRecord[];
-  disks: DiskRecord[];
-  backups: BackupRecord[];
-  events: EventRecord[];
-  vpcs: VpcRecord[];
-  subnets: SubnetRecord[];
-  images: ImageRecord[];
-  databases: DatabaseRecord[];
-  databaseBackups: DatabaseBackupRecord[];
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -357,40 +158,38 @@ export function view<T extends object>(rec: T): Record<string, unknown> {
 }
 
 /**
- * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
- * change (write to a temporary file, then rename: a crash never leaves half a file).
+ * What every state file holds whatever the API families: the account (users and their tokens), the events,
+ * and the id counters. A type, not an interface, so that the families' views can reach their collections
+ * in it by name (`collections` in family.ts).
  */
-export class Store {
-  data: StateData;
+export type CoreState = {
+  version: 1;
+  nextId: Record<string, number>;
+  users: User[];
+  tokens: TokenRecord[];
+  events: EventRecord[];
+};
+
+/**
+ * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
+ * change (write to a temporary file, then rename: a crash never leaves half a file). Beside the core, it
+ * holds the collections the API families declare, each a top-level array of the file: `D` is the whole
+ * state's type (`EmulatorState`), which the families see only through their own typed views.
+ */
+export class Store<D extends CoreState = CoreState> {
+  data: D;
 
   constructor(
     private readonly file: string | undefined,
     rootToken: string,
     private readonly now: () => number,
+    collections: readonly string[],
   ) {
-    if (file && existsSync(file)) {
-      this.data = JSON.parse(readFileSync(file, "utf8")) as StateData;
-    } else {
-      this.data = {
-        version: 1,
-        nextId: {},
-        users: [],
-        tokens: [],
-        sshkeys: [],
-        instances: [],
-        configs: [],
-        disks: [],
-        backups: [],
-        events: [],
-        vpcs: [],
-        subnets: [],
-        images: [],
-        databases: [],
-        databaseBackups: [],
-      };
-    }
-    for (const k of ["instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images", "databases", "databaseBackups"] as const)
-      this.data[k] ??= [];
+    const fresh: CoreState = { version: 1, nextId: {}, users: [], tokens: [], events: [] };
+    const data: Record<string, unknown> = file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : fresh;
+    // A collection missing from the file (one added since the file was written) starts empty.
+    for (const k of ["events", ...collections]) data[k] ??= [];
+    this.data = data as D;
     // The token given on the command line always works, with every scope, for the account's owner.
     if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
     if (!this.data.tokens.some((t) => t.token === rootToken)) {

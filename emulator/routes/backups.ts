@@ -1,7 +1,8 @@
 import { busyError, isInt, ro, rw, type ComputeContext } from "../compute-context";
 import { jsonObject, badRequest, notFound, type RequestContext, type Router } from "../http";
 import { lengthError } from "../rules";
-import { apiTime, settle, view, type BackupRecord, type InstanceRecord } from "../state";
+import { apiTime, settle, view } from "../state";
+import type { BackupRecord, InstanceRecord } from "./compute-records";
 
 /** Instance backups (`I/backups...`): list, snapshot, enable, cancel, view, restore. */
 export function registerBackupRoutes(router: Router, compute: ComputeContext): void {

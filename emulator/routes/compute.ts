@@ -1,10 +1,8 @@
 import { createComputeContext } from "../compute-context";
-import type { Router } from "../http";
-import type { ImageFinder, SubnetLookup } from "../lookups";
-import type { Store } from "../state";
-import type { Timing } from "../timing";
+import type { ApiFamily } from "../family";
 import { registerActionRoutes } from "./actions";
 import { registerBackupRoutes } from "./backups";
+import { computeState, type ComputeState } from "./compute-records";
 import { registerConfigRoutes } from "./configs";
 import { registerDiskRoutes } from "./disks";
 import { registerInstanceRoutes } from "./instances";
@@ -13,14 +11,19 @@ import { registerInstanceRoutes } from "./instances";
 export { BASE_MS } from "../timing";
 
 /**
- * The compute routes (`/compute/instances...`): one context shared by the route modules, made here once.
- * `subnet` comes from the VPC routes, `findImage` from the image routes.
+ * The compute family (`/compute/instances...`): instances with their profiles, disks and backups. One
+ * context is shared by the route modules, made here once; it uses the subnets of the VPC family and the
+ * images of the image family (services).
  */
-export function registerComputeRoutes(router: Router, store: Store, now: () => number, timing: Timing, subnet: SubnetLookup, findImage: ImageFinder): void {
-  const compute = createComputeContext(store, now, timing, subnet, findImage);
-  registerInstanceRoutes(router, compute);
-  registerActionRoutes(router, compute);
-  registerBackupRoutes(router, compute);
-  registerConfigRoutes(router, compute);
-  registerDiskRoutes(router, compute);
-}
+export const computeFamily: ApiFamily<ComputeState> = {
+  name: "compute",
+  state: computeState,
+  register(ctx) {
+    const compute = createComputeContext(ctx);
+    registerInstanceRoutes(ctx.router, compute);
+    registerActionRoutes(ctx.router, compute);
+    registerBackupRoutes(ctx.router, compute);
+    registerConfigRoutes(ctx.router, compute);
+    registerDiskRoutes(ctx.router, compute);
+  },
+};

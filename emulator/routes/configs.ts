@@ -2,7 +2,7 @@ import { isInt, ro, rw, type Body, type ComputeContext, type TakenAddresses } fr
 import { catalog } from "../catalog";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
 import { DEVICE_SLOTS, interfacesError, lengthError } from "../rules";
-import type { ConfigRecord, InstanceRecord } from "../state";
+import type { ConfigRecord, InstanceRecord } from "./compute-records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
 export function registerConfigRoutes(router: Router, compute: ComputeContext): void {

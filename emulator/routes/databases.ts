@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../catalog";
-import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { collections, type ApiFamily, type FamilyContext } from "../family";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { ipOrCidrError, lengthError } from "../rules";
-import { apiTime, settle, view, type DatabaseBackupRecord, type DatabaseRecord, type Store } from "../state";
-import { scaled, type Timing } from "../timing";
+import { apiTime, settle, view, type Step } from "../state";
+import { scaled } from "../timing";
 
 /** Durations at speed 1 (ms). Provisioning is minutes on the real service (15 to 30): here 30 s. */
 export const DB_MS = { provisioning: 30_000, updating: 5_000, snapshot: 10_000, restoring: 10_000, patching: 5_000 };
@@ -18,6 +19,53 @@ const PORTS: Record<Engine, number> = { mysql: 3306, postgresql: 5432 };
 const ROOT_USER: Record<Engine, string> = { mysql: "root", postgresql: "postgres" };
 const DAY = 24 * 3600_000;
 
+export interface DatabaseRecord {
+  id: number;
+  engine: "mysql" | "postgresql";
+  label: string;
+  version: string;
+  region: string;
+  type: string;
+  cluster_size: 1 | 3;
+  encrypted: boolean;
+  ssl_connection: boolean;
+  replication_type: string;
+  replication_commit_type?: string;
+  allow_list: string[];
+  hosts: { primary: string | null; secondary: string | null };
+  port: number;
+  status: string;
+  total_disk_size_gb: number;
+  used_disk_size_gb: number;
+  created: string;
+  updated: string;
+  updates: { frequency: string; duration: number; hour_of_day: number; day_of_week: number; week_of_month: number | null };
+  _owner: string;
+  _queue: Step[];
+  _password: string;
+  _ca: string;
+  /** Set by a credentials reset: a restore after one leaves the cluster failed (rule 7). */
+  _resetSinceBackup: boolean;
+}
+
+export interface DatabaseBackupRecord {
+  id: number;
+  database_id: number;
+  label: string;
+  type: "snapshot" | "auto";
+  created: string;
+  /** When the backup finishes (a snapshot takes a while; it blocks other snapshots until then). */
+  _doneAt: number;
+}
+
+/** The database family's collections in the state file. */
+export interface DatabaseState {
+  databases: DatabaseRecord[];
+  databaseBackups: DatabaseBackupRecord[];
+}
+
+export const databaseState = collections<DatabaseState>({ databases: [], databaseBackups: [] });
+
 const newPassword = () => randomBytes(18).toString("base64url");
 
 /** A PEM CA certificate (made up, but shaped like one), base64-encoded as the API gives it. */
@@ -27,8 +75,11 @@ function caCertificate(label: string): string {
   return Buffer.from(`-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`).toString("base64");
 }
 
-export function registerDatabaseRoutes(router: Router, store: Store, now: () => number, timing: Timing): void {
-  const d = store.data;
+/** The database family (`/databases/...`): managed MySQL and PostgreSQL clusters with their backups. */
+export const databaseFamily: ApiFamily<DatabaseState> = { name: "databases", state: databaseState, register: registerDatabaseRoutes };
+
+function registerDatabaseRoutes({ router, store, now, timing }: FamilyContext): void {
+  const d = databaseState(store);
   const dur = (k: keyof typeof DB_MS) => scaled(DB_MS[k], timing);
   const stamp = () => apiTime(now());
 

@@ -1,7 +1,8 @@
 import { isInt, ro, rw, type ComputeContext } from "../compute-context";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
 import { lengthError } from "../rules";
-import { apiTime, settle, type DiskRecord, type InstanceRecord } from "../state";
+import { apiTime, settle } from "../state";
+import type { DiskRecord, InstanceRecord } from "./compute-records";
 
 /** Instance disks (`I/disks...`): list, create, view, update, resize, password reset, delete. */
 export function registerDiskRoutes(router: Router, compute: ComputeContext): void {

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import { catalog } from "../catalog";
-import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
+import { collections, type ApiFamily, type FamilyContext } from "../family";
+import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
+import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { lengthError } from "../rules";
-import { apiTime, settle, view, type ImageRecord, type Store } from "../state";
-import { BASE_MS, scaled, type Timing } from "../timing";
+import { apiTime, settle, view, type Step } from "../state";
+import { BASE_MS, scaled } from "../timing";
+import { computeState } from "./compute-records";
 
 const rw = { group: "images", level: "read_write" } as const;
 
@@ -15,18 +17,49 @@ export interface ImageOptions {
   uploadWindowMs?: number;
 }
 
-export interface ImageService {
-  /** An image this user may deploy or read: public, or one of their private ones. */
-  find: (
-    id: string,
-    username: string | undefined,
-  ) => (Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string }) | undefined;
-  /** Takes the data of an upload (`PUT <upload_to>`), streamed. */
-  receiveUpload(token: string, req: IncomingMessage): Promise<void>;
+export interface ImageRecord {
+  id: string;
+  label: string;
+  description: string | null;
+  capabilities: string[];
+  created: string;
+  updated: string;
+  created_by: string;
+  deprecated: boolean;
+  eol: string | null;
+  expiry: string | null;
+  is_public: boolean;
+  size: number;
+  status: "creating" | "pending_upload" | "available";
+  type: "manual" | "automatic";
+  vendor: string | null;
+  _owner: string;
+  _queue: Step[];
+  /** Upload images: the secret part of the upload URL, and when the upload window closes. */
+  _upload?: { token: string; deadline: number; region: string };
 }
 
-export function registerImageRoutes(router: Router, store: Store, now: () => number, timing: Timing, opts: ImageOptions, baseUrl: () => string): ImageService {
-  const d = store.data;
+/** The image family's collection in the state file (private images; the public ones are the catalog's). */
+export interface ImageState {
+  images: ImageRecord[];
+}
+
+export const imageState = collections<ImageState>({ images: [] });
+
+/**
+ * The image family (`/images...`), with its options: public and private images, captures from disks and
+ * uploads. It gives the compute routes an image finder and the server the receiver of upload data.
+ */
+export const imageFamily = (opts: ImageOptions): ApiFamily<ImageState> => ({
+  name: "images",
+  state: imageState,
+  register: (ctx) => registerImageRoutes(ctx, opts),
+});
+
+function registerImageRoutes({ router, store, now, timing, baseUrl, services }: FamilyContext, opts: ImageOptions): void {
+  const d = imageState(store);
+  // Captures read the disks of instances.
+  const compute = computeState(store);
   const maxBytes = opts.maxUploadBytes ?? 5 * 1024 ** 3;
   const window = opts.uploadWindowMs ?? 24 * 3600_000;
   const stamp = () => apiTime(now());
@@ -40,7 +73,8 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
     purge();
     return username ? d.images.filter((i) => i._owner === username) : [];
   };
-  const find: ImageService["find"] = (id, username) => {
+  /** An image this user may deploy or read: public, or one of their private ones. */
+  const find: ImageFinder = (id, username) => {
     const pub = catalog.images.find((i) => i.id === id);
     if (pub) return pub;
     const own = mine(username).find((i) => i.id === id);
@@ -100,8 +134,9 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
     if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes))
       throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
     const errors = new FieldErrors();
-    const disk = typeof body.disk_id === "number" ? d.disks.find((x) => x.id === body.disk_id) : undefined;
-    const inst = disk && d.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
+    const disk = typeof body.disk_id === "number" ? compute.disks.find((x) => x.id === body.disk_id) : undefined;
+    const inst =
+      disk && compute.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
     if (body.disk_id === undefined) errors.add("disk_id", "disk_id is required");
     else if (!disk || !inst) errors.add("disk_id", `Disk ${String(body.disk_id)} not found`);
     else if (settle(disk, now()).status !== "ready") errors.add("disk_id", "The disk is not ready");
@@ -165,32 +200,31 @@ export function registerImageRoutes(router: Router, store: Store, now: () => num
     return {};
   });
 
-  return {
-    find,
-    async receiveUpload(token, req) {
-      purge();
-      const img = d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
-      if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
-      if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? ""))
-        throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
-      // Streamed: counted and checked, never held in memory.
-      let size = 0;
-      let head = Buffer.alloc(0);
-      for await (const chunk of req) {
-        size += (chunk as Buffer).length;
-        if (head.length < 2) head = Buffer.concat([head, chunk as Buffer]).subarray(0, 2);
-        if (size > maxBytes) {
-          // Answer, then close the connection (the rest of the body is not read).
-          throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }], { Connection: "close" });
-        }
+  services.provide(FIND_IMAGE, find);
+  // The data of an upload (`PUT <upload_to>`), streamed.
+  services.provide(RECEIVE_UPLOAD, async (token, req) => {
+    purge();
+    const img = d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
+    if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
+    if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? ""))
+      throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
+    // Streamed: counted and checked, never held in memory.
+    let size = 0;
+    let head = Buffer.alloc(0);
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (head.length < 2) head = Buffer.concat([head, chunk as Buffer]).subarray(0, 2);
+      if (size > maxBytes) {
+        // Answer, then close the connection (the rest of the body is not read).
+        throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }], { Connection: "close" });
       }
-      if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
-      img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
-      img.status = "creating";
-      img._queue = [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }];
-      delete img._upload;
-      img.updated = stamp();
-      store.save();
-    },
-  };
+    }
+    if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
+    img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
+    img.status = "creating";
+    img._queue = [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }];
+    delete img._upload;
+    img.updated = stamp();
+    store.save();
+  });
 }

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { GONE, hash, isInt, ro, rw, type ComputeContext, type TakenAddresses } from "../compute-context";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../http";
 import { instanceLabelError } from "../rules";
-import { settle, type BackupRecord, type ConfigRecord, type InstanceRecord } from "../state";
+import { settle } from "../state";
+import type { BackupRecord, ConfigRecord, InstanceRecord } from "./compute-records";
 
 /** Instances (`/compute/instances`, `I`): list, create, view, update, delete; and their statistics, transfer, volumes, NodeBalancers. */
 export function registerInstanceRoutes(router: Router, compute: ComputeContext): void {

@@ -1,12 +1,29 @@
 import { scopesWithin } from "../auth";
-import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
+import { collections, type ApiFamily, type FamilyContext } from "../family";
+import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
 import { lengthError, parseScopes, sshPublicKeyError } from "../rules";
-import { apiTime, emptyGrants, newTokenValue, type SshKeyRecord, type Store, type TokenRecord, type User } from "../state";
+import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
 const rw = { group: "account", level: "read_write" } as const;
 
 type Body = Record<string, unknown>;
+
+export interface SshKeyRecord {
+  id: number;
+  label: string;
+  ssh_key: string;
+  created: string;
+  username: string;
+}
+
+/** The profile family's collection in the state file (the users and their tokens are the store's core). */
+export interface ProfileState {
+  sshkeys: SshKeyRecord[];
+}
+
+/** The SSH keys of a store, typed (the compute routes read them too: `authorized_users`). */
+export const profileState = collections<ProfileState>({ sshkeys: [] });
 
 function profileView(u: User) {
   const { grants: _grants, ...rest } = u;
@@ -24,7 +41,11 @@ export const tokenView = (t: TokenRecord, full = false) => ({
 
 export const sshKeyView = (k: SshKeyRecord) => ({ id: k.id, label: k.label, ssh_key: k.ssh_key, created: k.created });
 
-export function registerProfileRoutes(router: Router, store: Store, now: () => number): void {
+/** The profile family (`/profile...`): the user's profile, grants, personal access tokens and SSH keys. */
+export const profileFamily: ApiFamily<ProfileState> = { name: "profile", state: profileState, register: registerProfileRoutes };
+
+function registerProfileRoutes({ router, store, now }: FamilyContext): void {
+  const d = profileState(store);
   const me = (ctx: RequestContext) => ctx.user!;
 
   router.add("GET", "/profile", { scope: null, auth: "required" }, (ctx) => profileView(me(ctx)));
@@ -160,7 +181,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   });
 
   // SSH keys.
-  const myKeys = (ctx: RequestContext) => store.data.sshkeys.filter((k) => k.username === me(ctx).username);
+  const myKeys = (ctx: RequestContext) => d.sshkeys.filter((k) => k.username === me(ctx).username);
   const findKey = (ctx: RequestContext) => {
     const k = myKeys(ctx).find((x) => String(x.id) === ctx.params.sshKeyId);
     if (!k) throw notFound();
@@ -195,7 +216,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
       created: apiTime(now()),
       username: me(ctx).username,
     };
-    store.data.sshkeys.push(rec);
+    d.sshkeys.push(rec);
     return sshKeyView(rec);
   });
   router.add("GET", "/profile/sshkeys/{sshKeyId}", { scope: ro, auth: "required" }, (ctx) => sshKeyView(findKey(ctx)));
@@ -211,7 +232,7 @@ export function registerProfileRoutes(router: Router, store: Store, now: () => n
   });
   router.add("DELETE", "/profile/sshkeys/{sshKeyId}", { scope: rw, auth: "required" }, (ctx) => {
     const k = findKey(ctx);
-    store.data.sshkeys = store.data.sshkeys.filter((x) => x !== k);
+    d.sshkeys = d.sshkeys.filter((x) => x !== k);
     return {};
   });
 }

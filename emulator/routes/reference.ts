@@ -1,5 +1,6 @@
 import { catalog } from "../catalog";
-import { notFound, paginate, type Router } from "../http";
+import type { ApiFamily, FamilyContext } from "../family";
+import { notFound, paginate } from "../http";
 
 /** Plans outside the nanode, standard and dedicated classes are sold only in some regions. */
 function availability(regionId: string) {
@@ -10,7 +11,10 @@ function availability(regionId: string) {
     .map((t) => ({ region: regionId, plan: t.id, available: t.class === "gpu" ? gpu : region.status === "ok" }));
 }
 
-export function registerReferenceRoutes(router: Router): void {
+/** The reference family: regions, plans, database engines and kernels, open to all (it keeps no state). */
+export const referenceFamily: ApiFamily = { name: "reference", register: registerReferenceRoutes };
+
+function registerReferenceRoutes({ router }: FamilyContext): void {
   const open = { scope: null, auth: "none" } as const;
   router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx.query));
   router.add("GET", "/regions/availability", open, (ctx) =>

@@ -1,27 +1,60 @@
 import { catalog } from "../catalog";
-import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext, type Router } from "../http";
-import type { SubnetLookup } from "../lookups";
+import { collections, type ApiFamily, type FamilyContext } from "../family";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
+import { SUBNETS, type SubnetLookup } from "../lookups";
 import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
-import { apiTime, settle, type ConfigRecord, type Store, type SubnetRecord, type VpcRecord } from "../state";
+import { apiTime, settle } from "../state";
+import { computeState, type ConfigRecord } from "./compute-records";
 
 const rw = { group: "vpc", level: "read_write" } as const;
 const ipsRo = { group: "ips", level: "read_only" } as const;
 type Body = Record<string, unknown>;
 
+export interface VpcRecord {
+  id: number;
+  label: string;
+  description: string;
+  region: string;
+  created: string;
+  updated: string;
+  _owner: string;
+}
+
+export interface SubnetRecord {
+  id: number;
+  vpc_id: number;
+  label: string;
+  ipv4: string;
+  created: string;
+  updated: string;
+}
+
+/** The VPC family's collections in the state file. */
+export interface VpcState {
+  vpcs: VpcRecord[];
+  subnets: SubnetRecord[];
+}
+
+export const vpcState = collections<VpcState>({ vpcs: [], subnets: [] });
+
 const intToIp = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
 
-/** VPCs and subnets (`/vpcs`), and the lookups the compute routes use to put interfaces in subnets. */
-export function registerVpcRoutes(router: Router, store: Store, now: () => number): SubnetLookup {
-  const d = store.data;
+/** The VPC family: VPCs and subnets (`/vpcs`), and the lookup the compute routes use to put interfaces in subnets. */
+export const vpcFamily: ApiFamily<VpcState> = { name: "vpc", state: vpcState, register: registerVpcRoutes };
+
+function registerVpcRoutes({ router, store, now, services }: FamilyContext): void {
+  const d = vpcState(store);
+  // The profiles and instances whose interfaces are in the subnets.
+  const compute = computeState(store);
   const stamp = () => apiTime(now());
 
   /** Every profile interface in a subnet, with its instance and whether it is active. */
   const users = (subnetId: number) => {
     const out: Array<{ cfg: ConfigRecord; iface: ConfigRecord["interfaces"][number]; active: boolean }> = [];
-    for (const cfg of d.configs) {
+    for (const cfg of compute.configs) {
       for (const iface of cfg.interfaces) {
         if (iface.subnet_id !== subnetId) continue;
-        const inst = d.instances.find((i) => i.id === cfg.compute_id);
+        const inst = compute.instances.find((i) => i.id === cfg.compute_id);
         if (inst) settle(inst, now());
         const active = Boolean(inst && inst.status === "running" && inst._lastBootedConfig === cfg.id && inst._activeInterfaces.includes(iface.id));
         out.push({ cfg, iface, active });
@@ -247,5 +280,5 @@ export function registerVpcRoutes(router: Router, store: Store, now: () => numbe
     for (let n = start + 2; n < end; n++) if (!used.has(intToIp(n))) return intToIp(n);
     return undefined;
   };
-  return lookup;
+  services.provide(SUBNETS, lookup);
 }

@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { collections, familyCollections, serviceKey, Services } from "../../emulator/family";
+import { apiFamilies } from "../../emulator/routes";
 import type { Emulator } from "../../emulator/server";
 import { addUser, call, ed25519Key, emulator, ROOT_TOKEN } from "../helpers/emulator";
 
@@ -294,5 +296,60 @@ describe("--state FILE", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  // The file's format is what every release reads: the same top-level keys, whichever API families keep them.
+  const KEYS = ["version", "nextId", "users", "tokens", "sshkeys", "instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images"];
+  const keysOf = (file: string) => Object.keys(JSON.parse(readFileSync(file, "utf8")) as object).sort();
+
+  test("a new file has every collection; an older one loads, its missing collections empty", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "emu-state-"));
+    const fresh = path.join(dir, "fresh.json");
+    const old = path.join(dir, "old.json");
+    try {
+      const a = await emulator({ stateFile: fresh });
+      expect(keysOf(fresh)).toEqual([...KEYS, "databases", "databaseBackups"].sort());
+      await a.close();
+      // A file of a release before the databases: the upgrade fixture without them.
+      const fixture = JSON.parse(readFileSync(path.join(__dirname, "../fixtures/upgrade-0.1.0/emulator.json"), "utf8")) as Record<string, unknown>;
+      delete fixture.databases;
+      delete fixture.databaseBackups;
+      writeFileSync(old, JSON.stringify(fixture));
+      const b = await emulator({ stateFile: old, token: "upgrade-fixture-token-0123456789" });
+      expect((await call(b, "GET", "/compute/instances")).body.results).toBe(3);
+      expect((await call(b, "GET", "/databases/instances")).body.data).toEqual([]);
+      await b.close();
+      expect(keysOf(old)).toEqual(keysOf(fresh));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("API families", () => {
+  test("a service is resolved when used, so that families may register in any order", () => {
+    const services = new Services();
+    const key = serviceKey<(name: string) => string>("greeting");
+    const greet = services.use(key);
+    expect(() => greet()).toThrow(/No API family provides the service greeting/);
+    services.provide(key, (name) => `hello ${name}`);
+    expect(greet()("you")).toBe("hello you");
+    expect(() => services.provide(key, () => "again")).toThrow(/provided twice/);
+  });
+
+  test("each collection of the state file belongs to one family", () => {
+    expect(familyCollections(apiFamilies({})).sort()).toEqual(
+      ["sshkeys", "vpcs", "subnets", "images", "instances", "configs", "disks", "backups", "databases", "databaseBackups"].sort(),
+    );
+    const clash = { name: "clash", state: collections<{ vpcs: unknown[] }>({ vpcs: [] }), register: () => undefined };
+    expect(() => familyCollections([...apiFamilies({}), clash])).toThrow(/families vpc and clash both keep a collection named vpcs/);
+  });
+
+  test("a family's view reads and replaces the store's collections", () => {
+    const view = collections<{ vpcs: { id: number }[] }>({ vpcs: [] })(emu.store);
+    view.vpcs = [...view.vpcs, { id: 99 }];
+    expect(emu.store.data.vpcs.map((v) => v.id)).toEqual([99]);
+    emu.store.data.vpcs = [];
+    expect(view.vpcs).toEqual([]);
   });
 });

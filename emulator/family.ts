@@ -1,0 +1,108 @@
+import type { Router } from "./http";
+import type { Store } from "./state";
+import type { Timing } from "./timing";
+
+/**
+ * An API family: one routes module that declares the collections it keeps in the state file and registers
+ * its routes. The emulator derives its router, its state file and the type of `Emulator.store` from the one
+ * list of families (`routes/index.ts`).
+ */
+export interface ApiFamily<S extends object = object> {
+  /** For messages (two families keeping the same collection). */
+  name: string;
+  /** The collections this family keeps in the state file, if any (made by `collections`). */
+  state?: Collections<S>;
+  register(ctx: FamilyContext): void;
+}
+
+/** What a family is given to register its routes with. */
+export interface FamilyContext {
+  router: Router;
+  store: Store;
+  now: () => number;
+  timing: Timing;
+  /** The emulator's origin (`http://host:port`), known once it listens: read it at request time. */
+  baseUrl: () => string;
+  services: Services;
+}
+
+/**
+ * A family's collections in the state file (each a top-level array of records). Called with a store, it
+ * gives a typed live view of them: reading a property reads the store's array, setting one replaces it there
+ * (the routes do `d.images = d.images.filter(...)`).
+ */
+export interface Collections<S> {
+  (store: Store): S;
+  readonly names: readonly string[];
+}
+
+/**
+ * Declares the collections of a family's state `S`, given as the empty state (`{ vpcs: [], subnets: [] }`):
+ * the compiler checks that every collection of `S` is named, and no other.
+ */
+export function collections<S extends { [K in keyof S]: unknown[] }>(empty: S): Collections<S> {
+  const names = Object.keys(empty);
+  const live = (store: Store): S => {
+    const view = {};
+    for (const name of names) {
+      // The store's data is read at each access: the view never holds an array of its own.
+      const data = (): Record<string, unknown> => store.data;
+      Object.defineProperty(view, name, {
+        enumerable: true,
+        get: () => data()[name],
+        set: (value: unknown) => {
+          data()[name] = value;
+        },
+      });
+    }
+    return view as S;
+  };
+  return Object.assign(live, { names });
+}
+
+/** The collections of every family of a list (a tuple), as one type. */
+export type FamiliesState<F extends readonly unknown[]> = F extends readonly [ApiFamily<infer S>, ...infer Rest] ? S & FamiliesState<Rest> : unknown;
+
+/** The names of the collections the families keep, checked: each collection belongs to one family only. */
+export function familyCollections(families: readonly ApiFamily[]): string[] {
+  const owners = new Map<string, string>();
+  for (const family of families) {
+    for (const name of family.state?.names ?? []) {
+      const other = owners.get(name);
+      if (other) throw new Error(`The API families ${other} and ${family.name} both keep a collection named ${name}`);
+      owners.set(name, family.name);
+    }
+  }
+  return [...owners.keys()];
+}
+
+/** The typed name of a service one family offers others (`serviceKey<SubnetLookup>("subnets")`). */
+export interface ServiceKey<T> {
+  readonly name: string;
+  /** Never set: it only carries the service's type. */
+  readonly type?: T;
+}
+
+export const serviceKey = <T>(name: string): ServiceKey<T> => ({ name });
+
+/**
+ * What families offer each other (the VPC routes give the compute routes a subnet lookup...), so that no
+ * family module imports another's routes. A service is resolved when used, not when registered: families
+ * may register in any order.
+ */
+export class Services {
+  private readonly provided = new Map<string, unknown>();
+
+  provide<T>(key: ServiceKey<T>, impl: T): void {
+    if (this.provided.has(key.name)) throw new Error(`The service ${key.name} is provided twice`);
+    this.provided.set(key.name, impl);
+  }
+
+  /** A getter for the service, to call at request time (when every family has registered). */
+  use<T>(key: ServiceKey<T>): () => T {
+    return () => {
+      if (!this.provided.has(key.name)) throw new Error(`No API family provides the service ${key.name}`);
+      return this.provided.get(key.name) as T;
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import type { FaultConfig } from "./faults";
+import type { ImageOptions } from "./routes/images";
+
+/** How to start the emulator (`startEmulator`); the list of API families reads its family options. */
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The bearer token the emulator accepts with every scope (the account owner's). Random when omitted. */
+  token?: string;
+  /** Persist the state to this JSON file, and load it at start when it exists. */
+  stateFile?: string;
+  /** The clock, for tests that move time on. */
+  now?: () => number;
+  /**
+   * Multiplies how long status changes take (provisioning, booting, resizing...). 1 is seconds, like a
+   * demo; the default 0.01 makes them near-instant for tests (still one poll or more).
+   */
+  speed?: number;
+  /** Image uploads: size limit and the window for the data (tests shorten them). */
+  images?: ImageOptions;
+  /** Faults to inject from the start (also settable at run time: PUT /__emulator/faults). */
+  faults?: FaultConfig;
+}
