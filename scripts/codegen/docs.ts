@@ -180,3 +180,16 @@ export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string 
   }
   return lines.join("\n");
 }
+
+/** The README's resource table: one row per definition, from its table (written between two markers). */
+export function readmeResources(specs: ResourceSpec[], lookups: Record<string, string | undefined>): string {
+  const sentence = (s: string) => (/^.*?[.:](?=\s|$)/.exec(s.replace(/\s+/g, " "))?.[0] ?? s).replace(/:$/, ".");
+  const rows = specs.map((spec) => {
+    const inputs = spec.fields.filter((f) => f.kind === "input" && !f.inPath && f.name !== "timeouts");
+    // A control field the service holds (a backup schedule, `booted`) changes in place; one that only steers the provider does not count.
+    const inPlace = inputs.filter((f) => !f.forceNew && (!f.control || f.computed)).map((f) => `\`${f.name}\``);
+    const lookup = lookups[spec.type];
+    return `| [\`${spec.type}\`](docs/resources/${docFileName(spec)}) | ${cell(sentence(spec.description))} | ${inPlace.join(", ") || "-"} | ${lookup ? `\`${lookup}\`` : "-"} |`;
+  });
+  return ["| Resource | What | Changed in place | Lookup |", "|---|---|---|---|", ...rows].join("\n");
+}
