@@ -21,7 +21,12 @@ export interface ComputeErrorInfo {
 export class ComputeError extends Error {
   readonly operation: string;
   readonly resource: string;
-  readonly id?: string;
+  /**
+   * The resource's id. Not `id`: the dynamic provider server takes any error with an `id` for a resource
+   * that was kept (ErrorResourceInitFailed), and would record a failed update's resource with no outputs.
+   * Only a {@link KeptResourceError} has an `id`.
+   */
+  readonly resourceId?: string;
   readonly status?: number;
   /** The API's field/reason pairs, when it answered with an error. */
   readonly apiErrors: ApiErrorItem[];
@@ -31,7 +36,7 @@ export class ComputeError extends Error {
     this.name = "ComputeError";
     this.operation = info.operation;
     this.resource = info.resource;
-    this.id = info.id;
+    this.resourceId = info.id;
     this.status = info.status;
     this.apiErrors = info.apiErrors ?? [];
     this.attempts = info.attempts;
@@ -44,7 +49,7 @@ export class ComputeError extends Error {
  * `refresh` continues from it instead of orphaning it. The engine reads `id`, `properties` and `reasons`.
  */
 export class KeptResourceError extends ComputeError {
-  override readonly id: string;
+  readonly id: string;
   readonly properties: Props;
   readonly reasons: string[];
   constructor(message: string, cause: ComputeError, id: string, properties: Props) {

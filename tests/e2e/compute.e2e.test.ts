@@ -73,6 +73,20 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   expect(stack.transcript.join("\n")).not.toContain(ROOT_PASS);
   for (const r of resourcesOf(JSON.parse(exported), "")) if (r.inputs?.__provider) expect(r.inputs.__provider.length).toBeLessThan(2048);
 
+  // An update the API refuses (a label another instance holds) fails with the API's reason and loses
+  // nothing: the state keeps the instance's outputs, and the change is planned again.
+  const other = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", label: "taken-label" } });
+  const refused = await stack.run("up", { config: { type: "c1-standard-4", label: "taken-label" } });
+  expect(refused.code).not.toBe(0);
+  expect(refused.output).toMatch(/cannot update instance \d+: the API answered HTTP 400: label: Label must be unique/);
+  expect(refused.output).not.toMatch(/resource init failed/);
+  const [kept] = resourcesOf(await stack.ok("export"), ":Instance");
+  expect(kept.outputs).toMatchObject({ label: "web-1", type: "c1-standard-4", status: "running", ipv4: expect.any(Array) });
+  const again = await stack.run("preview", { config: { type: "c1-standard-4", label: "taken-label" } });
+  expect(again.json.changeSummary).toMatchObject({ update: 1 });
+  await call(emu, "DELETE", `/compute/instances/${other.body.id}`);
+  expect((await stack.run("preview", { config: { type: "c1-standard-4", label: undefined } })).json.changeSummary).toEqual({ same: 8 });
+
   // destroy: the booted profile shuts the instance down first, then everything goes.
   const destroy = await stack.ok("destroy", { config: { type: "c1-standard-4" } });
   expect(destroy.summary).toEqual({ delete: 8 });

@@ -1,5 +1,5 @@
 import { ApiClient, ApiError, NetworkError } from "../../provider/client";
-import { ComputeError, describeFailure } from "../../provider/errors";
+import { ComputeError, describeFailure, KeptResourceError } from "../../provider/errors";
 import { vpcSpec } from "../../provider/resources/vpc";
 
 describe("one error type for failed operations", () => {
@@ -8,7 +8,13 @@ describe("one error type for failed operations", () => {
     api.attempts = 1;
     const e = describeFailure(vpcSpec, "update", "7", api);
     expect(e).toBeInstanceOf(ComputeError);
-    expect(e).toMatchObject({ operation: "update", resource: "VPC", id: "7", status: 400, apiErrors: [{ field: "label", reason: "Label must be unique" }] });
+    expect(e).toMatchObject({
+      operation: "update",
+      resource: "VPC",
+      resourceId: "7",
+      status: 400,
+      apiErrors: [{ field: "label", reason: "Label must be unique" }],
+    });
     expect(e.cause).toBe(api);
     expect(e.message).toBe("cannot update VPC 7: the API answered HTTP 400: label: Label must be unique");
   });
@@ -22,6 +28,15 @@ describe("one error type for failed operations", () => {
     expect(e.message).toMatch(/^cannot read VPC 7: no answer from the API: connection refused \(ECONNREFUSED\), 3 attempts over \d+\.\d s$/);
     expect(e.attempts).toBe(3);
     expect(e.cause).toBe(err);
+  });
+
+  test("only an error that keeps the resource has an id: the dynamic provider server would record any other as kept, with no outputs", () => {
+    const failed = describeFailure(vpcSpec, "update", "7", new Error("refused"));
+    expect("id" in failed).toBe(false);
+    expect(failed.resourceId).toBe("7");
+    const kept = new KeptResourceError("kept", failed, "7", { label: "x" });
+    expect(kept).toMatchObject({ id: "7", properties: { label: "x" }, reasons: ["kept"], operation: "update", resource: "VPC" });
+    expect(kept).toBeInstanceOf(ComputeError);
   });
 
   test("an error that is already a ComputeError is passed on as it is", () => {
