@@ -276,7 +276,9 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
         id: store.nextId("interface"),
         ipv4: i.ipv4 ? { vpc: i.ipv4.vpc, nat_1_1: i.ipv4.nat_1_1 ? "any" : null } : null,
       }));
-      newConfig(tgt.id, { ...structuredClone(view(c) as unknown as ConfigRecord), devices, interfaces });
+      // The copy is the target's: a new id, the target's instance (the source's record carries both).
+      const { id: _id, compute_id: _source, ...copy } = structuredClone(view(c) as unknown as ConfigRecord);
+      newConfig(tgt.id, { ...copy, devices, interfaces });
     }
     tgt.status = "cloning";
     tgt._queue.push({ status: "offline", at: done });

@@ -412,6 +412,15 @@ describe("clone, backups and restore", () => {
     tick(BASE_MS.cloning);
     expect((await get(I(target.id))).status).toBe("offline");
     expect((await get(`${I(target.id)}/disks`)).results).toBe(2);
+    // The source's profile is copied onto the target, pointing at the target's copies of the disks.
+    const [srcCfg] = (await get(`${I(src.id)}/configs`)).data;
+    const [copy] = (await get(`${I(target.id)}/configs`)).data;
+    const copiedDisks = (await get(`${I(target.id)}/disks`)).data.map((x: { id: number }) => x.id);
+    expect(copy).toMatchObject({ label: srcCfg.label, kernel: srcCfg.kernel });
+    expect(copy.id).not.toBe(srcCfg.id);
+    expect((await get(`${I(src.id)}/configs`)).results).toBe(1);
+    expect(copiedDisks).toContain(copy.devices.sda.disk_id);
+    expect((await call(emu, "POST", `${I(target.id)}/boot`, { body: {} })).status).toBe(200);
     expect((await call(emu, "DELETE", I(src.id))).status).toBe(200);
   });
 
