@@ -100,6 +100,8 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOu
     if (imported && f.writeOnly && (o === undefined || o === null)) continue;
     if (n === undefined || n === null) {
       if (o === undefined || o === null) continue;
+      // Never declared by the program: the service's value (a clone's image, say), not a removed input.
+      if (declared && !declared.includes(f.name)) continue;
       if (f.computed) {
         if (f.clearTo !== undefined && declared?.includes(f.name) && !sameValue(f, o, f.clearTo)) changed.push(f.name);
         continue;

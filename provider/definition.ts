@@ -1,4 +1,5 @@
 import { restProvider, type DynamicProviderImpl, type ProviderHooks } from "./rest-provider";
+import type { ApiClient } from "./client";
 import type { ApiRecord, Field, Props, ResourceSpec } from "./table";
 import { timeoutsField } from "./timeouts";
 
@@ -32,6 +33,8 @@ export interface LookupRow {
   plainArray?: boolean;
   /** Item fields beyond the table's, from the API record (a database's `engine/version`). */
   extra?(api: Props): Props;
+  /** Reads the list when it is neither a paged envelope nor a plain array (an instance's backups). */
+  list?: (client: ApiClient, path: string) => Promise<Props[]>;
 }
 
 /** What the generated sdk class (sdk/<file>.ts) is called, beyond the type's name. */

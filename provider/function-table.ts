@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiClient } from "./client";
 import type { Field, Props } from "./table";
 
 /**
@@ -27,6 +28,8 @@ export interface FunctionSpec {
   toItem?(api: Props): Props;
   /** The list is a plain array, not a paged envelope (a profile's interfaces). */
   plainArray?: boolean;
+  /** Reads the list when it is neither (an instance's backups). */
+  list?: (client: ApiClient, path: string) => Promise<Props[]>;
 }
 
 /** The fields of an object type functions return (for schema.json, the docs and the sdk's item types). */

@@ -48,6 +48,7 @@ function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
     path: (args) => spec.collectionPath(args),
     filterable: true,
     plainArray: row.plainArray,
+    list: row.list,
     // An API record as the resource's outputs show it: the table's fields, the id as a string.
     toItem: (api) => ({ ...fromApi(spec, api, {}), ...(row.extra ? row.extra(api) : {}), id: String(api.id) }),
   };
@@ -87,7 +88,8 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
     if (r && !r.success) throw new FunctionArgsError(`${name}: ${f.name}: ${r.error.issues.map((i) => i.message).join("; ")}`);
   }
   if (spec.listKey) {
-    const raw = spec.plainArray ? ((await c.get<Props[]>(spec.path(args))) ?? []) : await c.list<Props>(spec.path(args));
+    const path = spec.path(args);
+    const raw = spec.list ? await spec.list(c, path) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await c.list<Props>(path);
     let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : (convertKeys(r, camel) as Props)));
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };

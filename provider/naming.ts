@@ -15,6 +15,8 @@ export interface NameRule {
   allowed: RegExp;
   /** Characters that may not come two in a row, nor start or end the label. */
   separators: string;
+  /** What joins the name and the suffix, and stands for a character the label may not hold (default `-`). */
+  joiner?: string;
 }
 
 /** Marks checked inputs whose label the provider made (not pinned by the program). */
@@ -32,15 +34,16 @@ const escapeClass = (s: string) => s.replace(/[\]\\^-]/g, "\\$&");
 /** `<name>-<suffix>` within the rule; `suffix` is random unless given (tests). */
 export function autoName(rule: NameRule, resourceName: string, suffix = randomBytes(4).toString("hex").slice(0, SUFFIX_LENGTH)): string {
   const seps = escapeClass(rule.separators);
-  let base = [...resourceName].map((c) => (rule.allowed.test(c) ? c : "-")).join("");
+  const joiner = rule.joiner ?? "-";
+  let base = [...resourceName].map((c) => (rule.allowed.test(c) ? c : joiner)).join("");
   if (seps) {
     // "-" is always a separator (it joins the suffix): runs of separators collapse to their first one.
     base = base.replace(new RegExp(`[${seps}]{2,}`, "g"), (m) => m[0]).replace(new RegExp(`^[${seps}]+|[${seps}]+$`, "g"), "");
   }
-  const room = rule.max - SUFFIX_LENGTH - 1;
+  const room = rule.max - SUFFIX_LENGTH - joiner.length;
   base = base.slice(0, Math.max(0, room));
   if (seps) base = base.replace(new RegExp(`[${seps}]+$`), "");
-  const name = base ? `${base}-${suffix}` : suffix;
+  const name = base ? `${base}${joiner}${suffix}` : suffix;
   return name.length >= rule.min ? name : `${name}${"0".repeat(rule.min - name.length)}`;
 }
 

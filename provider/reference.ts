@@ -109,8 +109,32 @@ ITEM_TYPES.DatabaseEngine = {
   ],
 };
 
-// Reference data: the API shows every field of every item.
-for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo"]) for (const f of ITEM_TYPES[name].fields) f.required = true;
+ITEM_TYPES.Profile = {
+  description: "The profile of the user the token acts for.",
+  fields: [
+    out("username", "string", "The login name."),
+    out("uid", "integer", "The user's id; it never changes."),
+    out("email", "string", "The email address."),
+    out("emailNotifications", "boolean", "Whether notices are sent by email."),
+    out("timezone", "string", "The preferred time zone (the API writes times in UTC)."),
+    out("restricted", "boolean", "Whether the user acts within grants (`getProfile` tells; the grants are read elsewhere)."),
+    out("twoFactorAuth", "boolean", "Whether logins from untrusted computers need a second factor."),
+    out("ipWhitelistEnabled", "boolean", "Deprecated."),
+    out("consoleAuthMethod", "string", "`password_keys`, `keys_only` or `disabled`.", z.enum(["password_keys", "keys_only", "disabled"])),
+    { ...out("authorizedKeys", "array", "SSH keys authorized for the console shell, or null.", z.array(z.string()).nullable()), itemType: "string" },
+    out("authenticationType", "string", "`password`, or the name of an external identity provider."),
+    out("verifiedPhoneNumber", "string", "The verified phone number, or null.", nullableString),
+    out(
+      "referrals",
+      "object",
+      "`code`, `url`, `completed`, `pending`, `total`, `credit`.",
+      z.object({ code: z.string(), url: z.string(), completed: z.number(), pending: z.number(), total: z.number(), credit: z.number() }),
+    ),
+  ],
+};
+
+// Reference data and the profile: the API shows every field of every item.
+for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo", "Profile"]) for (const f of ITEM_TYPES[name].fields) f.required = true;
 
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
 const list = (name: string, item: string, listKey: string, path: string, description: string): FunctionSpec => ({
@@ -167,4 +191,12 @@ export const referenceFunctions: FunctionSpec[] = [
   single("getKernel", "Kernel", "kernel", (id) => `/compute/kernels/${id}`, "One kernel, by id (ids hold a slash)."),
   list("getImages", "ImageInfo", "images", "/images", "Public images, and private ones too when a token is set."),
   single("getImage", "ImageInfo", "image", (id) => `/images/${id}`, "One image, by id (ids hold a slash)."),
+  {
+    name: "getProfile",
+    description: "The profile of the user the provider's token acts for (`/profile`).",
+    inputs: [],
+    item: "Profile",
+    path: () => "/profile",
+    what: () => "the profile",
+  },
 ];

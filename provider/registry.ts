@@ -2,12 +2,15 @@ import type { ResourceDefinition } from "./definition";
 import type { DynamicProviderImpl } from "./rest-provider";
 import { config } from "./resources/config";
 import { mysqlDatabase, postgresDatabase } from "./resources/database";
+import { mysqlDatabaseSnapshot, postgresDatabaseSnapshot } from "./resources/databaseSnapshot";
 import { disk } from "./resources/disk";
 import { image } from "./resources/image";
 import { instance } from "./resources/instance";
+import { instanceSnapshot } from "./resources/instanceSnapshot";
 import { iface } from "./resources/interface";
 import { sshKey } from "./resources/sshKey";
 import { subnet } from "./resources/subnet";
+import { token } from "./resources/token";
 import { vpc } from "./resources/vpc";
 import type { ResourceSpec } from "./table";
 
@@ -17,7 +20,22 @@ import type { ResourceSpec } from "./table";
  * adding a resource is one definition (docs/development.md) and one line here. Its order is the order of the
  * docs and the schema.
  */
-export const definitions: ResourceDefinition[] = [instance, disk, config, iface, vpc, subnet, image, mysqlDatabase, postgresDatabase, sshKey];
+export const definitions: ResourceDefinition[] = [
+  instance,
+  disk,
+  config,
+  iface,
+  instanceSnapshot,
+  vpc,
+  subnet,
+  image,
+  mysqlDatabase,
+  postgresDatabase,
+  mysqlDatabaseSnapshot,
+  postgresDatabaseSnapshot,
+  sshKey,
+  token,
+];
 
 export const specs: ResourceSpec[] = definitions.map((d) => d.spec);
 

@@ -5,7 +5,7 @@ import { createOnce } from "./lost-answers";
 import { declare, fromApi, readResult, toApiBody } from "./mapping";
 import { finishReplacement, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
 import { client as settingsClient } from "./settings";
-import { putChanged, waitStatus, type StatusWait } from "./steps";
+import { putChanged, say, waitStatus, type StatusWait } from "./steps";
 import type { ApiRecord, Props, ResourceSpec } from "./table";
 import { budgetOf } from "./timeouts";
 import { waitFor } from "./wait";
@@ -95,6 +95,8 @@ export interface ProviderHooks<Api extends ApiRecord> {
   beforeDelete?(ctx: HookContext<Api>): Promise<void>;
   /** delete: wait until the resource is gone (the API deletes some in the background). */
   waitGone?: boolean | GoneWait;
+  /** delete: the API cannot delete it; the delete leaves it and says this (a snapshot in its instance's slot). */
+  keepOnDelete?: string;
   /** What a failure after the resource exists adds to the message (it is kept in the stack). */
   keptNote?: string;
   /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
@@ -214,6 +216,10 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
     },
 
     async delete(id, props) {
+      if (hooks.keepOnDelete) {
+        say(`${spec.noun} ${id} leaves the stack but stays in the API: ${hooks.keepOnDelete}`);
+        return;
+      }
       try {
         const c = getClient();
         const timeoutMs = budgetOf(spec, props, "delete");

@@ -10,6 +10,9 @@ import { waitFor } from "./wait";
  * the instance is shut down.
  */
 
+/** A line the user reads (the CLI shows a provider's stderr as info lines). */
+export const say = (line: string): void => void process.stderr.write(`pulumi-compute: ${line}\n`);
+
 /** An instance's path; the parent of disks, profiles and interfaces. */
 export const instancePath = (computeId: unknown): string => `/compute/instances/${encodeURIComponent(String(computeId))}`;
 /** An instance type's path (its disk allowance). */

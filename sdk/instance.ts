@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
 import { shim } from "./shim";
-import type { InterfaceArgs, InterfaceArgsPurpose } from "./types";
+import type { InterfaceArgs, CloneSourceArgs, InterfaceArgsPurpose } from "./types";
 
 const provider = shim("Instance");
 
@@ -98,6 +98,8 @@ export interface InstanceArgs {
   firewallId?: pulumi.Input<number>;
   /** Add a private IPv4 address. Create-only. */
   privateIp?: pulumi.Input<boolean>;
+  /** Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone. */
+  cloneFrom?: pulumi.Input<CloneSourceArgs>;
   /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
   migrationType?: pulumi.Input<string | InstanceMigrationType>;
   /** On a resize to a larger type, grow the data disk too (default true). */
@@ -164,6 +166,8 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly firewallId: pulumi.Output<number | undefined>;
   /** Add a private IPv4 address. Create-only. */
   declare readonly privateIp: pulumi.Output<boolean | undefined>;
+  /** Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone. */
+  declare readonly cloneFrom: pulumi.Output<{ computeId: number; disks?: number[]; configs?: number[] } | undefined>;
   /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
   declare readonly migrationType: pulumi.Output<InstanceMigrationType | undefined>;
   /** On a resize to a larger type, grow the data disk too (default true). */

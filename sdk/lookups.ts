@@ -147,6 +147,30 @@ export interface InterfaceInfo {
   active?: boolean;
 }
 
+/** Instance snapshot as the API shows it: the resource's outputs (`InstanceSnapshot`). */
+export interface InstanceSnapshotInfo {
+  /** The instance snapshot's id, as a string (the Pulumi id of the resource: `InstanceSnapshot.get(name, id)`). */
+  id: string;
+  /** 1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one). */
+  label?: string;
+  /** `successful` once taken (`pending`, `running`, `needsPostProcessing` before; `failed`, `userAborted`). */
+  status?: "paused" | "pending" | "running" | "needsPostProcessing" | "successful" | "failed" | "userAborted";
+  /** `snapshot`. */
+  type?: string;
+  /** False while the backup is under maintenance (it cannot be restored then). */
+  available?: boolean;
+  /** The labels of the configuration profiles in the snapshot. */
+  configs?: string[];
+  /** The disks in the snapshot: `label`, `size` (MB), `filesystem`. */
+  disks?: { label: string; size: number; filesystem: string }[];
+  /** When the snapshot was started. */
+  created?: string;
+  /** When it finished, or null. */
+  finished?: string | null;
+  /** When it last changed. */
+  updated?: string;
+}
+
 /** VPC as the API shows it: the resource's outputs (`Vpc`). */
 export interface VpcInfo {
   /** The VPC's id, as a string (the Pulumi id of the resource: `Vpc.get(name, id)`). */
@@ -265,6 +289,30 @@ export interface PostgresDatabaseInfo {
   updated?: string;
 }
 
+/** MySQL snapshot as the API shows it: the resource's outputs (`MysqlDatabaseSnapshot`). */
+export interface MysqlDatabaseSnapshotInfo {
+  /** The MySQL snapshot's id, as a string (the Pulumi id of the resource: `MysqlDatabaseSnapshot.get(name, id)`). */
+  id: string;
+  /** 1..30 ASCII letters and digits, display only; auto-named `<resource name><suffix>` (letters and digits) when left out. Changing it takes a new snapshot. */
+  label?: string;
+  /** `snapshot`. */
+  type?: string;
+  /** When the snapshot was started. */
+  created?: string;
+}
+
+/** PostgreSQL snapshot as the API shows it: the resource's outputs (`PostgresDatabaseSnapshot`). */
+export interface PostgresDatabaseSnapshotInfo {
+  /** The PostgreSQL snapshot's id, as a string (the Pulumi id of the resource: `PostgresDatabaseSnapshot.get(name, id)`). */
+  id: string;
+  /** 1..30 ASCII letters and digits, display only; auto-named `<resource name><suffix>` (letters and digits) when left out. Changing it takes a new snapshot. */
+  label?: string;
+  /** `snapshot`. */
+  type?: string;
+  /** When the snapshot was started. */
+  created?: string;
+}
+
 /** SSH key as the API shows it: the resource's outputs (`SshKey`). */
 export interface SshKeyInfo {
   /** The SSH key's id, as a string (the Pulumi id of the resource: `SshKey.get(name, id)`). */
@@ -274,6 +322,20 @@ export interface SshKeyInfo {
   /** The public key, in OpenSSH format (`ssh-ed25519 AAAA... comment`). Changing it replaces the key. */
   sshKey?: string;
   /** When the key was added (ISO 8601, UTC). */
+  created?: string;
+}
+
+/** Token as the API shows it: the resource's outputs (`Token`). */
+export interface TokenInfo {
+  /** The token's id, as a string (the Pulumi id of the resource: `Token.get(name, id)`). */
+  id: string;
+  /** 1..100 characters, display only; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
+  label?: string;
+  /** The OAuth scopes, separated by spaces (`computes:read_only databases:read_write`), or `*` for all: at most those of the token the provider acts with (the API refuses more, naming `scopes`). The API fixes them at creation: changing them replaces the token. */
+  scopes?: string;
+  /** When the token stops working, an ISO 8601 date-time in the future (kept as the API writes it: UTC, to the second, no zone); left out, it works until revoked. Tokens cannot be renewed: changing it replaces the token. */
+  expiry?: string;
+  /** When the token was created. */
   created?: string;
 }
 
@@ -421,6 +483,36 @@ export interface ImageInfo {
   vendor: string | null;
 }
 
+/** The profile of the user the token acts for. */
+export interface Profile {
+  /** The login name. */
+  username: string;
+  /** The user's id; it never changes. */
+  uid: number;
+  /** The email address. */
+  email: string;
+  /** Whether notices are sent by email. */
+  emailNotifications: boolean;
+  /** The preferred time zone (the API writes times in UTC). */
+  timezone: string;
+  /** Whether the user acts within grants (`getProfile` tells; the grants are read elsewhere). */
+  restricted: boolean;
+  /** Whether logins from untrusted computers need a second factor. */
+  twoFactorAuth: boolean;
+  /** Deprecated. */
+  ipWhitelistEnabled: boolean;
+  /** `password_keys`, `keys_only` or `disabled`. */
+  consoleAuthMethod: "password_keys" | "keys_only" | "disabled";
+  /** SSH keys authorized for the console shell, or null. */
+  authorizedKeys: string[] | null;
+  /** `password`, or the name of an external identity provider. */
+  authenticationType: string;
+  /** The verified phone number, or null. */
+  verifiedPhoneNumber: string | null;
+  /** `code`, `url`, `completed`, `pending`, `total`, `credit`. */
+  referrals: { code: string; url: string; completed: number; pending: number; total: number; credit: number };
+}
+
 export interface GetInstancesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
@@ -513,6 +605,29 @@ export function getInterfacesOutput(args: Inputs<GetInterfacesArgs>, opts?: Read
   return pulumi.output(args ?? {}).apply((a) => getInterfaces(a as GetInterfacesArgs, opts));
 }
 
+export interface GetInstanceBackupsArgs {
+  /** The instance's id. */
+  computeId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, status, type, available, configs, disks, created, finished, updated. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetInstanceBackupsResult {
+  backups: InstanceSnapshotInfo[];
+}
+/** The backups of an instance: the automatic ones, and the snapshot under way and the current one. Every page is read; filters and order apply on the client. */
+export function getInstanceBackups(args: GetInstanceBackupsArgs, opts?: ReadOptions): Promise<GetInstanceBackupsResult> {
+  checkFieldNames("getInstanceBackups", { ...args });
+  return runFunction("getInstanceBackups", { ...args }, opts) as Promise<unknown> as Promise<GetInstanceBackupsResult>;
+}
+/** The backups of an instance: the automatic ones, and the snapshot under way and the current one. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getInstanceBackupsOutput(args: Inputs<GetInstanceBackupsArgs>, opts?: ReadOptions): pulumi.Output<GetInstanceBackupsResult> {
+  checkFieldNames("getInstanceBackups", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getInstanceBackups(a as GetInstanceBackupsArgs, opts));
+}
+
 export interface GetVpcsArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
@@ -599,6 +714,55 @@ export function getPostgresDatabasesOutput(args?: Inputs<GetPostgresDatabasesArg
   return pulumi.output(args ?? {}).apply((a) => getPostgresDatabases(a as GetPostgresDatabasesArgs, opts));
 }
 
+export interface GetMysqlDatabaseBackupsArgs {
+  /** The MySQL database's id. */
+  databaseId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, type, created. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetMysqlDatabaseBackupsResult {
+  backups: MysqlDatabaseSnapshotInfo[];
+}
+/** The backups of a MySQL cluster: daily automatic ones and snapshots. Every page is read; filters and order apply on the client. */
+export function getMysqlDatabaseBackups(args: GetMysqlDatabaseBackupsArgs, opts?: ReadOptions): Promise<GetMysqlDatabaseBackupsResult> {
+  checkFieldNames("getMysqlDatabaseBackups", { ...args });
+  return runFunction("getMysqlDatabaseBackups", { ...args }, opts) as Promise<unknown> as Promise<GetMysqlDatabaseBackupsResult>;
+}
+/** The backups of a MySQL cluster: daily automatic ones and snapshots. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getMysqlDatabaseBackupsOutput(args: Inputs<GetMysqlDatabaseBackupsArgs>, opts?: ReadOptions): pulumi.Output<GetMysqlDatabaseBackupsResult> {
+  checkFieldNames("getMysqlDatabaseBackups", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getMysqlDatabaseBackups(a as GetMysqlDatabaseBackupsArgs, opts));
+}
+
+export interface GetPostgresDatabaseBackupsArgs {
+  /** The PostgreSQL database's id. */
+  databaseId: number | string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, type, created. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetPostgresDatabaseBackupsResult {
+  backups: PostgresDatabaseSnapshotInfo[];
+}
+/** The backups of a PostgreSQL cluster: daily automatic ones and snapshots. Every page is read; filters and order apply on the client. */
+export function getPostgresDatabaseBackups(args: GetPostgresDatabaseBackupsArgs, opts?: ReadOptions): Promise<GetPostgresDatabaseBackupsResult> {
+  checkFieldNames("getPostgresDatabaseBackups", { ...args });
+  return runFunction("getPostgresDatabaseBackups", { ...args }, opts) as Promise<unknown> as Promise<GetPostgresDatabaseBackupsResult>;
+}
+/** The backups of a PostgreSQL cluster: daily automatic ones and snapshots. The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getPostgresDatabaseBackupsOutput(
+  args: Inputs<GetPostgresDatabaseBackupsArgs>,
+  opts?: ReadOptions,
+): pulumi.Output<GetPostgresDatabaseBackupsResult> {
+  checkFieldNames("getPostgresDatabaseBackups", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getPostgresDatabaseBackups(a as GetPostgresDatabaseBackupsArgs, opts));
+}
+
 export interface GetSshKeysArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
@@ -618,6 +782,27 @@ export function getSshKeys(args?: GetSshKeysArgs, opts?: ReadOptions): Promise<G
 export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptions): pulumi.Output<GetSshKeysResult> {
   checkFieldNames("getSshKeys", { ...args });
   return pulumi.output(args ?? {}).apply((a) => getSshKeys(a as GetSshKeysArgs, opts));
+}
+
+export interface GetTokensArgs {
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: id, label, scopes, expiry, created. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetTokensResult {
+  tokens: TokenInfo[];
+}
+/** The personal access tokens of the profile (their values are never listed). Every page is read; filters and order apply on the client. */
+export function getTokens(args?: GetTokensArgs, opts?: ReadOptions): Promise<GetTokensResult> {
+  checkFieldNames("getTokens", { ...args });
+  return runFunction("getTokens", { ...args }, opts) as Promise<unknown> as Promise<GetTokensResult>;
+}
+/** The personal access tokens of the profile (their values are never listed). The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getTokensOutput(args?: Inputs<GetTokensArgs>, opts?: ReadOptions): pulumi.Output<GetTokensResult> {
+  checkFieldNames("getTokens", { ...args });
+  return pulumi.output(args ?? {}).apply((a) => getTokens(a as GetTokensArgs, opts));
 }
 
 export interface GetVpcIpsArgs {

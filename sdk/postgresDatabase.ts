@@ -56,6 +56,8 @@ export interface PostgresDatabaseArgs {
   allowList?: pulumi.Input<pulumi.Input<string>[]>;
   /** Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place. */
   updates?: pulumi.Input<MaintenanceWindow>;
+  /** Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed). */
+  passwordRotation?: pulumi.Input<string>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
   timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
 }
@@ -90,6 +92,8 @@ export class PostgresDatabase extends pulumi.dynamic.Resource {
     dayOfWeek: number;
     weekOfMonth: number | null;
   }>;
+  /** Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed). */
+  declare readonly passwordRotation: pulumi.Output<string | undefined>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
   declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */

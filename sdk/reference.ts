@@ -1,7 +1,7 @@
 // Generated from provider/reference.ts by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { runFunction, type ReadOptions } from "./invoke";
-import type { ImageInfo, InstanceType, Kernel, Region } from "./lookups";
+import type { ImageInfo, InstanceType, Kernel, Profile, Region } from "./lookups";
 
 export type { ReadOptions };
 
@@ -75,4 +75,13 @@ export async function getImage(id: string, opts?: ReadOptions): Promise<ImageInf
 /** One image, by id (ids hold a slash). The Output form: takes the id as an Output. */
 export function getImageOutput(id: pulumi.Input<string>, opts?: ReadOptions): pulumi.Output<ImageInfo> {
   return pulumi.output(id).apply((i) => getImage(i, opts));
+}
+
+/** The profile of the user the provider's token acts for (`/profile`). */
+export async function getProfile(opts?: ReadOptions): Promise<Profile> {
+  return (await runFunction("getProfile", {}, opts)) as unknown as Profile;
+}
+/** The profile of the user the provider's token acts for (`/profile`). The Output form. */
+export function getProfileOutput(opts?: ReadOptions): pulumi.Output<Profile> {
+  return pulumi.output(getProfile(opts));
 }

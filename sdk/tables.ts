@@ -26,6 +26,7 @@ export const TABLES = {
       "metadata",
       "firewallId",
       "privateIp",
+      "cloneFrom",
       "migrationType",
       "allowAutoDiskResize",
       "rebuildOnImageChange",
@@ -91,6 +92,11 @@ export const TABLES = {
     secretInputs: [],
     secretOutputs: [],
   },
+  InstanceSnapshot: {
+    props: ["computeId", "label", "timeouts", "status", "type", "available", "configs", "disks", "created", "finished", "updated"],
+    secretInputs: [],
+    secretOutputs: [],
+  },
   Vpc: {
     props: ["label", "description", "region", "created", "updated"],
     secretInputs: [],
@@ -135,6 +141,7 @@ export const TABLES = {
       "replicationType",
       "allowList",
       "updates",
+      "passwordRotation",
       "timeouts",
       "status",
       "hosts",
@@ -164,6 +171,7 @@ export const TABLES = {
       "replicationCommitType",
       "allowList",
       "updates",
+      "passwordRotation",
       "timeouts",
       "status",
       "hosts",
@@ -180,10 +188,25 @@ export const TABLES = {
     secretInputs: [],
     secretOutputs: ["username", "password", "caCertificate"],
   },
+  MysqlDatabaseSnapshot: {
+    props: ["databaseId", "label", "target", "timeouts", "type", "created"],
+    secretInputs: [],
+    secretOutputs: [],
+  },
+  PostgresDatabaseSnapshot: {
+    props: ["databaseId", "label", "target", "timeouts", "type", "created"],
+    secretInputs: [],
+    secretOutputs: [],
+  },
   SshKey: {
     props: ["label", "sshKey", "created"],
     secretInputs: [],
     secretOutputs: [],
+  },
+  Token: {
+    props: ["label", "scopes", "expiry", "token", "created"],
+    secretInputs: [],
+    secretOutputs: ["token"],
   },
 } as const;
 

@@ -18,6 +18,13 @@ export const MaintenanceWindowFrequency = {
 } as const;
 export type MaintenanceWindowFrequency = (typeof MaintenanceWindowFrequency)[keyof typeof MaintenanceWindowFrequency];
 
+/** The CloneSourceArgs object type. */
+export interface CloneSourceArgs {
+  computeId: pulumi.Input<number | string>;
+  disks?: pulumi.Input<pulumi.Input<number | string>[]>;
+  configs?: pulumi.Input<pulumi.Input<number | string>[]>;
+}
+
 /** The DeviceArgs object type. */
 export interface DeviceArgs {
   diskId?: pulumi.Input<number | string | null>;

@@ -8,7 +8,7 @@ const scriptData = config.requireSecretObject<Record<string, string>>("scriptDat
 const userData = config.requireSecret("userData");
 const publicKey = config.require("publicKey");
 
-// Half of the resources pin a label; the others (net, subnet, host, data, image, postgres) are auto-named
+// Half of the resources pin a label; the others (net, subnet, host, data, image, postgres, copy, agent) are auto-named
 // "<name>-<7 hex>", so that the chaos run covers both ways of identifying a create whose answer was lost.
 const key = new compute.SshKey("key", { label: "all-key", sshKey: publicKey });
 const net = new compute.Vpc("net", { region });
@@ -25,6 +25,7 @@ const web = new compute.Instance("web", {
   scriptId: 101,
   scriptData,
   metadata: { userData },
+  backupsEnabled: true,
   interfaces: [
     { purpose: "public", primary: true },
     { purpose: "vpc", subnetId: subnet.id },
@@ -44,6 +45,12 @@ const profile = new compute.Config("boot", {
 const vpcInterface = new compute.Interface("vpc", { computeId: host.id, configId: profile.id, purpose: "vpc", subnetId: subnet.id });
 const image = new compute.Image("image", { diskId: root.id });
 
+// A snapshot of the web instance (its backup service is on), a clone of the host's root disk, and a token
+// for an agent that only reads instances.
+const snapshot = new compute.InstanceSnapshot("snapshot", { computeId: web.id, label: "all-snapshot" });
+const copy = new compute.Instance("copy", { region, type: "c1-standard-2", cloneFrom: { computeId: host.id, disks: [root.id], configs: [] } });
+const agent = new compute.Token("agent", { scopes: "computes:read_only" });
+
 const mysql = new compute.MysqlDatabase("mysql", {
   label: "all-mysql",
   region,
@@ -52,6 +59,7 @@ const mysql = new compute.MysqlDatabase("mysql", {
   allowList: [pulumi.interpolate`${web.vpcIpv4}/32`],
 });
 const postgres = new compute.PostgresDatabase("postgres", { region, type: "c1-standard-2", engine: "postgresql/16.1" });
+const mysqlSnapshot = new compute.MysqlDatabaseSnapshot("mysql-snapshot", { databaseId: mysql.id, label: "allsnapshot" });
 
 export const ids = {
   key: key.id,
@@ -66,7 +74,12 @@ export const ids = {
   image: image.id,
   mysql: mysql.id,
   postgres: postgres.id,
+  snapshot: snapshot.id,
+  copy: copy.id,
+  agent: agent.id,
+  mysqlSnapshot: mysqlSnapshot.id,
 };
+export const agentToken = agent.token;
 export const webRootPass = web.rootPass;
 export const mysqlPassword = mysql.password;
 export const postgresCa = postgres.caCertificate;

@@ -27,7 +27,15 @@ const mysql = new compute.MysqlDatabase("app-db", {
   type: "c1-standard-2",
   engine: "mysql/8.0.35",
   allowList: pulumi.all([web.vpcIpv4, extra]).apply(([ip, more]) => [`${ip}/32`, ...more]),
+  // Rotate the root password by changing this value (a date, say): the credentials are reset in place.
+  passwordRotation: config.get("passwordRotation"),
 });
+
+// Snapshots of the MySQL database (the API keeps at most 3 per database; a fourth is refused at preview).
+const snapshots = Array.from(
+  { length: config.getNumber("snapshots") ?? 1 },
+  (_, i) => new compute.MysqlDatabaseSnapshot(`app-db-snapshot-${i + 1}`, { databaseId: mysql.id }),
+);
 
 // PostgreSQL, for reporting, with three nodes.
 const postgres = new compute.PostgresDatabase("reports", {
@@ -44,5 +52,7 @@ export const webVpcIp = web.vpcIpv4;
 export const mysqlHost = mysql.hosts.apply((h) => h.primary);
 export const mysqlAllowList = mysql.allowList;
 export const mysqlPassword = mysql.password; // a secret output
+export const mysqlId = mysql.id;
+export const mysqlSnapshots = snapshots.map((s) => s.label);
 export const postgresHost = postgres.hosts.apply((h) => h.primary);
 export const postgresCa = postgres.caCertificate; // a secret output

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
 import { defineResource, type ResourceDefinition } from "../definition";
+import { act } from "../lost-answers";
 import { fromApi, toApiBody, updateBody } from "../mapping";
+import type { HookContext } from "../rest-provider";
 import { ipOrCidrError, lengthError } from "../rules";
 import { typePath, type StatusWait } from "../steps";
 import type { CheckFailure } from "../check";
@@ -157,6 +159,14 @@ export const dbPassword = db.password; // a secret`,
         description:
           "Maintenance window: `frequency` (`weekly`, `monthly`), `duration` (1..3 h), `hourOfDay` (0..23), `dayOfWeek` (1..7), `weekOfMonth` (1..4, monthly). Changed in place.",
       },
+      {
+        name: "passwordRotation",
+        kind: "input",
+        control: true,
+        schema: z.string(),
+        description:
+          "Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed).",
+      },
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
       {
         name: "hosts",
@@ -198,6 +208,25 @@ const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): S
 
 const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(typePath(id), true))?.disk;
 
+const restoringRefusal = (id: string) =>
+  `passwordRotation: database ${id} is restoring a backup, and a credentials reset during a restore leaves it failed: run pulumi up again once it is active`;
+
+/**
+ * A new root password (`passwordRotation` changed): the credentials reset, once the cluster is active (never
+ * during a restore), a wait until it is active again, and the new credentials as outputs.
+ */
+async function rotatePassword(ctx: HookContext<DatabaseApi>, spec: ResourceSpec<DatabaseApi>, olds: Props): Promise<void> {
+  const { client: c, id } = ctx;
+  const now = await c.get<DatabaseApi>(spec.itemPath(id, olds));
+  if (now?.status === "restoring") throw new Error(restoringRefusal(id));
+  ctx.latest = await ctx.wait(active("to be active before the credentials reset"));
+  // A reset twice is harmless: the second makes one more new password, read below.
+  await act(c, `${spec.itemPath(id, olds)}/credentials/reset`, {});
+  ctx.latest = await ctx.wait(active("to reset its credentials"));
+  const cred = await c.get<{ username: string; password: string }>(`${spec.itemPath(id, olds)}/credentials`);
+  Object.assign(ctx.outputs, { username: cred?.username, password: cred?.password });
+}
+
 /**
  * A managed database: its table, plus the replication rule, the refusal of a smaller type at preview, the
  * long wait until it is active, the maintenance window set once it is, the credentials read as outputs,
@@ -229,7 +258,12 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         }
         return failures;
       },
-      async diff(client, _id, olds, news, d) {
+      async diff(client, id, olds, news, d) {
+        // A credentials reset during a restore leaves the cluster failed (rule 7): refused at preview.
+        if (d.changed.includes("passwordRotation") && news.passwordRotation !== undefined) {
+          const db = await client().get<DatabaseApi>(spec.itemPath(id, olds), true);
+          if (db?.status === "restoring") throw new Error(restoringRefusal(id));
+        }
         // A smaller type is refused here, at preview: the API only moves a database to more disk.
         if (d.changed.includes("type") && typeof news.type === "string" && news.type !== UNKNOWN) {
           const c = client();
@@ -265,6 +299,9 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
           const applied = (d: DatabaseApi) =>
             (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList);
           ctx.latest = await ctx.wait(active("to apply the change", applied));
+        }
+        if (changed.includes("passwordRotation") && news.passwordRotation !== undefined) {
+          await rotatePassword(ctx, spec, olds);
         }
         return ctx.latest ?? ((await c.get<DatabaseApi>(spec.itemPath(id, olds))) as DatabaseApi);
       },

@@ -121,6 +121,7 @@ function importDoc(spec: ResourceSpec): string[] {
   const example = spec.type === "Image" ? "private/12" : importExample(spec);
   const form = parents.length ? [...parents, "id"].map((n) => `<${n}>`).join("/") : "the resource's id";
   const writeOnly = spec.fields.filter((f) => f.kind === "input" && f.writeOnly).map((f) => `\`${f.name}\``);
+  const kept = spec.fields.filter((f) => f.kind === "output" && f.writeOnly).map((f) => `\`${f.name}\``);
   const name = spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase());
   return [
     "## Import",
@@ -132,7 +133,8 @@ function importDoc(spec: ResourceSpec): string[] {
     "```",
     "",
     `or with the \`import\` resource option: \`new compute.${spec.type}("${name}", { ... }, { import: "${example}" })\` on the generated SDK. Declared as it is, the next preview plans no change.` +
-      (writeOnly.length ? ` The API never shows ${writeOnly.join(", ")}: after an import, the program's value is taken as it is.` : ""),
+      (writeOnly.length ? ` The API never shows ${writeOnly.join(", ")}: after an import, the program's value is taken as it is.` : "") +
+      (kept.length ? ` The API shows ${kept.join(", ")} only when the resource is made: after an import it stays empty (it cannot be recovered).` : ""),
     "",
   ];
 }

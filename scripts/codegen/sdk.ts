@@ -126,6 +126,18 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
         "}",
         "",
       );
+    } else if (!fn.inputs.length) {
+      out.push(
+        doc(fn.description),
+        `export async function ${fn.name}(opts?: ReadOptions): Promise<${fn.item}> {`,
+        `  return (await runFunction("${fn.name}", {}, opts)) as unknown as ${fn.item};`,
+        "}",
+        doc(`${fn.description} The Output form.`),
+        `export function ${fn.name}Output(opts?: ReadOptions): pulumi.Output<${fn.item}> {`,
+        `  return pulumi.output(${fn.name}(opts));`,
+        "}",
+        "",
+      );
     } else {
       out.push(
         doc(fn.description),

@@ -6,7 +6,7 @@
  */
 import type { Emulator } from "../../emulator/server";
 import { FAULT_KINDS } from "../../emulator/faults";
-import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
+import { call, ed25519Key, emulator, get, inventory, list } from "../helpers/emulator";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(900_000);
@@ -19,10 +19,39 @@ const SECRETS = {
   userData: Buffer.from("#cloud-config\n# chaos-user-data-secret\n").toString("base64"),
 };
 
-/** What one up must make: one of each, never two. */
-const EXPECTED = { sshkeys: 1, vpcs: 1, subnets: 1, instances: 2, disks: 4, configs: 2, images: 1, databases: 2 };
-/** How many of each the API shows (read with the faults paused). */
-const counts = async (e: Emulator) => Object.fromEntries(Object.entries(await inventory(e)).map(([k, v]) => [k, v.length]));
+/** What one up must make: one of each, never two (the clone copies one disk and no profile). */
+const EXPECTED = {
+  sshkeys: 1,
+  vpcs: 1,
+  subnets: 1,
+  instances: 3,
+  disks: 5,
+  configs: 2,
+  images: 1,
+  databases: 2,
+  tokens: 1,
+  instanceSnapshots: 1,
+  databaseSnapshots: 1,
+};
+/** How many of each the API shows (read with the faults paused): the inventory, tokens (the emulator's own aside) and snapshots. */
+async function counts(e: Emulator): Promise<Record<string, number>> {
+  const inv = await inventory(e);
+  const backups = await Promise.all(inv.instances.map((i) => get(e, `/compute/instances/${i.id}/backups`)));
+  const dbSnaps = await Promise.all(inv.databases.filter((d) => d.engine === "mysql").map((d) => list(e, `/databases/mysql/instances/${d.id}/backups`)));
+  return {
+    ...Object.fromEntries(Object.entries(inv).map(([k, v]) => [k, v.length])),
+    tokens: (await list(e, "/profile/tokens")).filter((t) => t.label !== "emulator root token").length,
+    instanceSnapshots: backups.filter((b) => b.snapshot.current || b.snapshot.in_progress).length,
+    databaseSnapshots: dbSnaps.flat().filter((b) => b.type === "snapshot").length,
+  };
+}
+/** A create of each resource type this run must see lose its answer at least once (the first of each). */
+const LOST_FIRST = [
+  "^POST /v4/profile/tokens$",
+  "^POST /v4/compute/instances/\\d+/backups$",
+  "^POST /v4/databases/mysql/instances/\\d+/backups$",
+  "^POST /v4/compute/instances/\\d+/clone$",
+];
 
 type Figures = Record<string, unknown> & { requests: number; faulted: number; lostMutations: number; byKind: Record<string, number> };
 
@@ -30,6 +59,7 @@ type Figures = Record<string, unknown> & { requests: number; faulted: number; lo
 async function runSeed(seed: number): Promise<Figures> {
   // Creates and actions (POST) lose their answer after taking effect twice as often as other faults.
   const rules = [
+    ...LOST_FIRST.map((match) => ({ match, rate: 1, kinds: ["lost" as const], limit: 1 })),
     { match: "^POST /v4/", rate: RATE, kinds: [...FAULT_KINDS, "lost" as const] },
     { match: "^[A-Z]+ /v4/", rate: RATE, kinds: [...FAULT_KINDS] },
   ];
@@ -54,10 +84,17 @@ async function runSeed(seed: number): Promise<Figures> {
     // Read through the API with faults paused (then restored for the destroy).
     emu.faults.set(undefined);
     expect(await counts(emu)).toEqual(EXPECTED);
+    // The create of each resource type added last lost its answer once, and was adopted (or, for a token
+    // whose value was lost with it, revoked and made again): still one of each.
+    for (const m of LOST_FIRST) expect([m, upLog.some((l) => l.fault === "lost" && new RegExp(m).test(`${l.method} ${l.path}`))]).toEqual([m, true]);
     // The auto-named half carries "<name>-<7 hex>" labels.
     const labelsOf = async (p: string) => ((await call(emu, "GET", p)).body.data as Array<{ label: string }>).map((r) => r.label);
     expect(await labelsOf("/vpcs")).toEqual([expect.stringMatching(/^net-[0-9a-f]{7}$/)]);
-    expect((await labelsOf("/compute/instances")).sort()).toEqual(["all-web", expect.stringMatching(/^host-[0-9a-f]{7}$/)]);
+    expect((await labelsOf("/compute/instances")).sort()).toEqual([
+      "all-web",
+      expect.stringMatching(/^copy-[0-9a-f]{7}$/),
+      expect.stringMatching(/^host-[0-9a-f]{7}$/),
+    ]);
     expect(await labelsOf("/images?page_size=500")).toContainEqual(expect.stringMatching(/^image-[0-9a-f]{7}$/));
     emu.faults.set(faults);
     const destroyFrom = emu.log.length;
@@ -67,7 +104,7 @@ async function runSeed(seed: number): Promise<Figures> {
     const downMs = Date.now() - t1;
     const destroyLog = emu.log.slice(destroyFrom);
     emu.faults.set(undefined);
-    expect(await counts(emu)).toEqual({ sshkeys: 0, vpcs: 0, subnets: 0, instances: 0, disks: 0, configs: 0, images: 0, databases: 0 });
+    expect(await counts(emu)).toEqual(Object.fromEntries(Object.keys(EXPECTED).map((k) => [k, 0])));
 
     const api = [...upLog, ...destroyLog].filter((l) => l.path.startsWith("/v4/"));
     const faulted = api.filter((l) => l.fault);

@@ -1,7 +1,8 @@
 /**
  * Issue 5's example through the real Pulumi CLI: a web tier in a VPC and a MySQL database whose
- * allow list is the instance's VPC address, plus a PostgreSQL database; up, an allow list changed in
- * place, a refresh after a credentials reset made elsewhere, destroy; no secret in plain text.
+ * allow list is the instance's VPC address, plus a PostgreSQL database and a snapshot of the MySQL one; up,
+ * an allow list changed in place, a refresh after a credentials reset made elsewhere, a password rotation
+ * in place, four snapshots refused at preview, destroy; no secret in plain text.
  */
 import type { Emulator } from "../../emulator/server";
 import { call, emulator, get, list } from "../helpers/emulator";
@@ -32,17 +33,20 @@ const databases = () => list(emu, "/databases/instances");
 
 test("up, allow list in place, refresh after a credentials reset, destroy, and no secret in plain text", async () => {
   const up = await stack.ok("up");
-  expect(up.summary).toEqual({ create: 6 });
+  expect(up.summary).toEqual({ create: 7 });
   expect(up.outputs).toMatchObject({ webVpcIp: "10.10.0.2", mysqlAllowList: ["10.10.0.2/32"], mysqlPassword: "[secret]", postgresCa: "[secret]" });
   const my = (await databases()).find((x) => x.engine === "mysql")!;
   const pg = (await databases()).find((x) => x.engine === "postgresql")!;
   expect(my).toMatchObject({ status: "active", allow_list: ["10.10.0.2/32"] });
   expect(pg).toMatchObject({ status: "active", cluster_size: 3, replication_commit_type: "remote_write" });
-  expect((await stack.ok("up")).summary).toEqual({ same: 6 });
+  expect((await stack.ok("up")).summary).toEqual({ same: 7 });
+  // The snapshot exists in the API, under the label the program reports.
+  const snaps = await list(emu, `/databases/mysql/instances/${my.id}/backups`);
+  expect(snaps).toEqual([expect.objectContaining({ type: "snapshot", label: (up.outputs.mysqlSnapshots as string[])[0] })]);
 
   // The allow list changes in place: same database.
   const widened = await stack.ok("up", { config: { extraAllowed: '["198.51.100.0/24"]' } });
-  expect(widened.summary).toMatchObject({ update: 1, same: 5 });
+  expect(widened.summary).toMatchObject({ update: 1, same: 6 });
   expect((await databases()).find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, allow_list: ["10.10.0.2/32", "198.51.100.0/24"] });
 
   // A credentials reset made elsewhere: refresh records the new password (as a secret).
@@ -57,9 +61,26 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   const decrypted = await stack.ok("export", { flags: ["--show-secrets"] });
   expect(resourcesOf(decrypted, ":MysqlDatabase")[0].outputs.password.plaintext).toBe(JSON.stringify(after));
 
+  // A rotation: the credentials are reset in place (same id), and the output is the API's new password.
+  const wide = { extraAllowed: '["198.51.100.0/24"]' };
+  const rotated = await stack.ok("up", { config: { ...wide, passwordRotation: "2026-11" } });
+  expect(rotated.summary).toMatchObject({ update: 1 });
+  expect(rotated.outputs.mysqlId).toBe(String(my.id));
+  const rotatedPassword = await password(my);
+  expect(rotatedPassword).not.toBe(after);
+  const shown = await stack.ok("export", { flags: ["--show-secrets"] });
+  expect(resourcesOf(shown, ":MysqlDatabase")[0].outputs.password.plaintext).toBe(JSON.stringify(rotatedPassword));
+  expect((await stack.run("preview", { config: { ...wide, passwordRotation: "2026-11" } })).json.changeSummary).toEqual({ same: 7 });
+
+  // Four snapshots of one database: refused at preview, naming the limit, before anything is made.
+  const four = await stack.run("preview", { config: { ...wide, passwordRotation: "2026-11", snapshots: "4" } });
+  expect(four.code).not.toBe(0);
+  expect(four.output).toMatch(/databaseId: database \d+ keeps at most 3 snapshots, and this program declares 4/);
+  expect(await list(emu, `/databases/mysql/instances/${my.id}/backups`)).toHaveLength(1);
+
   // The audit: no password, certificate, root password or token in the state or the CLI output.
   const exported = JSON.stringify(await stack.ok("export"));
-  const secrets = [emu.token, ROOT_PASS, before, await password(my), await ca(my), await password(pg), await ca(pg)];
+  const secrets = [emu.token, ROOT_PASS, before, after, await password(my), await ca(my), await password(pg), await ca(pg)];
   for (const s of secrets) {
     expect(exported).not.toContain(s);
     expect(stack.transcript.join("\n")).not.toContain(s);
@@ -67,8 +88,8 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   const [mysqlState] = resourcesOf(JSON.parse(exported), ":MysqlDatabase");
   for (const k of ["password", "caCertificate", "username"]) expect(mysqlState.outputs[k]).toHaveProperty("ciphertext");
 
-  const destroy = await stack.ok("destroy", { config: { extraAllowed: '["198.51.100.0/24"]' } });
-  expect(destroy.summary).toEqual({ delete: 6 });
+  const destroy = await stack.ok("destroy", { config: { ...wide, passwordRotation: "2026-11" } });
+  expect(destroy.summary).toEqual({ delete: 7 });
   const left = { databases: await databases(), instances: await list(emu, "/compute/instances"), vpcs: await list(emu, "/vpcs") };
   expect(left).toEqual({ databases: [], instances: [], vpcs: [] });
 });

@@ -7,12 +7,14 @@ import fc from "fast-check";
 import type { Emulator } from "../../emulator/server";
 import { providers } from "../../provider";
 import { resetSettings } from "../../provider/settings";
-import { ed25519Key, emulator, useEmulator } from "../helpers/emulator";
+import { call, ed25519Key, emulator, useEmulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeAll(async () => {
   emu = await emulator();
   await useEmulator(emu);
+  // Instance 1, with the backup service: the source of the clone case and of the snapshots (their check asks the API about it).
+  await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", label: "clone-source", backups_enabled: true } });
 });
 afterAll(async () => {
   await emu.close();
@@ -163,6 +165,53 @@ const cases: Case[] = [
     base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" },
     field: "engine",
     gen: fc.constantFrom("mysql/8.0.35", "postgresql", "postgres/16"),
+  },
+  {
+    type: "Instance",
+    base: { region: "us-east", type: "c1-standard-2", cloneFrom: { computeId: 1 } },
+    field: "cloneFrom",
+    gen: fc.oneof(
+      notString,
+      str(1, 8).map((s) => ({ computeId: `x${s}` })),
+    ),
+  },
+  { type: "Token", base: { scopes: "computes:read_only" }, field: "label", gen: tooLong(100) },
+  {
+    type: "Token",
+    base: { scopes: "computes:read_only" },
+    field: "scopes",
+    gen: fc.oneof(fc.constantFrom("", "computes", "computes:write", "everything:read_only", "* computes:admin"), notString),
+  },
+  {
+    type: "Token",
+    base: { scopes: "*" },
+    field: "expiry",
+    gen: fc.oneof(
+      fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2020-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom("tomorrow", "2027-13-45", "not a date"),
+    ),
+  },
+  { type: "InstanceSnapshot", base: { __resourceName: "snap", computeId: 1, label: "before" }, field: "label", gen: tooLong(255) },
+  {
+    type: "InstanceSnapshot",
+    base: { __resourceName: "snap", computeId: 1, label: "before" },
+    field: "computeId",
+    gen: fc.constantFrom("abc", "-1", "1.5", 0),
+  },
+  {
+    type: "MysqlDatabaseSnapshot",
+    base: { __resourceName: "snap", databaseId: 1, label: "nightly" },
+    field: "label",
+    gen: fc.oneof(
+      tooLong(30),
+      str(1, 20).filter((s) => !/^[A-Za-z0-9]+$/.test(s)),
+    ),
+  },
+  {
+    type: "MysqlDatabaseSnapshot",
+    base: { __resourceName: "snap", databaseId: 1, label: "nightly" },
+    field: "target",
+    gen: str(1, 12).filter((s) => !["primary", "secondary"].includes(s)),
   },
 ];
 

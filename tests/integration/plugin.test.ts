@@ -318,4 +318,26 @@ test("import of every resource type: read by import id, the inputs read check an
   // A database's credentials (read once it is active) are secret in what the import records too.
   await waitUntil(async () => (await get(emu, `/databases/mysql/instances/${mysql.id}`)).status === "active", { timeoutMs: 30_000 });
   expect((await read("MysqlDatabase", `${mysql.id}`)).outs.password).toEqual(secret(expect.any(String)));
+
+  // What came later: a token (its value cannot be recovered: no `token` output), an instance's snapshot and
+  // a database's, by `<parent id>/<backup id>`.
+  const token = await post("/profile/tokens", { label: "imp-token", scopes: "computes:read_only" });
+  await post(`/compute/instances/${inst.id}/backups/enable`, {});
+  const snap = await post(`/compute/instances/${inst.id}/backups`, { label: "imp-snap" });
+  await waitUntil(async () => (await get(emu, `/compute/instances/${inst.id}/backups/${snap.id}`)).status === "successful");
+  await post(`/databases/mysql/instances/${mysql.id}/backups`, { label: "impsnap" });
+  const [dbSnap] = (await get(emu, `/databases/mysql/instances/${mysql.id}/backups`)).data;
+  for (const [type, importId, id] of [
+    ["Token", `${token.id}`, `${token.id}`],
+    ["InstanceSnapshot", `${inst.id}/${snap.id}`, `${snap.id}`],
+    ["MysqlDatabaseSnapshot", `${mysql.id}/${dbSnap.id}`, `${dbSnap.id}`],
+  ]) {
+    const r = await read(type, importId);
+    expect([type, r.id]).toEqual([type, id]);
+    const c = await check(type, "imported", r.inputs, r.inputs);
+    expect([type, c.failures]).toEqual([type, []]);
+    const d = await diff(type, r.id, r.outs, c.inputs);
+    expect([type, d.diffs, d.changes]).toEqual([type, [], provproto.DiffResponse.DiffChanges.DIFF_NONE]);
+  }
+  expect((await read("Token", `${token.id}`)).outs).not.toHaveProperty("token");
 });

@@ -122,7 +122,17 @@ describe("one timeouts facility", () => {
   const waiting = specs.filter((s) => s.timeouts).map((s) => s.type);
 
   test("every resource that waits has the timeouts input, documented from the defaults of its definition", () => {
-    expect(waiting.sort()).toEqual(["Config", "Disk", "Image", "Instance", "MysqlDatabase", "PostgresDatabase"]);
+    expect(waiting.sort()).toEqual([
+      "Config",
+      "Disk",
+      "Image",
+      "Instance",
+      "InstanceSnapshot",
+      "MysqlDatabase",
+      "MysqlDatabaseSnapshot",
+      "PostgresDatabase",
+      "PostgresDatabaseSnapshot",
+    ]);
     for (const type of waiting) {
       const f = spec(type).fields.find((x) => x.name === "timeouts")!;
       for (const [op, d] of Object.entries(spec(type).timeouts!.defaults)) expect(f.description).toContain(`\`${op}\` (default ${d}`);

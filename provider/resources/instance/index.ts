@@ -1,10 +1,15 @@
+import type { CheckFailure } from "../../check";
+import { planBackups } from "../../declared";
 import { defineResource } from "../../definition";
+import { createOnce } from "../../lost-answers";
 import { fromApi, toApiBody } from "../../mapping";
+import { isExisting } from "../../naming";
 import { claimAsList } from "../../ownership";
 import { generatedPassword } from "../../passwords";
-import { instancePath } from "../../steps";
-import type { CheckFailure } from "../../check";
-import { camel, convertKeys, snake, type Props } from "../../table";
+import { client as settingsClient } from "../../settings";
+import { instancePath, power } from "../../steps";
+import { camel, containsUnknown, convertKeys, snake, type Props } from "../../table";
+import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
 import { checkSwapChange, swapSizeOf } from "./swap";
 import { instanceSpec, type InstanceApi } from "./table";
@@ -39,9 +44,18 @@ export const instance = defineResource({
   lookup: { name: "getInstances", listKey: "instances", description: "The instances of the account, filtered and ordered." },
   sdk: { file: "instance" },
   hooks: {
-    validate(news) {
+    async validate(news, olds) {
       const failures: CheckFailure[] = [];
       const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+      if (news.cloneFrom !== undefined) {
+        for (const f of NOT_WITH_CLONE)
+          if (news[f] !== undefined) fail(f, "a clone copies the source's disks and profiles: give it without cloneFrom, or leave it out");
+        // Before the clone is made (at preview where the source is known): what the API would refuse.
+        if (!failures.length && !isExisting(olds) && !containsUnknown(news.cloneFrom) && !containsUnknown(news.region)) {
+          failures.push(...(await cloneRuleFailures(settingsClient(), news).catch(() => [])));
+        }
+        return failures;
+      }
       if (news.scriptId !== undefined && news.image === undefined) fail("scriptId", "a deployment script needs an image");
       if (news.image !== undefined && news.backupId !== undefined) fail("backupId", "give either image or backupId, not both");
       if (news.metadata !== undefined && news.image === undefined) fail("metadata", "user data needs an image with cloud-init");
@@ -52,6 +66,8 @@ export const instance = defineResource({
     },
 
     async diff(client, id, olds, news, d) {
+      // What a snapshot of this instance checks at preview: the backup service as it will be.
+      if (typeof news.backupsEnabled === "boolean") planBackups(id, news.backupsEnabled);
       if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
       // An image change rebuilds in place when asked to; otherwise it replaces.
       if (news.rebuildOnImageChange === true) d.replaces = d.replaces.filter((f) => f !== "image");
@@ -69,6 +85,7 @@ export const instance = defineResource({
     prepare: (ins) => ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
 
     createBody(ins) {
+      if (ins.cloneFrom !== undefined) return cloneBody(ins);
       // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
       const body = toApiBody(instanceSpec, ins);
       for (const k of PUT_ONLY) delete body[snake(k)];
@@ -76,11 +93,20 @@ export const instance = defineResource({
       return body;
     },
 
+    // A clone is made from its source's path; a lost answer is found by its label as any instance's.
+    send: (c, body, ins) => createOnce(c, ins.cloneFrom === undefined ? instanceSpec : { ...instanceSpec, collectionPath: () => clonePath(ins) }, body, ins),
+
     async afterCreate(ctx) {
       const { client: c, id, props: ins } = ctx;
-      const put = toApiBody(instanceSpec, ins, PUT_ONLY);
+      const clone = ins.cloneFrom !== undefined;
+      // A clone has the source's tags unless the program gives its own.
+      const put = toApiBody(instanceSpec, ins, clone ? [...PUT_ONLY, "tags"] : PUT_ONLY);
       if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
       if (Object.keys(put).length) ctx.latest = (await c.request<InstanceApi>("PUT", instancePath(id), { body: put })).body;
+      if (clone) {
+        const made = await ctx.wait(settled("to be cloned"));
+        return ins.booted === true && made.status === "offline" ? power<InstanceApi>(c, id, "boot", { timeoutMs: ctx.timeoutMs }) : made;
+      }
       const booted = wantBooted(ins);
       return ctx.wait(settled(booted ? "to be running" : "to be offline", (i) => (booted ? i.status === "running" : i.status === "offline")));
     },

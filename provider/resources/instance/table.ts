@@ -2,6 +2,7 @@ import { z } from "zod";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../rules";
 import { instancePath } from "../../steps";
 import { madeSince, rule, type ResourceSpec } from "../../table";
+import { cloneFromInput } from "./clone";
 import { interfacesInput } from "./interfaces";
 
 /** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
@@ -219,6 +220,16 @@ export const ip = web.ipv4[0];`,
     },
     { name: "firewallId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Firewall to attach at create. Create-only." },
     { name: "privateIp", kind: "input", forceNew: true, writeOnly: true, schema: z.boolean(), description: "Add a private IPv4 address. Create-only." },
+    {
+      name: "cloneFrom",
+      kind: "input",
+      forceNew: true,
+      writeOnly: true,
+      control: true,
+      schema: cloneFromInput,
+      description:
+        "Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone.",
+    },
     {
       name: "migrationType",
       kind: "input",

@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { ApiError, type ApiClient } from "../client";
+import type { CheckFailure } from "../check";
+import { declareDatabaseSnapshot } from "../declared";
+import { defineResource, type ResourceDefinition } from "../definition";
+import { act } from "../lost-answers";
+import { RESOURCE_NAME } from "../naming";
+import { waitStatus } from "../steps";
+import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec } from "../table";
+import type { Engine } from "./database";
+
+export interface DatabaseBackupApi {
+  id: number;
+  label: string;
+  type: "snapshot" | "auto";
+  created: string;
+}
+
+/** The API keeps at most this many snapshots of a database (rule 5). */
+export const MAX_SNAPSHOTS = 3;
+
+const HUMAN: Record<Engine, string> = { mysql: "MySQL", postgresql: "PostgreSQL" };
+const TYPE: Record<Engine, string> = { mysql: "MysqlDatabaseSnapshot", postgresql: "PostgresDatabaseSnapshot" };
+const databasePath = (engine: Engine, id: unknown) => `/databases/${engine}/instances/${encodeURIComponent(String(id))}`;
+
+export function databaseSnapshotSpec(engine: Engine): ResourceSpec<DatabaseBackupApi> {
+  const human = HUMAN[engine];
+  const spec: ResourceSpec<DatabaseBackupApi> = {
+    type: TYPE[engine],
+    noun: `${human} snapshot`,
+    description: `A snapshot backup of a managed ${human} cluster (\`POST /databases/${engine}/instances/{databaseId}/backups\`). Create waits until the cluster has finished it (it is \`backing_up\` meanwhile); delete removes it. A cluster keeps at most ${MAX_SNAPSHOTS} snapshots: a program declares at most ${MAX_SNAPSHOTS} per cluster, and the API's refusal names the ones there are.${engine === "postgresql" ? " PostgreSQL's backup endpoints are not shown by the spec: they mirror MySQL's (docs/spec-gaps.md)." : ""}`,
+    idFormat: "The API's integer backup id, as a string.",
+    example: `const nightly = new compute.${TYPE[engine]}("before-migration", { databaseId: db.id }); // label: beforemigration<suffix>`,
+    fields: [
+      {
+        name: "databaseId",
+        kind: "input",
+        required: true,
+        forceNew: true,
+        inPath: true,
+        schema: idInput,
+        description: `The ${human} cluster's id (\`database.id\`). It must be active. Changing it takes a snapshot of the other cluster.`,
+      },
+      {
+        name: "label",
+        kind: "input",
+        computed: true,
+        forceNew: true,
+        schema: z.string().regex(/^[A-Za-z0-9]{1,30}$/, "must be 1 to 30 ASCII letters and digits"),
+        description:
+          "1..30 ASCII letters and digits, display only; auto-named `<resource name><suffix>` (letters and digits) when left out. Changing it takes a new snapshot.",
+      },
+      {
+        name: "target",
+        kind: "input",
+        forceNew: true,
+        writeOnly: true,
+        schema: z.enum(["primary", "secondary"]),
+        description: "The node to snapshot: `primary` (the default) or `secondary` (a three-node cluster only). Changing it takes a new snapshot.",
+      },
+      { name: "type", kind: "output", description: "`snapshot`." },
+      { name: "created", kind: "output", description: "When the snapshot was started." },
+    ],
+    autoName: { field: "label", min: 1, max: 30, allowed: /[A-Za-z0-9]/, separators: "", joiner: "" },
+    timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
+    collectionPath: (inputs) => `${databasePath(engine, inputs.databaseId)}/backups`,
+    itemPath: (id, props) => `${databasePath(engine, props.databaseId)}/backups/${encodeURIComponent(id)}`,
+    // The create answers `{}`: the snapshot is found by its label, made since the create began.
+    async findExisting(client, body, inputs, since) {
+      const all = await client.list<DatabaseBackupApi>(spec.collectionPath(inputs));
+      return all.filter((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since)).sort((a, b) => b.id - a.id)[0];
+    },
+  };
+  return spec;
+}
+
+/**
+ * Takes the snapshot. Its answer is `{}`: the record is found by label afterwards; when the answer is lost,
+ * the label tells whether it was taken before it is sent again. A refusal at the limit names what is there.
+ */
+async function take(c: ApiClient, spec: ResourceSpec<DatabaseBackupApi>, body: Props, inputs: Props): Promise<DatabaseBackupApi> {
+  const since = Date.now();
+  const find = () => spec.findExisting!(c, body, inputs, since);
+  try {
+    await act(c, spec.collectionPath(inputs), body, async () => (await find()) !== undefined);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400 && /at most 3/i.test(err.reasons)) {
+      const there = (await c.list<DatabaseBackupApi>(spec.collectionPath(inputs))).filter((b) => b.type === "snapshot");
+      throw new Error(
+        `the database keeps at most ${MAX_SNAPSHOTS} snapshots and has ${there.length} (${there.map((b) => `${b.label}, id ${b.id}`).join("; ")}): delete one (or remove its resource from the program) first`,
+      );
+    }
+    throw err;
+  }
+  for (let i = 0; i < 20; i++) {
+    const made = await find();
+    if (made) return made;
+    await new Promise((r) => setTimeout(r, 100 * (i + 1)));
+  }
+  throw new Error(`the snapshot "${String(body.label)}" was taken but does not appear in the database's backups`);
+}
+
+/** A database snapshot, per engine: at most 3 per cluster in a program, a wait until the cluster has taken it. */
+export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<DatabaseBackupApi> {
+  const spec = databaseSnapshotSpec(engine);
+  return defineResource({
+    spec,
+    lookup: {
+      name: engine === "mysql" ? "getMysqlDatabaseBackups" : "getPostgresDatabaseBackups",
+      listKey: "backups",
+      description: `The backups of a ${HUMAN[engine]} cluster: daily automatic ones and snapshots.`,
+      parents: { databaseId: `${HUMAN[engine]} database` },
+    },
+    sdk: { file: engine === "mysql" ? "mysqlDatabaseSnapshot" : "postgresDatabaseSnapshot" },
+    hooks: {
+      validate(news) {
+        const failures: CheckFailure[] = [];
+        const db = news.databaseId;
+        if (db === undefined || containsUnknown(db)) return failures;
+        const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
+        const names = declareDatabaseSnapshot(String(db), name);
+        if (names.length > MAX_SNAPSHOTS) {
+          failures.push({
+            property: "databaseId",
+            reason: `databaseId: database ${String(db)} keeps at most ${MAX_SNAPSHOTS} snapshots, and this program declares ${names.length} (${names.join(", ")})`,
+          });
+        }
+        return failures;
+      },
+      send: (c, body, inputs) => take(c, spec, body, inputs),
+      async afterCreate(ctx, made) {
+        // The cluster is `backing_up` until the snapshot is done.
+        const who = `${HUMAN[engine]} database ${String(ctx.props.databaseId)}`;
+        await waitStatus<{ status: string }>(
+          ctx.client,
+          databasePath(engine, ctx.props.databaseId),
+          who,
+          {
+            what: `to finish snapshot ${made.id}`,
+            done: (d) => d.status === "active",
+            failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
+            maxMs: 5_000,
+            progressEveryMs: 15_000,
+          },
+          ctx.timeoutMs,
+        );
+        return made;
+      },
+    },
+  });
+}
+
+export const mysqlDatabaseSnapshot = databaseSnapshotDefinition("mysql");
+export const postgresDatabaseSnapshot = databaseSnapshotDefinition("postgresql");

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import type { ApiClient } from "../../client";
+import type { CheckFailure } from "../../check";
+import { instancePath } from "../../steps";
+import { idInput, type Props } from "../../table";
+import type { ApiInterface, ProfileApi } from "./interfaces";
+
+/** `cloneFrom`: an instance made as a clone of another (`POST /compute/instances/{computeId}/clone`). */
+
+export const cloneFromInput = z
+  .object({ computeId: idInput, disks: z.array(idInput).optional(), configs: z.array(idInput).optional() })
+  .strict()
+  // The name of its type in the generated sdk classes.
+  .meta({ typeName: "CloneSourceArgs" });
+
+/** Inputs a clone does not take: it copies the source's disks, profiles and their interfaces. */
+export const NOT_WITH_CLONE = [
+  "image",
+  "backupId",
+  "scriptId",
+  "scriptData",
+  "rootPass",
+  "authorizedKeys",
+  "authorizedUsers",
+  "swapSize",
+  "interfaces",
+  "firewallId",
+];
+
+export const clonePath = (ins: Props): string => `${instancePath((ins.cloneFrom as { computeId: number }).computeId)}/clone`;
+
+/** The clone body: a new target instance (its region, type and label), and what of the source to copy. */
+export function cloneBody(ins: Props): Props {
+  const from = ins.cloneFrom as { disks?: number[]; configs?: number[] };
+  const body: Props = { region: ins.region, type: ins.type, label: ins.label };
+  if (ins.group !== undefined) body.group = ins.group;
+  if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
+  if (from.disks) body.disks = from.disks;
+  if (from.configs) body.configs = from.configs;
+  if (ins.privateIp !== undefined) body.private_ip = ins.privateIp;
+  const userData = (ins.metadata as { userData?: string } | undefined)?.userData;
+  if (userData !== undefined) body.metadata = { user_data: userData };
+  return body;
+}
+
+interface SourceApi {
+  has_user_data: boolean;
+}
+
+/**
+ * The clone rule (4) where the API can be asked before the clone: a source with user data needs
+ * `metadata.userData`; a source with a VLAN interface cannot go to a region without VLAN support.
+ */
+export async function cloneRuleFailures(c: ApiClient, ins: Props): Promise<CheckFailure[]> {
+  const from = String((ins.cloneFrom as { computeId: unknown }).computeId);
+  const failures: CheckFailure[] = [];
+  const src = await c.get<SourceApi>(instancePath(from), true);
+  if (!src) return [{ property: "cloneFrom", reason: `cloneFrom.computeId: instance ${from} not found` }];
+  if (src.has_user_data && ins.metadata === undefined) {
+    failures.push({ property: "metadata", reason: `metadata: instance ${from} was made with user data: its clone needs metadata.userData` });
+  }
+  const profiles = await c.list<ProfileApi>(`${instancePath(from)}/configs`);
+  const vlan = profiles.some((p) => p.interfaces.some((i: ApiInterface) => i.purpose === "vlan"));
+  if (vlan && typeof ins.region === "string") {
+    const region = await c.get<{ capabilities: string[] }>(`/regions/${encodeURIComponent(ins.region)}`, true);
+    if (region && !region.capabilities.includes("Vlans")) {
+      failures.push({ property: "region", reason: `region: instance ${from} has a VLAN interface, and region ${ins.region} has no VLAN support` });
+    }
+  }
+  return failures;
+}

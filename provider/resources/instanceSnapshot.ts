@@ -1,0 +1,158 @@
+import { z } from "zod";
+import type { ApiClient } from "../client";
+import type { CheckFailure } from "../check";
+import { plannedBackupsOf, claimSnapshotSlot } from "../declared";
+import { defineResource } from "../definition";
+import { isExisting, RESOURCE_NAME } from "../naming";
+import { lengthError } from "../rules";
+import { client as settingsClient } from "../settings";
+import { instancePath } from "../steps";
+import { containsUnknown, idInput, madeSince, rule, type Props, type ResourceSpec } from "../table";
+
+export interface BackupApi {
+  id: number;
+  label: string | null;
+  type: "auto" | "snapshot";
+  status: string;
+  available: boolean;
+  configs: string[];
+  disks: Array<{ label: string; size: number; filesystem: string }>;
+  created: string;
+  finished: string | null;
+  updated: string;
+}
+
+/** The backups list of an instance: not a paged list, but the automatic ones and the snapshot slot. */
+interface BackupsList {
+  automatic: BackupApi[];
+  snapshot: { current: BackupApi | null; in_progress: BackupApi | null };
+}
+
+/** Every backup of an instance: the automatic ones, then the snapshot being taken and the current one. */
+export async function backupsOf(c: ApiClient, path: string): Promise<BackupApi[]> {
+  const l = await c.get<BackupsList>(path);
+  return [...(l?.automatic ?? []), ...[l?.snapshot.in_progress, l?.snapshot.current].filter((b): b is BackupApi => Boolean(b))];
+}
+
+const FAILED = ["failed", "userAborted"];
+
+export const instanceSnapshotSpec: ResourceSpec<BackupApi> = {
+  type: "InstanceSnapshot",
+  noun: "instance snapshot",
+  description:
+    "A snapshot of an instance (`POST /compute/instances/{computeId}/backups`): its disks and profiles, kept by the paid backup service (the instance's `backupsEnabled`). Create waits until it is `successful`, with progress lines. An instance has one snapshot slot: a new snapshot replaces the one there, so a program declares at most one per instance. The API deletes no single snapshot: deleting the resource leaves the snapshot in place (until the next one, or the backup service's cancel).",
+  idFormat: "The API's integer backup id, as a string: an Instance's `backupId` restores it.",
+  example: `const web = new compute.Instance("web", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", backupsEnabled: true });
+// Taken before the data disk changes: the disk depends on it.
+const before = new compute.InstanceSnapshot("before-resize", { computeId: web.id, label: "before-resize" });
+const data = new compute.Disk("data", { computeId: web.id, size: 4096 }, { dependsOn: [before] });`,
+  replacementNote:
+    "The new snapshot takes the instance's one slot, and the old snapshot is gone from the API as soon as it is made; the old resource's delete has nothing to remove.",
+  fields: [
+    {
+      name: "computeId",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      inPath: true,
+      schema: idInput,
+      description: "The instance's id (`instance.id`); its backup service must be enabled. Changing it takes a snapshot of the other instance.",
+    },
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      forceNew: true,
+      schema: rule((v) => lengthError(v, 1, 255)),
+      description: "1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).",
+    },
+    {
+      name: "status",
+      kind: "output",
+      schema: z.enum(["paused", "pending", "running", "needsPostProcessing", "successful", "failed", "userAborted"]),
+      description: "`successful` once taken (`pending`, `running`, `needsPostProcessing` before; `failed`, `userAborted`).",
+    },
+    { name: "type", kind: "output", description: "`snapshot`." },
+    { name: "available", kind: "output", outputType: "boolean", description: "False while the backup is under maintenance (it cannot be restored then)." },
+    { name: "configs", kind: "output", outputType: "array", description: "The labels of the configuration profiles in the snapshot." },
+    {
+      name: "disks",
+      kind: "output",
+      outputType: "array",
+      itemType: "object",
+      schema: z.array(z.object({ label: z.string(), size: z.number(), filesystem: z.string() })),
+      description: "The disks in the snapshot: `label`, `size` (MB), `filesystem`.",
+    },
+    { name: "created", kind: "output", description: "When the snapshot was started." },
+    { name: "finished", kind: "output", schema: z.string().nullable(), description: "When it finished, or null." },
+    { name: "updated", kind: "output", description: "When it last changed." },
+  ],
+  autoName: { field: "label", min: 1, max: 255, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
+  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/backups`,
+  itemPath: (id, props) => `${instancePath(props.computeId)}/backups/${encodeURIComponent(id)}`,
+  // A lost create answer: the snapshot in the slot (taken or under way) with our label, made since the create began.
+  async findExisting(client, body, inputs, since) {
+    const all = await backupsOf(client, instanceSnapshotSpec.collectionPath(inputs));
+    return all.find((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since));
+  },
+};
+
+/** At preview, where it can be told: the instance's backup service (planned by its Instance, else as it is). */
+async function backupServiceFailure(computeId: string): Promise<CheckFailure | undefined> {
+  let enabled = plannedBackupsOf(computeId);
+  if (enabled === undefined) {
+    try {
+      const inst = await settingsClient().get<{ backups: { enabled: boolean } }>(instancePath(computeId), true);
+      enabled = inst?.backups.enabled;
+    } catch {
+      return undefined; // no settings or no answer: the API says it at create
+    }
+  }
+  if (enabled !== false) return undefined;
+  return {
+    property: "computeId",
+    reason: `computeId: instance ${computeId} has no backup service: set backupsEnabled: true on its Instance (the paid service keeps snapshots)`,
+  };
+}
+
+/** An instance snapshot: one per instance in a program, the backup service checked at preview, a wait until taken. */
+export const instanceSnapshot = defineResource({
+  spec: instanceSnapshotSpec,
+  lookup: {
+    name: "getInstanceBackups",
+    listKey: "backups",
+    description: "The backups of an instance: the automatic ones, and the snapshot under way and the current one.",
+    parents: { computeId: "instance" },
+    list: (c, path) => backupsOf(c, path) as Promise<unknown[]> as Promise<Props[]>,
+  },
+  sdk: { file: "instanceSnapshot" },
+  hooks: {
+    async validate(news, olds) {
+      const computeId = news.computeId;
+      if (computeId === undefined || containsUnknown(computeId)) return [];
+      const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
+      const holder = claimSnapshotSlot(String(computeId), name);
+      if (holder !== undefined) {
+        return [
+          {
+            property: "computeId",
+            reason: `computeId: instance ${String(computeId)} has one snapshot slot, which InstanceSnapshot ${holder} of this program takes: a second snapshot would replace the first`,
+          },
+        ];
+      }
+      // A snapshot that exists is not taken again: only a new one needs the service now.
+      const failure = isExisting(olds) ? undefined : await backupServiceFailure(String(computeId));
+      return failure ? [failure] : [];
+    },
+    waitCreated: {
+      what: "to be taken",
+      done: (b) => b.status === "successful",
+      failed: (b) => (FAILED.includes(b.status) ? `the snapshot ended ${b.status}` : undefined),
+      maxMs: 5_000,
+      progressEveryMs: 15_000,
+    },
+    keepOnDelete: "the API deletes no single snapshot: it stays in the instance's slot until the next snapshot or the backup service's cancel",
+  },
+});
+export const instanceSnapshotProvider = instanceSnapshot.provider;

@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { ApiClient } from "../client";
+import type { CheckFailure } from "../check";
+import { defineResource } from "../definition";
+import { createOnce } from "../lost-answers";
+import { isExisting } from "../naming";
+import { lengthError, parseScopes } from "../rules";
+import { say } from "../steps";
+import { madeSince, rule, UNKNOWN, type Props, type ResourceSpec } from "../table";
+
+export interface TokenApi {
+  id: number;
+  label: string;
+  scopes: string;
+  created: string;
+  expiry: string | null;
+  /** The full value in the create answer; afterwards its first 16 characters only. */
+  token: string;
+}
+
+/** How many characters of a token the API shows after its create answer. */
+const PREFIX = 16;
+
+/** A date-time as the API writes it: UTC, to the second, with no zone (`2027-01-01T00:00:00`). */
+const apiTime = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+const dateTime = z
+  .string()
+  .transform((v, ctx) => {
+    const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date-time, for example 2027-01-01T00:00:00Z" });
+      return z.NEVER;
+    }
+    return apiTime(ms);
+  })
+  .pipe(z.string());
+
+const scopes = rule((v) => {
+  const p = parseScopes(v);
+  return typeof p === "string" ? p : undefined;
+}).transform((v) => v.trim().split(/\s+/).join(" "));
+
+export const tokenSpec: ResourceSpec<TokenApi> = {
+  type: "Token",
+  noun: "token",
+  description:
+    "A personal access token of the user's profile (`/profile/tokens`), for a program or an agent that calls the API (a monitoring agent with read-only scopes, say). Its value is the secret output `token`: the API shows it only in the create answer, so it is kept from there. Delete revokes it: requests with it fail with 401 at once.",
+  idFormat: 'The API\'s integer token id, as a string (for example `"42"`).',
+  example: `const monitoring = new compute.Token("monitoring", {
+    scopes: "computes:read_only databases:read_only", // label: monitoring-<suffix>
+    expiry: "2027-06-30T00:00:00Z",
+});
+export const monitoringToken = monitoring.token; // a secret`,
+  replacementNote:
+    "A replacement makes the new token before the old one is revoked; programs using the old value get 401 from then on, so give them the new `token` output in the same `pulumi up`.",
+  fields: [
+    {
+      name: "label",
+      kind: "input",
+      computed: true,
+      schema: rule((v) => lengthError(v, 1, 100)),
+      description: "1..100 characters, display only; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+    },
+    {
+      name: "scopes",
+      kind: "input",
+      required: true,
+      forceNew: true,
+      schema: scopes,
+      description:
+        "The OAuth scopes, separated by spaces (`computes:read_only databases:read_write`), or `*` for all: at most those of the token the provider acts with (the API refuses more, naming `scopes`). The API fixes them at creation: changing them replaces the token.",
+    },
+    {
+      name: "expiry",
+      kind: "input",
+      forceNew: true,
+      schema: dateTime,
+      description:
+        "When the token stops working, an ISO 8601 date-time in the future (kept as the API writes it: UTC, to the second, no zone); left out, it works until revoked. Tokens cannot be renewed: changing it replaces the token.",
+    },
+    {
+      name: "token",
+      kind: "output",
+      secret: true,
+      writeOnly: true,
+      description:
+        "The token's value (secret), from the create answer; a read never replaces it (the API shows only its first 16 characters). Empty after an import: the value cannot be recovered.",
+    },
+    { name: "created", kind: "output", description: "When the token was created." },
+  ],
+  autoName: { field: "label", min: 1, max: 100, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  collectionPath: () => "/profile/tokens",
+  itemPath: (id) => `/profile/tokens/${encodeURIComponent(id)}`,
+  // A lost create answer: the token with our label and scopes made since the create began.
+  async findExisting(client, body, _inputs, since) {
+    const all = await client.list<TokenApi>("/profile/tokens");
+    const found = all.filter((t) => t.label === body.label && t.scopes === body.scopes && madeSince(t.created, since));
+    return found.sort((a, b) => b.id - a.id)[0];
+  },
+};
+
+/**
+ * Creates the token. A create whose answer was lost is found by its label, but without its value (a read
+ * shows 16 characters): that token can never be handed to the program, so it is revoked and made again.
+ */
+async function sendToken(c: ApiClient, body: Props, inputs: Props): Promise<TokenApi> {
+  for (let i = 0; i < 3; i++) {
+    const made = await createOnce(c, tokenSpec, body, inputs);
+    if (made.token.length > PREFIX) return made;
+    say(`token ${made.id} was made but the answer that held its value was lost: it is revoked and made again`);
+    await c.request("DELETE", tokenSpec.itemPath(String(made.id), inputs), { accept: [404] });
+  }
+  throw new Error("the answers to the token's create were lost three times (each token made was revoked): run pulumi up again");
+}
+
+/** A personal access token: its table, a future expiry at preview, and the value kept from the create answer. */
+export const token = defineResource({
+  spec: tokenSpec,
+  lookup: { name: "getTokens", listKey: "tokens", description: "The personal access tokens of the profile (their values are never listed)." },
+  sdk: { file: "token" },
+  hooks: {
+    validate(news, olds) {
+      const failures: CheckFailure[] = [];
+      const expiry = typeof news.expiry === "string" && news.expiry !== UNKNOWN ? dateTime.safeParse(news.expiry) : undefined;
+      // Refused at preview when new: a token kept as it is may outlive its expiry in the state.
+      const kept = isExisting(olds) && olds.expiry === expiry?.data;
+      if (expiry?.success && !kept && Date.parse(`${expiry.data}Z`) <= Date.now()) {
+        failures.push({ property: "expiry", reason: `expiry: ${String(news.expiry)} is not in the future` });
+      }
+      return failures;
+    },
+    send: sendToken,
+    // The value from the create answer; read and update keep the one in the state.
+    extraOutputs(_c, api, props, { op }) {
+      if (op === "create") return { token: api.token };
+      if (op === "read" && props.token === undefined) {
+        say(`token ${api.id} is read without its value (an import or a get): the API shows only its first 16 characters, so its \`token\` output stays empty`);
+      }
+      return {};
+    },
+    carry: ["token"],
+  },
+});
+export const tokenProvider = token.provider;
