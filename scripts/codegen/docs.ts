@@ -8,7 +8,7 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const typeOf = (f: Field): string => {
   const js = jsonSchemaOf(f);
   if (js.type === "array") return `${(js.items as { type?: string })?.type ?? "any"}[]`;
-  if (Array.isArray(js.enum)) return js.enum.map((v) => `\`${v}\``).join(" \\| ");
+  if (Array.isArray(js.enum)) return js.enum.map((v) => `\`${v}\``).join(" | ");
   return String(js.type ?? "any");
 };
 
