@@ -4,7 +4,7 @@
  */
 import { definitionOf } from "./registry";
 import type { DynamicProviderImpl } from "./rest-provider";
-import { configure as configureSettings } from "./settings";
+import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./settings";
 
 export { definitions, providers, specs } from "./registry";
 
@@ -26,6 +26,12 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   const method = typeof m === "number" ? METHODS[m] : m;
   if (method === undefined) throw new Error(`pulumi-compute: unknown method index ${String(m)}`);
   if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
+  // At preview, before anything is planned: the settings every request needs (the dynamic provider has no
+  // check of its configuration of its own).
+  if (method === "check") {
+    const problem = settingsProblems(configuredSettings(), { tokenRequired: true })[0];
+    if (problem) throw said(new SettingsError(problem.reason));
+  }
   // The engine's arguments, by position, for the method named: the one untyped boundary of the dynamic form.
   const p = provider(type) as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
   const fn = p[method];
@@ -35,9 +41,28 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
     if (err && typeof err === "object" && "properties" in err) err.properties = withoutUndefined(err.properties);
-    throw err;
+    throw said(err);
   }
 }
+
+/**
+ * The dynamic provider server prints every failure of check, diff, read and delete with its stack
+ * (`console.error(\`${e}: ${e.stack}\`)`) before the engine shows its message: the message twice, and a
+ * stack trace of ours under the Stack row. A failure of ours is said once, by the engine: its stack is a
+ * mark that the console drops (the original stack is printed when PULUMI_COMPUTE_DEBUG is set).
+ */
+const SAID = "\u200b\u200cpulumi-compute\u200c\u200b";
+function said(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  if (process.env.PULUMI_COMPUTE_DEBUG) console.error(err.stack);
+  err.stack = SAID;
+  return err;
+}
+const consoleError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(SAID)) return;
+  consoleError(...args);
+};
 
 /** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
 export function withoutUndefined<T>(v: T): T {

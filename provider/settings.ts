@@ -39,24 +39,67 @@ export function client(): ApiClient {
   return clientFor(configured, { tokenRequired: true });
 }
 
+/** A setting that cannot be used: the property, and the words that name its config key and variable. */
+export interface SettingsProblem {
+  property: "token" | "apiUrl";
+  reason: string;
+}
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/**
+ * What is wrong with the settings (given, else the environment's), each naming its config key and its
+ * environment variable: checked at preview (the dynamic provider's first check, the plugin's CheckConfig)
+ * and before every client is made. A value not known yet (an explicit provider's, at preview) passes.
+ */
+export function settingsProblems(given: Settings, opts: { tokenRequired: boolean }): SettingsProblem[] {
+  const token = given.token || process.env.COMPUTE_TOKEN || undefined;
+  const apiUrl = given.apiUrl || process.env.COMPUTE_API_URL || undefined;
+  const problems: SettingsProblem[] = [];
+  if (!token && opts.tokenRequired) {
+    problems.push({
+      property: "token",
+      reason: "No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable.",
+    });
+  }
+  if (!apiUrl) {
+    problems.push({
+      property: "apiUrl",
+      reason:
+        "No API URL is set: run `pulumi config set compute:apiUrl <url ending in /v4>` or set the COMPUTE_API_URL environment variable (for the local emulator, the URL it prints).",
+    });
+  } else if (apiUrl !== UNKNOWN && !isHttpUrl(apiUrl)) {
+    problems.push({
+      property: "apiUrl",
+      reason: `compute:apiUrl (or COMPUTE_API_URL) must be an http(s) URL ending in /v4, got "${apiUrl.slice(0, 100)}"`,
+    });
+  }
+  return problems;
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && Boolean(u.host) && !/\s/.test(v);
+  } catch {
+    return false;
+  }
+}
+
+/** The settings as configured (for the dynamic provider's check at preview). */
+export const configuredSettings = (): Settings => ({ ...configured });
+
 /**
  * The API client for the given settings, else the environment's (COMPUTE_API_URL, COMPUTE_TOKEN): the one
  * client of resources and read functions alike, with the retry policy and the URL checks. Reference data
  * needs no token (`tokenRequired: false`).
  */
 export function clientFor(given: Settings, opts: { tokenRequired: boolean }): ApiClient {
-  const token = given.token || process.env.COMPUTE_TOKEN || undefined;
-  const apiUrl = given.apiUrl || process.env.COMPUTE_API_URL || undefined;
-  if (!token && opts.tokenRequired) {
-    throw new SettingsError("No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable.");
-  }
-  if (!apiUrl) {
-    throw new SettingsError(
-      "No API URL is set: run `pulumi config set compute:apiUrl <url ending in /v4>` or set the COMPUTE_API_URL environment variable (for the local emulator, the URL it prints).",
-    );
-  }
-  if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new SettingsError(`compute:apiUrl must be an http(s) URL, got "${apiUrl.slice(0, 100)}"`);
-  const key = `${apiUrl}\n${token ?? ""}`;
-  if (cached?.key !== key) cached = { key, client: new ApiClient({ baseUrl: apiUrl, token: token ?? "", retry: retryPolicyFromEnv() }) };
+  const problem = settingsProblems(given, opts)[0];
+  if (problem) throw new SettingsError(problem.reason);
+  const token = given.token || process.env.COMPUTE_TOKEN || "";
+  const apiUrl = (given.apiUrl || process.env.COMPUTE_API_URL) as string;
+  const key = `${apiUrl}\n${token}`;
+  if (cached?.key !== key) cached = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv() }) };
   return cached.client;
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * The benchmark suite: `npm run bench [-- --sizes 10,50,200] [-- --repeat 3] [-- --only requests,notice,state,scale,emulator]`.
- * Writes bench/results.md (machine, versions, date, figures). Nothing here is a test: figures, not
+ * The benchmark suite: `npm run bench [-- --sizes 10,50,200] [-- --repeat 3] [-- --only requests,notice,state,scale,emulator,failures]`.
+ * Writes bench/results.md (machine, versions, date, figures); with --only, the other sections are kept as
+ * they were, marked with the run that made them. Nothing here is a test: figures, not
  * pass/fail (the targets are printed beside them). The state and scale sections run both front doors: the
  * dynamic providers (pulumi-compute's classes) and the plugin (@pulumi-compute/plugin-sdk, its tarball made by
  * scripts/gen-sdks if missing or older than schema.json, with pulumi-resource-compute found on PATH).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -595,12 +596,75 @@ async function emulatorThroughput(): Promise<string> {
   ].join("\n");
 }
 
+// ---- 6. failing programs ----------------------------------------------------------------------------
+
+/**
+ * How long `pulumi preview` of a program that throws takes to end (tests/programs/errors: no resource of
+ * ours), with the language host scripts/ensure-pulumi builds, and once with a copy of that folder without
+ * the stack-trace guard beside the host (what a failing run took before: Node's colouring of
+ * @pulumi/pulumi's mapped frames runs out of memory first).
+ */
+async function failingPrograms(): Promise<string> {
+  const dir = path.join(ROOT, "tests", "programs", "errors");
+  const bin = pulumiBin();
+  // The same CLI and hosts, hard-linked into a folder without the guard (the CLI finds its hosts beside itself).
+  const bare = mkdtempSync(path.join(path.dirname(bin), "bench-bare-"));
+  for (const f of ["pulumi", "pulumi-language-nodejs", "pulumi-language-yaml", "pulumi-resource-pulumi-nodejs"])
+    linkSync(path.join(bin, f), path.join(bare, f));
+  const env = (pathBin: string) => ({
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${stateDir}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [pathBin, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+  });
+  const stateDir = mkdtempSync(path.join(tmpdir(), "bench-errors-"));
+  const time = (pathBin: string, fail: string): number => {
+    const cli = path.join(pathBin, "pulumi");
+    execFileSync(cli, ["config", "set", "fail", fail, "--stack", "bench"], { cwd: dir, env: env(pathBin), stdio: "ignore" });
+    const t0 = Date.now();
+    try {
+      execFileSync(cli, ["preview", "--stack", "bench", "--non-interactive"], { cwd: dir, env: env(pathBin), stdio: "ignore", timeout: 600_000 });
+    } catch {
+      // it fails: that is the point
+    }
+    return Date.now() - t0;
+  };
+  try {
+    execFileSync(path.join(bin, "pulumi"), ["stack", "init", "bench"], { cwd: dir, env: env(bin), stdio: "ignore" });
+    const rows: string[] = [];
+    for (const [what, fail] of [
+      ["a throw inside an apply", "apply"],
+      ["a throw at the top level", "top"],
+    ]) {
+      const guarded = [0, 1, 2].map(() => time(bin, fail));
+      const stock = time(bare, fail);
+      rows.push(`| ${what} | ${fmt(median(guarded) / 1000, 1)} s | ${fmt(stock / 1000, 1)} s |`);
+    }
+    return [
+      "## 6. Failing programs",
+      "",
+      "`pulumi preview` of tests/programs/errors (JavaScript, no resource of ours) until the CLI exits: with the Node.js language host that scripts/ensure-pulumi builds (it preloads the stack-trace guard beside it; median of 3), and once without the guard. Target: every failing program ends within seconds of its error (under 15 s).",
+      "",
+      "| Program | with the guard | without it |",
+      "|---|---|---|",
+      ...rows,
+      "",
+    ].join("\n");
+  } finally {
+    rmSync(path.join(dir, "Pulumi.bench.yaml"), { force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(bare, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { sizes: { type: "string", default: "10,50,200" }, repeat: { type: "string", default: "1" }, only: { type: "string" } },
   });
   const sizes = values.sizes.split(",").map(Number);
-  const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator"];
+  const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator", "failures"];
   const sections: string[] = [];
   const run = async (name: string, fn: () => Promise<string>) => {
     if (!only.includes(name)) return;
@@ -612,12 +676,13 @@ async function main(): Promise<void> {
   // examples/all, and bench/scale with the plugin SDK for the state and scale sections (made if missing).
   const viaCli = only.includes("state") || only.includes("scale");
   if (viaCli) ensurePluginSdk();
-  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["all", ...(viaCli ? ["bench/scale"] : [])], { stdio: "ignore" });
+  execFileSync(path.join(ROOT, "scripts", "prepare-examples"), ["all", "tests/programs/errors", ...(viaCli ? ["bench/scale"] : [])], { stdio: "ignore" });
   await run("requests", requestsPerLifecycle);
   await run("notice", timeToNotice);
   await run("state", stateSize);
   await run("scale", () => stackScale(sizes, Math.max(1, Number(values.repeat))));
   await run("emulator", emulatorThroughput);
+  await run("failures", failingPrograms);
   const pulumiVersion = execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const cli = execFileSync(path.join(pulumiVersion, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   const sdk = (JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
@@ -628,8 +693,28 @@ async function main(): Promise<void> {
     "",
   ];
   const out = path.join(ROOT, "bench", "results.md");
-  writeFileSync(out, [...head, ...sections].join("\n"));
+  writeFileSync(out, [...head, ...merged(out, sections, values.only !== undefined)].join("\n"));
   console.log(`wrote ${out}`);
+}
+
+/**
+ * The sections to write: those just made, and (with --only) the other sections of the file as they were,
+ * each marked with the run that made it. Sections are in their number order.
+ */
+function merged(file: string, made: string[], partial: boolean): string[] {
+  const numberOf = (section: string) => Number(/^## (\d+)\./.exec(section)?.[1] ?? 0);
+  const byNumber = new Map<number, string>();
+  if (partial && existsSync(file)) {
+    const old = readFileSync(file, "utf8");
+    const run = /^Made by (.*?) on (\S+ \S+) UTC/m.exec(old);
+    for (const part of old.split(/\n(?=## \d+\.)/).slice(1)) {
+      const section = part.endsWith("\n") ? part : `${part}\n`;
+      const mark = run ? `\n_Kept from an earlier run: ${run[1]} on ${run[2]} UTC._\n` : "";
+      byNumber.set(numberOf(section), section.includes("_Kept from an earlier run") || !mark ? section : section.replace("\n", `\n${mark}`));
+    }
+  }
+  for (const section of made) byNumber.set(numberOf(section), section);
+  return [...byNumber.entries()].sort(([a], [b]) => a - b).map(([, s]) => s);
 }
 
 main().catch((err: Error) => {

@@ -1,4 +1,6 @@
 // Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
+// First: a failing program prints its error at once (sdk/stack-traces.ts).
+import "./stack-traces";
 export * from "./instance";
 export * from "./disk";
 export * from "./config";

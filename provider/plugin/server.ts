@@ -18,7 +18,7 @@ import { importId } from "../imports";
 import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
 import { definitions } from "../registry";
 import type { DynamicProviderImpl } from "../rest-provider";
-import { client, configure } from "../settings";
+import { client, configure, settingsProblems } from "../settings";
 import type { Props, ResourceSpec } from "../table";
 import { withCustomTimeout } from "../timeouts";
 import { failure, fromStruct, importedInputs, markSecrets, secret, secretKeys, toStruct, unwrap } from "./wire";
@@ -94,12 +94,13 @@ export function version(): string {
 /** Provider configuration keys (`compute:token`, `compute:apiUrl`) in a Configure or CheckConfig request. */
 const CONFIG_KEYS = ["token", "apiUrl"] as const;
 
+/**
+ * The provider's settings at preview, as the dynamic provider checks them: a token (given, or
+ * COMPUTE_TOKEN) and an API URL that parses (given, or COMPUTE_API_URL). A value not known yet passes.
+ */
 function checkConfig(news: Props): { property: string; reason: string }[] {
-  const url = unwrap(news.apiUrl);
-  if (url === undefined || url === null || url === "" || url === UNKNOWN_VALUE) return [];
-  if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/.test(url))
-    return [{ property: "apiUrl", reason: `apiUrl must be an http(s) URL ending in /v4, got ${JSON.stringify(url).slice(0, 100)}` }];
-  return [];
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  return settingsProblems({ token: text(unwrap(news.token)), apiUrl: text(unwrap(news.apiUrl)) }, { tokenRequired: true });
 }
 const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

@@ -126,6 +126,8 @@ export function sdkClasses(definitions: ResourceDefinition[]): Record<string, st
   ].join("\n");
   files["index.ts"] = [
     HEADER,
+    "// First: a failing program prints its error at once (sdk/stack-traces.ts).",
+    'import "./stack-traces";',
     ...definitions.map((d) => `export * from "./${d.sdk.file}";`),
     'export * from "./types";',
     'export * from "./compat";',

@@ -114,6 +114,9 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   const swap = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "4096" } });
   expect(swap.code).not.toBe(0);
   expect(swap.output).toMatch(/swapSize: 4096 MB does not fit/);
+  // Said once, by the engine: no second copy from the dynamic provider server, and no stack trace of ours.
+  expect(swap.output.split("swapSize: 4096 MB does not fit").length - 1).toBe(1);
+  expect(swap.output).not.toMatch(/\n\s+at .*:\d+:\d+/);
   const timeouts = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "256", diskTimeouts: '{"create":"10 min"}' } });
   expect(timeouts.code).not.toBe(0);
   expect(timeouts.output).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);

@@ -28,13 +28,18 @@ export class TestStack {
   constructor(
     example: string,
     readonly stack: string,
-    private readonly base: { config?: Record<string, string>; secrets?: Record<string, string> } = {},
+    private readonly base: { config?: Record<string, string>; secrets?: Record<string, string>; env?: Record<string, string> } = {},
   ) {
     this.dir = path.join(ROOT, example.includes("/") ? example : path.join("examples", example));
-    if (!existsSync(path.join(this.dir, "node_modules", "pulumi-compute"))) {
+    // A program that installs packages (the examples, the TypeScript test programs) must have them installed.
+    const manifest = path.join(this.dir, "package.json");
+    if (
+      existsSync(manifest) &&
+      !existsSync(path.join(this.dir, "node_modules", readFileSync(manifest, "utf8").includes('"pulumi-compute"') ? "pulumi-compute" : "@pulumi"))
+    ) {
       throw new Error(`${path.relative(ROOT, this.dir)} is not prepared: run scripts/prepare-examples (npm test does)`);
     }
-    this.project = new Project(this.dir, stack, this.stateDir);
+    this.project = new Project(this.dir, stack, this.stateDir, base.env);
   }
 
   /**

@@ -146,8 +146,21 @@ test("plugin info, schema, and configuration that accepts secrets", async () => 
   const checked = await rpc<provproto.CheckRequest, provproto.CheckResponse>("checkConfig", cc);
   expect(checked.getInputs()!.toJavaScript()).toMatchObject({ token: secret("plain-token") });
   expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
-    ["apiUrl", expect.stringContaining("apiUrl must be an http(s) URL")],
+    ["apiUrl", expect.stringContaining("compute:apiUrl (or COMPUTE_API_URL) must be an http(s) URL")],
   ]);
+
+  // No token, in the config or the environment: refused at preview, naming compute:token and COMPUTE_TOKEN.
+  const saved = process.env.COMPUTE_TOKEN;
+  delete process.env.COMPUTE_TOKEN;
+  try {
+    const none = new provproto.CheckRequest();
+    none.setUrn("urn:pulumi:dev::proj::pulumi:providers:compute::default_0_1_0");
+    none.setNews(struct({ apiUrl: "http://127.0.0.1:1/v4", token: "" }));
+    const r = await rpc<provproto.CheckRequest, provproto.CheckResponse>("checkConfig", none);
+    expect(r.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([["token", expect.stringMatching(/compute:token.*COMPUTE_TOKEN/)]]);
+  } finally {
+    if (saved !== undefined) process.env.COMPUTE_TOKEN = saved;
+  }
 });
 
 test("check auto-names from the resource name and the engine's seed: the same seed gives the same label", async () => {
