@@ -1,14 +1,14 @@
 /**
  * A TypeScript program on the SDK generated from schema.json (tests/programs/plugin), run by the plugin with
- * the plain CLI; the plugin is found on PATH (node_modules/.bin of the installed package). Import of
+ * the plain CLI; the plugin is installed as a user installs it (`pulumi plugin install resource compute
+ * <version> --file <archive>`), and the SDK names its version: no wiring, no PATH entry. Import of
  * resources made out of band (`pulumi import` and the `import` option), explicit providers on two APIs with
  * different tokens, customTimeouts, secrets kept encrypted.
  */
-import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
+import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
-import { pulumiBin } from "../../scripts/pulumi";
 
 jest.setTimeout(400_000);
 
@@ -18,6 +18,7 @@ let home: Emulator;
 let eu: Emulator;
 let stack: TestStack;
 let env: Record<string, string>;
+let plugin: InstalledPlugin;
 
 beforeAll(async () => {
   home = await emulator();
@@ -26,13 +27,12 @@ beforeAll(async () => {
     config: { "compute:apiUrl": home.url, publicKey: ed25519Key(81), euApiUrl: eu.url },
     secrets: { "compute:token": home.token, euToken: EU_TOKEN, rootPass: ROOT_PASS },
   });
-  // `npm install pulumi-compute` puts the plugin in node_modules/.bin: on PATH, the CLI finds it.
-  env = {
-    PATH: [path.join(stack.dir, "node_modules", ".bin"), path.dirname(pulumiBin()), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-  };
+  plugin = await installPlugin();
+  env = plugin.env;
 });
 afterAll(async () => {
   stack?.cleanup();
+  plugin?.cleanup();
   await home?.close();
   await eu?.close();
 });
@@ -53,6 +53,7 @@ test("import, explicit providers, customTimeouts and secrets through the plugin 
     flags: ["compute:index:SshKey", "laptop", String(key.body.id), "--generate-code=false", "--protect=false"],
   });
   expect(imported.code).toBe(0);
+  expect(imported.output).not.toMatch(/from \$PATH/); // the installed plugin, not one on PATH
   expect(imported.json.summary).toMatchObject({ import: 1 });
 
   // The program declares the key as it is, and adopts the instance and its disk with the import option.

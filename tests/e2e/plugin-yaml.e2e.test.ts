@@ -1,31 +1,48 @@
 /**
  * The provider plugin from a YAML program (tests/programs/yaml), with the plain CLI and the YAML language
- * host: the plugin is found through `plugins: providers:` in Pulumi.yaml (node_modules/.bin of the
- * installed package). Up, refresh after a change by hand, update in place, replace, destroy.
+ * host. The plugin is installed as a user installs it (`npm run package:plugin`'s archive, then
+ * `pulumi plugin install resource compute <version> --file <archive>`): the program has no `plugins:` block
+ * and PATH has no plugin. Up, refresh after a change by hand, update in place, replace, destroy; settings
+ * that cannot work fail the preview.
  */
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
+import { installPlugin, PLUGIN_VERSION, type InstalledPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
 
 let emu: Emulator;
+let plugin: InstalledPlugin;
 let stack: TestStack;
 
 beforeAll(async () => {
   emu = await emulator();
+  plugin = await installPlugin();
   stack = new TestStack("tests/programs/yaml", `e2e-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(71) },
     secrets: { "compute:token": emu.token },
+    env: plugin.env,
   });
 });
 afterAll(async () => {
   stack?.cleanup();
+  plugin?.cleanup();
   await emu?.close();
 });
 
+test("the archive installs with pulumi plugin install, and pulumi plugin ls lists it", async () => {
+  expect(plugin.installed).toContain(`installing`);
+  const ls = await plugin.pulumi(["plugin", "ls", "--json"]);
+  const listed = (JSON.parse(ls.stdout) as Array<{ name: string; kind: string; version: string }>).map((p) => [p.name, p.kind, p.version]);
+  expect(listed).toEqual([["compute", "resource", PLUGIN_VERSION]]);
+});
+
 test("YAML: up, refresh, update in place, replace, destroy, through the plugin", async () => {
-  const up = await stack.ok("up");
+  const first = await stack.run("up");
+  expect(first.code).toBe(0);
+  expect(first.output).not.toMatch(/from \$PATH/); // found where it was installed, not on PATH
+  const up = first.json;
   expect(up.summary).toEqual({ create: 4 });
   let inv = await inventory(emu);
   expect(inv.sshkeys.map((k) => k.label)).toEqual(["ops-key"]);
@@ -71,4 +88,24 @@ test("YAML: up, refresh, update in place, replace, destroy, through the plugin",
   expect(destroy.summary).toEqual({ delete: 4 });
   inv = await inventory(emu);
   expect([inv.sshkeys, inv.vpcs, inv.subnets]).toEqual([[], [], []]);
+});
+
+test("settings that cannot work fail the preview: no token names compute:token and COMPUTE_TOKEN, a bad apiUrl names compute:apiUrl", async () => {
+  const s = new TestStack("tests/programs/yaml", `e2e-settings-${process.pid}`, {
+    config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(72) },
+    env: { ...plugin.env, COMPUTE_TOKEN: "", COMPUTE_API_URL: "" },
+  });
+  try {
+    emu.log.length = 0;
+    const noToken = await s.run("preview", { flags: ["--diff"] });
+    expect(noToken.code).not.toBe(0);
+    expect(noToken.output).toMatch(/No API token is set: run `pulumi config set --secret compute:token <token>` or set the COMPUTE_TOKEN environment variable/);
+    const badUrl = await s.run("preview", { config: { "compute:apiUrl": "127.0.0.1:1/v4" }, secrets: { "compute:token": emu.token }, flags: ["--diff"] });
+    expect(badUrl.code).not.toBe(0);
+    expect(badUrl.output).toMatch(/compute:apiUrl \(or COMPUTE_API_URL\) must be an http\(s\) URL/);
+    expect(badUrl.output).not.toContain(emu.token);
+    expect(emu.log).toEqual([]);
+  } finally {
+    s.cleanup();
+  }
 });
