@@ -113,6 +113,19 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     expect(ext.stderr).toMatch(/only the builtin pulumi package is allowed/);
   });
 
+  test("every SDK names the plugin's version, and aliases each resource to its dynamic type", () => {
+    const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const node = JSON.parse(readFileSync(path.join(out, "nodejs", "package.json"), "utf8"));
+    expect(node.pulumi).toEqual({ resource: true, name: "compute", version });
+    expect(JSON.parse(readFileSync(path.join(out, "go", "compute", "pulumi-plugin.json"), "utf8"))).toEqual({ resource: true, name: "compute", version });
+    // Every resource and invoke is registered with that version (PkgResourceDefaultOpts, PkgInvokeDefaultOpts).
+    expect(readFileSync(path.join(out, "go", "compute", "internal", "pulumiUtilities.go"), "utf8").split(`version := semver.MustParse("${version}")`)).toHaveLength(3);
+    for (const spec of specs) {
+      const ts = readFileSync(path.join(out, "nodejs", `${spec.type === "Config" ? "config_" : camelFile(spec.type)}.ts`), "utf8");
+      expect([spec.type, ts.includes(`aliases: [{ type: "pulumi-nodejs:dynamic/compute:${spec.type}" }]`)]).toEqual([spec.type, true]);
+    }
+  });
+
   test("Node.js: a class for every resource and the provider, a function for every read function; it compiles", async () => {
     const dir = path.join(out, "nodejs");
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
