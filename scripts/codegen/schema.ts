@@ -133,6 +133,9 @@ export function packageSchema(
       required: fields.filter((f) => f.kind === "output" || f.required || f.computed).map((f) => f.name),
       inputProperties: Object.fromEntries(inputs.map((f) => [f.name, props[f.name]])),
       requiredInputs: inputs.filter((f) => f.required).map((f) => f.name),
+      // A stack made with the dynamic classes moves to the generated SDKs without replacement: the engine
+      // takes the dynamic form's entry for this resource (docs/migrate.md).
+      aliases: [{ type: `pulumi-nodejs:dynamic/compute:${spec.type}` }],
     };
   }
   for (const [name, item] of Object.entries(ITEM_TYPES)) {
