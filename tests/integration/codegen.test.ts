@@ -119,7 +119,9 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     expect(node.pulumi).toEqual({ resource: true, name: "compute", version });
     expect(JSON.parse(readFileSync(path.join(out, "go", "compute", "pulumi-plugin.json"), "utf8"))).toEqual({ resource: true, name: "compute", version });
     // Every resource and invoke is registered with that version (PkgResourceDefaultOpts, PkgInvokeDefaultOpts).
-    expect(readFileSync(path.join(out, "go", "compute", "internal", "pulumiUtilities.go"), "utf8").split(`version := semver.MustParse("${version}")`)).toHaveLength(3);
+    expect(
+      readFileSync(path.join(out, "go", "compute", "internal", "pulumiUtilities.go"), "utf8").split(`version := semver.MustParse("${version}")`),
+    ).toHaveLength(3);
     for (const spec of specs) {
       const ts = readFileSync(path.join(out, "nodejs", `${spec.type === "Config" ? "config_" : camelFile(spec.type)}.ts`), "utf8");
       expect([spec.type, ts.includes(`aliases: [{ type: "pulumi-nodejs:dynamic/compute:${spec.type}" }]`)]).toEqual([spec.type, true]);
