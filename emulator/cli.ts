@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
 import { startEmulator } from "./server";
 
-const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F] [--faults SPEC]
+const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F] [--faults SPEC] [--rate-limit N]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
@@ -15,6 +15,8 @@ A local emulator of the compute API, for offline development and tests.
   --faults SPEC inject faults: seed=N,rate=R[,kinds=429+500+502+503+drop+slow+lost][,slow=MS]
                 [,retryAfter=S][,match=REGEX on "METHOD /path"] (default: every /v4 request);
                 also at run time with PUT /__emulator/faults
+  --rate-limit N  at most N requests per second per token, in bursts of up to N; beyond it,
+                429 with Retry-After (also at run time with PUT /__emulator/rate-limit)
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
         state: { type: "string" },
         speed: { type: "string", default: "1" },
         faults: { type: "string" },
+        "rate-limit": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -50,6 +53,11 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: --speed must be a number, 0 or more, got "${values.speed}"`);
     process.exit(2);
   }
+  const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
+  if (rateLimit !== undefined && !(Number.isFinite(rateLimit) && rateLimit > 0)) {
+    console.error(`compute-emulator: --rate-limit must be a number of requests per second above 0, got "${values["rate-limit"]}"`);
+    process.exit(2);
+  }
   let faults;
   try {
     faults = values.faults ? parseFaultSpec(values.faults) : undefined;
@@ -57,7 +65,7 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: ${(e as Error).message}`);
     process.exit(2);
   }
-  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults });
+  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults, rateLimit });
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));
   const stop = () => {
     void emu.close().then(() => process.exit(0));

@@ -21,4 +21,9 @@ export interface EmulatorOptions {
   images?: ImageOptions;
   /** Faults to inject from the start (also settable at run time: PUT /__emulator/faults). */
   faults?: FaultConfig;
+  /**
+   * Requests per second per token, with a burst of as many; beyond it, 429 with Retry-After (also settable at
+   * run time: PUT /__emulator/rate-limit). None by default.
+   */
+  rateLimit?: number;
 }

@@ -5,6 +5,7 @@ import { Faults, type FaultConfig } from "./faults";
 import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
 import { RECEIVE_UPLOAD } from "./lookups";
+import { RateLimit } from "./rate-limit";
 import type { EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
 import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
@@ -29,6 +30,8 @@ export interface Emulator {
   /** Change the speed of status transitions at run time (tests). */
   timing: Timing;
   faults: Faults;
+  /** The request rate limit per token (none unless set): its limit and the 429s it answered. */
+  rateLimit: RateLimit;
   /** Every request served, in order (tests read it to count calls). */
   log: RequestLogEntry[];
   close(): Promise<void>;
@@ -48,8 +51,18 @@ export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyCont
  * Admin endpoints for tests and demos, outside the API (`/__emulator/...`), open only to the root token:
  * create users (restricted or not) with tokens, read the request log, reset the log.
  */
-function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, faults: Faults): Router {
+function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, faults: Faults, rateLimit: RateLimit): Router {
   const router = new Router();
+  router.add("PUT", "/rate-limit", { scope: null, auth: "required" }, (ctx) => {
+    const perSecond = (ctx.body as { perSecond?: unknown }).perSecond;
+    try {
+      rateLimit.set(perSecond === null || perSecond === undefined ? undefined : Number(perSecond));
+    } catch (e) {
+      throw badRequest((e as Error).message, "perSecond");
+    }
+    return { perSecond: rateLimit.limit ?? null, limited: rateLimit.limited };
+  });
+  router.add("GET", "/rate-limit", { scope: null, auth: "required" }, () => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited }));
   router.add("PUT", "/faults", { scope: null, auth: "required" }, (ctx) => {
     try {
       faults.set(ctx.body as FaultConfig);
@@ -103,7 +116,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const log: RequestLogEntry[] = [];
   const faults = new Faults();
   faults.set(opts.faults);
-  const admin = adminRoutes(store, log, now, faults);
+  const rateLimit = new RateLimit(opts.rateLimit);
+  const admin = adminRoutes(store, log, now, faults, rateLimit);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     const url = new URL(req.url ?? "/", "http://emulator");
@@ -158,7 +172,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const server: Server = createServer((req, res) => {
     const method = req.method ?? "";
     const path = req.url ?? "";
-    const fault = faults.pick(method, new URL(path, "http://emulator").pathname);
+    const pathname = new URL(path, "http://emulator").pathname;
+    // The rate limit first: a refused request has no effect, and takes no place in the bucket.
+    if (pathname.startsWith("/v4/")) {
+      const auth = req.headers.authorization;
+      const wait = rateLimit.take(typeof auth === "string" && auth ? auth : `anonymous ${req.socket.remoteAddress ?? ""}`);
+      if (wait !== undefined) {
+        log.push({ method, path, status: 429 });
+        sendJson(res, 429, { errors: [{ reason: "Too many requests" }] }, { "Retry-After": String(wait) });
+        return;
+      }
+    }
+    const fault = faults.pick(method, pathname);
     const entry = (status: number): RequestLogEntry => ({ method, path, status, ...(fault ? { fault } : {}) });
     // Faults that act before the request is handled: it has no effect.
     if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
@@ -207,6 +232,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     store,
     timing,
     faults,
+    rateLimit,
     log,
     close: () =>
       new Promise<void>((resolve) => {

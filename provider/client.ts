@@ -1,5 +1,6 @@
 import pRetry from "p-retry";
 import { Agent, request, type Dispatcher } from "undici";
+import { budgetFor, type RateBudget } from "./rate-budget";
 
 export interface ApiErrorItem {
   reason: string;
@@ -152,9 +153,12 @@ function surelyNotApplied(err: unknown): boolean {
 export class ApiClient {
   private readonly base: URL;
   private readonly retry: RetryPolicy;
+  /** The request budget of this API and token, shared by every client of the process (rate-budget.ts). */
+  readonly budget: RateBudget;
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, "") + "/");
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.budget = budgetFor(this.baseUrl, opts.token);
   }
 
   get baseUrl(): string {
@@ -166,9 +170,22 @@ export class ApiClient {
     const idempotent = ro.idempotent ?? method !== "POST";
     const started = Date.now();
     let attempts = 0;
-    const attempt = () => {
+    // Time spent in the rate budget's queue is not time spent retrying.
+    let queued = 0;
+    const attempt = async () => {
       attempts++;
-      return this.once<T>(method, path, ro);
+      queued += await this.budget.take();
+      let answered: { status?: number; retryAfterMs?: number } = {};
+      try {
+        const r = await this.once<T>(method, path, ro);
+        answered = { status: r.status };
+        return r;
+      } catch (err) {
+        if (err instanceof ApiError) answered = { status: err.status, retryAfterMs: err.retryAfterMs };
+        throw err;
+      } finally {
+        this.budget.done(answered.status, answered.retryAfterMs);
+      }
     };
     try {
       return await pRetry(attempt, {
@@ -181,10 +198,12 @@ export class ApiClient {
         onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
           const retriable = idempotent ? isTransient(error) : surelyNotApplied(error);
           if (!retriable || retriesLeft <= 0) throw error;
-          let delay: number;
-          if (error instanceof ApiError && error.status === 429) delay = Math.min(error.retryAfterMs ?? 1000, this.retry.maxRetryAfterMs);
-          else delay = Math.min(this.retry.baseDelayMs * 2 ** (attemptNumber - 1), this.retry.maxDelayMs) * (0.5 + Math.random() / 2);
-          if (Date.now() + delay - started > this.retry.maxTimeMs) throw error;
+          // (A 429 also paused the whole budget for its Retry-After: every request of the process waits.)
+          const delay =
+            error instanceof ApiError && error.status === 429
+              ? (error.retryAfterMs ?? 1000)
+              : Math.min(this.retry.baseDelayMs * 2 ** (attemptNumber - 1), this.retry.maxDelayMs) * (0.5 + Math.random() / 2);
+          if (Date.now() + delay - started - queued > this.retry.maxTimeMs) throw error;
           await sleep(delay);
         },
       });
@@ -245,7 +264,7 @@ export class ApiClient {
         ? (parsed as { errors: ApiErrorItem[] }).errors
         : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
       const ra = res.headers["retry-after"];
-      const retryAfterMs = typeof ra === "string" && /^\d+$/.test(ra) ? Number(ra) * 1000 : undefined;
+      const retryAfterMs = typeof ra === "string" && /^\d+$/.test(ra) ? Math.min(Number(ra) * 1000, this.retry.maxRetryAfterMs) : undefined;
       throw new ApiError(res.statusCode, errors, method, url.pathname, retryAfterMs);
     }
     return { status: res.statusCode, body: parsed as T };
