@@ -37,7 +37,6 @@ export class UnidentifiedCreateError extends Error {}
  */
 export async function createOnce<Api extends ApiRecord>(c: ApiClient, spec: ResourceSpec<Api>, body: Props, inputs: Props): Promise<Api> {
   const since = Date.now();
-  const before = spec.snapshot ? await spec.snapshot(c, inputs) : undefined;
   for (let i = 1; ; i++) {
     try {
       return (await c.request<Api>("POST", spec.collectionPath(inputs), { body, idempotent: false })).body;
@@ -49,7 +48,7 @@ export async function createOnce<Api extends ApiRecord>(c: ApiClient, spec: Reso
             "List it there; delete it, or run pulumi up again to make another",
         );
       }
-      const found = await spec.findExisting(c, body, inputs, since, before);
+      const found = await spec.findExisting(c, body, inputs, since);
       if (found) return found;
       // It was not made: send it again, after a short pause.
       await new Promise((r) => setTimeout(r, Math.min(100 * i, 1000)));

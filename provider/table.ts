@@ -117,12 +117,7 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
    * After a create whose response was lost: find the resource the request may have made (by unique or
    * identifying fields), so it is adopted instead of made twice. `since` is when the create began.
    */
-  findExisting?(client: ApiClient, body: Props, inputs: Props, since: number, before?: unknown): Promise<Api | undefined>;
-  /**
-   * For a resource with nothing that identifies it (no label): what exists before the create (the ids of its
-   * siblings), so that a lost answer can tell what the create made. Its result is `findExisting`'s `before`.
-   */
-  snapshot?(client: ApiClient, inputs: Props): Promise<unknown>;
+  findExisting?(client: ApiClient, body: Props, inputs: Props, since: number): Promise<Api | undefined>;
 }
 
 /** Clock skew allowed between this machine and the API when telling what a create made (a minute). */

@@ -88,7 +88,7 @@ export interface InstanceArgs {
   scriptData?: pulumi.Input<Record<string, unknown>>;
   /** Create from this backup of another instance. Create-only. */
   backupId?: pulumi.Input<number>;
-  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
+  /** Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
   swapSize?: pulumi.Input<number>;
   /** 1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here. */
   interfaces?: pulumi.Input<pulumi.Input<InterfaceArgs>[]>;
@@ -146,7 +146,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly scriptData: pulumi.Output<Record<string, unknown> | undefined>;
   /** Create from this backup of another instance. Create-only. */
   declare readonly backupId: pulumi.Output<number | undefined>;
-  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
+  /** Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
   declare readonly swapSize: pulumi.Output<number>;
   /** 1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here. */
   declare readonly interfaces: pulumi.Output<

@@ -39,7 +39,7 @@ export interface InstanceInfo {
   booted?: boolean;
   /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
   image?: string;
-  /** Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
+  /** Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused. */
   swapSize?: number;
   /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... */
   status?: string;

@@ -101,23 +101,23 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   ],
   collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs/${String(inputs.configId)}/interfaces`,
   itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${String(props.configId)}/interfaces/${encodeURIComponent(id)}`,
-  // An interface has no label to find it by: the ids the profile had before the create tell what it made.
-  async snapshot(client, inputs) {
-    return ((await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? []).map((i) => i.id);
-  },
-  async findExisting(client, body, inputs, _since, before) {
-    const known = new Set(before as number[]);
+  // An interface has no label: after a lost answer, it is the profile's interface with the same purpose,
+  // VLAN label, address and subnet. Reading the profile's interfaces before every create would tell a
+  // pre-existing twin apart, at one more request per create: not done (docs/reliability.md).
+  async findExisting(client, body, inputs) {
     const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
+    const vpcAddress = (body.ipv4 as { vpc?: string } | undefined)?.vpc;
     const made = list.filter(
       (i) =>
-        !known.has(i.id) &&
         i.purpose === body.purpose &&
         (body.label === undefined || i.label === body.label) &&
-        (body.subnet_id === undefined || i.subnet_id === body.subnet_id),
+        (body.ipam_address === undefined || i.ipam_address === body.ipam_address) &&
+        (body.subnet_id === undefined || i.subnet_id === body.subnet_id) &&
+        (vpcAddress === undefined || (i.ipv4 as { vpc?: string } | null | undefined)?.vpc === vpcAddress),
     );
     if (made.length > 1) {
       throw new Error(
-        `the answer to the interface create was lost, and interfaces ${made.map((i) => i.id).join(", ")} appeared on profile ${String(inputs.configId)} of instance ${String(inputs.computeId)} since (another client is adding interfaces there): keep one, delete the others, then run pulumi up again`,
+        `the answer to the interface create was lost, and profile ${String(inputs.configId)} of instance ${String(inputs.computeId)} has several interfaces like it (${made.map((i) => i.id).join(", ")}): one may have been there before, or another client adds interfaces there. Keep the one to manage, delete the others, then run pulumi up again (or import it: \`<instance id>/<profile id>/<interface id>\`)`,
       );
     }
     return made[0];

@@ -76,7 +76,7 @@ describe("a lost create answer never makes two", () => {
     ]);
   });
 
-  test("an interface, which has no label, is found among the ids that were not there before", async () => {
+  test("an interface, which has no label, is found by its purpose, VLAN label, address and subnet", async () => {
     const host = await make(instP, { region: "us-east", type: "c1-standard-2", label: "host-1" });
     const disk = await make(diskP, { computeId: host.id, label: "root", size: 1000 });
     const cfg = await make(cfgP, { computeId: host.id, label: "boot", devices: { sda: { diskId: disk.id } } });
@@ -85,6 +85,21 @@ describe("a lost create answer never makes two", () => {
     const second = await make(ifP, { computeId: host.id, configId: cfg.id, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.2/24" });
     const list = await get(`/compute/instances/${host.id}/configs/${cfg.id}/interfaces`);
     expect(list.map((i: { id: number }) => String(i.id))).toEqual([first.id, second.id]);
+  });
+
+  test("an interface create reads nothing first; after a lost answer, a twin already on the profile is named, never a third made", async () => {
+    const host = await make(instP, { region: "us-east", type: "c1-standard-2", label: "host-1" });
+    const disk = await make(diskP, { computeId: host.id, label: "root", size: 1000 });
+    const cfg = await make(cfgP, { computeId: host.id, label: "boot", devices: { sda: { diskId: disk.id } } });
+    const vlan = { computeId: host.id, configId: cfg.id, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.1/24" };
+    emu.log.length = 0;
+    const first = await make(ifP, vlan);
+    expect(emu.log.map((l) => `${l.method} ${l.path.replace(/\d+/g, "N")}`)).toEqual(["POST /vN/compute/instances/N/configs/N/interfaces"]);
+    lose("^POST /v4/compute/instances/\\d+/configs/\\d+/interfaces$");
+    const err = await make(ifP, vlan).catch((e: Error) => e);
+    const list = await get(`/compute/instances/${host.id}/configs/${cfg.id}/interfaces`);
+    expect(list).toHaveLength(2);
+    expect(String(err)).toContain(`several interfaces like it (${first.id}, ${String(list[1].id)})`);
   });
 
   test("a resource that nothing identifies is not sent again: the error says what may exist and where", async () => {
@@ -100,6 +115,20 @@ describe("a lost create answer never makes two", () => {
 describe("in place where the API has a path", () => {
   const deploy = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1" };
   const swapOf = async (id: string) => (await get(`/compute/instances/${id}/disks`)).data.find((d: { filesystem: string }) => d.filesystem === "swap");
+
+  test("swapSize is learnt at create and kept by refresh (one GET), read back once where the state lacks it", async () => {
+    emu.log.length = 0;
+    const c = await make(instP, { ...deploy, swapSize: 256 });
+    expect(c.outs.swapSize).toBe(256);
+    expect(emu.log.filter((l) => l.path.includes("/disks"))).toEqual([]);
+    expect((await swapOf(c.id)).size).toBe(256);
+    emu.log.length = 0;
+    expect((await instP.read(c.id, c.outs)).props?.swapSize).toBe(256);
+    expect(emu.log.map((l) => `${l.method} ${l.path.replace(/\d+/g, "N")}`)).toEqual(["GET /vN/compute/instances/N"]);
+    emu.log.length = 0;
+    expect((await instP.read(c.id, { ...c.outs, swapSize: undefined })).props?.swapSize).toBe(256);
+    expect(emu.log.filter((l) => l.path.includes("/disks"))).toHaveLength(1);
+  });
 
   test("swapSize is read back; adding the size it has plans nothing, even on a state that lacks it", async () => {
     const c = await make(instP, deploy);

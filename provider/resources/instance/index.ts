@@ -11,7 +11,7 @@ import { instancePath, power } from "../../steps";
 import { camel, containsUnknown, convertKeys, snake, type Props } from "../../table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
-import { checkSwapChange, swapSizeOf } from "./swap";
+import { checkSwapChange, swapAtDeploy, swapSizeOf } from "./swap";
 import { instanceSpec, type InstanceApi } from "./table";
 import { SETTLED, settled, updateInstance } from "./update";
 
@@ -136,7 +136,11 @@ export const instance = defineResource({
           extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
         }
       }
-      const swap = await swapSizeOf(c, id, props);
+      // The swap size is learnt once and kept: an image deploy makes the swap disk it was asked for (512 MB
+      // unless said), and a refresh keeps what the state knows; only a state (or an import) that does not
+      // know it reads the disks. (A change made to the swap disk by hand is not seen: docs/reliability.md.)
+      const known = op === "create" ? swapAtDeploy(props) : typeof props.swapSize === "number" ? props.swapSize : undefined;
+      const swap = known ?? (await swapSizeOf(c, id, props));
       if (swap !== undefined) extra.swapSize = swap;
       return extra;
     },

@@ -17,6 +17,10 @@ async function swapDisk(c: ApiClient, id: string): Promise<DiskApi | undefined> 
   return (await c.list<DiskApi>(`${instancePath(id)}/disks`)).find((d) => d.filesystem === "swap");
 }
 
+/** The swap disk's size an image deploy makes (compute-api.md: `swap_size` "Default 512"; 0 makes none). */
+export const swapAtDeploy = (props: Props): number | undefined =>
+  props.image === undefined || props.cloneFrom !== undefined ? undefined : typeof props.swapSize === "number" ? props.swapSize : 512;
+
 /** `swapSize` as the instance has it, for an image deploy (0: no swap disk); other instances manage their disks as Disk resources. */
 export const swapSizeOf = async (c: ApiClient, id: string, props: Props): Promise<number | undefined> =>
   props.image === undefined ? undefined : ((await swapDisk(c, id))?.size ?? 0);

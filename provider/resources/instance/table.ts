@@ -198,7 +198,7 @@ export const ip = web.ipv4[0];`,
       computed: true,
       schema: z.number().int().min(0),
       description:
-        "Swap disk size in MB for an image deploy (default 512), read back from the instance's swap disk. Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.",
+        "Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.",
     },
     {
       name: "interfaces",
