@@ -21,7 +21,7 @@ import type { DynamicProviderImpl } from "../rest-provider";
 import { client, configure, settingsProblems } from "../settings";
 import type { Props, ResourceSpec } from "../table";
 import { withCustomTimeout } from "../timeouts";
-import { failure, fromStruct, importedInputs, markSecrets, secret, secretKeys, toStruct, unwrap } from "./wire";
+import { failure, fromStruct, importedInputs, markSecrets, secret, secretKeys, stateOf, toStruct, unwrap, withDeclared } from "./wire";
 
 export { importedInputs, isSecret, secret, unwrap, withoutNulls } from "./wire";
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
@@ -61,8 +61,9 @@ function answer<Res>(cb: Callback<Res>, fn: () => Promise<Res>, onError: (e: unk
 }
 
 /**
- * Create and Update: the inputs unwrapped, run within the operation's customTimeouts, outputs marked secret
- * (the table's and those whose input was); a failure that keeps the resource carries the same marks.
+ * Create and Update: the inputs unwrapped, run within the operation's customTimeouts, outputs as the state
+ * keeps them (`stateOf`: marked secret, the table's and those whose input was); a failure that keeps the
+ * resource carries the same.
  */
 function mutation<Res>(
   cb: Callback<Res>,
@@ -78,7 +79,7 @@ function mutation<Res>(
     async () => {
       const t = resourceOf(urn);
       spec = t.spec;
-      return withCustomTimeout(timeoutSeconds * 1000, () => run(t, unwrap(raw) as Props, (outs) => markSecrets(t.spec, outs, secrets)));
+      return withCustomTimeout(timeoutSeconds * 1000, () => run(t, unwrap(raw) as Props, (outs) => stateOf(t.spec, outs, secrets)));
     },
     (e) => failure(e, spec, secrets),
   );
@@ -194,8 +195,8 @@ export function service(): grpc.UntypedServiceImplementation {
     diff(call: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) {
       answer(cb, async () => {
         const r = call.request;
-        const { impl } = resourceOf(r.getUrn());
-        const olds = unwrap(fromStruct(r.getOlds())) as Props;
+        const { impl, spec } = resourceOf(r.getUrn());
+        const olds = withDeclared(spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
         const news = unwrap(fromStruct(r.getNews())) as Props;
         const d = await impl.diff(r.getId(), olds, news);
         const res = new provproto.DiffResponse();
@@ -238,7 +239,7 @@ export function service(): grpc.UntypedServiceImplementation {
         const raw = fromStruct(r.getProperties());
         const rawInputs = fromStruct(r.getInputs());
         const secrets = [...new Set([...secretKeys(raw), ...secretKeys(rawInputs)])];
-        const props = unwrap(raw) as Props;
+        const props = withDeclared(spec, unwrap(raw) as Props, unwrap(rawInputs) as Props);
         // No state: an import (or a get), whose id names the parents of a child resource.
         const fresh = Object.keys(props).length === 0 && Object.keys(rawInputs).length === 0;
         const { id, parents } = importId(spec, r.getId(), props);
@@ -248,7 +249,7 @@ export function service(): grpc.UntypedServiceImplementation {
         if (!got.id) return res; // gone
         const outs = { ...got.props, ...(fresh ? { [IMPORTED]: true } : {}) };
         res.setId(got.id);
-        res.setProperties(toStruct(markSecrets(spec, outs, secrets)));
+        res.setProperties(toStruct(stateOf(spec, outs, secrets)));
         const inputs = fresh ? importedInputs(spec, got.inputs ?? {}) : (got.inputs ?? {});
         res.setInputs(toStruct(markSecrets(spec, inputs, secrets)));
         return res;
@@ -258,7 +259,8 @@ export function service(): grpc.UntypedServiceImplementation {
     update(call: Call<provproto.UpdateRequest>, cb: Callback<provproto.UpdateResponse>) {
       const r = call.request;
       mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), async (t, news, mark) => {
-        const updated = await t.impl.update(r.getId(), unwrap(fromStruct(r.getOlds())) as Props, news);
+        const olds = withDeclared(t.spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
+        const updated = await t.impl.update(r.getId(), olds, news);
         const res = new provproto.UpdateResponse();
         res.setProperties(toStruct(mark(updated.outs)));
         return res;
@@ -268,8 +270,8 @@ export function service(): grpc.UntypedServiceImplementation {
     delete(call: Call<provproto.DeleteRequest>, cb: Callback<emptyproto.Empty>) {
       answer(cb, async () => {
         const r = call.request;
-        const { impl } = resourceOf(r.getUrn());
-        const props = unwrap(fromStruct(r.getProperties())) as Props;
+        const { impl, spec } = resourceOf(r.getUrn());
+        const props = withDeclared(spec, unwrap(fromStruct(r.getProperties())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
         await withCustomTimeout(r.getTimeout() * 1000, () => impl.delete(r.getId(), props));
         return new emptyproto.Empty();
       });

@@ -7,8 +7,10 @@ import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { DECLARED } from "../check";
 import { KeptResourceError } from "../errors";
 import { withoutUndefined } from "../index";
+import { declare } from "../mapping";
 import type { Props, ResourceSpec } from "../table";
 
 /** The key/value Pulumi wraps a secret in, on the wire. */
@@ -65,6 +67,25 @@ export function markSecrets(spec: ResourceSpec, outs: Props, secretInputs: strin
   return out;
 }
 
+/**
+ * Outputs as the plugin writes them to the state: without `__declared` (the inputs the program declared),
+ * which the engine's old inputs tell again on every request that needs it (`withDeclared`): a quarter of
+ * the state per resource is the plugin's target, and these names were 30 to 80 bytes of each.
+ */
+export function stateOf(spec: ResourceSpec, outs: Props, secretInputs: string[]): Props {
+  const { [DECLARED]: _declared, ...rest } = outs;
+  return markSecrets(spec, rest, secretInputs);
+}
+
+/**
+ * Old outputs as the resource code reads them: with `__declared` from the old inputs when the state has
+ * none (the plugin's own state; a state of the dynamic classes, or of an earlier plugin, carries it).
+ */
+export function withDeclared(spec: ResourceSpec, olds: Props, oldInputs: Props): Props {
+  if (olds[DECLARED] !== undefined || Object.keys(oldInputs).length === 0) return olds;
+  return declare(spec, olds, oldInputs);
+}
+
 export const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
 export const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
 
@@ -78,7 +99,7 @@ export function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] 
     const { __provider: _p, ...props } = e.properties;
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(e.id);
-    detail.setProperties(toStruct(markSecrets(spec, props, secretInputs)));
+    detail.setProperties(toStruct(stateOf(spec, props, secretInputs)));
     detail.setReasonsList(e.reasons);
     const details = new anyproto.Any();
     details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");

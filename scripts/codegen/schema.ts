@@ -95,7 +95,8 @@ function fieldProperty(f: Field, owner: string, types: Record<string, Json>): Js
     ...m.type,
     description: describe(f.description, m.values),
     ...(f.secret ? { secret: true } : {}),
-    ...(f.forceNew && f.kind === "input" ? { replaceOnChanges: true } : {}),
+    // No `replaceOnChanges`: the plugin's Diff says which changes replace (the table's forceNew, and the
+    // rules of each resource), and the SDKs would write the option into every resource's state entry.
   };
 }
 

@@ -2,13 +2,17 @@
  * Upgrade in place: a stack made by an earlier release (tests/fixtures/upgrade-*: its state, config and the
  * emulator's state; 0.1.0, and the commit before the restructuring into one definition per resource) keeps
  * working with this package, unchanged program: no replacement, no change planned, refresh finds no drift,
- * and destroy removes everything with the old state.
+ * and destroy removes everything with the old state. The same for a stack of the plugin form (examples/all
+ * on the plugin SDK, made by the plugin of the release before its smaller state entries), with this
+ * release's plugin installed and its SDK.
  */
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
+import { Project } from "../../scripts/pulumi";
 import { call, emulator } from "../helpers/emulator";
+import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(600_000);
@@ -58,6 +62,64 @@ describe.each(FIXTURES)("$name", ({ name, url: FIXTURE_URL }) => {
     expect((await call(emu, "GET", "/compute/instances")).body.data.map((i: { id: number; label: string }) => [i.id, i.label])).toEqual(before);
 
     expect((await stack.ok("destroy")).summary).toEqual({ delete: 14 });
+    for (const p of ["/compute/instances", "/vpcs", "/profile/sshkeys", "/databases/instances"])
+      expect([p, (await call(emu, "GET", p)).body.data]).toEqual([p, []]);
+  });
+});
+
+describe("upgrade-plugin-6ed01f0: the plugin form", () => {
+  const FIXTURE = path.join(__dirname, "..", "fixtures", "upgrade-plugin-6ed01f0");
+  const FIXTURE_URL = "http://127.0.0.1:45835/v4";
+  const ROOT = path.resolve(__dirname, "..", "..");
+  let emu: Emulator;
+  let plugin: InstalledPlugin;
+  let dir: string;
+  let project: Project;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-upgrade-plugin-"));
+    copyFileSync(path.join(FIXTURE, "emulator.json"), path.join(dir, "emulator.json"));
+    emu = await emulator({ token: TOKEN, stateFile: path.join(dir, "emulator.json") });
+    plugin = await installPlugin();
+    // examples/all's program on the plugin SDK (this release's, with tests/programs/switch's node_modules).
+    const program = path.join(dir, "program");
+    cpSync(path.join(ROOT, "examples", "all"), program, { recursive: true, filter: (f) => !f.includes("node_modules") && !/Pulumi\..+\.yaml$/.test(f) });
+    const index = path.join(program, "index.ts");
+    writeFileSync(index, readFileSync(index, "utf8").replace('from "pulumi-compute";', 'from "@pulumi-compute/plugin-sdk";'));
+    copyFileSync(path.join(ROOT, "tests", "programs", "switch", "package.json"), path.join(program, "package.json"));
+    symlinkSync(path.join(ROOT, "tests", "programs", "switch", "node_modules"), path.join(program, "node_modules"), "dir");
+    const here = (file: string) => readFileSync(file, "utf8").replaceAll(FIXTURE_URL, emu.url);
+    cpSync(path.join(FIXTURE, "state"), path.join(dir, "state"), { recursive: true });
+    const state = path.join(dir, "state", ".pulumi", "stacks", "all-example", "upgrade.json");
+    writeFileSync(state, here(state));
+    writeFileSync(path.join(program, "Pulumi.upgrade.yaml"), here(path.join(FIXTURE, "Pulumi.upgrade.yaml")));
+    project = new Project(program, "upgrade", path.join(dir, "state"), plugin.env);
+  });
+  afterAll(async () => {
+    plugin?.cleanup();
+    await emu?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function ok(op: "up" | "preview" | "refresh" | "destroy" | "export") {
+    const r = await project.run(op);
+    if (r.code !== 0) throw new Error(`pulumi ${op} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+    return r.json;
+  }
+
+  test("nothing planned, no drift, the entries shed __declared and replaceOnChanges, destroy cleans up", async () => {
+    const before = JSON.stringify((await ok("export")).deployment.resources);
+    expect(before).toContain("__declared");
+    expect(before).toContain("replaceOnChanges");
+    expect((await ok("preview")).changeSummary).toEqual({ same: 17 });
+    expect((await ok("refresh")).summary).toEqual({ same: 17 });
+    expect((await ok("up")).summary).toEqual({ same: 17 });
+    const after = JSON.stringify((await ok("export")).deployment.resources);
+    expect(after).not.toContain("__declared");
+    expect(after).not.toContain("replaceOnChanges");
+    expect((await ok("preview")).changeSummary).toEqual({ same: 17 });
+
+    expect((await ok("destroy")).summary).toEqual({ delete: 17 });
     for (const p of ["/compute/instances", "/vpcs", "/profile/sshkeys", "/databases/instances"])
       expect([p, (await call(emu, "GET", p)).body.data]).toEqual([p, []]);
   });

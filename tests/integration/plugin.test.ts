@@ -65,12 +65,13 @@ async function read(type: string, id: string, props: Props = {}, inputs: Props =
   const res = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
   return { id: res.getId(), outs: res.getProperties()?.toJavaScript() as Props, inputs: res.getInputs()?.toJavaScript() as Props };
 }
-async function diff(type: string, id: string, olds: Props, news: Props) {
+async function diff(type: string, id: string, olds: Props, news: Props, oldInputs?: Props) {
   const req = new provproto.DiffRequest();
   req.setUrn(urn(type, "r"));
   req.setId(id);
   req.setOlds(struct(olds));
   req.setNews(struct(news));
+  if (oldInputs) req.setOldInputs(struct(oldInputs));
   const res = await rpc<provproto.DiffRequest, provproto.DiffResponse>("diff", req);
   const kinds = Object.fromEntries(
     res
@@ -210,6 +211,21 @@ test("SSH key: create, read, detailed diff, update in place, delete", async () =
   expect(await list(emu, "/profile/sshkeys")).toEqual([]);
   // Gone: read answers with no id (the engine drops it from the stack on refresh).
   expect((await read("SshKey", c.id, outs)).id).toBe("");
+});
+
+test("the state holds no __declared: the engine's old inputs say what the program declared (a refresh reports only those as inputs)", async () => {
+  const host = await create("Instance", "h", (await check("Instance", "h", { region: "us-east", type: "c1-standard-2", label: "plug-host" })).inputs);
+  const { inputs } = await check("Disk", "d", { computeId: host.id, label: "data", size: 1024 });
+  const d = await create("Disk", "d", inputs);
+  expect(d.outs).not.toHaveProperty("__declared");
+  expect(d.outs.filesystem).toBe("ext4"); // the API's default: never declared
+  const again = (await check("Disk", "d", { computeId: host.id, label: "data", size: 1024 }, inputs)).inputs;
+  expect((await diff("Disk", d.id, d.outs, again, inputs)).changes).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  // A refresh reports as inputs what was declared, as the state had them.
+  expect((await read("Disk", d.id, d.outs, inputs)).inputs).toEqual(inputs);
+  // A state written by an earlier release, or by the dynamic classes, carries __declared itself.
+  const legacy = { ...d.outs, __declared: Object.keys(inputs) };
+  expect((await diff("Disk", d.id, legacy, again)).changes).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 });
 
 test("import: a child resource's id names its parent; the read gives inputs that check and diff clean", async () => {
