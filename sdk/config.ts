@@ -3,10 +3,8 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
 import type { InterfaceArgs, DeviceArgs, InterfaceArgsPurpose } from "./types";
-
-const provider = shim("Config");
+import provider = require("./providers/config");
 
 /** `default`, `single` or `binbash`. Changed in place. The values of `ConfigRunLevel`. */
 export const ConfigRunLevel = {

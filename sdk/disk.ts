@@ -3,9 +3,7 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
-
-const provider = shim("Disk");
+import provider = require("./providers/disk");
 
 /** `raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk. The values of `DiskFilesystem`. */
 export const DiskFilesystem = {

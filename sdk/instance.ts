@@ -3,10 +3,8 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
 import type { InterfaceArgs, CloneSourceArgs, InterfaceArgsPurpose } from "./types";
-
-const provider = shim("Instance");
+import provider = require("./providers/instance");
 
 /** The values of `InstanceBackupScheduleDay`. */
 export const InstanceBackupScheduleDay = {

@@ -3,9 +3,7 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
-
-const provider = shim("Interface");
+import provider = require("./providers/interface");
 
 /** `public`, `vlan` or `vpc`. Cannot change: a change replaces the interface. The values of `InterfacePurpose`. */
 export const InterfacePurpose = {

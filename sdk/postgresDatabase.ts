@@ -3,10 +3,8 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
 import type { MaintenanceWindow, MaintenanceWindowFrequency } from "./types";
-
-const provider = shim("PostgresDatabase");
+import provider = require("./providers/postgresDatabase");
 
 /** 1 node, or 3 (a primary and two replicas). Changing it replaces the cluster. The values of `PostgresDatabaseClusterSize`. */
 export const PostgresDatabaseClusterSize = {

@@ -3,9 +3,7 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
-
-const provider = shim("PostgresDatabaseSnapshot");
+import provider = require("./providers/postgresDatabaseSnapshot");
 
 /** The node to snapshot: `primary` (the default) or `secondary` (a three-node cluster only). Changing it takes a new snapshot. The values of `PostgresDatabaseSnapshotTarget`. */
 export const PostgresDatabaseSnapshotTarget = {

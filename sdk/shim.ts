@@ -10,12 +10,14 @@ interface Provider {
 }
 
 /**
- * The dynamic provider object of one resource type. Pulumi serializes it, with what it captures, into
- * every resource's state as `__provider`, and runs that copy on refresh and destroy. So it captures only
- * the type name, and each method loads the implementation by package name when it runs: the state stays
- * small (bench/results.md measures it), and a newer installed pulumi-compute serves resources created by
- * an older one. Methods are passed by their index in `METHODS` (provider/index.ts), which saves bytes in
- * every resource's state; the names are accepted too.
+ * The dynamic provider object of one resource type. Pulumi serializes it into every resource's state as
+ * `__provider`, and runs that copy on refresh and destroy. Each type's object is the exports of its own
+ * module (sdk/providers/<resource>.ts), which Pulumi's serializer writes as a `require` of that module of
+ * the installed package: a line, not this code. Where the package is not under node_modules (a link, the
+ * tests) the object is serialized by value; so it captures only the type name, and each method loads the
+ * implementation by package name when it runs: a newer installed pulumi-compute serves resources created
+ * by an older one, whichever form their state holds. Methods are passed by their index in `METHODS`
+ * (provider/index.ts); the names are accepted too.
  */
 export function shim(type: string): pulumi.dynamic.ResourceProvider {
   const c = (m: number, a: unknown[]) => (require("pulumi-compute/dist/provider") as Provider).call(type, m, a);

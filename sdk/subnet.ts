@@ -1,9 +1,7 @@
 // Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
-
-const provider = shim("Subnet");
+import provider = require("./providers/subnet");
 
 /** The arguments of Subnet: its inputs. */
 export interface SubnetArgs {

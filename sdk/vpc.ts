@@ -1,9 +1,7 @@
 // Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import { shim } from "./shim";
-
-const provider = shim("Vpc");
+import provider = require("./providers/vpc");
 
 /** The arguments of Vpc: its inputs. */
 export interface VpcArgs {

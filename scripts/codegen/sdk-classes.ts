@@ -104,15 +104,27 @@ export function sdkClasses(definitions: ResourceDefinition[]): Record<string, st
       ...([...args, ...body].some((l) => / \| [A-Z]\w+>/.test(l)) ? ENUM_NOTE : []),
       'import * as pulumi from "@pulumi/pulumi";',
       'import { registration } from "./secrets";',
-      'import { shim } from "./shim";',
       ...(usedTypes.length ? [`import type { ${usedTypes.join(", ")} } from "./types";`] : []),
-      "",
-      `const provider = shim("${d.spec.type}");`,
+      // The exports of sdk/providers/<file> themselves (not a copy): see that file.
+      `import provider = require("./providers/${d.sdk.file}");`,
       "",
       ...enums.flatMap((e) => [...enumDeclaration(e), ""]),
       ...args,
       "",
       ...body,
+      "",
+    ].join("\n");
+  }
+  for (const d of definitions) {
+    files[`providers/${d.sdk.file}.ts`] = [
+      HEADER,
+      `// The dynamic provider of ${d.spec.type}: the shim (sdk/shim.ts) as this module's exports. Pulumi writes a`,
+      "// dynamic provider into every resource's state (`__provider`); a module of an installed package it writes",
+      `// as \`require("pulumi-compute/dist/sdk/providers/${d.sdk.file}.js")\`, a line instead of the shim's code. So`,
+      "// this file's path is part of every state made with it: never move or rename it.",
+      'import { shim } from "../shim";',
+      "",
+      `export = shim("${d.spec.type}");`,
       "",
     ].join("\n");
   }

@@ -71,7 +71,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   const exported = JSON.stringify(await stack.ok("export"));
   expect(exported).not.toContain(ROOT_PASS);
   expect(stack.transcript.join("\n")).not.toContain(ROOT_PASS);
-  for (const r of resourcesOf(JSON.parse(exported), "")) if (r.inputs?.__provider) expect(r.inputs.__provider.length).toBeLessThan(2048);
+  for (const r of resourcesOf(JSON.parse(exported), "")) if (r.inputs?.__provider) expect(r.inputs.__provider.length).toBeLessThan(400);
 
   // An update the API refuses (a label another instance holds) fails with the API's reason and loses
   // nothing: the state keeps the instance's outputs, and the change is planned again.

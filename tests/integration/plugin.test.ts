@@ -226,6 +226,7 @@ test("the state holds no __declared: the engine's old inputs say what the progra
   // A state written by an earlier release, or by the dynamic classes, carries __declared itself.
   const legacy = { ...d.outs, __declared: Object.keys(inputs) };
   expect((await diff("Disk", d.id, legacy, again)).changes).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  await call(emu, "DELETE", `/compute/instances/${host.id}`);
 });
 
 test("import: a child resource's id names its parent; the read gives inputs that check and diff clean", async () => {
