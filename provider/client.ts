@@ -1,6 +1,7 @@
 import pRetry from "p-retry";
 import { Agent, request, type Dispatcher } from "undici";
 import { budgetFor, type RateBudget } from "./rate-budget";
+import { listReadsFor, type ListReads } from "./read-batch";
 
 export interface ApiErrorItem {
   reason: string;
@@ -155,10 +156,13 @@ export class ApiClient {
   private readonly retry: RetryPolicy;
   /** The request budget of this API and token, shared by every client of the process (rate-budget.ts). */
   readonly budget: RateBudget;
+  /** Reads served from a collection's list during a large refresh (read-batch.ts), of this API and token. */
+  readonly reads: ListReads;
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, "") + "/");
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.budget = budgetFor(this.baseUrl, opts.token);
+    this.reads = listReadsFor(this.baseUrl, opts.token);
   }
 
   get baseUrl(): string {
@@ -168,6 +172,9 @@ export class ApiClient {
   /** Sends one request (with the retry policy) and returns the parsed JSON body (undefined for 204). */
   async request<T = unknown>(method: string, path: string, ro: RequestOptions = {}): Promise<{ status: number; body: T }> {
     const idempotent = ro.idempotent ?? method !== "POST";
+    // A write: no read is served from a list fetched before it ended (read-batch.ts).
+    const writes = method !== "GET";
+    if (writes) this.reads.written();
     const started = Date.now();
     let attempts = 0;
     // Time spent in the rate budget's queue is not time spent retrying.
@@ -214,6 +221,8 @@ export class ApiClient {
         throw new AmbiguousCreateError(err);
       }
       throw err;
+    } finally {
+      if (writes) this.reads.written();
     }
   }
 

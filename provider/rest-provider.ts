@@ -186,7 +186,9 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
         // A child read by id alone (a get without its parent): say what it needs instead of a bare 404.
         if (missing.length) throw new Error(`reading a ${spec.noun} by id needs ${missing.join(" and ")} in its state (the parent's id)`);
         const c = getClient();
-        const api = await c.get<Api>(spec.itemPath(id, props), true);
+        const api = spec.readsFromList
+          ? await c.reads.read<Api>(c, spec.collectionPath(props), id, spec.itemPath(id, props))
+          : await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
         return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
       } catch (err) {

@@ -114,6 +114,11 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
   collectionPath(inputs: Props): string;
   itemPath(id: string, props: Props): string;
   /**
+   * The collection's list answers each item's record as its GET does: during a large refresh, reads take
+   * their records from one list (provider/read-batch.ts).
+   */
+  readsFromList?: boolean;
+  /**
    * After a create whose response was lost: find the resource the request may have made (by unique or
    * identifying fields), so it is adopted instead of made twice. `since` is when the create began.
    */

@@ -45,6 +45,7 @@ export const keyId = key.id;`,
   ],
   autoName: { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   collectionPath: () => "/profile/sshkeys",
+  readsFromList: true,
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
   // A lost create answer: the key we sent, with our label, added since this create began, so an older copy
   // of the same key is never taken over.

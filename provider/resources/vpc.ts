@@ -54,6 +54,7 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
   collectionPath: () => "/vpcs",
+  readsFromList: true,
   itemPath: (id) => `/vpcs/${encodeURIComponent(id)}`,
   async findExisting(client, body) {
     return (await client.list<VpcApi>("/vpcs")).find((v) => v.label === body.label && v.region === body.region);

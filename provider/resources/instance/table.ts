@@ -288,6 +288,7 @@ export const ip = web.ipv4[0];`,
   ],
   timeouts: { defaults: { create: "15m", update: "60m", delete: "10m" }, note: "Pulumi's `customTimeouts` do not reach dynamic providers." },
   collectionPath: () => "/compute/instances",
+  readsFromList: true,
   itemPath: (id) => instancePath(id),
   // A lost create answer: the instance with our label (every create carries one: auto-named or pinned),
   // made since this create began.
