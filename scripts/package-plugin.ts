@@ -35,37 +35,45 @@ export function hostPlatform(): string {
 }
 
 /** The archive's file name, as `pulumi plugin install` and the CLI's plugin cache name them. */
-export const archiveName = (version: string, platform: string) => `pulumi-resource-compute-v${version}-${platform}.tar.gz`;
+export const archiveName = (version: string, platform: string, name = "compute") => `pulumi-resource-${name}-v${version}-${platform}.tar.gz`;
+
+/**
+ * Bundles `entry` (a built file of dist/) and everything it uses into `<stage>/pulumi-resource-<name>`, one
+ * executable JavaScript file run by `node` from PATH; returns the files of node_modules it took in.
+ */
+export function bundlePlugin(entry: string, stage: string, name: string): string[] {
+  if (!existsSync(entry)) throw new Error(`package-plugin: ${path.relative(ROOT, entry)} is missing: run npm run build first`);
+  const plugin = path.join(stage, `pulumi-resource-${name}`);
+  const result = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    outfile: plugin,
+    legalComments: "none",
+    metafile: true,
+    logLevel: "error",
+  });
+  const text = readFileSync(plugin, "utf8");
+  writeFileSync(plugin, text.startsWith("#!") ? text : `#!/usr/bin/env node\n${text}`);
+  chmodSync(plugin, 0o755);
+  return Object.keys(result.metafile.inputs);
+}
 
 /** Writes the archives (one per platform) into `out` and returns their paths. */
 export function packagePlugin(out: string, platforms: string[] = [hostPlatform()]): string[] {
-  const main = path.join(ROOT, "dist", "provider", "plugin", "main.js");
-  if (!existsSync(main)) throw new Error(`package-plugin: ${path.relative(ROOT, main)} is missing: run npm run build first`);
   const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string; version: string; license?: string };
   const stage = mkdtempSync(path.join(tmpdir(), "pulumi-compute-plugin-"));
   try {
-    const plugin = path.join(stage, "pulumi-resource-compute");
-    const result = buildSync({
-      entryPoints: [main],
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "cjs",
-      outfile: plugin,
-      legalComments: "none",
-      metafile: true,
-      logLevel: "error",
-    });
-    const text = readFileSync(plugin, "utf8");
-    writeFileSync(plugin, text.startsWith("#!") ? text : `#!/usr/bin/env node\n${text}`);
-    chmodSync(plugin, 0o755);
+    const inputs = bundlePlugin(path.join(ROOT, "dist", "provider", "plugin", "main.js"), stage, "compute");
     writeFileSync(
       path.join(stage, "package.json"),
       `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, license: pkg.license }, null, 2)}\n`,
     );
     copyFileSync(path.join(ROOT, "schema.json"), path.join(stage, "schema.json"));
     writeFileSync(path.join(stage, "README.md"), readme(pkg.version));
-    writeFileSync(path.join(stage, "THIRD-PARTY-NOTICES.txt"), notices(Object.keys(result.metafile.inputs)));
+    writeFileSync(path.join(stage, "THIRD-PARTY-NOTICES.txt"), notices(inputs));
     mkdirSync(out, { recursive: true });
     const files = ["pulumi-resource-compute", "package.json", "schema.json", "README.md", "THIRD-PARTY-NOTICES.txt"];
     return platforms.map((platform) => {
@@ -78,8 +86,22 @@ export function packagePlugin(out: string, platforms: string[] = [hostPlatform()
   }
 }
 
+/** The benchmark's do-nothing plugin (scripts/noop-plugin.ts) as an archive for `pulumi plugin install resource noop`. */
+export function packageNoopPlugin(out: string, version: string): string {
+  const stage = mkdtempSync(path.join(tmpdir(), "pulumi-noop-plugin-"));
+  try {
+    bundlePlugin(path.join(ROOT, "dist", "scripts", "noop-plugin.js"), stage, "noop");
+    mkdirSync(out, { recursive: true });
+    const archive = path.join(out, archiveName(version, hostPlatform(), "noop"));
+    tar(archive, stage, ["pulumi-resource-noop"]);
+    return archive;
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
 /** A gzipped tar of `files` in `dir`, the same bytes for the same files where GNU tar is at hand. */
-function tar(archive: string, dir: string, files: string[]): void {
+export function tar(archive: string, dir: string, files: string[]): void {
   const reproducible = ["--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner"];
   try {
     execFileSync("tar", [...reproducible, "-czf", archive, "-C", dir, ...files], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GZIP: "-n" } });

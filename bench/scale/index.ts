@@ -2,9 +2,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as compute from "pulumi-compute";
 import * as plugin from "@pulumi-compute/plugin-sdk";
 
-// The benchmark's stack: `count` resources of `kind` (compute: the dynamic SshKey; plugin: the same SshKey
-// from the SDK generated from schema.json, served by pulumi-resource-compute; baseline: a dynamic resource
-// that does nothing), `independent` or in a `chain` (each one's label depends on the previous one's id).
+// The benchmark's stack: `count` resources of `kind`, `independent` or in a `chain` (each one's label depends
+// on the previous one's id):
+// - compute: the dynamic SshKey of pulumi-compute; baseline: a dynamic resource that does nothing;
+// - plugin: the same SshKey from the SDK generated from schema.json, served by pulumi-resource-compute;
+//   noop-plugin: a `noop:index:Key` served by pulumi-resource-noop (scripts/noop-plugin.ts), which does nothing.
 const config = new pulumi.Config();
 const count = config.requireNumber("count");
 const kind = config.require("kind");
@@ -33,6 +35,14 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
+// The plugin baseline: a custom resource of the do-nothing plugin (installed as `resource noop 0.1.0`).
+class NoopKey extends pulumi.CustomResource {
+  declare readonly label: pulumi.Output<string>;
+  constructor(name: string, args: { label: pulumi.Input<string>; sshKey: pulumi.Input<string> }) {
+    super("noop:index:Key", name, { label: args.label, sshKey: args.sshKey, created: undefined }, { version: "0.1.0" });
+  }
+}
+
 // A valid ed25519 public key line for key number i.
 function publicKey(i: number): string {
   const type = Buffer.from("ssh-ed25519");
@@ -51,9 +61,11 @@ for (let i = 0; i < count; i++) {
   const r =
     kind === "baseline"
       ? new Noop(`r${i}`, { label })
-      : kind === "plugin"
-        ? new plugin.SshKey(`r${i}`, { label, sshKey: publicKey(i) })
-        : new compute.SshKey(`r${i}`, { label, sshKey: publicKey(i) });
+      : kind === "noop-plugin"
+        ? new NoopKey(`r${i}`, { label, sshKey: publicKey(i) })
+        : kind === "plugin"
+          ? new plugin.SshKey(`r${i}`, { label, sshKey: publicKey(i) })
+          : new compute.SshKey(`r${i}`, { label, sshKey: publicKey(i) });
   previous = r.id;
 }
 export const last = previous;
