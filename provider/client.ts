@@ -284,13 +284,13 @@ export class ApiClient {
     return r.status === 404 ? undefined : r.body;
   }
 
-  /** Reads every page of a list (page size 500, the largest the API allows). */
-  async list<T>(path: string): Promise<T[]> {
+  /** Reads every page of a list (page size 500, the largest the API allows), or the first `maxPages`. */
+  async list<T>(path: string, maxPages = Infinity): Promise<T[]> {
     const out: T[] = [];
     for (let page = 1; ; page++) {
       const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 } });
       out.push(...r.body.data);
-      if (page >= r.body.pages) return out;
+      if (page >= r.body.pages || page >= maxPages) return out;
     }
   }
 }

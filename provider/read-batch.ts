@@ -10,7 +10,7 @@
  * new generation: lists fetched before it are dropped, and a read waiting on one reads the item instead). A
  * record taken from a list is at most 5 s older than its read's start, as if the refresh had reached it then.
  */
-import type { ApiClient, ListEnvelope } from "./client";
+import type { ApiClient } from "./client";
 
 /** Reads of one collection within this window count towards fetching its list. */
 export const WINDOW_MS = 2_000;
@@ -18,7 +18,6 @@ export const WINDOW_MS = 2_000;
 export const THRESHOLD = 20;
 /** How long a list serves reads, from when it was asked for. */
 export const TTL_MS = 5_000;
-const PAGE_SIZE = 500;
 
 interface Listing {
   started: number;
@@ -64,14 +63,10 @@ export class ListReads {
 
   private async list(client: ApiClient, collection: string, reads: number): Promise<Map<string, unknown> | undefined> {
     try {
-      const records = new Map<string, unknown>();
-      for (let page = 1; ; page++) {
-        const r = await client.request<ListEnvelope<{ id: unknown }>>("GET", collection, { query: { page, page_size: PAGE_SIZE } });
-        for (const item of r.body.data) records.set(String(item.id), item);
-        // At most as many pages as reads were seen in the window (each would have been a request): a small stack in
-        // a large account does not list it all; what is past the pages fetched is read by its GET.
-        if (page >= r.body.pages || page >= reads) return records;
-      }
+      // At most as many pages as reads were seen in the window (each would have been a request): a small stack in
+      // a large account does not list it all; what is past the pages fetched is read by its GET.
+      const items = await client.list<{ id: unknown }>(collection, reads);
+      return new Map(items.map((item) => [String(item.id), item]));
     } catch {
       // The reads go one by one, as without a list.
       return undefined;
