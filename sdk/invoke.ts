@@ -32,3 +32,18 @@ export async function runFunction(name: string, args: Record<string, unknown>, o
 export function checkFieldNames(name: string, args: Record<string, unknown>): void {
   provider().functions.checkFieldNames(name, args);
 }
+
+/**
+ * The options of a read function's Output form: where it reads from, and the resources it reads after
+ * (`dependsOn`, as Pulumi's invoke options have it): `getTokensOutput({}, { dependsOn: token })` lists the
+ * tokens once `token` exists. At preview, while one of them is still to be made, the result is unknown.
+ */
+export interface ReadOutputOptions extends ReadOptions {
+  dependsOn?: pulumi.Resource | pulumi.Resource[];
+}
+
+/** An Output that resolves once every resource of `dependsOn` exists (its id known), and carries them as dependencies. */
+export function afterDependencies(opts?: ReadOutputOptions): pulumi.Output<unknown> {
+  const deps = opts?.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn];
+  return pulumi.all(deps.map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn)));
+}

@@ -1,6 +1,6 @@
 // Generated from provider/functions.ts by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
-import { checkFieldNames, runFunction, type ReadOptions } from "./invoke";
+import { afterDependencies, checkFieldNames, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";
 
 /** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */
 export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };
@@ -51,7 +51,7 @@ export interface InstanceInfo {
   specs?: { disk: number; memory: number; vcpus: number; gpus: number; transfer: number };
   /** `kvm`. */
   hypervisor?: string;
-  /** The host machine. */
+  /** The host machine (a resize migrates the instance to another). */
   hostUuid?: string;
   /** Whether the instance was provisioned with user data. */
   hasUserData?: boolean;
@@ -529,9 +529,9 @@ export function getInstances(args?: GetInstancesArgs, opts?: ReadOptions): Promi
   return runFunction("getInstances", { ...args }, opts) as Promise<unknown> as Promise<GetInstancesResult>;
 }
 /** The instances of the account, filtered and ordered. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getInstancesOutput(args?: Inputs<GetInstancesArgs>, opts?: ReadOptions): pulumi.Output<GetInstancesResult> {
+export function getInstancesOutput(args?: Inputs<GetInstancesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetInstancesResult> {
   checkFieldNames("getInstances", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getInstances(a as GetInstancesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getInstances(a as GetInstancesArgs, opts));
 }
 
 export interface GetDisksArgs {
@@ -552,9 +552,9 @@ export function getDisks(args: GetDisksArgs, opts?: ReadOptions): Promise<GetDis
   return runFunction("getDisks", { ...args }, opts) as Promise<unknown> as Promise<GetDisksResult>;
 }
 /** The disks of an instance. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getDisksOutput(args: Inputs<GetDisksArgs>, opts?: ReadOptions): pulumi.Output<GetDisksResult> {
+export function getDisksOutput(args: Inputs<GetDisksArgs>, opts?: ReadOutputOptions): pulumi.Output<GetDisksResult> {
   checkFieldNames("getDisks", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getDisks(a as GetDisksArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getDisks(a as GetDisksArgs, opts));
 }
 
 export interface GetConfigsArgs {
@@ -575,9 +575,9 @@ export function getConfigs(args: GetConfigsArgs, opts?: ReadOptions): Promise<Ge
   return runFunction("getConfigs", { ...args }, opts) as Promise<unknown> as Promise<GetConfigsResult>;
 }
 /** The configuration profiles of an instance. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getConfigsOutput(args: Inputs<GetConfigsArgs>, opts?: ReadOptions): pulumi.Output<GetConfigsResult> {
+export function getConfigsOutput(args: Inputs<GetConfigsArgs>, opts?: ReadOutputOptions): pulumi.Output<GetConfigsResult> {
   checkFieldNames("getConfigs", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getConfigs(a as GetConfigsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getConfigs(a as GetConfigsArgs, opts));
 }
 
 export interface GetInterfacesArgs {
@@ -600,9 +600,9 @@ export function getInterfaces(args: GetInterfacesArgs, opts?: ReadOptions): Prom
   return runFunction("getInterfaces", { ...args }, opts) as Promise<unknown> as Promise<GetInterfacesResult>;
 }
 /** The interfaces of an instance's profile, in order. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getInterfacesOutput(args: Inputs<GetInterfacesArgs>, opts?: ReadOptions): pulumi.Output<GetInterfacesResult> {
+export function getInterfacesOutput(args: Inputs<GetInterfacesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetInterfacesResult> {
   checkFieldNames("getInterfaces", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getInterfaces(a as GetInterfacesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getInterfaces(a as GetInterfacesArgs, opts));
 }
 
 export interface GetInstanceBackupsArgs {
@@ -623,9 +623,9 @@ export function getInstanceBackups(args: GetInstanceBackupsArgs, opts?: ReadOpti
   return runFunction("getInstanceBackups", { ...args }, opts) as Promise<unknown> as Promise<GetInstanceBackupsResult>;
 }
 /** The backups of an instance: the automatic ones, and the snapshot under way and the current one. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getInstanceBackupsOutput(args: Inputs<GetInstanceBackupsArgs>, opts?: ReadOptions): pulumi.Output<GetInstanceBackupsResult> {
+export function getInstanceBackupsOutput(args: Inputs<GetInstanceBackupsArgs>, opts?: ReadOutputOptions): pulumi.Output<GetInstanceBackupsResult> {
   checkFieldNames("getInstanceBackups", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getInstanceBackups(a as GetInstanceBackupsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getInstanceBackups(a as GetInstanceBackupsArgs, opts));
 }
 
 export interface GetVpcsArgs {
@@ -644,9 +644,9 @@ export function getVpcs(args?: GetVpcsArgs, opts?: ReadOptions): Promise<GetVpcs
   return runFunction("getVpcs", { ...args }, opts) as Promise<unknown> as Promise<GetVpcsResult>;
 }
 /** The VPCs of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getVpcsOutput(args?: Inputs<GetVpcsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcsResult> {
+export function getVpcsOutput(args?: Inputs<GetVpcsArgs>, opts?: ReadOutputOptions): pulumi.Output<GetVpcsResult> {
   checkFieldNames("getVpcs", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getVpcs(a as GetVpcsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getVpcs(a as GetVpcsArgs, opts));
 }
 
 export interface GetSubnetsArgs {
@@ -667,9 +667,9 @@ export function getSubnets(args: GetSubnetsArgs, opts?: ReadOptions): Promise<Ge
   return runFunction("getSubnets", { ...args }, opts) as Promise<unknown> as Promise<GetSubnetsResult>;
 }
 /** The subnets of a VPC. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOptions): pulumi.Output<GetSubnetsResult> {
+export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOutputOptions): pulumi.Output<GetSubnetsResult> {
   checkFieldNames("getSubnets", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getSubnets(a as GetSubnetsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getSubnets(a as GetSubnetsArgs, opts));
 }
 
 export interface GetMysqlDatabasesArgs {
@@ -688,9 +688,9 @@ export function getMysqlDatabases(args?: GetMysqlDatabasesArgs, opts?: ReadOptio
   return runFunction("getMysqlDatabases", { ...args }, opts) as Promise<unknown> as Promise<GetMysqlDatabasesResult>;
 }
 /** The MySQL clusters of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, opts?: ReadOptions): pulumi.Output<GetMysqlDatabasesResult> {
+export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetMysqlDatabasesResult> {
   checkFieldNames("getMysqlDatabases", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getMysqlDatabases(a as GetMysqlDatabasesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getMysqlDatabases(a as GetMysqlDatabasesArgs, opts));
 }
 
 export interface GetPostgresDatabasesArgs {
@@ -709,9 +709,9 @@ export function getPostgresDatabases(args?: GetPostgresDatabasesArgs, opts?: Rea
   return runFunction("getPostgresDatabases", { ...args }, opts) as Promise<unknown> as Promise<GetPostgresDatabasesResult>;
 }
 /** The PostgreSQL clusters of the account. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getPostgresDatabasesOutput(args?: Inputs<GetPostgresDatabasesArgs>, opts?: ReadOptions): pulumi.Output<GetPostgresDatabasesResult> {
+export function getPostgresDatabasesOutput(args?: Inputs<GetPostgresDatabasesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetPostgresDatabasesResult> {
   checkFieldNames("getPostgresDatabases", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getPostgresDatabases(a as GetPostgresDatabasesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getPostgresDatabases(a as GetPostgresDatabasesArgs, opts));
 }
 
 export interface GetMysqlDatabaseBackupsArgs {
@@ -732,9 +732,12 @@ export function getMysqlDatabaseBackups(args: GetMysqlDatabaseBackupsArgs, opts?
   return runFunction("getMysqlDatabaseBackups", { ...args }, opts) as Promise<unknown> as Promise<GetMysqlDatabaseBackupsResult>;
 }
 /** The backups of a MySQL cluster: daily automatic ones and snapshots. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getMysqlDatabaseBackupsOutput(args: Inputs<GetMysqlDatabaseBackupsArgs>, opts?: ReadOptions): pulumi.Output<GetMysqlDatabaseBackupsResult> {
+export function getMysqlDatabaseBackupsOutput(
+  args: Inputs<GetMysqlDatabaseBackupsArgs>,
+  opts?: ReadOutputOptions,
+): pulumi.Output<GetMysqlDatabaseBackupsResult> {
   checkFieldNames("getMysqlDatabaseBackups", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getMysqlDatabaseBackups(a as GetMysqlDatabaseBackupsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getMysqlDatabaseBackups(a as GetMysqlDatabaseBackupsArgs, opts));
 }
 
 export interface GetPostgresDatabaseBackupsArgs {
@@ -757,10 +760,10 @@ export function getPostgresDatabaseBackups(args: GetPostgresDatabaseBackupsArgs,
 /** The backups of a PostgreSQL cluster: daily automatic ones and snapshots. The Output form: takes Outputs (of other resources) and returns an Output. */
 export function getPostgresDatabaseBackupsOutput(
   args: Inputs<GetPostgresDatabaseBackupsArgs>,
-  opts?: ReadOptions,
+  opts?: ReadOutputOptions,
 ): pulumi.Output<GetPostgresDatabaseBackupsResult> {
   checkFieldNames("getPostgresDatabaseBackups", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getPostgresDatabaseBackups(a as GetPostgresDatabaseBackupsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getPostgresDatabaseBackups(a as GetPostgresDatabaseBackupsArgs, opts));
 }
 
 export interface GetSshKeysArgs {
@@ -779,9 +782,9 @@ export function getSshKeys(args?: GetSshKeysArgs, opts?: ReadOptions): Promise<G
   return runFunction("getSshKeys", { ...args }, opts) as Promise<unknown> as Promise<GetSshKeysResult>;
 }
 /** The SSH keys of the profile. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOptions): pulumi.Output<GetSshKeysResult> {
+export function getSshKeysOutput(args?: Inputs<GetSshKeysArgs>, opts?: ReadOutputOptions): pulumi.Output<GetSshKeysResult> {
   checkFieldNames("getSshKeys", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getSshKeys(a as GetSshKeysArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getSshKeys(a as GetSshKeysArgs, opts));
 }
 
 export interface GetTokensArgs {
@@ -800,9 +803,9 @@ export function getTokens(args?: GetTokensArgs, opts?: ReadOptions): Promise<Get
   return runFunction("getTokens", { ...args }, opts) as Promise<unknown> as Promise<GetTokensResult>;
 }
 /** The personal access tokens of the profile (their values are never listed). The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getTokensOutput(args?: Inputs<GetTokensArgs>, opts?: ReadOptions): pulumi.Output<GetTokensResult> {
+export function getTokensOutput(args?: Inputs<GetTokensArgs>, opts?: ReadOutputOptions): pulumi.Output<GetTokensResult> {
   checkFieldNames("getTokens", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getTokens(a as GetTokensArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getTokens(a as GetTokensArgs, opts));
 }
 
 export interface GetVpcIpsArgs {
@@ -823,9 +826,9 @@ export function getVpcIps(args?: GetVpcIpsArgs, opts?: ReadOptions): Promise<Get
   return runFunction("getVpcIps", { ...args }, opts) as Promise<unknown> as Promise<GetVpcIpsResult>;
 }
 /** The addresses of a VPC (`vpcId`), or of every VPC of the account when it is left out. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getVpcIpsOutput(args?: Inputs<GetVpcIpsArgs>, opts?: ReadOptions): pulumi.Output<GetVpcIpsResult> {
+export function getVpcIpsOutput(args?: Inputs<GetVpcIpsArgs>, opts?: ReadOutputOptions): pulumi.Output<GetVpcIpsResult> {
   checkFieldNames("getVpcIps", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getVpcIps(a as GetVpcIpsArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getVpcIps(a as GetVpcIpsArgs, opts));
 }
 
 export interface GetDatabaseEnginesArgs {
@@ -844,9 +847,9 @@ export function getDatabaseEngines(args?: GetDatabaseEnginesArgs, opts?: ReadOpt
   return runFunction("getDatabaseEngines", { ...args }, opts) as Promise<unknown> as Promise<GetDatabaseEnginesResult>;
 }
 /** The engine versions a database cluster can run (its `engine`). The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getDatabaseEnginesOutput(args?: Inputs<GetDatabaseEnginesArgs>, opts?: ReadOptions): pulumi.Output<GetDatabaseEnginesResult> {
+export function getDatabaseEnginesOutput(args?: Inputs<GetDatabaseEnginesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetDatabaseEnginesResult> {
   checkFieldNames("getDatabaseEngines", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getDatabaseEngines(a as GetDatabaseEnginesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getDatabaseEngines(a as GetDatabaseEnginesArgs, opts));
 }
 
 export interface GetDatabaseTypesArgs {
@@ -865,7 +868,7 @@ export function getDatabaseTypes(args?: GetDatabaseTypesArgs, opts?: ReadOptions
   return runFunction("getDatabaseTypes", { ...args }, opts) as Promise<unknown> as Promise<GetDatabaseTypesResult>;
 }
 /** The instance types a database cluster's nodes can be (its `type`): the compute types, which the API also uses for clusters. The Output form: takes Outputs (of other resources) and returns an Output. */
-export function getDatabaseTypesOutput(args?: Inputs<GetDatabaseTypesArgs>, opts?: ReadOptions): pulumi.Output<GetDatabaseTypesResult> {
+export function getDatabaseTypesOutput(args?: Inputs<GetDatabaseTypesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetDatabaseTypesResult> {
   checkFieldNames("getDatabaseTypes", { ...args });
-  return pulumi.output(args ?? {}).apply((a) => getDatabaseTypes(a as GetDatabaseTypesArgs, opts));
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getDatabaseTypes(a as GetDatabaseTypesArgs, opts));
 }

@@ -38,7 +38,7 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
   const out = [
     "// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
-    'import { checkFieldNames, runFunction, type ReadOptions } from "./invoke";',
+    'import { afterDependencies, checkFieldNames, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";',
     "",
     "/** Each argument as a plain value or an Output (the Output form of a function takes these), filters too. */",
     'export type Inputs<T> = { [K in keyof T]: K extends "filters" ? pulumi.Input<pulumi.Input<FilterInput>[]> : pulumi.Input<T[K]> };',
@@ -84,9 +84,9 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
       `  return runFunction("${fn.name}", { ...args }, opts) as Promise<unknown> as Promise<${U}Result>;`,
       "}",
       doc(`${fn.description} The Output form: takes Outputs (of other resources) and returns an Output.`),
-      `export function ${fn.name}Output(args${optional ? "?" : ""}: Inputs<${U}Args>, opts?: ReadOptions): pulumi.Output<${U}Result> {`,
+      `export function ${fn.name}Output(args${optional ? "?" : ""}: Inputs<${U}Args>, opts?: ReadOutputOptions): pulumi.Output<${U}Result> {`,
       `  checkFieldNames("${fn.name}", { ...args });`,
-      `  return pulumi.output(args ?? {}).apply((a) => ${fn.name}(a as ${U}Args, opts));`,
+      `  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => ${fn.name}(a as ${U}Args, opts));`,
       "}",
       "",
     );
@@ -106,10 +106,10 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
   const out = [
     "// Generated from provider/reference.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
-    'import { runFunction, type ReadOptions } from "./invoke";',
+    'import { afterDependencies, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";',
     `import type { ${items.join(", ")} } from "./lookups";`,
     "",
-    "export type { ReadOptions };",
+    "export type { ReadOptions, ReadOutputOptions };",
     "",
   ];
   for (const fn of fns) {
@@ -121,8 +121,8 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
         `  return ((await runFunction("${fn.name}", {}, opts)) as Record<string, ${fn.item}[]>).${fn.listKey};`,
         "}",
         doc(`${fn.description} The Output form.`),
-        `export function ${fn.name}Output(opts?: ReadOptions): pulumi.Output<${fn.item}[]> {`,
-        `  return pulumi.output(${fn.name}(opts));`,
+        `export function ${fn.name}Output(opts?: ReadOutputOptions): pulumi.Output<${fn.item}[]> {`,
+        `  return afterDependencies(opts).apply(() => ${fn.name}(opts));`,
         "}",
         "",
       );
@@ -133,8 +133,8 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
         `  return (await runFunction("${fn.name}", {}, opts)) as unknown as ${fn.item};`,
         "}",
         doc(`${fn.description} The Output form.`),
-        `export function ${fn.name}Output(opts?: ReadOptions): pulumi.Output<${fn.item}> {`,
-        `  return pulumi.output(${fn.name}(opts));`,
+        `export function ${fn.name}Output(opts?: ReadOutputOptions): pulumi.Output<${fn.item}> {`,
+        `  return afterDependencies(opts).apply(() => ${fn.name}(opts));`,
         "}",
         "",
       );
@@ -145,8 +145,8 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
         `  return (await runFunction("${fn.name}", { id }, opts)) as unknown as ${fn.item};`,
         "}",
         doc(`${fn.description} The Output form: takes the id as an Output.`),
-        `export function ${U === fn.name ? fn.name : fn.name}Output(id: pulumi.Input<string>, opts?: ReadOptions): pulumi.Output<${fn.item}> {`,
-        `  return pulumi.output(id).apply((i) => ${fn.name}(i, opts));`,
+        `export function ${U === fn.name ? fn.name : fn.name}Output(id: pulumi.Input<string>, opts?: ReadOutputOptions): pulumi.Output<${fn.item}> {`,
+        `  return pulumi.all([pulumi.output(id), afterDependencies(opts)]).apply(([i]) => ${fn.name}(i, opts));`,
         "}",
         "",
       );
