@@ -1,4 +1,4 @@
-import { AUTONAMED, autoName, isExisting, NAME_SUFFIX, RESOURCE_NAME } from "./naming";
+import { AUTONAMED, AUTONAMING, autoName, isExisting, NAME_SUFFIX, nameFromPattern, RESOURCE_NAME, type NamingPolicy } from "./naming";
 import { containsUnknown, fieldOf, sameValue, type Props, type ResourceSpec } from "./table";
 
 /**
@@ -41,20 +41,40 @@ const issuePath = (field: string, path: readonly PropertyKey[]) =>
  */
 export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
-  const { [RESOURCE_NAME]: name, [NAME_SUFFIX]: suffix, [AUTONAMED]: _auto, ...given } = news;
+  const { [RESOURCE_NAME]: name, [NAME_SUFFIX]: suffix, [AUTONAMED]: _auto, [AUTONAMING]: policyIn, ...given } = news;
   const inputs: Props = { ...given };
   const naming = spec.autoName;
+  const policy = policyIn as NamingPolicy | undefined;
+  /** The name a naming policy gave, for the message of a rule it breaks. */
+  let proposed: string | undefined;
   if (naming && (given[naming.field] === undefined || given[naming.field] === null)) {
-    if (!isExisting(olds)) {
-      const base = typeof name === "string" && name ? name : spec.type.toLowerCase();
+    const base = typeof name === "string" && name ? name : spec.type.toLowerCase();
+    if (isExisting(olds)) {
+      if (typeof olds[naming.field] === "string") {
+        // Kept across updates (a resource made before auto-naming keeps the service's label: nothing here).
+        inputs[naming.field] = olds[naming.field];
+        inputs[AUTONAMED] = olds[AUTONAMED] ?? true;
+      }
+    } else if (policy?.mode === "disable") {
+      failures.push({
+        property: naming.field,
+        reason: `${naming.field}: required: auto-naming is disabled by ${policy.setting ?? "the pulumi:autonaming setting"}; give the ${naming.field}, or change the setting`,
+      });
+    } else if (policy?.proposedName !== undefined || policy?.pattern !== undefined) {
+      const made = policy.pattern !== undefined ? nameFromPattern(policy.pattern, base) : { name: policy.proposedName as string, random: true };
+      proposed = made.name;
+      inputs[naming.field] = made.name;
+      // A name with no random part is held as a pinned one: a replacement cannot take it beside the old one.
+      inputs[AUTONAMED] = made.random;
+    } else {
       inputs[naming.field] = typeof suffix === "string" ? autoName(naming, base, suffix) : autoName(naming, base);
-      inputs[AUTONAMED] = true;
-    } else if (typeof olds[naming.field] === "string") {
-      // Kept across updates (a resource made before auto-naming keeps the service's label: nothing here).
-      inputs[naming.field] = olds[naming.field];
       inputs[AUTONAMED] = true;
     }
   }
+  const fromPolicy = (field: string, reason: string) =>
+    proposed !== undefined && field === naming?.field
+      ? `${reason} (the name "${proposed}" comes from ${policy?.setting ?? "the pulumi:autonaming setting"}: change the setting, or give the ${field})`
+      : reason;
   for (const f of spec.fields) {
     const v = inputs[f.name];
     if (f.kind === "output") {
@@ -69,7 +89,7 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
     if (containsUnknown(v) || !f.schema) continue;
     const r = f.schema.safeParse(v);
     if (!r.success) {
-      for (const issue of r.error.issues) failures.push({ property: f.name, reason: `${issuePath(f.name, issue.path)}: ${issue.message}` });
+      for (const issue of r.error.issues) failures.push({ property: f.name, reason: fromPolicy(f.name, `${issuePath(f.name, issue.path)}: ${issue.message}`) });
     } else {
       inputs[f.name] = r.data;
     }
@@ -119,10 +139,12 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOu
  * Whether a replacement deletes the old resource first: only for a resource that holds no data, when the
  * API keeps labels unique and the new one keeps a label the program pins. An auto-named resource gets a
  * fresh label, and a data-holding one is renamed after the old one is gone (provider/replacements.ts).
+ * Said whether or not this diff replaces: the engine reads it only for a replacement, and it may force one
+ * the diff does not make (`replaceOnChanges`, `replaceWith`, `replacementTrigger`).
  */
-export function deletesFirst(spec: ResourceSpec, replaces: string[], changed: string[], news: Props): boolean {
+export function deletesFirst(spec: ResourceSpec, _replaces: string[], changed: string[], news: Props): boolean {
   const field = spec.autoName?.field ?? "label";
-  return Boolean(spec.uniqueLabel && !spec.holdsData && replaces.length > 0 && !changed.includes(field) && news[AUTONAMED] !== true);
+  return Boolean(spec.uniqueLabel && !spec.holdsData && !changed.includes(field) && news[AUTONAMED] !== true);
 }
 
 /** The value an input takes in the update: its new value, or `clearTo` when the program removed it. */

@@ -1,4 +1,5 @@
 import pRetry from "p-retry";
+import { pause } from "./cancel";
 import { Agent, request, type Dispatcher } from "undici";
 import { budgetFor, type RateBudget } from "./rate-budget";
 import { listReadsFor, type ListReads } from "./read-batch";
@@ -136,8 +137,6 @@ function agent(): Agent {
   return sharedAgent;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function isTransient(err: unknown): boolean {
   if (err instanceof NetworkError) return true;
   if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
@@ -211,7 +210,7 @@ export class ApiClient {
               ? (error.retryAfterMs ?? 1000)
               : Math.min(this.retry.baseDelayMs * 2 ** (attemptNumber - 1), this.retry.maxDelayMs) * (0.5 + Math.random() / 2);
           if (Date.now() + delay - started - queued > this.retry.maxTimeMs) throw error;
-          await sleep(delay);
+          await pause(delay, `retrying ${method} ${path}`);
         },
       });
     } catch (err) {

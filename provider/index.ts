@@ -2,11 +2,20 @@
  * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
+import { cancelOnEngineCancel, cancelOnSignals } from "./cancel";
 import { definitionOf } from "./registry";
 import type { DynamicProviderImpl } from "./rest-provider";
 import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./settings";
 
 export { definitions, providers, specs } from "./registry";
+
+// Loaded by name inside the dynamic provider's process (Pulumi's cmd/dynamic-provider): Ctrl-C (the engine's
+// Cancel, SIGINT, SIGTERM) ends the waits of the operations under way, which answer with what they made
+// (provider/cancel.ts). Loaded anywhere else (a program, a test), it leaves the process's signals alone.
+if (/[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "")) {
+  cancelOnSignals();
+  cancelOnEngineCancel();
+}
 
 export function provider(type: string): DynamicProviderImpl {
   return definitionOf(type).provider;

@@ -1,3 +1,4 @@
+import { pause } from "./cancel";
 import { AmbiguousCreateError, type ApiClient } from "./client";
 import type { ApiRecord, Props, ResourceSpec } from "./table";
 
@@ -51,7 +52,7 @@ export async function createOnce<Api extends ApiRecord>(c: ApiClient, spec: Reso
       const found = await spec.findExisting(c, body, inputs, since);
       if (found) return found;
       // It was not made: send it again, after a short pause.
-      await new Promise((r) => setTimeout(r, Math.min(100 * i, 1000)));
+      await pause(Math.min(100 * i, 1000), `looking for what a lost create made`);
     }
   }
 }

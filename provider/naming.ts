@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 
 /**
  * Auto-naming, the Pulumi convention: a resource whose label the program leaves out gets
@@ -50,3 +50,59 @@ export function autoName(rule: NameRule, resourceName: string, suffix = randomBy
 /** True when the check's `olds` describe an existing resource (not a create, nor a replacement's re-check). */
 export const isExisting = (olds: Record<string, unknown>): boolean =>
   Object.keys(olds).some((k) => k !== "__provider" && k !== RESOURCE_NAME && k !== NAME_SUFFIX);
+
+/**
+ * A naming policy (Pulumi's `pulumi:autonaming` setting) for a resource whose label the program leaves out:
+ * the plugin gets it from the engine (CheckRequest.autonaming: the proposed name and a mode), the dynamic
+ * classes from the stack's config (sdk/naming.ts: the pattern with `${stack}`, `${project}`... resolved).
+ */
+export interface NamingPolicy {
+  /** `propose` or `enforce`: use the proposed name (or the pattern's); `disable`: no auto-naming at all. */
+  mode: "propose" | "enforce" | "disable";
+  /** The name the engine proposes (the plugin). */
+  proposedName?: string;
+  /** A pattern whose random parts (`${hex(n)}`, `${alphanum(n)}`...) are still to fill in (the dynamic classes). */
+  pattern?: string;
+  /** Words for messages: where the policy comes from (`pulumi:autonaming pattern "${name}-${hex(4)}"`). */
+  setting?: string;
+}
+
+/** The naming policy passed along with a resource's inputs to check (which reads it and drops it). */
+export const AUTONAMING = "__autonaming";
+
+const RANDOM_PARTS: Array<[RegExp, (n: number) => string]> = [
+  [
+    /\$\{hex\((\d+)\)\}/g,
+    (n) =>
+      randomBytes(Math.ceil(n / 2) + 1)
+        .toString("hex")
+        .slice(0, n),
+  ],
+  [/\$\{alphanum\((\d+)\)\}/g, (n) => randomChars("abcdefghijklmnopqrstuvwxyz0123456789", n)],
+  [/\$\{string\((\d+)\)\}/g, (n) => randomChars("abcdefghijklmnopqrstuvwxyz", n)],
+  [/\$\{num\((\d+)\)\}/g, (n) => randomChars("0123456789", n)],
+];
+function randomChars(chars: string, n: number): string {
+  return [...randomBytes(n)].map((b) => chars[b % chars.length]).join("");
+}
+
+/**
+ * A pattern's name for a resource, as Pulumi's engine makes it (`${name}`, then the random parts and
+ * `${uuid}`), and whether it has a random part (without one, a replacement cannot hold the name beside the
+ * old resource: it is treated as a name the program pins).
+ */
+export function nameFromPattern(pattern: string, resourceName: string): { name: string; random: boolean } {
+  let name = pattern.split("${name}").join(resourceName);
+  let random = false;
+  for (const [re, make] of RANDOM_PARTS) {
+    name = name.replace(re, (_m, n: string) => {
+      random = true;
+      return make(Number(n));
+    });
+  }
+  if (name.includes("${uuid}")) {
+    random = true;
+    name = name.split("${uuid}").join(randomUUID());
+  }
+  return { name, random };
+}

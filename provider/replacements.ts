@@ -66,11 +66,41 @@ export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, 
 }
 
 /**
+ * check: the label an existing resource of a type replaced this way held, kept with its checked inputs. A
+ * create with it is a replacement (the engine creates a resource it has checked as existing only to replace
+ * it), including one the engine forces without the provider's diff (`replaceOnChanges`, `replaceWith`,
+ * `replacementTrigger`).
+ */
+export const HELD_LABEL = "__heldLabel";
+
+/** check: marks the inputs of an existing resource with the pinned label it holds (see HELD_LABEL). */
+export function markHeldLabel(spec: ResourceSpec, olds: Props, inputs: Props): void {
+  const field = spec.autoName?.field ?? "label";
+  if (renamesOnReplace(spec) && typeof olds[field] === "string" && inputs[field] === olds[field] && inputs[AUTONAMED] !== true) {
+    inputs[HELD_LABEL] = olds[field];
+  }
+}
+
+/**
+ * create: the replacement this create makes, if any: the one the diff saw, else (a replacement the engine
+ * forced) the resource of the collection that holds the pinned label the checked inputs say was held.
+ */
+async function pendingFor(c: ApiClient, spec: ResourceSpec, inputs: Props): Promise<PendingReplacement | undefined> {
+  const field = spec.autoName?.field ?? "label";
+  const seen = replacementFor(spec.type, inputs[field]);
+  if (seen || inputs[HELD_LABEL] === undefined || inputs[HELD_LABEL] !== inputs[field]) return seen;
+  const holder = (await c.list<{ id: number | string; label?: string }>(spec.collectionPath(inputs))).find((r) => r.label === inputs[field]);
+  if (!holder) return undefined;
+  expectReplacement(spec.type, String(holder.id), String(inputs[field]));
+  return replacementFor(spec.type, inputs[field]);
+}
+
+/**
  * create: the label to create with. While the resource this one replaces still holds the pinned label,
  * a temporary one (`<label>-<suffix>`); the old one's delete then renames this one (finishReplacement).
  */
 export async function replacementLabel(c: ApiClient, spec: ResourceSpec, inputs: Props): Promise<{ temp: string; done(newId: string): void } | undefined> {
-  const p = replacementFor(spec.type, inputs.label);
+  const p = await pendingFor(c, spec, inputs);
   if (!p || !spec.autoName) return undefined;
   const old = await c.get<{ label?: string }>(spec.itemPath(p.oldId, inputs), true);
   if (!old || old.label !== p.label) return undefined;

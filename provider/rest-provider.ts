@@ -3,10 +3,12 @@ import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "./
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
 import { declare, fromApi, readResult, toApiBody } from "./mapping";
-import { finishReplacement, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
+import { isExisting } from "./naming";
+import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
 import { client as settingsClient } from "./settings";
 import { putChanged, say, waitStatus, type StatusWait } from "./steps";
-import type { ApiRecord, Props, ResourceSpec } from "./table";
+import { planCreate, planUpdate, type PlanContext } from "./plan";
+import { UNKNOWN, type ApiRecord, type Props, type ResourceSpec } from "./table";
 import { budgetOf } from "./timeouts";
 import { waitFor } from "./wait";
 
@@ -19,6 +21,11 @@ export interface DynamicProviderImpl {
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
   delete(id: string, props: Props): Promise<void>;
+  /**
+   * The outputs a create (`id` undefined, `olds` empty) or an in-place update will give, as far as they are
+   * known before any request; unknown values are the UNKNOWN string (the plugin's preview; provider/plan.ts).
+   */
+  plan(id: string | undefined, olds: Props, news: Props): Props;
 }
 
 /** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
@@ -93,6 +100,12 @@ export interface ProviderHooks<Api extends ApiRecord> {
   extraOutputs?(client: ApiClient, api: Api, props: Props, how: OutputsContext): Promise<Props> | Props;
   /** delete: steps before the DELETE (a power cycle, say). */
   beforeDelete?(ctx: HookContext<Api>): Promise<void>;
+  /**
+   * delete: how the DELETE is sent (`remove` sends it once and answers its HTTP status), for a resource the
+   * API deletes only under conditions the provider can meet: an active interface inside a shutdown and boot
+   * of its instance, an instance once its clone or restore is over. A destroy completes.
+   */
+  deleteSteps?(ctx: HookContext<Api>, remove: () => Promise<number>): Promise<number>;
   /** delete: wait until the resource is gone (the API deletes some in the background). */
   waitGone?: boolean | GoneWait;
   /** delete: the API cannot delete it; the delete leaves it and says this (a snapshot in its instance's slot). */
@@ -101,6 +114,8 @@ export interface ProviderHooks<Api extends ApiRecord> {
   keptNote?: string;
   /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
   keptNoun?: string;
+  /** preview: what the resource's own steps will set, over the table's plan (provider/plan.ts); no request. */
+  plan?(ctx: PlanContext, outs: Props): void;
 }
 
 /**
@@ -131,10 +146,24 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
   const keptNote = (message: string, id: string) =>
     `${message}. The ${hooks.keptNoun ?? spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
   const renames = renamesOnReplace(spec);
+  /**
+   * A create cut short (a timeout, Ctrl-C) kept the resource in the stack before it was ready (its recorded
+   * status not what the create waits for): the next update finishes that wait first.
+   */
+  const unfinished = (olds: Props): boolean =>
+    Boolean(hooks.waitCreated && typeof olds.status === "string" && !hooks.waitCreated.done({ status: olds.status } as unknown as Api));
+  /** The inputs an update changes (what its plan and the update itself both go by). */
+  const changedForUpdate = (olds: Props, news: Props): string[] => {
+    const { changed } = diffInputs(spec, olds, news);
+    // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
+    if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
+    return changed;
+  };
   return {
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
       if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, r)));
+      if (renames && isExisting(olds)) markHeldLabel(spec, olds, r.inputs);
       return r;
     },
 
@@ -196,14 +225,27 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
       }
     },
 
+    plan(id, olds, news) {
+      if (id === undefined) {
+        const outs = planCreate(spec, news);
+        hooks.plan?.({ op: "create", olds: {}, news, changed: Object.keys(news) }, outs);
+        return outs;
+      }
+      const changed = changedForUpdate(olds, news);
+      const outs = planUpdate(spec, olds, news, changed);
+      // What the create left unfinished: everything the API assigns may change until it is ready.
+      if (unfinished(olds)) for (const f of spec.fields) if (f.kind === "output") outs[f.name] = UNKNOWN;
+      hooks.plan?.({ op: "update", olds, news, changed }, outs);
+      return outs;
+    },
+
     async update(id, olds, news) {
       let ctx: HookContext<Api> | undefined;
       try {
         const c = getClient();
-        const { changed } = diffInputs(spec, olds, news);
-        // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
-        if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
+        const changed = changedForUpdate(olds, news);
         ctx = context(c, id, news, budgetOf(spec, news, "update"));
+        if (unfinished(olds) && hooks.waitCreated) ctx.latest = await ctx.wait(hooks.waitCreated);
         const api = hooks.update ? await hooks.update(ctx, olds, news, changed) : (await putChanged(c, spec, id, olds, news, changed)).api;
         if (hooks.keepUpdated) ctx.latest = api;
         const ins = { ...news };
@@ -225,10 +267,12 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
       try {
         const c = getClient();
         const timeoutMs = budgetOf(spec, props, "delete");
-        if (hooks.beforeDelete) await hooks.beforeDelete(context(c, id, props, timeoutMs));
-        const r = await c.request("DELETE", spec.itemPath(id, props), { accept: [404] });
+        const ctx = context(c, id, props, timeoutMs);
+        if (hooks.beforeDelete) await hooks.beforeDelete(ctx);
+        const remove = async () => (await c.request("DELETE", spec.itemPath(id, props), { accept: [404] })).status;
+        const status = hooks.deleteSteps ? await hooks.deleteSteps(ctx, remove) : await remove();
         const gone = typeof hooks.waitGone === "object" ? hooks.waitGone : {};
-        if (hooks.waitGone && !(gone.skipOn404 && r.status === 404)) {
+        if (hooks.waitGone && !(gone.skipOn404 && status === 404)) {
           const what = `${spec.noun} ${id} to be deleted`;
           await waitFor({ client: c, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
         }

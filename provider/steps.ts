@@ -1,4 +1,5 @@
-import type { ApiClient } from "./client";
+import { pause } from "./cancel";
+import { ApiError, type ApiClient } from "./client";
 import { act } from "./lost-answers";
 import { updateBody } from "./mapping";
 import type { ApiRecord, Props, ResourceSpec } from "./table";
@@ -70,6 +71,14 @@ export async function putChanged<Api extends ApiRecord>(
 
 export type PowerAction = "boot" | "reboot" | "shutdown";
 
+/** Whether the instance runs now (false when it is gone). */
+export const isRunning = async (c: ApiClient, computeId: string): Promise<boolean> =>
+  (await c.get<InstanceStatus>(instancePath(computeId), true))?.status === "running";
+
+/** Whether a delete was refused because the instance runs with what is deleted (its profile, a disk of it). */
+export const refusedWhileRunning = async (c: ApiClient, computeId: string, err: unknown): Promise<boolean> =>
+  err instanceof ApiError && err.status === 400 && (await isRunning(c, computeId));
+
 /** The statuses that show the action was taken (when its answer was lost). */
 const UNDER_WAY: Record<PowerAction, string[]> = { boot: ["booting", "running"], reboot: ["rebooting"], shutdown: ["shutting_down", "offline"] };
 
@@ -116,4 +125,41 @@ export async function powerCycle<T>(
   } finally {
     if (wasRunning) seen(await power(c, computeId, "boot", { timeoutMs: opts.timeoutMs, why: `to boot after ${opts.why}` }));
   }
+}
+
+/**
+ * Sends a request the API refuses for a while (a delete while a clone of the instance is under way, or
+ * while interfaces of deleting instances still use a subnet): while `waitable` says the refusal will pass,
+ * it is sent again (every 1 to 5 s, a line saying why), until `timeoutMs`; any other failure is thrown.
+ */
+export async function untilAccepted<T>(
+  what: string,
+  timeoutMs: number,
+  send: () => Promise<T>,
+  waitable: (err: ApiError) => boolean | Promise<boolean>,
+): Promise<T> {
+  const start = Date.now();
+  let told = false;
+  for (let i = 0; ; i++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 400 || Date.now() - start >= timeoutMs || !(await waitable(err))) throw err;
+      if (!told) say(`${what}: the API refuses for now (${err.reasons}); waiting, then trying again`);
+      told = true;
+      await pause(Math.min(1000 * (i + 1), 5000), `waiting until the API accepts: ${what}`);
+    }
+  }
+}
+
+/**
+ * Whether the instances using a subnet are all going away (deleting, or gone): a delete of the subnet, or
+ * of its VPC, is then worth waiting for (their interfaces go with them).
+ */
+export async function usersLeaving(c: ApiClient, computes: ReadonlyArray<{ id: number }>): Promise<boolean> {
+  for (const i of computes) {
+    const inst = await c.get<InstanceStatus>(instancePath(i.id), true);
+    if (inst && inst.status !== "deleting") return false;
+  }
+  return true;
 }

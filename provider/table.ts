@@ -68,6 +68,17 @@ export interface Field {
    * removes it (tags `[]`, a description `""`). Without it, a removed input keeps its current value.
    */
   clearTo?: unknown;
+  /**
+   * An output-only field: the inputs whose in-place change may alter it (`"*"`: any change sent to the API),
+   * so that a preview plans it unknown then. Any other output keeps its value through an update
+   * (provider/plan.ts).
+   */
+  changesWith?: string[] | "*";
+  /**
+   * An import leaves it out of the inputs it reports: a value the resource manages only when the program
+   * gives it (a profile's interfaces, which Interface resources may manage instead).
+   */
+  notImported?: boolean;
   /** JSON type of an output-only field without a `schema`, for the schema. */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   /** JSON type of the items of an output-only list without a `schema`, for the schema. */
@@ -100,6 +111,8 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
   example: string;
   /** Said on the docs page after the replacement rules (a resource's own twist on them). */
   replacementNote?: string;
+  /** Said on the docs page of what a delete does when the API refuses it for now (an active interface, say). */
+  deleteNote?: string;
   /** The API keeps labels unique: a replacement that keeps a pinned label cannot be made beside the old one. */
   uniqueLabel?: boolean;
   /** Auto-naming: the label a resource gets when the program gives none. */

@@ -1,3 +1,4 @@
+import { pause } from "./cancel";
 import type { ApiClient } from "./client";
 
 export interface WaitOptions<T> {
@@ -20,8 +21,6 @@ export interface WaitOptions<T> {
 }
 
 export class WaitTimeout extends Error {}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Polls until `done`. The interval is a tenth of the time already waited (at least `firstMs`, 200 ms: 5 a second, at
@@ -52,6 +51,6 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<T | undefined> {
       process.stderr.write(`pulumi-compute: waiting for ${o.what}${o.describe ? ` (${o.describe(rec)})` : ""}, ${Math.round(elapsed / 1000)}s\n`);
     }
     const interval = Math.min(max, Math.max(first, elapsed / 10));
-    await sleep(Math.min(interval, Math.max(0, o.timeoutMs - elapsed)));
+    await pause(Math.min(interval, Math.max(0, o.timeoutMs - elapsed)), `waiting for ${o.what}`);
   }
 }

@@ -184,7 +184,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly specs: pulumi.Output<{ disk: number; memory: number; vcpus: number; gpus: number; transfer: number }>;
   /** `kvm`. */
   declare readonly hypervisor: pulumi.Output<string>;
-  /** The host machine. */
+  /** The host machine (a resize migrates the instance to another). */
   declare readonly hostUuid: pulumi.Output<string>;
   /** Whether the instance was provisioned with user data. */
   declare readonly hasUserData: pulumi.Output<boolean>;

@@ -1,4 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { NamingPolicy } from "../provider/naming";
+import { namingPolicy } from "./naming";
 import { TABLES, type ResourceType } from "./tables";
 
 /** Wraps the given inputs as secrets (when set), so that they are encrypted in the state. */
@@ -21,10 +23,12 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
  * output property), the user's values over them, and the secret ones wrapped. The resource name goes
  * along as `__resourceName` for auto-naming: the provider's check reads it and keeps it out of the state.
  */
-export function dynamicProps(name: string, names: readonly string[], args: object, secrets: readonly string[]): Record<string, unknown> {
+export function dynamicProps(name: string, names: readonly string[], args: object, secrets: readonly string[], naming?: NamingPolicy): Record<string, unknown> {
   const props: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, undefined]));
   for (const [k, v] of Object.entries(args ?? {})) props[k] = v;
   props.__resourceName = name;
+  // The stack's naming policy (pulumi:autonaming), for a label left out: check reads it and drops it.
+  if (naming) props.__autonaming = naming;
   return secretInputs(props, [...secrets]);
 }
 
@@ -39,6 +43,6 @@ export function registration(
   opts: pulumi.CustomResourceOptions | undefined,
 ): [Record<string, unknown>, pulumi.CustomResourceOptions | undefined] {
   const t = TABLES[type];
-  const props = dynamicProps(name, t.props, args, t.secretInputs);
+  const props = dynamicProps(name, t.props, args, t.secretInputs, namingPolicy(type));
   return [props, t.secretOutputs.length ? withSecretOutputs(opts, [...t.secretOutputs]) : opts];
 }

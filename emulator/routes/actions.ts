@@ -82,7 +82,13 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     inst._queue.push({
       status: back,
       at,
-      patch: { type: to.id, specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus } },
+      // A resize migrates the instance to another host (compute-api.md, rebuild rule 5), which changes the record.
+      patch: {
+        type: to.id,
+        specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus },
+        host_uuid: randomUUID(),
+        updated: apiTime(at),
+      },
     });
     // Growing to a larger type grows the one data disk (with at most a swap disk beside it).
     const data = disks.filter((x) => x.filesystem !== "swap");

@@ -3,7 +3,11 @@
  * `pulumi-resource-compute`: the engine starts it with its own address as the argument and reads the
  * port it prints. Only the port goes to stdout; everything else the provider says goes to stderr.
  */
+import { cancelOnSignals } from "../cancel";
 import { serve } from "./server";
+
+// A terminal's Ctrl-C reaches every process of the group: the waits end, the operations answer.
+cancelOnSignals();
 
 process.on("unhandledRejection", (e) => console.error(e));
 

@@ -12,10 +12,12 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { cancel } from "../cancel";
 import { IMPORTED } from "../check";
+import { detailedDiff } from "../diff-paths";
 import { FunctionArgsError, invoke } from "../functions";
 import { importId } from "../imports";
-import { NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH } from "../naming";
+import { AUTONAMING, NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH, type NamingPolicy } from "../naming";
 import { definitions } from "../registry";
 import type { DynamicProviderImpl } from "../rest-provider";
 import { client, configure, settingsProblems } from "../settings";
@@ -114,6 +116,13 @@ function suffixFrom(seed: Uint8Array): string | undefined {
   return createHash("sha256").update(seed).digest("hex").slice(0, SUFFIX_LENGTH);
 }
 
+/** The engine's naming policy for a resource (`pulumi:autonaming`: the name it proposes, and how binding it is). */
+function namingPolicy(a: provproto.CheckRequest.AutonamingOptions): NamingPolicy {
+  const M = provproto.CheckRequest.AutonamingOptions.Mode;
+  const mode = a.getMode() === M.DISABLE ? "disable" : a.getMode() === M.ENFORCE ? "enforce" : "propose";
+  return { mode, proposedName: mode === "disable" ? undefined : a.getProposedName(), setting: "the pulumi:autonaming setting" };
+}
+
 export function service(): grpc.UntypedServiceImplementation {
   return {
     getPluginInfo(_call: Call<emptyproto.Empty>, cb: Callback<plugproto.PluginInfo>) {
@@ -169,7 +178,11 @@ export function service(): grpc.UntypedServiceImplementation {
         configure({ get: (key: string) => value(key.replace(/^compute:/, "")) });
         const res = new provproto.ConfigureResponse();
         res.setAcceptsecrets(true);
-        res.setSupportspreview(false);
+        // Create and Update answer at preview with the planned outputs (provider/plan.ts): a preview plans
+        // what the up does, instead of taking an updated resource's inputs for its outputs.
+        res.setSupportspreview(true);
+        // The engine's naming policies (pulumi:autonaming) reach Check (CheckRequest.autonaming).
+        res.setSupportsAutonamingConfiguration(true);
         res.setAcceptresources(false);
         return res;
       });
@@ -184,7 +197,12 @@ export function service(): grpc.UntypedServiceImplementation {
         const news = unwrap(rawNews) as Props;
         const olds = unwrap(fromStruct(r.getOlds())) as Props;
         const seed = suffixFrom(r.getRandomseed_asU8());
-        const checked = await impl.check(olds, { ...news, [RESOURCE_NAME]: name, ...(seed ? { [NAME_SUFFIX]: seed } : {}) });
+        const checked = await impl.check(olds, {
+          ...news,
+          [RESOURCE_NAME]: name,
+          ...(seed ? { [NAME_SUFFIX]: seed } : {}),
+          ...(r.hasAutonaming() ? { [AUTONAMING]: namingPolicy(r.getAutonaming()!) } : {}),
+        });
         const res = new provproto.CheckResponse();
         res.setInputs(toStruct(markSecrets(spec, checked.inputs, secrets)));
         res.setFailuresList(checked.failures.map(toCheckFailure));
@@ -206,16 +224,15 @@ export function service(): grpc.UntypedServiceImplementation {
         res.setDeletebeforereplace(d.deleteBeforeReplace);
         res.setDiffsList(changed);
         res.setHasdetaileddiff(true);
+        // Where inside each input the change is (alerts.cpu, interfaces[0].ipv4.vpc), and whether it replaces.
         const K = provproto.PropertyDiff.Kind;
+        const kinds = { add: [K.ADD, K.ADD_REPLACE], delete: [K.DELETE, K.DELETE_REPLACE], update: [K.UPDATE, K.UPDATE_REPLACE] };
         const detailed = res.getDetaileddiffMap();
-        for (const key of changed) {
-          const replace = d.replaces.includes(key);
-          const had = olds[key] !== undefined && olds[key] !== null;
-          const has = news[key] !== undefined && news[key] !== null;
+        for (const { path, change, replace } of detailedDiff(spec, olds, news, changed, d.replaces)) {
           const pd = new provproto.PropertyDiff();
-          pd.setKind(!had ? (replace ? K.ADD_REPLACE : K.ADD) : !has ? (replace ? K.DELETE_REPLACE : K.DELETE) : replace ? K.UPDATE_REPLACE : K.UPDATE);
+          pd.setKind(kinds[change][replace ? 1 : 0]);
           pd.setInputdiff(true);
-          detailed.set(key, pd);
+          detailed.set(path, pd);
         }
         return res;
       });
@@ -224,8 +241,13 @@ export function service(): grpc.UntypedServiceImplementation {
     create(call: Call<provproto.CreateRequest>, cb: Callback<provproto.CreateResponse>) {
       const r = call.request;
       mutation(cb, r.getUrn(), fromStruct(r.getProperties()), r.getTimeout(), async (t, inputs, mark) => {
-        const created = await t.impl.create(inputs);
         const res = new provproto.CreateResponse();
+        // A preview: the planned outputs, with no request (provider/plan.ts).
+        if (r.getPreview()) {
+          res.setProperties(toStruct(mark(t.impl.plan(undefined, {}, inputs))));
+          return res;
+        }
+        const created = await t.impl.create(inputs);
         res.setId(created.id);
         res.setProperties(toStruct(mark(created.outs)));
         return res;
@@ -260,8 +282,12 @@ export function service(): grpc.UntypedServiceImplementation {
       const r = call.request;
       mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), async (t, news, mark) => {
         const olds = withDeclared(t.spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
-        const updated = await t.impl.update(r.getId(), olds, news);
         const res = new provproto.UpdateResponse();
+        if (r.getPreview()) {
+          res.setProperties(toStruct(mark(t.impl.plan(r.getId(), olds, news))));
+          return res;
+        }
+        const updated = await t.impl.update(r.getId(), olds, news);
         res.setProperties(toStruct(mark(updated.outs)));
         return res;
       });
@@ -297,7 +323,9 @@ export function service(): grpc.UntypedServiceImplementation {
       });
     },
 
+    // Ctrl-C: every wait of this process ends now; each operation under way answers with what it made.
     cancel(_call: Call<emptyproto.Empty>, cb: Callback<emptyproto.Empty>) {
+      cancel("the engine's Cancel: Ctrl-C");
       cb(null, new emptyproto.Empty());
     },
 

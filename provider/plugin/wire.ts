@@ -41,12 +41,23 @@ export function withoutNulls(v: unknown): unknown {
 
 /**
  * An import's inputs: what the API shows, without its nulls (a null is a value not set, never an input),
- * and without what the table would refuse as an input: the API's own form of a value that is only managed
- * when the program gives it (a profile's interfaces with their ids, say), so left out: not managed.
+ * in the form the table gives it once checked (a profile's devices with all eight slots, as a refresh reads
+ * them back, so the next refresh changes nothing), and without what the table would refuse as an input or
+ * leaves to the program (`notImported`).
  */
 export function importedInputs(spec: ResourceSpec, read: Props): Props {
-  const inputs = withoutNulls(read) as Props;
-  for (const f of spec.fields) if (inputs[f.name] !== undefined && f.schema && !f.schema.safeParse(inputs[f.name]).success) delete inputs[f.name];
+  const inputs: Props = {};
+  for (const [k, v] of Object.entries(read)) {
+    if (v === null || v === undefined) continue;
+    const f = spec.fields.find((x) => x.name === k);
+    if (f?.notImported) continue;
+    if (!f?.schema) {
+      inputs[k] = withoutNulls(v);
+      continue;
+    }
+    const checked = f.schema.safeParse(withoutNulls(v));
+    if (checked.success) inputs[k] = checked.data;
+  }
   return inputs;
 }
 

@@ -4,7 +4,7 @@ import { defineResource } from "../definition";
 import { toApiBody, updateBody } from "../mapping";
 import { claimAsList } from "../ownership";
 import { DEVICE_SLOTS, lengthError } from "../rules";
-import { instancePath, power, putChanged, type InstanceStatus } from "../steps";
+import { instancePath, power, putChanged, refusedWhileRunning, say, type InstanceStatus } from "../steps";
 import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, type ResourceSpec } from "../table";
 import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance/interfaces";
 
@@ -38,6 +38,8 @@ export const configSpec: ResourceSpec<ConfigApi> = {
   description:
     "A configuration profile of an instance (`/compute/instances/{computeId}/configs`): kernel, device map, helpers and network interfaces. Everything but the instance changes in place (one PUT); changes take effect at the instance's next boot, or at once with `rebootOnChange`.",
   idFormat: "The API's integer profile id, as a string; the `configId` of Interface resources.",
+  deleteNote:
+    "the API keeps the profile a running instance booted with: its instance is shut down first (with `booted: true`, or when the API refuses because the instance was booted with it by hand), and stays shut down, since the profile is gone.",
   example: `const profile = new compute.Config("second", {
     computeId: web.id, // label: second-<suffix>
     devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } },
@@ -125,6 +127,7 @@ export const configSpec: ResourceSpec<ConfigApi> = {
       name: "interfaces",
       kind: "input",
       computed: true,
+      notImported: true,
       schema: interfacesInput.or(z.array(z.never()).length(0)),
       description:
         "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.",
@@ -172,17 +175,19 @@ const body = (inputs: Props, only?: string[]) => {
 
 const instanceStatus = async (c: ApiClient, props: Props) => ((await c.get<InstanceStatus>(instancePath(props.computeId))) as InstanceStatus).status;
 
-/** The outputs beyond the table's: devices as given, the interfaces list as set, and `booted` from the instance. */
+/**
+ * The outputs beyond the table's: devices as given, `booted` from the instance, and the interfaces as a
+ * list in the form the input takes (the program's own list when it matches), whether or not the program
+ * manages them: an import, a create and a refresh all give the same form.
+ */
 async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise<Props> {
   const outs: Props = { devices: convertKeys(api.devices, camel) };
   if (props.booted !== undefined) {
     const status = await instanceStatus(c, props);
     if (status === "running" || status === "offline") outs.booted = status === "running";
   }
-  if (props.interfaces !== undefined) {
-    const actual = interfacesFromApi(api.interfaces);
-    outs.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
-  }
+  const actual = interfacesFromApi(api.interfaces ?? []);
+  outs.interfaces = Array.isArray(props.interfaces) && interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
   return outs;
 }
 
@@ -219,6 +224,19 @@ export const config = defineResource({
       return api;
     },
     extraOutputs,
+    // The API keeps the profile a running instance booted with (booted by hand, or by another resource):
+    // the instance is shut down for the delete, and stays so (it cannot boot a profile that is gone).
+    async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+      try {
+        return await remove();
+      } catch (err) {
+        const computeId = String(props.computeId);
+        if (!(await refusedWhileRunning(c, computeId, err))) throw err;
+        say(`profile ${id} is the one instance ${computeId} runs with: the instance is shut down to delete it, and stays shut down`);
+        await power(c, computeId, "shutdown", { configId: id, timeoutMs, why: `to shut down for the delete of profile ${id}` });
+        return remove();
+      }
+    },
     async beforeDelete({ client: c, id, props, timeoutMs }) {
       // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
       if (props.booted === true && (await c.get<InstanceStatus>(instancePath(props.computeId), true))?.status === "running") {

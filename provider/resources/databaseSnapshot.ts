@@ -1,3 +1,4 @@
+import { pause } from "../cancel";
 import { z } from "zod";
 import { ApiError, type ApiClient } from "../client";
 import type { CheckFailure } from "../check";
@@ -95,7 +96,7 @@ async function take(c: ApiClient, spec: ResourceSpec<DatabaseBackupApi>, body: P
   for (let i = 0; i < 20; i++) {
     const made = await find();
     if (made) return made;
-    await new Promise((r) => setTimeout(r, 100 * (i + 1)));
+    await pause(100 * (i + 1), `looking for the snapshot "${String(body.label)}"`);
   }
   throw new Error(`the snapshot "${String(body.label)}" was taken but does not appear in the database's backups`);
 }

@@ -3,7 +3,7 @@ import { defineResource } from "../definition";
 import { act } from "../lost-answers";
 import { generatedPassword } from "../passwords";
 import { lengthError, rootPassError, sshPublicKeyError } from "../rules";
-import { instancePath, powerCycle, type StatusWait } from "../steps";
+import { instancePath, powerCycle, refusedWhileRunning, say, type StatusWait } from "../steps";
 import type { CheckFailure } from "../check";
 import { idInput, madeSince, rule, type ResourceSpec } from "../table";
 
@@ -25,6 +25,7 @@ export const diskSpec: ResourceSpec<DiskApi> = {
   description:
     "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
+  deleteNote: "a disk of the profile a running instance booted with is deleted inside a shutdown and boot of the instance.",
   example: `const data = new compute.Disk("data", {
     computeId: web.id,
     size: 10240, // label: data-<suffix>
@@ -110,7 +111,7 @@ export const diskSpec: ResourceSpec<DiskApi> = {
     },
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
-    { name: "updated", kind: "output", description: "When it last changed." },
+    { name: "updated", kind: "output", changesWith: ["label", "size"], description: "When it last changed." },
   ],
   timeouts: {
     defaults: { create: "10m", update: "30m", delete: "10m" },
@@ -177,6 +178,17 @@ export const disk = defineResource({
         });
       }
       return ctx.latest ?? ((await c.get<DiskApi>(item)) as DiskApi);
+    },
+    // The API keeps a disk of the profile a running instance booted with: shut down for the delete, then booted.
+    async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+      try {
+        return await remove();
+      } catch (err) {
+        const computeId = String(props.computeId);
+        if (!(await refusedWhileRunning(c, computeId, err))) throw err;
+        say(`disk ${id} is in the profile instance ${computeId} runs with: the instance is shut down to delete it, then booted again`);
+        return powerCycle(c, computeId, { timeoutMs, why: `the delete of disk ${id}` }, remove);
+      }
     },
     waitGone: true,
   },

@@ -107,7 +107,7 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
     { name: "createdBy", kind: "output", description: "The user who made it." },
     { name: "type", kind: "output", description: "`manual`." },
     { name: "created", kind: "output", description: "When the image was created." },
-    { name: "updated", kind: "output", description: "When it last changed." },
+    { name: "updated", kind: "output", changesWith: ["label", "description"], description: "When it last changed." },
   ],
   timeouts: { defaults: { create: "30m" }, note: "The create waits until the image is available." },
   collectionPath: () => "/images",

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
 import { createOnce } from "../lost-answers";
+import { powerCycle, say } from "../steps";
 import { claimOneByOne } from "../ownership";
 import type { CheckFailure } from "../check";
-import { idInput, type ResourceSpec } from "../table";
+import { idInput, UNKNOWN, type ResourceSpec } from "../table";
 
 export interface InterfaceApi {
   id: number;
@@ -17,6 +18,8 @@ export const interfaceSpec: ResourceSpec<InterfaceApi> = {
   description:
     "One network interface of a configuration profile (`/compute/instances/{computeId}/configs/{configId}/interfaces`), added after the others (at most 3 per profile). It becomes active when the instance next boots with the profile. A profile's interfaces are managed either one by one with Interface resources or as a list (a Config's or an Instance's `interfaces`), never both: the provider refuses the mix.",
   idFormat: "The API's integer interface id, as a string.",
+  deleteNote:
+    "the API deletes no active interface (interfaces rule 4): an active one is deleted inside a shutdown and boot of its instance (a progress line says so). When the instance goes in the same run, `deletedWith: instance` spares that cycle.",
   example: `const backend = new compute.Interface("backend", {
     computeId: web.id,
     configId: profile.id,
@@ -153,6 +156,19 @@ export const iface = defineResource({
       // nothing of a vlan interface.
       if (news.purpose === "vlan") d.replaces = d.changed;
       d.deleteBeforeReplace = false;
+    },
+    // A 1:1 NAT of `any` is answered with the address the API picks.
+    plan(_ctx, outs) {
+      const ipv4 = outs.ipv4 as { nat11?: unknown } | undefined;
+      if (ipv4 && typeof ipv4 === "object" && ipv4.nat11 === "any") outs.ipv4 = UNKNOWN;
+    },
+    // Rule 4: the API deletes no active interface. Its instance is shut down for the delete, then booted again.
+    async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+      const i = await c.get<InterfaceApi & { active?: boolean }>(interfaceSpec.itemPath(id, props), true);
+      if (!i?.active) return remove();
+      const computeId = String(props.computeId);
+      say(`interface ${id} is active: instance ${computeId} is shut down to delete it (the API deletes no active interface), then booted again`);
+      return powerCycle(c, computeId, { timeoutMs, why: `the delete of its active interface ${id}` }, remove);
     },
     async send(c, body, inputs) {
       claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { deletesFirst, type CheckFailure } from "../check";
 import { defineResource } from "../definition";
 import { RESOURCE_NAME } from "../naming";
+import { untilAccepted, usersLeaving } from "../steps";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { idInput, rule, UNKNOWN, type ResourceSpec } from "../table";
 import { VPC_LABEL } from "./vpc";
@@ -21,6 +22,8 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
   uniqueLabel: true,
   description:
     "A subnet of a VPC (`/vpcs/{vpcId}/subnets`). Instances join it through a `vpc` interface (an Instance's `interfaces`, a Config's, or an Interface resource).",
+  deleteNote:
+    "while interfaces of instances being deleted still use the subnet, the delete waits for them to go; interfaces of instances that stay fail it at once, naming them.",
   idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
   example: `const web = new compute.Subnet("web", { vpcId: net.id, ipv4: "10.0.1.0/24" }); // label: web-<suffix>`,
   replacementNote:
@@ -61,7 +64,7 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
       description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`.",
     },
     { name: "created", kind: "output", description: "When the subnet was created." },
-    { name: "updated", kind: "output", description: "When it last changed." },
+    { name: "updated", kind: "output", changesWith: ["label"], description: "When it last changed." },
   ],
   collectionPath: (inputs) => `/vpcs/${String(inputs.vpcId)}/subnets`,
   itemPath: (id, props) => `/vpcs/${String(props.vpcId)}/subnets/${encodeURIComponent(id)}`,
@@ -124,8 +127,15 @@ export const subnet = defineResource({
         news.ipv4 !== UNKNOWN &&
         !subnetIpv4Error(news.ipv4) &&
         cidrsOverlap(olds.ipv4, news.ipv4);
-      d.deleteBeforeReplace = d.replaces.length > 0 && (overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news));
+      // (Said whether or not this diff replaces: the engine may force a replacement, replaceOnChanges say.)
+      d.deleteBeforeReplace = overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news);
     },
+    // Interfaces of instances being deleted still hold it for a while: waited for, as the delete of those goes on.
+    deleteSteps: ({ client: c, id, props, timeoutMs }, remove) =>
+      untilAccepted(`subnet ${id}`, timeoutMs, remove, async () => {
+        const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true);
+        return usersLeaving(c, s?.computes ?? []);
+      }),
     async deleteFailure({ client: c, id, props }) {
       // The API refuses while interfaces use the subnet: say which, and what to do.
       const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { ApiClient } from "../client";
 import { defineResource } from "../definition";
+import { untilAccepted, usersLeaving } from "../steps";
 import type { NameRule } from "../naming";
 import { vpcLabelError } from "../rules";
 import { rule, type ResourceSpec } from "../table";
@@ -22,6 +24,8 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
   noun: "VPC",
   uniqueLabel: true,
   description: "A VPC (`/vpcs`): a private network in one region; its subnets are Subnet resources.",
+  deleteNote:
+    "while interfaces of instances being deleted still use its subnets, the delete waits for them to go; interfaces of instances that stay fail it at once, naming them.",
   idFormat: "The API's integer VPC id, as a string: the `vpcId` of its subnets.",
   example: `const net = new compute.Vpc("prod", { region: "us-east", description: "production" }); // label: prod-<suffix>`,
   autoName: VPC_LABEL,
@@ -51,7 +55,7 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
       description: "Region id (one with VPC support). Changing it replaces the VPC.",
     },
     { name: "created", kind: "output", description: "When the VPC was created." },
-    { name: "updated", kind: "output", description: "When it last changed." },
+    { name: "updated", kind: "output", changesWith: ["label", "description"], description: "When it last changed." },
   ],
   collectionPath: () => "/vpcs",
   readsFromList: true,
@@ -61,9 +65,33 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
   },
 };
 
+/** The instances using the VPC's subnets (`subnets[].computes`). */
+async function usersOf(c: ApiClient, id: string): Promise<Array<{ subnet: string; id: number; interfaces: Array<{ id: number; active: boolean }> }>> {
+  const subnets = await c.list<{ label: string; computes: Array<{ id: number; interfaces: Array<{ id: number; active: boolean }> }> }>(`/vpcs/${id}/subnets`);
+  return subnets.flatMap((s) => s.computes.map((i) => ({ ...i, subnet: s.label })));
+}
+
+/**
+ * A VPC: its table, plus a delete that waits while instances being deleted still use its subnets, and says
+ * which instances hold it otherwise.
+ */
 export const vpc = defineResource({
   spec: vpcSpec,
   lookup: { name: "getVpcs", listKey: "vpcs", description: "The VPCs of the account." },
   sdk: { file: "vpc" },
+  hooks: {
+    deleteSteps: ({ client: c, id, timeoutMs }, remove) =>
+      untilAccepted(`VPC ${id}`, timeoutMs, remove, async () => usersLeaving(c, await usersOf(c, id).catch(() => []))),
+    async deleteFailure({ client: c, id }) {
+      const users = await usersOf(c, id).catch(() => []);
+      if (!users.length) return undefined;
+      const who = users.map(
+        (i) => `instance ${i.id} in subnet ${i.subnet} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`,
+      );
+      return new Error(
+        `cannot delete VPC ${id}: its subnets are still used by ${who.join("; ")}. Remove those interfaces first; an active interface needs its instance shut down or rebooted with another profile.`,
+      );
+    },
+  },
 });
 export const vpcProvider = vpc.provider;

@@ -106,6 +106,7 @@ export function resourceDoc(spec: ResourceSpec): string {
     "## Replacement",
     "",
     ...replacementDoc(spec).flatMap((p) => [p, ""]),
+    ...optionsDoc(spec),
     "## Id",
     "",
     spec.idFormat,
@@ -113,6 +114,55 @@ export function resourceDoc(spec: ResourceSpec): string {
     ...importDoc(spec),
   ];
   return lines.join("\n");
+}
+
+/**
+ * The section on plans and Pulumi's resource options: what a preview knows of an update, how each engine
+ * option meets this resource's replacements, labels and children, naming policies, deletes and Ctrl-C.
+ */
+function optionsDoc(spec: ResourceSpec): string[] {
+  const field = spec.autoName?.field ?? "label";
+  const code = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+  const either = (names: string[]) => (names.length > 1 ? `${code(names.slice(0, -1))} or \`${names[names.length - 1]}\`` : code(names));
+  const a = /^[aeiou]/i.test(spec.noun) ? "an" : "a";
+  const changing = spec.fields.filter((f) => f.kind === "output" && f.changesWith);
+  const parents = spec.fields.filter((f) => f.inPath).map((f) => f.name);
+  const pinnedReplace = spec.holdsData && spec.uniqueLabel;
+  const items = [
+    `**Preview** (the plugin): an update is planned with the outputs it leaves as they are known${
+      changing.length
+        ? `; unknown only ${changing.map((f) => `\`${f.name}\` (when ${f.changesWith === "*" ? "anything" : either(f.changesWith as string[])} changes)`).join(", ")}`
+        : ""
+    }, so the resources that use them are not planned to change. The dynamic classes cannot plan outputs (the README says what that means).`,
+    pinnedReplace
+      ? `**replaceOnChanges**, **replaceWith**, **replacementTrigger**: a replacement the engine forces is made as the provider's own: first, under a temporary \`${field}\` when the program pins one, which it takes once the old ${spec.noun} is deleted.`
+      : spec.uniqueLabel
+        ? `**replaceOnChanges**, **replaceWith**, **replacementTrigger**: with a \`${field}\` the program pins (unique in the API), a replacement the engine forces deletes the old ${spec.noun} first, as the provider's own do.`
+        : "**replaceOnChanges**, **replaceWith**, **replacementTrigger**: a replacement the engine forces is made as the provider's own.",
+    spec.holdsData
+      ? `**deleteBeforeReplace**: set by the program, it deletes the old ${spec.noun} (and what it holds) before the new one exists; left out, a replacement is always made first.`
+      : "**deleteBeforeReplace**: set by the program, the old one is deleted first.",
+    parents.length
+      ? `**deletedWith** its parent (${code(parents)}'s resource): when both go in one run, no DELETE is sent for this ${spec.noun} (the parent's delete removes it).`
+      : "**deletedWith**: when both go in one run, no DELETE is sent for it.",
+    `**retainOnDelete**: removed from the program (or destroyed), the ${spec.noun} leaves the stack and stays in the API. **protect**: a delete or replacement is refused until it is lifted. **ignoreChanges**: the inputs named are neither compared nor sent.`,
+    ...(spec.autoName
+      ? [
+          `**Naming policies** (\`pulumi:autonaming\`, for a \`${field}\` left out): \`mode: verbatim\` names it after the resource, a \`pattern\` (\`\${name}\`, \`\${stack}\`, \`\${hex(n)}\`...) as it says, \`mode: disabled\` makes \`${field}\` required; a name the API would refuse fails the preview, naming the rule and the setting. A name with no random part is held as a pinned one: ${
+            pinnedReplace
+              ? "Pulumi then deletes before it replaces (with the plugin), so add a random part to keep replacements made first"
+              : "a replacement deletes the old one first"
+          }. The dynamic classes read the same setting from the stack's config.`,
+        ]
+      : []),
+    ...(spec.deleteNote ? [`**Delete**: ${spec.deleteNote}`] : []),
+    ...(spec.timeouts
+      ? [
+          `**Ctrl-C** during a wait ends it at once: ${a} ${spec.noun} already made is kept in the stack with its id, and the next \`pulumi up\` goes on with it.`,
+        ]
+      : []),
+  ];
+  return ["## Plans and resource options", "", ...items.flatMap((p) => [`- ${p}`]), ""];
 }
 
 /** The Import section of a resource page: the import id, the command, the import option (the plugin's). */

@@ -4,7 +4,8 @@
  * `import * as compute from "@pulumi-compute/plugin-sdk"` (the one line a user changes). The generated
  * classes alias their type to the dynamic one (schema.json), and the installed plugin reads the dynamic
  * form's state: the preview plans nothing, up changes nothing, the first refresh is clean and leaves the
- * plugin's own entries (no serialized provider), and destroy deletes everything through the plugin.
+ * plugin's own entries (no serialized provider), and, once every profile has been booted (so interfaces are
+ * active, which the API will not delete), destroy deletes everything through the plugin.
  *
  * The program runs in a folder of its own whose node_modules is tests/programs/switch's (both packages, one
  * @pulumi/pulumi), under examples/all's project name.
@@ -14,8 +15,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { Project } from "../../scripts/pulumi";
-import { ed25519Key, emulator, inventory } from "../helpers/emulator";
+import { call, ed25519Key, emulator, get, inventory, list } from "../helpers/emulator";
 import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
+import { waitUntil } from "../helpers/wait";
 
 jest.setTimeout(600_000);
 
@@ -101,6 +103,22 @@ test("examples/all moves from the dynamic classes to the plugin SDK: same for ev
 
   // Nothing was made, changed or deleted in the API by the switch.
   expect(await inventory(emu)).toEqual(apiBefore);
+
+  // Every profile booted (each instance rebooted into each of its profiles in turn): the interfaces of the
+  // last one are active, which the API will not delete (interfaces rule 4). The destroy still completes.
+  for (const inst of await list(emu, "/compute/instances")) {
+    for (const cfg of await list(emu, `/compute/instances/${inst.id}/configs`)) {
+      const action = (await get(emu, `/compute/instances/${inst.id}`)).status === "offline" ? "boot" : "reboot";
+      expect((await call(emu, "POST", `/compute/instances/${inst.id}/${action}`, { body: { config_id: cfg.id } })).status).toBe(200);
+      await waitUntil(async () => (await get(emu, `/compute/instances/${inst.id}`)).status === "running");
+    }
+  }
+  const active = async () =>
+    (await Promise.all((await list(emu, "/compute/instances")).map(async (i) => list(emu, `/compute/instances/${i.id}/configs`))))
+      .flat()
+      .flatMap((c) => c.interfaces)
+      .filter((i: { active: boolean }) => i.active).length;
+  expect(await active()).toBeGreaterThan(0);
 
   const down = await ok("destroy");
   expect(down.summary).toEqual({ delete: made });

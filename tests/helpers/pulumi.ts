@@ -24,13 +24,13 @@ export class TestStack {
   readonly project: Project;
   /** Everything the CLI printed in this stack's runs, for secret audits. */
   readonly transcript: string[] = [];
-  /** `example`: a folder of examples/, or a path from the repository's root (tests/programs/...). */
+  /** `example`: a folder of examples/, a path from the repository's root (tests/programs/...), or an absolute path. */
   constructor(
     example: string,
     readonly stack: string,
     private readonly base: { config?: Record<string, string>; secrets?: Record<string, string>; env?: Record<string, string> } = {},
   ) {
-    this.dir = path.join(ROOT, example.includes("/") ? example : path.join("examples", example));
+    this.dir = path.isAbsolute(example) ? example : path.join(ROOT, example.includes("/") ? example : path.join("examples", example));
     // A program that installs packages (the examples, the TypeScript test programs) must have them installed.
     const manifest = path.join(this.dir, "package.json");
     if (
@@ -63,6 +63,24 @@ export class TestStack {
     return r.json;
   }
 
+  /**
+   * `pulumi preview`, then `pulumi up` with the same settings: the up must make exactly the steps the
+   * preview planned (each resource's operation but `same`), else this fails naming the difference.
+   * Returns both runs; the up's `json` is `{ summary, outputs, steps }` (its steps but `same`).
+   */
+  async upAsPlanned(extra: Parameters<TestStack["run"]>[1] = {}): Promise<{ preview: PulumiResult; up: PulumiResult }> {
+    const preview = await this.run("preview", extra);
+    if (preview.code !== 0) throw new Error(`pulumi preview failed (${preview.code}):\n${preview.stderr}\n${preview.stdout}`);
+    const up = await this.run("up", { ...extra, flags: [...(extra.flags ?? []), "--json"] });
+    if (up.code !== 0) throw new Error(`pulumi up failed (${up.code}):\n${up.stderr}\n${up.stdout}`);
+    // What changes: a preview lists a resource left as it is only with --show-sames.
+    const planned = previewSteps(preview.json).filter((x) => !x.startsWith("same "));
+    const made = upSteps(up.stdout).filter((x) => !x.startsWith("same "));
+    expect({ planned: planned.filter((s) => !made.includes(s)), made: made.filter((s) => !planned.includes(s)) }).toEqual({ planned: [], made: [] });
+    up.json.steps = made;
+    return { preview, up };
+  }
+
   /** The stack's config file (Pulumi.<stack>.yaml) as written by the CLI. */
   configFile(): string {
     return readFileSync(path.join(this.dir, `Pulumi.${this.stack}.yaml`), "utf8");
@@ -79,3 +97,24 @@ export class TestStack {
 export function resourcesOf(exported: any, typeSuffix: string): any[] {
   return (exported.deployment.resources ?? []).filter((r: any) => r.type.endsWith(typeSuffix));
 }
+
+/** `<op> <resource name> (<type>)` for each step of a `pulumi preview --json`, sorted. */
+export function previewSteps(preview: any): string[] {
+  return ((preview?.steps ?? []) as Array<{ op: string; urn: string }>).map((s) => stepName(s.op, s.urn)).sort();
+}
+
+/** The same for the steps an `up --json` made: its engine events, one a line after the preview it prints first. */
+export function upSteps(stdout: string): string[] {
+  const steps: string[] = [];
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith('{"sequence"')) continue;
+    const pre = JSON.parse(line).resourcePreEvent?.metadata;
+    if (pre) steps.push(stepName(pre.op, pre.urn));
+  }
+  return steps.sort();
+}
+
+const stepName = (op: string, urn: string) => {
+  const parts = urn.split("::");
+  return `${op} ${parts.slice(3).join("::")} (${(parts[2] ?? "").split("$").pop()})`;
+};

@@ -3,127 +3,39 @@
  * configuration, check with auto-naming from the engine's seed, detailed diff, create/read/update/delete,
  * import ids of child resources, secrets marked by the plugin, customTimeouts, invokes.
  */
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import type { Emulator } from "../../emulator/server";
 import { resetSettings } from "../../provider/settings";
-import { serve } from "../../provider/plugin/server";
 import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
+import { initFailed, pluginClient, secret, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
 
 type Props = Record<string, any>;
-const SIG = "4dabf18193072939515e22adb298388d";
-const SECRET = "1b47061264138c4ac30d75fd1eb44270";
-const secret = (value: unknown) => ({ [SIG]: SECRET, value });
 const PASS = "A-str0ng-Passw0rd!x";
 
 let emu: Emulator;
-let server: grpc.Server;
-let client: provrpc.ResourceProviderClient;
-
-const urn = (type: string, name: string) => `urn:pulumi:dev::proj::compute:index:${type}::${name}`;
+let plugin: PluginClient;
 const struct = (v: Props) => structproto.Struct.fromJavaScript(v);
-
-function rpc<Req, Res>(method: string, req: Req): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    (client as any)[method](req, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
-  });
-}
-
-async function configure(args: Props): Promise<provproto.ConfigureResponse> {
-  const req = new provproto.ConfigureRequest();
-  req.setArgs(struct(args));
-  return rpc("configure", req);
-}
-async function check(type: string, name: string, news: Props, olds: Props = {}, seed = "seed-1") {
-  const req = new provproto.CheckRequest();
-  req.setUrn(urn(type, name));
-  req.setNews(struct(news));
-  req.setOlds(struct(olds));
-  req.setRandomseed(Buffer.from(seed));
-  const res = await rpc<provproto.CheckRequest, provproto.CheckResponse>("check", req);
-  return { inputs: res.getInputs()!.toJavaScript(), failures: res.getFailuresList().map((f) => [f.getProperty(), f.getReason()]) };
-}
-async function create(type: string, name: string, props: Props, timeoutSeconds = 0) {
-  const req = new provproto.CreateRequest();
-  req.setUrn(urn(type, name));
-  req.setProperties(struct(props));
-  req.setTimeout(timeoutSeconds);
-  const res = await rpc<provproto.CreateRequest, provproto.CreateResponse>("create", req);
-  return { id: res.getId(), outs: res.getProperties()!.toJavaScript() };
-}
-async function read(type: string, id: string, props: Props = {}, inputs: Props = {}) {
-  const req = new provproto.ReadRequest();
-  req.setUrn(urn(type, "r"));
-  req.setId(id);
-  req.setProperties(struct(props));
-  req.setInputs(struct(inputs));
-  const res = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
-  return { id: res.getId(), outs: res.getProperties()?.toJavaScript() as Props, inputs: res.getInputs()?.toJavaScript() as Props };
-}
-async function diff(type: string, id: string, olds: Props, news: Props, oldInputs?: Props) {
-  const req = new provproto.DiffRequest();
-  req.setUrn(urn(type, "r"));
-  req.setId(id);
-  req.setOlds(struct(olds));
-  req.setNews(struct(news));
-  if (oldInputs) req.setOldInputs(struct(oldInputs));
-  const res = await rpc<provproto.DiffRequest, provproto.DiffResponse>("diff", req);
-  const kinds = Object.fromEntries(
-    res
-      .getDetaileddiffMap()
-      .toArray()
-      .map(([k, v]) => [k, (v as unknown as unknown[])[0]]),
-  );
-  return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList(), dbr: res.getDeletebeforereplace(), kinds };
-}
-async function update(type: string, id: string, olds: Props, news: Props) {
-  const req = new provproto.UpdateRequest();
-  req.setUrn(urn(type, "r"));
-  req.setId(id);
-  req.setOlds(struct(olds));
-  req.setNews(struct(news));
-  const res = await rpc<provproto.UpdateRequest, provproto.UpdateResponse>("update", req);
-  return res.getProperties()!.toJavaScript();
-}
-async function del(type: string, id: string, props: Props) {
-  const req = new provproto.DeleteRequest();
-  req.setUrn(urn(type, "r"));
-  req.setId(id);
-  req.setProperties(struct(props));
-  await rpc("delete", req);
-}
-async function invoke(tok: string, args: Props = {}) {
-  const req = new provproto.InvokeRequest();
-  req.setTok(tok);
-  req.setArgs(struct(args));
-  const res = await rpc<provproto.InvokeRequest, provproto.InvokeResponse>("invoke", req);
-  return { ret: res.getReturn()?.toJavaScript() as Props, failures: res.getFailuresList().map((f) => f.getReason()) };
-}
-
-/** The ErrorResourceInitFailed detail of a failure (what the engine keeps), if any. */
-function initFailed(err: grpc.ServiceError): { id: string; props: Props } | undefined {
-  const bin = err.metadata.get("grpc-status-details-bin")[0];
-  if (!bin) return undefined;
-  const status = statusproto.Status.deserializeBinary(bin as Buffer);
-  const detail = status.getDetailsList()[0].unpack(provproto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
-  return { id: detail.getId(), props: detail.getProperties()!.toJavaScript() };
-}
+const rpc = <Req, Res>(method: string, req: Req): Promise<Res> => plugin.rpc(method, req);
+const configure = (args: Props) => plugin.configure(args);
+const check = (...a: Parameters<PluginClient["check"]>) => plugin.check(...a);
+const create = (type: string, name: string, props: Props, timeoutSeconds = 0) => plugin.create(type, name, props, { timeoutSeconds });
+const read = (...a: Parameters<PluginClient["read"]>) => plugin.read(...a);
+const diff = (...a: Parameters<PluginClient["diff"]>) => plugin.diff(...a);
+const update = (type: string, id: string, olds: Props, news: Props) => plugin.update(type, id, olds, news);
+const del = (...a: Parameters<PluginClient["del"]>) => plugin.del(...a);
+const invoke = (...a: Parameters<PluginClient["invoke"]>) => plugin.invoke(...a);
 
 beforeAll(async () => {
   emu = await emulator();
-  const s = await serve();
-  server = s.server;
-  client = new provrpc.ResourceProviderClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  plugin = await pluginClient();
   await configure({ apiUrl: emu.url, token: secret(emu.token) });
 });
 afterAll(async () => {
-  client.close();
-  server.forceShutdown();
+  plugin.close();
   resetSettings();
   await emu.close();
 });
@@ -370,4 +282,46 @@ test("import of every resource type: read by import id, the inputs read check an
     expect([type, d.diffs, d.changes]).toEqual([type, [], provproto.DiffResponse.DiffChanges.DIFF_NONE]);
   }
   expect((await read("Token", `${token.id}`)).outs).not.toHaveProperty("token");
+});
+
+test("detailed diffs name the nested field that changes, and the one that forces a replacement", async () => {
+  const K = provproto.PropertyDiff.Kind;
+  const olds = {
+    region: "us-east",
+    type: "c1-standard-2",
+    label: "nested",
+    image: "compute/debian12",
+    tags: ["alpha", "beta"],
+    alerts: { cpu: 90, io: 10000, networkIn: 10, networkOut: 10, transferQuota: 80 },
+    backupSchedule: { day: "Monday", window: "W2" },
+    metadata: { userData: "YQ==" },
+    interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: 7, ipv4: { vpc: "10.0.0.2" } }],
+  };
+  const inputs = Object.keys(olds);
+  const news = {
+    ...olds,
+    tags: ["alpha", "gamma"],
+    alerts: { cpu: 50 },
+    backupSchedule: { day: "Friday" },
+    interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: 7, ipv4: { vpc: "10.0.0.3" } }],
+  };
+  const d = await diff("Instance", "99", { ...olds, __declared: inputs }, news);
+  expect(d.kinds).toEqual({ "tags[1]": K.UPDATE, "alerts.cpu": K.UPDATE, "backupSchedule.day": K.UPDATE, "interfaces[1].ipv4.vpc": K.UPDATE });
+  expect(d.diffs.sort()).toEqual(["alerts", "backupSchedule", "interfaces", "tags"]);
+  const replaced = await diff("Instance", "99", { ...olds, __declared: inputs }, { ...olds, metadata: { userData: "Yg==" } });
+  expect(replaced).toMatchObject({ replaces: ["metadata"], kinds: { "metadata.userData": K.UPDATE_REPLACE } });
+  const devices = (slot: string, diskId: number) => ({
+    sda: null,
+    sdb: null,
+    sdc: null,
+    sdd: null,
+    sde: null,
+    sdf: null,
+    sdg: null,
+    sdh: null,
+    [slot]: { diskId, volumeId: null },
+  });
+  const cfg = { computeId: 5, label: "boot", devices: devices("sda", 11) };
+  const moved = await diff("Config", "3", { ...cfg, __declared: Object.keys(cfg) }, { ...cfg, devices: devices("sda", 12) });
+  expect(moved.kinds).toEqual({ "devices.sda.diskId": K.UPDATE });
 });

@@ -7,8 +7,8 @@ import { isExisting } from "../../naming";
 import { claimAsList } from "../../ownership";
 import { generatedPassword } from "../../passwords";
 import { client as settingsClient } from "../../settings";
-import { instancePath, power } from "../../steps";
-import { camel, containsUnknown, convertKeys, snake, type Props } from "../../table";
+import { instancePath, power, untilAccepted } from "../../steps";
+import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
 import { checkSwapChange, swapAtDeploy, swapSizeOf } from "./swap";
@@ -140,11 +140,37 @@ export const instance = defineResource({
       // unless said), and a refresh keeps what the state knows; only a state (or an import) that does not
       // know it reads the disks. (A change made to the swap disk by hand is not seen: docs/reliability.md.)
       const known = op === "create" ? swapAtDeploy(props) : typeof props.swapSize === "number" ? props.swapSize : undefined;
-      const swap = known ?? (await swapSizeOf(c, id, props));
+      // (An import has no state: whether it was deployed from an image is the record's to say.)
+      const swap = known ?? (await swapSizeOf(c, id, { ...props, image: props.image ?? api.image ?? undefined }));
       if (swap !== undefined) extra.swapSize = swap;
       return extra;
     },
 
+    /**
+     * preview: what the steps above set. A create: the generated password (unknown), the swap disk asked for,
+     * the power state it waits for. An update: the power state step 7 leaves, and what a rebuild makes anew.
+     */
+    plan({ op, olds, news, changed }, outs) {
+      const deploys = news.image !== undefined || news.scriptId !== undefined;
+      if (op === "create") {
+        if (deploys && news.rootPass === undefined) outs.rootPass = UNKNOWN;
+        const swap = swapAtDeploy(news);
+        if (swap !== undefined && !containsUnknown(news.image)) outs.swapSize = swap;
+        return;
+      }
+      if (typeof olds.status === "string" && !SETTLED.has(olds.status)) Object.assign(outs, { status: UNKNOWN, booted: UNKNOWN });
+      if (changed.includes("booted") || changed.includes("image")) {
+        outs.status = news.booted === false ? "offline" : "running";
+        outs.booted = news.booted !== false;
+      }
+      if (changed.includes("image")) {
+        if (news.rootPass === undefined) outs.rootPass = UNKNOWN;
+        outs.swapSize = UNKNOWN;
+      }
+      if (changed.includes("interfaces") && olds.bootConfigId === undefined) outs.bootConfigId = UNKNOWN;
+    },
+    // The API refuses while the instance is cloned or restores a backup (a clone of it under way): waited for.
+    deleteSteps: ({ id, timeoutMs }, remove) => untilAccepted(`instance ${id}`, timeoutMs, remove, () => true),
     waitGone: true,
     keptNote: "run pulumi up again to continue, or pulumi destroy to remove it.",
   },

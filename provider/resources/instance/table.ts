@@ -29,6 +29,7 @@ export const instanceSpec: ResourceSpec<InstanceApi> = {
   description:
     "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
   idFormat: 'The API\'s integer instance id, as a string (for example `"123"`); it is the `computeId` of disks, configs and interfaces.',
+  deleteNote: "the API refuses while the instance is cloned or restores a backup: the delete waits for that to end (within the delete timeout), then goes on.",
   example: `import * as compute from "pulumi-compute";
 
 const web = new compute.Instance("web", {
@@ -257,16 +258,18 @@ export const ip = web.ipv4[0];`,
     {
       name: "specs",
       kind: "output",
+      changesWith: ["type"],
       outputType: "object",
       schema: z.object({ disk: z.number(), memory: z.number(), vcpus: z.number(), gpus: z.number(), transfer: z.number() }),
       description: "`disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.",
     },
     { name: "hypervisor", kind: "output", description: "`kvm`." },
-    { name: "hostUuid", kind: "output", description: "The host machine." },
-    { name: "hasUserData", kind: "output", outputType: "boolean", description: "Whether the instance was provisioned with user data." },
+    { name: "hostUuid", kind: "output", changesWith: ["type"], description: "The host machine (a resize migrates the instance to another)." },
+    { name: "hasUserData", kind: "output", outputType: "boolean", changesWith: ["image"], description: "Whether the instance was provisioned with user data." },
     {
       name: "backups",
       kind: "output",
+      changesWith: ["backupsEnabled", "backupSchedule"],
       outputType: "object",
       schema: z.object({
         enabled: z.boolean(),
@@ -276,7 +279,12 @@ export const ip = web.ipv4[0];`,
       }),
       description: "Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`.",
     },
-    { name: "vpcIpv4", kind: "output", description: "The address of the instance's first vpc interface in its subnet (set when `interfaces` has one)." },
+    {
+      name: "vpcIpv4",
+      kind: "output",
+      changesWith: ["interfaces", "image"],
+      description: "The address of the instance's first vpc interface in its subnet (set when `interfaces` has one).",
+    },
     {
       name: "bootConfigId",
       kind: "output",
@@ -284,7 +292,12 @@ export const ip = web.ipv4[0];`,
       description: "The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is).",
     },
     { name: "created", kind: "output", description: "When the instance was created." },
-    { name: "updated", kind: "output", description: "When it last changed." },
+    {
+      name: "updated",
+      kind: "output",
+      changesWith: ["label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "type", "image"],
+      description: "When it last changed.",
+    },
   ],
   timeouts: { defaults: { create: "15m", update: "60m", delete: "10m" }, note: "Pulumi's `customTimeouts` do not reach dynamic providers." },
   collectionPath: () => "/compute/instances",

@@ -41,6 +41,8 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
   const current = async () => (ctx.latest = (await c.get<InstanceApi>(instancePath(id))) as InstanceApi);
   const seen = (i: object) => (ctx.latest = i as InstanceApi);
 
+  // 0. A create cut short (a timeout, Ctrl-C) kept it in the stack before it settled: that wait goes on first.
+  if (typeof olds.status === "string" && !SETTLED.has(olds.status)) await settle("to finish what the last run began");
   // 1. An image change with rebuildOnImageChange: rebuild (erases the disks), then the other changes.
   if (has("image")) {
     if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
@@ -58,7 +60,11 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
     ctx.latest = (await c.request<InstanceApi>("PUT", instancePath(id), { body })).body;
   }
   // 3. The backup service. Enabling or cancelling twice is harmless.
-  if (has("backupsEnabled")) await act(c, `${instancePath(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, {});
+  // The record read after it, so the outputs say what the service now does (else the next preview plans it again).
+  if (has("backupsEnabled")) {
+    await act(c, `${instancePath(id)}/backups/${news.backupsEnabled ? "enable" : "cancel"}`, {});
+    await current();
+  }
   // 4. What the API does only while the instance is shut down, in one power cycle: a swap disk resize and the
   // root password reset.
   const swapTo = has("swapSize") && typeof news.swapSize === "number" && news.swapSize !== extra.swapSize ? news.swapSize : undefined;

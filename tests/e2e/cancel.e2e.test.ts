@@ -1,0 +1,84 @@
+/**
+ * Ctrl-C during a long wait, through the plain CLI, in both forms: SIGINT or SIGTERM to `pulumi up` (the
+ * engine then sends its Cancel to the providers), or SIGINT to the whole process group (what a terminal's
+ * Ctrl-C does: the provider's process gets it too). The run ends while the instance is still provisioning
+ * (it would wait about 20 s), the instance made is in the stack with its id, and the next `up` goes on with
+ * it (it waits for the provisioning to end): never a duplicate, never an orphan.
+ */
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import type { Emulator } from "../../emulator/server";
+import { pulumiBin } from "../../scripts/pulumi";
+import { ed25519Key, emulator, list } from "../helpers/emulator";
+import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
+import { resourcesOf, TestStack } from "../helpers/pulumi";
+import { waitUntil } from "../helpers/wait";
+
+jest.setTimeout(600_000);
+
+let emu: Emulator;
+let plugin: InstalledPlugin;
+const stacks: TestStack[] = [];
+
+beforeAll(async () => {
+  emu = await emulator();
+  plugin = await installPlugin();
+});
+afterAll(async () => {
+  for (const s of stacks) s.cleanup();
+  plugin?.cleanup();
+  await emu?.close();
+});
+
+/** `pulumi up` started as a user starts it, interrupted once the instance exists; what it printed, and whether the instance still provisioned then. */
+async function interruptedUp(stack: TestStack, extraEnv: Record<string, string>, signal: NodeJS.Signals, group: boolean) {
+  const env = stack.project.env(extraEnv);
+  const child = spawn(path.join(pulumiBin(), "pulumi"), ["up", "--yes", "--non-interactive", "--color", "never", "--stack", stack.stack], {
+    cwd: stack.dir,
+    env,
+    detached: true, // its own process group, as a terminal gives a command
+  });
+  let output = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
+  const slow = async () => (await list(emu, "/compute/instances")).find((i) => i.label.startsWith("slow-"));
+  await waitUntil(async () => (await slow())?.status === "provisioning", { timeoutMs: 120_000, what: "the instance to be made" });
+  const startedAt = Date.now();
+  process.kill(group ? -child.pid! : child.pid!, signal);
+  const code = await exited;
+  const tookMs = Date.now() - startedAt;
+  return { code, output, tookMs, instance: await slow() };
+}
+
+test.each([
+  ["plugin", "SIGINT", false],
+  ["dynamic", "SIGTERM", false],
+  ["dynamic", "SIGINT", true],
+] as const)("%s form, %s%s: the run ends during the wait, keeps the instance, and the next up goes on with it", async (form, signal, group) => {
+  const stack = new TestStack("tests/programs/plans", `cancel-${form}-${signal}-${process.pid}`, {
+    config: { "compute:apiUrl": emu.url, form, publicKey: ed25519Key(62), withSlow: "true" },
+    secrets: { "compute:token": emu.token, rootPass: "Cancel-R00t-Pass!" },
+    env: form === "plugin" ? plugin.env : {},
+  });
+  stacks.push(stack);
+  await stack.run("outputs"); // the stack and its config, as `pulumi stack init` and `pulumi config set` make them
+  emu.timing.speed = 2.5; // provisioning takes 20 s
+  const run = await interruptedUp(stack, form === "plugin" ? plugin.env : {}, signal, group);
+  emu.timing.speed = 0.01;
+  expect(run.output).toMatch(signal === "SIGTERM" ? /SIGTERM received; cancelling/ : /\^C received; cancelling/);
+  expect(run.code).not.toBe(0);
+  // It ended before the instance was done provisioning: the wait was cut short, not waited out.
+  expect(run.instance?.status).toBe("provisioning");
+  console.log(`${form} ${signal}${group ? " (group)" : ""}: the run ended ${run.tookMs} ms after the signal`);
+  // What was made is in the stack, with its id.
+  const kept = resourcesOf(await stack.ok("export"), ":Instance");
+  expect(kept.map((r: any) => r.id)).toEqual([String(run.instance!.id)]);
+  // The next up goes on with it: the same instance, running, and no second one.
+  const up = await stack.ok("up");
+  expect(up.outputs.slowId).toBe(String(run.instance!.id));
+  const instances = await list(emu, "/compute/instances");
+  expect(instances.filter((i) => i.label.startsWith("slow-")).map((i) => [i.id, i.status])).toEqual([[run.instance!.id, "running"]]);
+  await stack.ok("destroy");
+  expect(await list(emu, "/compute/instances")).toEqual([]);
+});
