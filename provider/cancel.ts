@@ -46,15 +46,37 @@ export async function pause(ms: number, what: string): Promise<void> {
 }
 
 let listening = false;
+let underWay = 0;
+let exitWhenIdle = false;
+
+/** Runs an operation the engine asked for, counted: a signal lets the operations under way answer before the process ends. */
+export async function counted<T>(op: () => Promise<T>): Promise<T> {
+  underWay++;
+  try {
+    return await op();
+  } finally {
+    underWay--;
+    // (Time for the answer to reach the engine first.)
+    if (exitWhenIdle && underWay === 0) setTimeout(() => process.exit(0), 200);
+  }
+}
+
 /**
- * SIGINT and SIGTERM reaching this provider process (a terminal's Ctrl-C goes to the whole process group)
- * cancel its waits instead of killing it in the middle of an operation: it answers the engine, which then
- * ends the run and closes it.
+ * SIGINT and SIGTERM reaching this provider process end it, as they would by default, but never in the
+ * middle of an operation: the waits under way end at once, their operations answer the engine with what
+ * they made, and then the process ends. (The engine closes its plugins with SIGINT; a terminal's Ctrl-C
+ * reaches the whole process group.)
  */
 export function cancelOnSignals(): void {
   if (listening) return;
   listening = true;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => cancel(`${signal} received`));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      cancel(`${signal} received`);
+      if (underWay === 0) process.exit(0);
+      exitWhenIdle = true;
+    });
+  }
 }
 
 interface GrpcServerPrototype {

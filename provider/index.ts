@@ -2,7 +2,7 @@
  * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
-import { cancelOnEngineCancel, cancelOnSignals } from "./cancel";
+import { cancelOnEngineCancel, cancelOnSignals, counted } from "./cancel";
 import { definitionOf } from "./registry";
 import type { DynamicProviderImpl } from "./rest-provider";
 import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./settings";
@@ -46,7 +46,7 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   const fn = p[method];
   if (typeof fn !== "function") throw new Error(`pulumi-compute: ${type} has no method "${method}"`);
   try {
-    return withoutUndefined(await fn.apply(p, args));
+    return withoutUndefined(await counted(() => fn.apply(p, args)));
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
     if (err && typeof err === "object" && "properties" in err) err.properties = withoutUndefined(err.properties);

@@ -12,7 +12,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { cancel } from "../cancel";
+import { cancel, counted } from "../cancel";
 import { IMPORTED } from "../check";
 import { detailedDiff } from "../diff-paths";
 import { FunctionArgsError, invoke } from "../functions";
@@ -51,9 +51,9 @@ function resourceOf(urn: string): { type: string; name: string; spec: ResourceSp
   return { type: d.spec.type, name, spec: d.spec, impl: d.provider };
 }
 
-/** Runs a handler and answers with its result or its error. */
+/** Runs a handler and answers with its result or its error (counted: a signal lets it answer first). */
 function answer<Res>(cb: Callback<Res>, fn: () => Promise<Res>, onError: (e: unknown) => Partial<grpc.StatusObject> = (e) => failure(e)): void {
-  fn().then(
+  counted(fn).then(
     (r) => cb(null, r),
     (e: unknown) => {
       const f = onError(e);
