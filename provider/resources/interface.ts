@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
+import { ApiError } from "../client";
 import { createOnce } from "../lost-answers";
 import { powerCycle, say } from "../steps";
 import { claimOneByOne } from "../ownership";
@@ -164,11 +165,16 @@ export const iface = defineResource({
     },
     // Rule 4: the API deletes no active interface. Its instance is shut down for the delete, then booted again.
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
-      const i = await c.get<InterfaceApi & { active?: boolean }>(interfaceSpec.itemPath(id, props), true);
-      if (!i?.active) return remove();
-      const computeId = String(props.computeId);
-      say(`interface ${id} is active: instance ${computeId} is shut down to delete it (the API deletes no active interface), then booted again`);
-      return powerCycle(c, computeId, { timeoutMs, why: `the delete of its active interface ${id}` }, remove);
+      try {
+        return await remove();
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 400) throw err;
+        const i = await c.get<InterfaceApi & { active?: boolean }>(interfaceSpec.itemPath(id, props), true);
+        if (!i?.active) throw err;
+        const computeId = String(props.computeId);
+        say(`interface ${id} is active: instance ${computeId} is shut down to delete it (the API deletes no active interface), then booted again`);
+        return powerCycle(c, computeId, { timeoutMs, why: `the delete of its active interface ${id}` }, remove);
+      }
     },
     async send(c, body, inputs) {
       claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
