@@ -127,6 +127,16 @@ export class Project {
     }
   }
 
+  /**
+   * One value inside a structured config key, as `pulumi config set --path` sets it (`pulumi:autonaming.mode
+   * verbatim`); undefined removes the key with `pulumi config rm --path`.
+   */
+  async configurePath(key: string, value: string | undefined): Promise<void> {
+    await this.init();
+    if (value === undefined) await this.must(["config", "rm", "--path", key, "--stack", this.stack]);
+    else await this.must(["config", "set", "--path", key, "--stack", this.stack, "--", value]);
+  }
+
   /** The resource changes of the newest entry of `pulumi stack history`. */
   async lastChanges(): Promise<Record<string, number>> {
     const r = await this.must(["stack", "history", "--json", "--stack", this.stack]);

@@ -2,7 +2,8 @@
  * A Go program on the generated Go SDK (tests/programs/go, .gen/sdks/go) runs: Pulumi's Automation API runs
  * it as an inline program with the plain CLI (no Go language host), and the engine finds the plugin where
  * `pulumi plugin install` put it (the SDK names its version). Up, an update in place, refresh after a change
- * by hand, destroy; the token's value is a secret output and stays encrypted in the state.
+ * by hand, destroy; the token's value is a secret output and stays encrypted in the state; a naming policy
+ * (`pulumi:autonaming`) names the VPC.
  *
  * Needs Go (as scripts/ensure-pulumi does to build the CLI) and the modules of tests/programs/go/go.sum in
  * the Go module cache or the proxy; without Go the suite is skipped, saying so.
@@ -66,6 +67,8 @@ interface Step {
       API_TOKEN: emu.token,
       PUBLIC_KEY: ed25519Key(91, "go@laptop"),
       KEY_LABEL: settings.keyLabel,
+      // A naming policy for the whole program: the engine proposes the names, the plugin takes them.
+      NAMING_PATTERN: "${stack}-${name}-${hex(4)}",
     };
     return new Promise((resolve, reject) => {
       execFile(program, [op], { env, cwd: tmp, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
@@ -80,7 +83,7 @@ interface Step {
     expect(up.summary).toEqual({ create: 5 });
     const outputs = up.outputs!;
     expect(outputs.keyLabel).toEqual({ value: "go-key", secret: false });
-    expect(outputs.vpcLabel.value).toMatch(/^net-[0-9a-f]{7}$/); // auto-named by the plugin
+    expect(outputs.vpcLabel.value).toMatch(/^dev-net-[0-9a-f]{4}$/); // named by the stack's pulumi:autonaming pattern
     expect(outputs.tokenValue.secret).toBe(true);
     const tokenValue = String(outputs.tokenValue.value);
     let inv = await inventory(emu);

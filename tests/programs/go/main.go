@@ -91,6 +91,12 @@ func run(op string) (*result, error) {
 	if err := stack.SetAllConfig(ctx, settings); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	// A naming policy for the whole program (pulumi:autonaming), as `pulumi config set --path` writes it.
+	if pattern := os.Getenv("NAMING_PATTERN"); pattern != "" {
+		if err := stack.SetConfigWithOptions(ctx, "pulumi:autonaming.pattern", auto.ConfigValue{Value: pattern}, &auto.ConfigOptions{Path: true}); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
 	switch op {
 	case "up":
 		r, err := stack.Up(ctx, optup.SuppressProgress())
