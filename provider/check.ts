@@ -18,6 +18,12 @@ export interface CheckFailure {
 export const IMPORTED = "__imported";
 
 /**
+ * The `replaceOnChanges` resource option of a dynamic resource, passed along with its inputs by the sdk
+ * classes and kept with its checked inputs, so that its diff applies it (see diffInputs).
+ */
+export const REPLACE_ON_CHANGES = "__replaceOnChanges";
+
+/**
  * The names of the inputs the user declared, kept in the outputs as `__declared`: `read` only gets the
  * old outputs, and must report as inputs just these (a server-filled default the user never declared is
  * not drift, and must not show as an added input on refresh).
@@ -131,7 +137,10 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOu
     }
     if (containsUnknown(n) || !sameValue(f, o, n)) changed.push(f.name);
   }
-  const replaces = changed.filter((name) => fieldOf(spec, name)?.forceNew);
+  // The program's replaceOnChanges (the dynamic classes pass it along: the engine cannot apply it to a
+  // dynamic resource, whose diff names no field): a change under one of its paths replaces.
+  const forced = Array.isArray(news[REPLACE_ON_CHANGES]) ? (news[REPLACE_ON_CHANGES] as unknown[]).map((p) => String(p).split(/[.[]/)[0]) : [];
+  const replaces = changed.filter((name) => fieldOf(spec, name)?.forceNew || forced.includes(name) || forced.includes("*"));
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: deletesFirst(spec, replaces, changed, news), changed };
 }
 

@@ -46,6 +46,7 @@ export function takeReplacement(type: string, oldId: string): PendingReplacement
 /** For tests. */
 export function resetReplacements(): void {
   pending.clear();
+  held.clear();
 }
 
 /**
@@ -66,18 +67,28 @@ export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, 
 }
 
 /**
- * check: the label an existing resource of a type replaced this way held, kept with its checked inputs. A
- * create with it is a replacement (the engine creates a resource it has checked as existing only to replace
- * it), including one the engine forces without the provider's diff (`replaceOnChanges`, `replaceWith`,
- * `replacementTrigger`).
+ * check: the pinned label an existing resource of a type replaced this way holds, kept with its checked
+ * inputs. A create with it is a replacement, including one the engine forces without the provider's diff
+ * (`replaceOnChanges`, `replaceWith`, `replacementTrigger`). The engine checks a replacement again with no
+ * old inputs, so the label the resource held at its first check is remembered by its name in the program
+ * (the URN's, or the sdk class's `__resourceName`) for that second check.
  */
 export const HELD_LABEL = "__heldLabel";
 
-/** check: marks the inputs of an existing resource with the pinned label it holds (see HELD_LABEL). */
-export function markHeldLabel(spec: ResourceSpec, olds: Props, inputs: Props): void {
+const held = new Map<string, string>();
+
+/** check: marks the inputs of an existing resource, or of its replacement, with the pinned label it holds. */
+export function markHeldLabel(spec: ResourceSpec, name: unknown, olds: Props, inputs: Props, existing: boolean): void {
   const field = spec.autoName?.field ?? "label";
-  if (renamesOnReplace(spec) && typeof olds[field] === "string" && inputs[field] === olds[field] && inputs[AUTONAMED] !== true) {
-    inputs[HELD_LABEL] = olds[field];
+  const label = inputs[field];
+  if (!renamesOnReplace(spec) || typeof label !== "string" || inputs[AUTONAMED] === true) return;
+  const key = `${spec.type}/${String(name)}`;
+  if (existing) {
+    if (olds[field] !== label) return;
+    held.set(key, label);
+    inputs[HELD_LABEL] = label;
+  } else if (held.get(key) === label) {
+    inputs[HELD_LABEL] = label;
   }
 }
 

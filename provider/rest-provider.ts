@@ -3,7 +3,7 @@ import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "./
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
 import { declare, fromApi, readResult, toApiBody } from "./mapping";
-import { isExisting } from "./naming";
+import { isExisting, RESOURCE_NAME } from "./naming";
 import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
 import { client as settingsClient } from "./settings";
 import { putChanged, say, waitStatus, type StatusWait } from "./steps";
@@ -163,7 +163,7 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
       if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, r)));
-      if (renames && isExisting(olds)) markHeldLabel(spec, olds, r.inputs);
+      if (renames) markHeldLabel(spec, news[RESOURCE_NAME], olds, r.inputs, isExisting(olds));
       return r;
     },
 

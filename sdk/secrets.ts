@@ -44,5 +44,7 @@ export function registration(
 ): [Record<string, unknown>, pulumi.CustomResourceOptions | undefined] {
   const t = TABLES[type];
   const props = dynamicProps(name, t.props, args, t.secretInputs, namingPolicy(type));
+  // replaceOnChanges reaches no dynamic provider's diff through the engine (it names no field): passed along.
+  if (opts?.replaceOnChanges?.length) props.__replaceOnChanges = [...opts.replaceOnChanges];
   return [props, t.secretOutputs.length ? withSecretOutputs(opts, [...t.secretOutputs]) : opts];
 }

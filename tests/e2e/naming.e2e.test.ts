@@ -32,7 +32,8 @@ const VPC = 'pulumi:autonaming.providers.compute.resources["compute:index:Vpc"]'
 async function planned(stack: TestStack, name: string): Promise<string> {
   const p = await stack.run("preview");
   if (p.code !== 0) return p.output;
-  return (p.json.steps as Array<{ urn: string; newState?: { inputs?: { label?: string } } }>).find((s) => s.urn.endsWith(`::${name}`))!.newState!.inputs!.label!;
+  return (p.json.steps as Array<{ urn: string; newState?: { inputs?: { label?: string } } }>).find((s) => s.urn.endsWith(`::${name}`))!.newState!.inputs!
+    .label!;
 }
 
 test("YAML on the plugin: program-wide, provider-wide and one type's policies; disabled; a name the API refuses", async () => {

@@ -325,3 +325,20 @@ test("detailed diffs name the nested field that changes, and the one that forces
   const moved = await diff("Config", "3", { ...cfg, __declared: Object.keys(cfg) }, { ...cfg, devices: devices("sda", 12) });
   expect(moved.kinds).toEqual({ "devices.sda.diskId": K.UPDATE });
 });
+
+test("a replacement the engine forces (replaceOnChanges) keeps the label hand-over: made first under a temporary label, then renamed", async () => {
+  const args = { region: "us-east", type: "c1-standard-2", label: "forced-web", tags: ["blue"] };
+  const first = await check("Instance", "web", args);
+  const made = await create("Instance", "web", first.inputs);
+  // The program's tags change; the engine checks against the old inputs, the diff says "in place"...
+  const news = await check("Instance", "web", { ...args, tags: ["green"] }, first.inputs);
+  expect((await diff("Instance", made.id, made.outs, news.inputs, first.inputs)).replaces).toEqual([]);
+  // ...but replaceOnChanges makes it a replacement: the engine checks again with no old inputs, creates, then deletes.
+  const again = await check("Instance", "web", { ...args, tags: ["green"] }, {});
+  const replacement = await create("Instance", "web", again.inputs);
+  expect((await get(emu, `/compute/instances/${replacement.id}`)).label).toMatch(/^forced-web-[0-9a-f]{7}$/);
+  expect(replacement.outs.label).toBe("forced-web");
+  await del("Instance", made.id, made.outs);
+  expect((await list(emu, "/compute/instances")).map((i) => [String(i.id), i.label, i.tags])).toEqual([[replacement.id, "forced-web", ["green"]]]);
+  await del("Instance", replacement.id, replacement.outs);
+});

@@ -59,7 +59,8 @@ const parent = flag("parented") ? new pulumi.ComponentResource("options:index:Gr
 new compute.SshKey(
   config.get("keyName") ?? "named",
   { label: "opt-named", sshKey },
-  { parent, aliases: [{ name: "named", parent: pulumi.rootStackResource }, { name: "named" }] },
+  // Where it was: named "named", or already renamed, at the top of the stack.
+  { parent, aliases: [{ name: "named", parent: pulumi.rootStackResource }, { parent: pulumi.rootStackResource }] },
 );
 
 // replacementTrigger: a new value replaces the VPC; replaceWith: the key is replaced with it.
