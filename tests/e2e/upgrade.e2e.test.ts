@@ -1,10 +1,10 @@
 /**
  * Upgrade in place: a stack made by an earlier release (tests/fixtures/upgrade-*: its state, config and the
- * emulator's state; 0.1.0, and the commit before the restructuring into one definition per resource) keeps
- * working with this package, unchanged program: no replacement, no change planned, refresh finds no drift,
- * and destroy removes everything with the old state. The same for a stack of the plugin form (examples/all
- * on the plugin SDK, made by the plugin of the release before its smaller state entries), with this
- * release's plugin installed and its SDK.
+ * emulator's state; 0.1.0, the commit before the restructuring into one definition per resource, and the
+ * commit before exact previews) keeps working with this package, unchanged program: no replacement, no
+ * change planned, refresh finds no drift, and destroy removes everything with the old state. The same for
+ * stacks of the plugin form (examples/all on the plugin SDK, made by the plugin of the release before its
+ * smaller state entries, and by the one before exact previews), with this release's plugin and its SDK.
  */
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,8 @@ const TOKEN = "upgrade-fixture-token-0123456789";
 const FIXTURES = [
   { name: "upgrade-0.1.0", url: "http://127.0.0.1:45833/v4" },
   { name: "upgrade-abb54eb", url: "http://127.0.0.1:45834/v4" },
+  // The commit before exact previews, naming policies and the rest of issue 26.
+  { name: "upgrade-52033be", url: "http://127.0.0.1:45836/v4" },
 ];
 
 describe.each(FIXTURES)("$name", ({ name, url: FIXTURE_URL }) => {
@@ -67,9 +69,18 @@ describe.each(FIXTURES)("$name", ({ name, url: FIXTURE_URL }) => {
   });
 });
 
-describe("upgrade-plugin-6ed01f0: the plugin form", () => {
-  const FIXTURE = path.join(__dirname, "..", "fixtures", "upgrade-plugin-6ed01f0");
-  const FIXTURE_URL = "http://127.0.0.1:45835/v4";
+/**
+ * Plugin fixtures: 6ed01f0's entries still carried __declared and replaceOnChanges (shed by the next up);
+ * 52033be's (the commit before exact previews) carry neither.
+ */
+const PLUGIN_FIXTURES = [
+  { name: "upgrade-plugin-6ed01f0", url: "http://127.0.0.1:45835/v4", legacyEntries: true },
+  { name: "upgrade-plugin-52033be", url: "http://127.0.0.1:45837/v4", legacyEntries: false },
+];
+
+describe.each(PLUGIN_FIXTURES)("$name: the plugin form", ({ name, url, legacyEntries }) => {
+  const FIXTURE = path.join(__dirname, "..", "fixtures", name);
+  const FIXTURE_URL = url;
   const ROOT = path.resolve(__dirname, "..", "..");
   let emu: Emulator;
   let plugin: InstalledPlugin;
@@ -107,10 +118,9 @@ describe("upgrade-plugin-6ed01f0: the plugin form", () => {
     return r.json;
   }
 
-  test("nothing planned, no drift, the entries shed __declared and replaceOnChanges, destroy cleans up", async () => {
+  test("nothing planned, no drift, the entries without __declared and replaceOnChanges, destroy cleans up", async () => {
     const before = JSON.stringify((await ok("export")).deployment.resources);
-    expect(before).toContain("__declared");
-    expect(before).toContain("replaceOnChanges");
+    expect([before.includes("__declared"), before.includes("replaceOnChanges")]).toEqual([legacyEntries, legacyEntries]);
     expect((await ok("preview")).changeSummary).toEqual({ same: 17 });
     expect((await ok("refresh")).summary).toEqual({ same: 17 });
     expect((await ok("up")).summary).toEqual({ same: 17 });
