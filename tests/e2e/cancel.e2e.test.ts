@@ -2,7 +2,7 @@
  * Ctrl-C during a long wait, through the plain CLI, in both forms: SIGINT or SIGTERM to `pulumi up` (the
  * engine then sends its Cancel to the providers), or SIGINT to the whole process group (what a terminal's
  * Ctrl-C does: the provider's process gets it too). The run ends while the instance is still provisioning
- * (it would wait about 20 s), the instance made is in the stack with its id, and the next `up` goes on with
+ * (it would wait about 12 s), the instance made is in the stack with its id, and the next `up` goes on with
  * it (it waits for the provisioning to end): never a duplicate, never an orphan.
  */
 import { spawn } from "node:child_process";
@@ -63,7 +63,7 @@ test.each([
   });
   stacks.push(stack);
   await stack.run("outputs"); // the stack and its config, as `pulumi stack init` and `pulumi config set` make them
-  emu.timing.speed = 2.5; // provisioning takes 20 s
+  emu.timing.speed = 1.5; // provisioning takes 12 s
   const run = await interruptedUp(stack, form === "plugin" ? plugin.env : {}, signal, group);
   emu.timing.speed = 0.01;
   expect(run.output).toMatch(signal === "SIGTERM" ? /SIGTERM received; cancelling/ : /\^C received; cancelling/);

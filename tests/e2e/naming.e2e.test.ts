@@ -31,7 +31,8 @@ const VPC = 'pulumi:autonaming.providers.compute.resources["compute:index:Vpc"]'
 /** The label `pulumi preview` plans for a resource of the program, or the preview's failure. */
 async function planned(stack: TestStack, name: string): Promise<string> {
   const p = await stack.run("preview");
-  if (p.code !== 0) return p.output;
+  // A failed preview: its diagnostics, as the CLI prints them.
+  if (p.code !== 0) return ((p.json?.diagnostics ?? []) as Array<{ message: string }>).map((d) => d.message).join("\n") || p.output;
   return (p.json.steps as Array<{ urn: string; newState?: { inputs?: { label?: string } } }>).find((s) => s.urn.endsWith(`::${name}`))!.newState!.inputs!
     .label!;
 }
