@@ -37,7 +37,7 @@ test("examples/snapshot: the snapshot exists, successful, taken before the relea
 
     // Release 2 brings a bigger data disk: a new snapshot first (it takes the slot), then the resize.
     emu.log.length = 0;
-    const next = await stack.ok("up", { config: { release: "2", dataSize: "2048" } });
+    const next = (await stack.upAsPlanned({ config: { release: "2", dataSize: "2048" } })).up.json;
     expect(next.summary).toMatchObject({ replace: 1, update: 1 });
     const order = emu.log.filter((l) => l.method === "POST").map((l) => l.path.replace(/\/\d+/g, "/N"));
     expect(order.indexOf("/v4/compute/instances/N/backups")).toBeLessThan(order.indexOf("/v4/compute/instances/N/disks/N/resize"));
@@ -67,7 +67,7 @@ test("examples/clone: staging is a running clone of production with its tags; a 
       (await list(emu, `/compute/instances/${up.outputs.prodId}/disks`)).length,
     );
     expect((await stack.run("preview")).json.changeSummary).toEqual({ same: 3 });
-    const renamed = await stack.ok("up", { config: { stagingLabel: "clone-staging-2" } });
+    const renamed = (await stack.upAsPlanned({ config: { stagingLabel: "clone-staging-2" } })).up.json;
     expect(renamed.summary).toMatchObject({ update: 1 });
     expect(renamed.outputs.stagingId).toBe(up.outputs.stagingId);
     expect((await stack.ok("destroy", { config: { stagingLabel: "clone-staging-2" } })).summary).toEqual({ delete: 3 });

@@ -30,8 +30,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** `pulumi up` started as a user starts it, interrupted once the instance exists; what it printed, and whether the instance still provisioned then. */
-async function interruptedUp(stack: TestStack, extraEnv: Record<string, string>, signal: NodeJS.Signals, group: boolean) {
+/** `pulumi up` started as a user starts it, interrupted once its instance exists; what it printed, and the instance then. */
+async function interruptedUp(stack: TestStack, label: string, extraEnv: Record<string, string>, signal: NodeJS.Signals, group: boolean) {
   const env = stack.project.env(extraEnv);
   const child = spawn(path.join(pulumiBin(), "pulumi"), ["up", "--yes", "--non-interactive", "--color", "never", "--stack", stack.stack], {
     cwd: stack.dir,
@@ -42,8 +42,8 @@ async function interruptedUp(stack: TestStack, extraEnv: Record<string, string>,
   child.stdout.on("data", (b: Buffer) => (output += b.toString()));
   child.stderr.on("data", (b: Buffer) => (output += b.toString()));
   const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
-  const slow = async () => (await list(emu, "/compute/instances")).find((i) => i.label.startsWith("slow-"));
-  await waitUntil(async () => (await slow())?.status === "provisioning", { timeoutMs: 120_000, what: "the instance to be made" });
+  const slow = async () => (await list(emu, "/compute/instances")).find((i) => i.label === label);
+  await waitUntil(async () => (await slow())?.status === "provisioning", { timeoutMs: 120_000, what: `the instance ${label} to be made` });
   const startedAt = Date.now();
   process.kill(group ? -child.pid! : child.pid!, signal);
   const code = await exited;
@@ -51,34 +51,42 @@ async function interruptedUp(stack: TestStack, extraEnv: Record<string, string>,
   return { code, output, tookMs, instance: await slow() };
 }
 
-test.each([
+const CASES = [
   ["plugin", "SIGINT", false],
   ["dynamic", "SIGTERM", false],
   ["dynamic", "SIGINT", true],
-] as const)("%s form, %s%s: the run ends during the wait, keeps the instance, and the next up goes on with it", async (form, signal, group) => {
+] as const;
+
+/** One case: its own stack and instance; the run interrupted, what it kept, and the next up. */
+async function interruptAndGoOn([form, signal, group]: (typeof CASES)[number]) {
+  const what = `${form} ${signal}${group ? " (group)" : ""}`;
+  const label = `slow-${form}-${signal.toLowerCase()}${group ? "-group" : ""}`;
   const stack = new TestStack("tests/programs/plans", `cancel-${form}-${signal}-${process.pid}`, {
-    config: { "compute:apiUrl": emu.url, form, publicKey: ed25519Key(62), withSlow: "true" },
+    config: { "compute:apiUrl": emu.url, form, publicKey: ed25519Key(62), withSlow: "true", slowLabel: label },
     secrets: { "compute:token": emu.token, rootPass: "Cancel-R00t-Pass!" },
     env: form === "plugin" ? plugin.env : {},
   });
   stacks.push(stack);
   await stack.run("outputs"); // the stack and its config, as `pulumi stack init` and `pulumi config set` make them
-  emu.timing.speed = 1.5; // provisioning takes 12 s
-  const run = await interruptedUp(stack, form === "plugin" ? plugin.env : {}, signal, group);
-  emu.timing.speed = 0.01;
-  expect(run.output).toMatch(signal === "SIGTERM" ? /SIGTERM received; cancelling/ : /\^C received; cancelling/);
-  expect(run.code).not.toBe(0);
+  const run = await interruptedUp(stack, label, form === "plugin" ? plugin.env : {}, signal, group);
+  expect([what, run.output]).toEqual([what, expect.stringMatching(signal === "SIGTERM" ? /SIGTERM received; cancelling/ : /\^C received; cancelling/)]);
+  expect([what, run.code === 0]).toEqual([what, false]);
   // It ended before the instance was done provisioning: the wait was cut short, not waited out.
-  expect(run.instance?.status).toBe("provisioning");
-  console.log(`${form} ${signal}${group ? " (group)" : ""}: the run ended ${run.tookMs} ms after the signal`);
+  expect([what, run.instance?.status]).toEqual([what, "provisioning"]);
+  console.log(`${what}: the run ended ${run.tookMs} ms after the signal`);
   // What was made is in the stack, with its id.
   const kept = resourcesOf(await stack.ok("export"), ":Instance");
-  expect(kept.map((r: any) => r.id)).toEqual([String(run.instance!.id)]);
+  expect([what, kept.map((r: any) => r.id)]).toEqual([what, [String(run.instance!.id)]]);
   // The next up goes on with it: the same instance, running, and no second one.
   const up = await stack.ok("up");
-  expect(up.outputs.slowId).toBe(String(run.instance!.id));
-  const instances = await list(emu, "/compute/instances");
-  expect(instances.filter((i) => i.label.startsWith("slow-")).map((i) => [i.id, i.status])).toEqual([[run.instance!.id, "running"]]);
+  expect([what, up.outputs.slowId]).toEqual([what, String(run.instance!.id)]);
+  const instances = (await list(emu, "/compute/instances")).filter((i) => i.label === label);
+  expect([what, instances.map((i) => [i.id, i.status])]).toEqual([what, [[run.instance!.id, "running"]]]);
   await stack.ok("destroy");
+}
+
+test("Ctrl-C in both forms (the plugin; the dynamic classes with SIGTERM, and SIGINT to the process group): the runs end during the wait, keep the instance, and the next up goes on with it", async () => {
+  emu.timing.speed = 1.5; // provisioning takes 12 s
+  await Promise.all(CASES.map(interruptAndGoOn));
   expect(await list(emu, "/compute/instances")).toEqual([]);
 });

@@ -52,7 +52,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   expect((await stack.ok("up")).summary).toEqual({ same: 8 });
 
   // A resize: in place, same id, the instance running again after it.
-  const resized = await stack.ok("up", { config: { type: "c1-standard-4" } });
+  const resized = (await stack.upAsPlanned({ config: { type: "c1-standard-4" } })).up.json;
   expect(resized.summary).toMatchObject({ update: 1, same: 7 });
   expect(await list(emu, "/compute/instances")).toEqual([expect.objectContaining({ id: inst.id, type: "c1-standard-4", status: "running" })]);
 
@@ -63,7 +63,7 @@ test("up, resize, refresh after an out-of-band change, destroy", async () => {
   expect(refresh.output).toMatch(/Instance web updated .*\[diff: ~label\]/);
   const [instState] = resourcesOf(await stack.ok("export"), ":Instance");
   expect(instState.outputs.label).toBe("renamed-by-hand");
-  const back = await stack.ok("up", { config: { type: "c1-standard-4" } });
+  const back = (await stack.upAsPlanned({ config: { type: "c1-standard-4" } })).up.json;
   expect(back.summary).toMatchObject({ update: 1 });
   expect((await get(emu, I)).label).toBe("web-1");
 

@@ -45,7 +45,7 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   expect(snaps).toEqual([expect.objectContaining({ type: "snapshot", label: (up.outputs.mysqlSnapshots as string[])[0] })]);
 
   // The allow list changes in place: same database.
-  const widened = await stack.ok("up", { config: { extraAllowed: '["198.51.100.0/24"]' } });
+  const widened = (await stack.upAsPlanned({ config: { extraAllowed: '["198.51.100.0/24"]' } })).up.json;
   expect(widened.summary).toMatchObject({ update: 1, same: 6 });
   expect((await databases()).find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, allow_list: ["10.10.0.2/32", "198.51.100.0/24"] });
 
@@ -63,7 +63,7 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
 
   // A rotation: the credentials are reset in place (same id), and the output is the API's new password.
   const wide = { extraAllowed: '["198.51.100.0/24"]' };
-  const rotated = await stack.ok("up", { config: { ...wide, passwordRotation: "2026-11" } });
+  const rotated = (await stack.upAsPlanned({ config: { ...wide, passwordRotation: "2026-11" } })).up.json;
   expect(rotated.summary).toMatchObject({ update: 1 });
   expect(rotated.outputs.mysqlId).toBe(String(my.id));
   const rotatedPassword = await password(my);

@@ -37,7 +37,8 @@ async function planned(stack: TestStack, name: string): Promise<string> {
     .label!;
 }
 
-test("YAML on the plugin: program-wide, provider-wide and one type's policies; disabled; a name the API refuses", async () => {
+/** YAML on the plugin: program-wide, provider-wide and one type's policies; disabled; a name the API refuses. */
+async function yamlOnThePlugin() {
   const stack = new TestStack("tests/programs/yaml", `naming-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(64) },
     secrets: { "compute:token": emu.token },
@@ -66,11 +67,10 @@ test("YAML on the plugin: program-wide, provider-wide and one type's policies; d
   await set(`${VPC}.mode`, undefined);
   await set(`${VPC}.pattern`, "${name}_${hex(2)}");
   expect(await planned(stack, "net")).toMatch(/label: .*hyphens.*\(the name "net_[0-9a-f]{2}" comes from the pulumi:autonaming setting/);
-  // Nothing was made by any of these previews.
-  expect(await list(emu, "/vpcs")).toEqual([]);
-});
+}
 
-test.each(["plugin", "dynamic"] as const)("TypeScript, %s form: the same setting names the VPC, or makes its label required", async (form) => {
+/** TypeScript, in either form: the same setting names the VPC, or makes its label required. */
+async function typeScript(form: "plugin" | "dynamic") {
   const stack = new TestStack("tests/programs/plans", `naming-${form}-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, form, publicKey: ed25519Key(65) },
     secrets: { "compute:token": emu.token, rootPass: "Naming-R00t-Pass!" },
@@ -85,4 +85,10 @@ test.each(["plugin", "dynamic"] as const)("TypeScript, %s form: the same setting
   expect(await planned(stack, "net")).toBe("net");
   await set(`${VPC}.mode`, "disabled");
   expect(await planned(stack, "net")).toMatch(/label: required: auto-naming is disabled by .*pulumi:autonaming/);
+}
+
+test("naming policies from YAML and TypeScript on the plugin, and in the dynamic classes (three stacks at once)", async () => {
+  await Promise.all([yamlOnThePlugin(), typeScript("plugin"), typeScript("dynamic")]);
+  // Nothing was made by any of these previews.
+  expect(await list(emu, "/vpcs")).toEqual([]);
 });

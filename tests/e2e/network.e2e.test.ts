@@ -63,7 +63,7 @@ test("up, refresh after a change by hand, changes in place, destroy with nothing
 
   // Changes in place: the VPC's description, a subnet's label, the image's description (same ids).
   const ids = { vpc: d.vpcs[0].id, subnets: d.subnets.map((s) => s.id).sort(), image: golden.id };
-  const changed = await stack.ok("up", { config: { vpcDescription: "changed", webSubnetLabel: "frontend", imageDescription: "v2" } });
+  const changed = (await stack.upAsPlanned({ config: { vpcDescription: "changed", webSubnetLabel: "frontend", imageDescription: "v2" } })).up.json;
   expect(changed.summary).toMatchObject({ update: 3 });
   d = await inventory(emu);
   expect(d.vpcs[0]).toMatchObject({ id: ids.vpc, description: "changed" });

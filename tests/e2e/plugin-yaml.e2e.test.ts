@@ -68,7 +68,7 @@ test("YAML: up, refresh, update in place, replace, destroy, through the plugin",
   expect((await stack.ok("up")).summary).toEqual({ same: 4 });
 
   // In place: the key keeps its id.
-  const renamed = await stack.ok("up", { config: { keyLabel: "ops-key-2" } });
+  const renamed = (await stack.upAsPlanned({ config: { keyLabel: "ops-key-2" } })).up.json;
   expect(renamed.summary).toEqual({ same: 3, update: 1 });
   expect(renamed.outputs.keyId).toBe(up.outputs.keyId);
   expect((await inventory(emu)).sshkeys.map((k) => [String(k.id), k.label])).toEqual([[up.outputs.keyId, "ops-key-2"]]);
@@ -77,7 +77,7 @@ test("YAML: up, refresh, update in place, replace, destroy, through the plugin",
   const preview = await stack.run("preview", { config: { vpcRegion: "eu-central" }, flags: ["--diff"] });
   expect(preview.code).toBe(0);
   expect(preview.stdout).toMatch(/\+-compute:index:Vpc: \(replace\)[\s\S]*~ region: "us-east" => "eu-central"/);
-  const moved = await stack.ok("up", { config: { vpcRegion: "eu-central" } });
+  const moved = (await stack.upAsPlanned({ config: { vpcRegion: "eu-central" } })).up.json;
   expect(moved.summary).toEqual({ same: 2, replace: 2 });
   inv = await inventory(emu);
   expect(inv.vpcs.map((v) => [String(v.id), v.region])).toEqual([[moved.outputs.vpcId, "eu-central"]]);

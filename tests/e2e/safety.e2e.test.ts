@@ -73,15 +73,15 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect(again.outputs.labels).toEqual(labels);
 
   // Tags set, then removed from the program: cleared in the API, and nothing planned afterwards.
-  await stack.ok("up", { config: { tags: '["web","prod"]' } });
+  await stack.upAsPlanned({ config: { tags: '["web","prod"]' } });
   expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
-  expect((await stack.ok("up", { config: { tags: "" } })).summary).toMatchObject({ update: 1 });
+  expect((await stack.upAsPlanned({ config: { tags: "" } })).up.json.summary).toMatchObject({ update: 1 });
   expect((await instances()).find((i) => String(i.id) === ids.web)!.tags).toEqual([]);
   expect((await stack.ok("preview")).changeSummary).toEqual({ same: 6 });
 
   // swapSize: the size it already has plans nothing; a new size resizes the swap disk in place (the image deploy left no room to grow it: shrink it).
   expect((await stack.ok("preview", { config: { swapSize: "512" } })).changeSummary).toEqual({ same: 6 });
-  expect((await stack.ok("up", { config: { swapSize: "256" } })).summary).toMatchObject({ update: 1, same: 5 });
+  expect((await stack.upAsPlanned({ config: { swapSize: "256" } })).up.json.summary).toMatchObject({ update: 1, same: 5 });
   const swapDisk = (await call(emu, "GET", `/compute/instances/${ids.web}/disks`)).body.data.find((d: { filesystem: string }) => d.filesystem === "swap");
   expect(swapDisk.size).toBe(256);
 
@@ -91,7 +91,7 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect(preview.output).toMatch(/\+-.*Instance: \(replace\)[\s\S]*~ region\s*: "us-east" => "eu-central"/);
 
   // An auto-named instance is replaced create-first, with a fresh name.
-  const moved = await stack.ok("up", { config: { webRegion: "eu-central" } });
+  const moved = (await stack.upAsPlanned({ config: { webRegion: "eu-central" } })).up.json;
   expect(moved.summary).toMatchObject({ replace: 1 });
   expect(moved.outputs.labels.web).toMatch(AUTO("web"));
   expect(moved.outputs.labels.web).not.toBe(labels.web);

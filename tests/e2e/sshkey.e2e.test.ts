@@ -42,7 +42,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   expect(afterRefresh.outputs.label).toBe("edited-by-hand");
 
   // up puts the declared label back; a new label is an in-place update with the same id.
-  const renamed = await stack.ok("up", { config: { label: "renamed-key" } });
+  const renamed = (await stack.upAsPlanned({ config: { label: "renamed-key" } })).up.json;
   expect(renamed.summary).toMatchObject({ update: 1 });
   expect(renamed.outputs.keyId).toBe(id);
   expect(await keys()).toEqual([expect.objectContaining({ id: Number(id), label: "renamed-key" })]);
@@ -53,7 +53,7 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
 
   // A new public key replaces the key: a new id, and the old key is gone.
   const newKey = ed25519Key(99, "rotated@example");
-  const replaced = await stack.ok("up", { config: { label: "renamed-key", publicKey: newKey } });
+  const replaced = (await stack.upAsPlanned({ config: { label: "renamed-key", publicKey: newKey } })).up.json;
   expect(replaced.summary).toMatchObject({ replace: 1 });
   expect(replaced.outputs.keyId).not.toBe(id);
   expect(await keys()).toEqual([expect.objectContaining({ id: Number(replaced.outputs.keyId), ssh_key: newKey, label: "renamed-key" })]);

@@ -45,7 +45,7 @@ test("a token: secret in the state, label in place, scopes replace (the old valu
   expect((await stack.run("preview")).json.changeSummary).toEqual({ same: 2 });
 
   // A new label: in place, the same id and the same value.
-  const renamed = await stack.ok("up", { config: { label: "monitoring" } });
+  const renamed = (await stack.upAsPlanned({ config: { label: "monitoring" } })).up.json;
   expect(renamed.summary).toMatchObject({ update: 1 });
   expect(renamed.outputs.agentTokenId).toBe(id);
   expect(await value()).toBe(first);
@@ -55,7 +55,7 @@ test("a token: secret in the state, label in place, scopes replace (the old valu
   const preview = await stack.run("preview", { config: { label: "monitoring", scopes: "computes:read_only" }, flags: ["--diff"] });
   expect(preview.output).toMatch(/\+-pulumi-nodejs:dynamic\/compute:Token: \(replace\)/);
   expect(preview.output).toMatch(/~ scopes : "computes:read_only databases:read_only" => "computes:read_only"/);
-  const replaced = await stack.ok("up", { config: { label: "monitoring", scopes: "computes:read_only" } });
+  const replaced = (await stack.upAsPlanned({ config: { label: "monitoring", scopes: "computes:read_only" } })).up.json;
   expect(replaced.summary).toMatchObject({ replace: 1 });
   expect(replaced.outputs.agentTokenId).not.toBe(id);
   const second = await value();

@@ -46,5 +46,11 @@ export const withDatabase = config.getBoolean("withDatabase") ? database() : und
 
 // An instance deployed from an image: a create that waits (the Ctrl-C tests slow the emulator down).
 export const slowId = config.getBoolean("withSlow")
-  ? new compute.Instance("slow", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: config.requireSecret("rootPass") }).id
+  ? new compute.Instance("slow", {
+      label: config.get("slowLabel"),
+      region: "us-east",
+      type: "c1-standard-2",
+      image: "compute/debian12",
+      rootPass: config.requireSecret("rootPass"),
+    }).id
   : undefined;
