@@ -1,6 +1,8 @@
 // Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
 // First: a failing program prints its error at once (sdk/stack-traces.ts).
 import "./stack-traces";
+// And no secret output in the engine's debug events (sdk/debug-redaction.ts).
+import "./debug-redaction";
 export * from "./instance";
 export * from "./disk";
 export * from "./config";

@@ -140,6 +140,8 @@ export function sdkClasses(definitions: ResourceDefinition[]): Record<string, st
     HEADER,
     "// First: a failing program prints its error at once (sdk/stack-traces.ts).",
     'import "./stack-traces";',
+    "// And no secret output in the engine's debug events (sdk/debug-redaction.ts).",
+    'import "./debug-redaction";',
     ...definitions.map((d) => `export * from "./${d.sdk.file}";`),
     'export * from "./types";',
     'export * from "./compat";',
