@@ -77,21 +77,19 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
   expect((await stack.upAsPlanned({ config: { tags: "" } })).up.json.summary).toMatchObject({ update: 1 });
   expect((await instances()).find((i) => String(i.id) === ids.web)!.tags).toEqual([]);
-  expect((await stack.ok("preview")).changeSummary).toEqual({ same: 6 });
 
-  // swapSize: the size it already has plans nothing; a new size resizes the swap disk in place (the image deploy left no room to grow it: shrink it).
+  // Nothing planned after the tags are cleared, and swapSize: the size it already has plans nothing; a new size resizes the swap disk in place (the image deploy left no room to grow it: shrink it).
   expect((await stack.ok("preview", { config: { swapSize: "512" } })).changeSummary).toEqual({ same: 6 });
   expect((await stack.upAsPlanned({ config: { swapSize: "256" } })).up.json.summary).toMatchObject({ update: 1, same: 5 });
   const swapDisk = (await call(emu, "GET", `/compute/instances/${ids.web}/disks`)).body.data.find((d: { filesystem: string }) => d.filesystem === "swap");
   expect(swapDisk.size).toBe(256);
 
-  // A replacement is visible: preview --diff names the field that forces it.
-  const preview = await stack.run("preview", { config: { webRegion: "eu-central" }, flags: ["--diff"] });
-  expect(preview.code).toBe(0);
-  expect(preview.output).toMatch(/\+-.*Instance: \(replace\)[\s\S]*~ region\s*: "us-east" => "eu-central"/);
-
-  // An auto-named instance is replaced create-first, with a fresh name.
-  const moved = (await stack.upAsPlanned({ config: { webRegion: "eu-central" } })).up.json;
+  // An auto-named instance is replaced create-first, with a fresh name; the preview names the field that
+  // forces it (what `preview --diff` prints as `~ region: "us-east" => "eu-central"`).
+  const relocation = await stack.upAsPlanned({ config: { webRegion: "eu-central" } });
+  const step = relocation.preview.json.steps.find((x: { op: string; urn: string }) => x.op === "replace" && x.urn.endsWith("::web"));
+  expect(step).toMatchObject({ replaceReasons: ["region"], oldState: { inputs: { region: "us-east" } }, newState: { inputs: { region: "eu-central" } } });
+  const moved = relocation.up.json;
   expect(moved.summary).toMatchObject({ replace: 1 });
   expect(moved.outputs.labels.web).toMatch(AUTO("web"));
   expect(moved.outputs.labels.web).not.toBe(labels.web);
