@@ -108,85 +108,83 @@ function compatible(oldType: string, newType: string, input: boolean): boolean {
 }
 
 type Props = Record<string, Json>;
+type Found = { breaking: string[]; additions: string[] };
 
-function compareProps(
-  where: string,
-  oldProps: Props = {},
-  newProps: Props = {},
-  oldRequired: string[] = [],
-  newRequired: string[] = [],
-  input: boolean,
-  r: { breaking: string[]; additions: string[] },
-): void {
+/**
+ * One object's properties, old against new. `input`: what a program gives (a type may widen, a new
+ * requirement breaks); `output`: what it gets (a type must stay, a property must stay always set); `both`:
+ * an object type, which may be either.
+ */
+function compareProps(where: string, old: Json | undefined, now: Json | undefined, names: [string, string], use: "input" | "output" | "both", r: Found): void {
+  const [propsKey, requiredKey] = names;
+  const [oldProps, newProps] = [(old?.[propsKey] ?? {}) as Props, (now?.[propsKey] ?? {}) as Props];
+  const [oldRequired, newRequired] = [(old?.[requiredKey] ?? []) as string[], (now?.[requiredKey] ?? []) as string[]];
+  const what = use === "input" ? "input" : "property";
   for (const [k, p] of Object.entries(oldProps)) {
     if (!(k in newProps)) {
-      r.breaking.push(`${where}: ${input ? "input" : "property"} \`${k}\` removed`);
+      r.breaking.push(`${where}: ${what} \`${k}\` removed`);
       continue;
     }
     const [a, b] = [typeOf(p), typeOf(newProps[k])];
-    if (!compatible(a, b, input)) r.breaking.push(`${where}: \`${k}\` changes type, ${a} -> ${b}`);
+    if (!compatible(a, b, use === "input")) r.breaking.push(`${where}: \`${k}\` changes type, ${a} -> ${b}`);
   }
-  for (const k of Object.keys(newProps)) if (!(k in oldProps)) r.additions.push(`${where}: ${input ? "input" : "property"} \`${k}\` added`);
-  if (input) {
-    for (const k of newRequired) if (!oldRequired.includes(k)) r.breaking.push(`${where}: input \`${k}\` is now required`);
-  } else {
+  for (const k of Object.keys(newProps)) if (!(k in oldProps)) r.additions.push(`${where}: ${what} \`${k}\` added`);
+  if (use !== "output") for (const k of newRequired) if (!oldRequired.includes(k)) r.breaking.push(`${where}: input \`${k}\` is now required`);
+  if (use !== "input")
     for (const k of oldRequired) if (k in newProps && !newRequired.includes(k)) r.breaking.push(`${where}: \`${k}\` is no longer always set`);
+}
+
+/** Each entry of a schema section (`resources`, `functions`, `types`): removed (unless `kept`), added, or both sides to `visit`. */
+function compareSection(
+  kind: string,
+  old: Json,
+  cur: Json,
+  r: Found,
+  visit: (token: string, old: Json, now: Json) => void,
+  kept = (_token: string) => false,
+): void {
+  const [before, after] = [(old[`${kind}s`] ?? {}) as Record<string, Json>, (cur[`${kind}s`] ?? {}) as Record<string, Json>];
+  for (const [token, o] of Object.entries(before)) {
+    if (after[token]) visit(token, o, after[token]);
+    else if (!kept(token)) r.breaking.push(`${kind} \`${token}\` removed`);
   }
+  for (const token of Object.keys(after)) if (!(token in before)) r.additions.push(`${kind} \`${token}\` added`);
 }
 
 const major = (v: string) => Number(/^(\d+)/.exec(v)?.[1] ?? 0);
+const PROPERTIES: [string, string] = ["properties", "required"];
 
 /** What changed from one release to another. */
 export function compare(old: Release, cur: Release): Report {
-  const r = { breaking: [] as string[], additions: [] as string[] };
+  const r: Found = { breaking: [], additions: [] };
   const [os, ns] = [old.schema, cur.schema];
-  const section = (s: Json, k: string) => (s[k] ?? {}) as Record<string, Json>;
 
-  const newResources = section(ns, "resources");
-  const aliased = (token: string) => Object.values(newResources).some((res) => ((res.aliases ?? []) as Array<{ type?: string }>).some((a) => a.type === token));
-  for (const [token, res] of Object.entries(section(os, "resources"))) {
-    const now = newResources[token];
-    if (!now) {
-      if (!aliased(token)) r.breaking.push(`resource \`${token}\` removed`);
-      continue;
-    }
-    compareProps(token, res.inputProperties as Props, now.inputProperties as Props, res.requiredInputs as string[], now.requiredInputs as string[], true, r);
-    compareProps(token, res.properties as Props, now.properties as Props, res.required as string[], now.required as string[], false, r);
-    const before = old.facts.replaces[token] ?? [];
-    for (const k of cur.facts.replaces[token] ?? [])
-      if (!before.includes(k) && k in ((res.inputProperties ?? {}) as Props)) r.breaking.push(`${token}: a change of \`${k}\` now replaces the resource`);
-  }
-  for (const token of Object.keys(newResources)) if (!(token in section(os, "resources"))) r.additions.push(`resource \`${token}\` added`);
-
-  const newFunctions = section(ns, "functions");
-  for (const [token, fn] of Object.entries(section(os, "functions"))) {
-    const now = newFunctions[token];
-    if (!now) {
-      r.breaking.push(`function \`${token}\` removed`);
-      continue;
-    }
-    const [oi, ni, oo, no] = [fn.inputs, now.inputs, fn.outputs, now.outputs] as Array<Json | undefined>;
-    compareProps(`${token} (inputs)`, oi?.properties as Props, ni?.properties as Props, oi?.required as string[], ni?.required as string[], true, r);
-    compareProps(`${token} (outputs)`, oo?.properties as Props, no?.properties as Props, oo?.required as string[], no?.required as string[], false, r);
-  }
-  for (const token of Object.keys(newFunctions)) if (!(token in section(os, "functions"))) r.additions.push(`function \`${token}\` added`);
-
-  // Object types: checked both ways (a type may be an input's and an output's).
-  const newTypes = section(ns, "types");
-  for (const [token, t] of Object.entries(section(os, "types"))) {
-    const now = newTypes[token];
-    if (!now) {
-      r.breaking.push(`type \`${token}\` removed`);
-      continue;
-    }
-    compareProps(token, t.properties as Props, now.properties as Props, t.required as string[], now.required as string[], true, r);
+  const aliased = (token: string) =>
+    Object.values((ns.resources ?? {}) as Record<string, Json>).some((res) => ((res.aliases ?? []) as Array<{ type?: string }>).some((a) => a.type === token));
+  compareSection(
+    "resource",
+    os,
+    ns,
+    r,
+    (token, res, now) => {
+      compareProps(token, res, now, ["inputProperties", "requiredInputs"], "input", r);
+      compareProps(token, res, now, PROPERTIES, "output", r);
+      const before = old.facts.replaces[token] ?? [];
+      for (const k of cur.facts.replaces[token] ?? [])
+        if (!before.includes(k) && k in ((res.inputProperties ?? {}) as Props)) r.breaking.push(`${token}: a change of \`${k}\` now replaces the resource`);
+    },
+    aliased,
+  );
+  compareSection("function", os, ns, r, (token, fn, now) => {
+    compareProps(`${token} (inputs)`, fn.inputs as Json, now.inputs as Json, PROPERTIES, "input", r);
+    compareProps(`${token} (outputs)`, fn.outputs as Json, now.outputs as Json, PROPERTIES, "output", r);
+  });
+  compareSection("type", os, ns, r, (token, t, now) => {
+    compareProps(token, t, now, PROPERTIES, "both", r);
     const values = (x: Json) => ((x.enum ?? []) as Array<{ value: unknown }>).map((e) => e.value);
     for (const v of values(t)) if (!values(now).includes(v)) r.breaking.push(`${token}: value ${JSON.stringify(v)} removed`);
-  }
-  for (const token of Object.keys(newTypes)) if (!(token in section(os, "types"))) r.additions.push(`type \`${token}\` added`);
-
-  const [op, np] = [(os.provider ?? {}) as Json, (ns.provider ?? {}) as Json];
-  compareProps("provider", op.inputProperties as Props, np.inputProperties as Props, op.requiredInputs as string[], np.requiredInputs as string[], true, r);
+  });
+  compareProps("provider", os.provider as Json, ns.provider as Json, ["inputProperties", "requiredInputs"], "input", r);
 
   for (const [at, values] of Object.entries(old.facts.values)) {
     const now = cur.facts.values[at];
