@@ -12,7 +12,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { cancel, counted } from "../cancel";
+import { cancel, counted, resetCancel } from "../cancel";
 import { IMPORTED } from "../check";
 import { detailedDiff } from "../diff-paths";
 import { FunctionArgsError, invoke } from "../functions";
@@ -72,19 +72,73 @@ function mutation<Res>(
   urn: string,
   raw: Props,
   timeoutSeconds: number,
+  refresh: (spec: ResourceSpec, inputs: Props) => boolean,
   run: (t: ReturnType<typeof resourceOf>, inputs: Props, mark: (outs: Props) => Props) => Promise<Res>,
 ): void {
   let spec: ResourceSpec | undefined;
   const secrets = secretKeys(raw);
+  const inputs = unwrap(raw) as Props;
   answer(
     cb,
     async () => {
       const t = resourceOf(urn);
       spec = t.spec;
-      return withCustomTimeout(timeoutSeconds * 1000, () => run(t, unwrap(raw) as Props, (outs) => stateOf(t.spec, outs, secrets)));
+      return withCustomTimeout(timeoutSeconds * 1000, () => run(t, inputs, (outs) => stateOf(t.spec, outs, secrets)));
     },
-    (e) => failure(e, spec, secrets),
+    (e) => failure(e, spec, secrets, spec !== undefined && refresh(spec, inputs)),
   );
+}
+
+/**
+ * What the plugin supports of the protocol: the Handshake's answer, and Configure's for an engine that does not
+ * handshake (the proto says they must match). The engine takes them from the Handshake when there is one.
+ */
+export const PROTOCOL = {
+  /** Secrets arrive as secret values (unwrapped here); the plugin marks its secret outputs itself. */
+  acceptSecrets: true,
+  /** A resource reference arrives as its id (or URN), not as a resource value. */
+  acceptResources: false,
+  /** Inputs arrive as plain values (or the unknown value at preview), never as output values. */
+  acceptOutputs: false,
+  /** Create and Update answer at preview with the planned outputs (provider/plan.ts): Configure's supportsPreview. */
+  supportsPreview: true,
+  /** The engine's naming policies (pulumi:autonaming) reach Check (CheckRequest.autonaming). */
+  supportsAutonamingConfiguration: true,
+  /** Strings that are not valid UTF-8 (the byte-string values) are not taken: the API is JSON. */
+  acceptsByteString: false,
+} as const;
+
+/**
+ * What the engine told this process: its address (the plugin's argument when the engine starts it, the
+ * Handshake's, or the Attach's when the plugin was started by hand), and whether it reads a resource's
+ * `refresh_before_update` (the Handshake's `supports_refresh_before_update`; an engine that does not
+ * handshake does not know the field, and ignores it).
+ */
+export interface EngineLink {
+  address?: string;
+  refreshBeforeUpdate: boolean;
+}
+
+/** The engine's address among the plugin's arguments: the last that is not a flag (the engine may put `--logtostderr`, `-v=9`, `--tracing <endpoint>` first). */
+export function engineAddressOf(args: string[]): string | undefined {
+  let address: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--tracing") i++;
+    else if (!args[i].startsWith("-")) address = args[i];
+  }
+  return address;
+}
+
+/**
+ * `refresh_before_update` (Create, Update and Read's answers, and a failure that keeps the resource): the
+ * engine then reads the resource before each up, preview or destroy, and diffs from what it is now. So for a
+ * resource that keeps a power state (`booted` declared, read back from the instance's status): the power
+ * state changes by itself (a shutdown by hand, a crash, the host's maintenance), and the next up puts the
+ * program's back (a boot or a shutdown) instead of waiting for a `pulumi refresh`. Other resources change only
+ * when someone changes them, and are not read before every run.
+ */
+export function refreshesBeforeUpdate(spec: ResourceSpec, inputs: Props): boolean {
+  return spec.fields.some((f) => f.name === "booted" && f.kind === "input") && inputs.booted !== undefined && inputs.booted !== null;
 }
 
 const unimplemented = (what: string) => (_call: unknown, cb: Callback<unknown>) =>
@@ -123,8 +177,34 @@ function namingPolicy(a: provproto.CheckRequest.AutonamingOptions): NamingPolicy
   return { mode, proposedName: mode === "disable" ? undefined : a.getProposedName(), setting: "the pulumi:autonaming setting" };
 }
 
-export function service(): grpc.UntypedServiceImplementation {
+export function service(engine: EngineLink = { refreshBeforeUpdate: true }): grpc.UntypedServiceImplementation {
+  const refresh = (spec: ResourceSpec, inputs: Props) => engine.refreshBeforeUpdate && refreshesBeforeUpdate(spec, inputs);
   return {
+    // The engine's first call (before Configure, which still answers the same for an engine that does not
+    // handshake): what the plugin supports, and what the engine does.
+    handshake(call: Call<provproto.ProviderHandshakeRequest>, cb: Callback<provproto.ProviderHandshakeResponse>) {
+      const r = call.request;
+      if (r.getEngineAddress()) engine.address = r.getEngineAddress();
+      engine.refreshBeforeUpdate = r.getSupportsRefreshBeforeUpdate();
+      const res = new provproto.ProviderHandshakeResponse();
+      res.setAcceptSecrets(PROTOCOL.acceptSecrets);
+      res.setAcceptResources(PROTOCOL.acceptResources);
+      res.setAcceptOutputs(PROTOCOL.acceptOutputs);
+      res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
+      res.setAcceptsByteString(PROTOCOL.acceptsByteString);
+      cb(null, res);
+    },
+
+    // PULUMI_DEBUG_PROVIDERS=compute:<port>: the engine did not start this process (a user did, under a
+    // debugger say), and attaches to it. Each run attaches anew, and each run's engine sends Cancel as it
+    // closes its plugins: the Cancel of an earlier run must not end this run's waits.
+    attach(call: Call<plugproto.PluginAttach>, cb: Callback<emptyproto.Empty>) {
+      engine.address = call.request.getAddress();
+      resetCancel();
+      console.error(`pulumi-resource-compute: attached to the engine at ${engine.address}`);
+      cb(null, new emptyproto.Empty());
+    },
+
     getPluginInfo(_call: Call<emptyproto.Empty>, cb: Callback<plugproto.PluginInfo>) {
       answer(cb, async () => {
         const info = new plugproto.PluginInfo();
@@ -176,14 +256,14 @@ export function service(): grpc.UntypedServiceImplementation {
           return typeof v === "string" && v !== "" && v !== UNKNOWN_VALUE ? v : undefined;
         };
         configure({ get: (key: string) => value(key.replace(/^compute:/, "")) });
+        // The protocol, as the Handshake answers it (an engine that handshook takes it from there).
         const res = new provproto.ConfigureResponse();
-        res.setAcceptsecrets(true);
-        // Create and Update answer at preview with the planned outputs (provider/plan.ts): a preview plans
-        // what the up does, instead of taking an updated resource's inputs for its outputs.
-        res.setSupportspreview(true);
-        // The engine's naming policies (pulumi:autonaming) reach Check (CheckRequest.autonaming).
-        res.setSupportsAutonamingConfiguration(true);
-        res.setAcceptresources(false);
+        res.setAcceptsecrets(PROTOCOL.acceptSecrets);
+        res.setAcceptresources(PROTOCOL.acceptResources);
+        res.setAcceptoutputs(PROTOCOL.acceptOutputs);
+        // A preview plans what the up does, instead of taking an updated resource's inputs for its outputs.
+        res.setSupportspreview(PROTOCOL.supportsPreview);
+        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
         return res;
       });
     },
@@ -240,8 +320,9 @@ export function service(): grpc.UntypedServiceImplementation {
 
     create(call: Call<provproto.CreateRequest>, cb: Callback<provproto.CreateResponse>) {
       const r = call.request;
-      mutation(cb, r.getUrn(), fromStruct(r.getProperties()), r.getTimeout(), async (t, inputs, mark) => {
+      mutation(cb, r.getUrn(), fromStruct(r.getProperties()), r.getTimeout(), refresh, async (t, inputs, mark) => {
         const res = new provproto.CreateResponse();
+        res.setRefreshBeforeUpdate(refresh(t.spec, inputs));
         // A preview: the planned outputs, with no request (provider/plan.ts).
         if (r.getPreview()) {
           res.setProperties(toStruct(mark(t.impl.plan(undefined, {}, inputs))));
@@ -274,15 +355,17 @@ export function service(): grpc.UntypedServiceImplementation {
         res.setProperties(toStruct(stateOf(spec, outs, secrets)));
         const inputs = fresh ? importedInputs(spec, got.inputs ?? {}) : (got.inputs ?? {});
         res.setInputs(toStruct(markSecrets(spec, inputs, secrets)));
+        res.setRefreshBeforeUpdate(refresh(spec, inputs));
         return res;
       });
     },
 
     update(call: Call<provproto.UpdateRequest>, cb: Callback<provproto.UpdateResponse>) {
       const r = call.request;
-      mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), async (t, news, mark) => {
+      mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), refresh, async (t, news, mark) => {
         const olds = withDeclared(t.spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
         const res = new provproto.UpdateResponse();
+        res.setRefreshBeforeUpdate(refresh(t.spec, news));
         if (r.getPreview()) {
           res.setProperties(toStruct(mark(t.impl.plan(r.getId(), olds, news))));
           return res;
@@ -329,11 +412,9 @@ export function service(): grpc.UntypedServiceImplementation {
       cb(null, new emptyproto.Empty());
     },
 
-    handshake: unimplemented("Handshake"),
     parameterize: unimplemented("Parameterize"),
     construct: unimplemented("Construct"),
     call: unimplemented("Call"),
-    attach: unimplemented("Attach"),
     getMapping(_call: Call<provproto.GetMappingRequest>, cb: Callback<provproto.GetMappingResponse>) {
       cb(null, new provproto.GetMappingResponse());
     },
@@ -353,12 +434,17 @@ function toCheckFailure(f: { property: string; reason: string }): provproto.Chec
   return out;
 }
 
-/** Starts the server on a free local port and returns it (the plugin prints it for the engine). */
-export async function serve(): Promise<{ port: number; server: grpc.Server }> {
+/**
+ * Starts the server on a free local port and returns it (the plugin prints it for the engine), with what the
+ * engine tells it (`engine`: its address, from `engineAddress` when the engine started the plugin, else from
+ * the Handshake or the Attach).
+ */
+export async function serve(opts: { engineAddress?: string } = {}): Promise<{ port: number; server: grpc.Server; engine: EngineLink }> {
+  const engine: EngineLink = { address: opts.engineAddress, refreshBeforeUpdate: true };
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
-  server.addService(provrpc.ResourceProviderService, service());
+  server.addService(provrpc.ResourceProviderService, service(engine));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
-  return { port, server };
+  return { port, server, engine };
 }

@@ -100,8 +100,11 @@ export function withDeclared(spec: ResourceSpec, olds: Props, oldInputs: Props):
 export const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
 export const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
 
-/** A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed. */
-export function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] = []): Partial<grpc.StatusObject> {
+/**
+ * A gRPC error; a failure that keeps the resource (`id` and `properties`) goes as ErrorResourceInitFailed, with
+ * the resource's `refresh_before_update` as a success would give it.
+ */
+export function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] = [], refreshBeforeUpdate = false): Partial<grpc.StatusObject> {
   const message = e instanceof Error ? e.message : String(e);
   const metadata = new grpc.Metadata();
   // Only a failure that says what exists (a create that made the resource, an update whose result is
@@ -112,6 +115,7 @@ export function failure(e: unknown, spec?: ResourceSpec, secretInputs: string[] 
     detail.setId(e.id);
     detail.setProperties(toStruct(stateOf(spec, props, secretInputs)));
     detail.setReasonsList(e.reasons);
+    detail.setRefreshBeforeUpdate(refreshBeforeUpdate);
     const details = new anyproto.Any();
     details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status();
