@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The benchmark suite: `npm run bench [-- --sizes 10,200,1000] [-- --repeat 3] [-- --only requests,notice,state,scale,emulator,failures,rate]`,
+ * The benchmark suite: `npm run bench [-- --sizes 10,200,1000] [-- --repeat 3] [-- --only requests,notice,state,scale,emulator,failures,rate,plugin-start]`,
  * or `npm run bench -- --quick` (one size of 100, one run, a smaller rate-limit stack: a few minutes, for a
  * developer's loop). Writes bench/results.md (machine, versions, date, figures); with --only, the other
  * sections are kept as they were, marked with the run that made them. Nothing here is a test: figures, not
@@ -9,8 +9,8 @@
  * scripts/gen-sdks if missing or older than schema.json), each beside a do-nothing provider of its kind; the
  * plugins are installed with `pulumi plugin install` into a PULUMI_HOME of the run's own (scripts/bench/common.ts).
  */
-import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -433,6 +433,61 @@ async function failingPrograms(runs: number): Promise<string> {
   }
 }
 
+/**
+ * Section 8: the plugin as it ships, one executable (a Node.js single executable application) beside the
+ * bundled script run by `node`: size, and time from start to the port on stdout (what the engine waits for
+ * before its first call), median of `repeat` starts each.
+ */
+async function pluginStart(repeat: number): Promise<string> {
+  const { archiveName, bundlePlugin, executableName, hostPlatform, packagePlugin } = await import("./package-plugin");
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-plugin-start-"));
+  try {
+    const platform = hostPlatform();
+    const [archive] = packagePlugin(path.join(dir, "archive"), [platform]);
+    execFileSync("tar", ["-xzf", archive, "-C", dir]);
+    const script = path.join(dir, "script");
+    mkdirSync(script);
+    bundlePlugin(path.join(ROOT, "dist", "provider", "plugin", "main.js"), script, "compute");
+    const node = path.join(ROOT, "node_modules", "node", "bin", "node");
+    const forms: Array<[string, string, string[], string]> = [
+      ["single executable (the archive's)", path.join(dir, executableName(platform)), [], path.join(dir, executableName(platform))],
+      ["bundled script, run by node", node, [path.join(script, "pulumi-resource-compute")], path.join(script, "pulumi-resource-compute")],
+    ];
+    const rows: string[] = [];
+    for (const [label, cmd, args, file] of forms) {
+      const times: number[] = [];
+      for (let i = 0; i < repeat; i++) times.push(await timeToPort(cmd, args));
+      rows.push(`| ${label} | ${fmt(statSync(file).size / 1024 ** 2, 1)} MB | ${fmt(median(times) * 1000, 0)} ms | ${fmt(Math.min(...times) * 1000, 0)} ms |`);
+    }
+    return [
+      "## 8. Plugin start",
+      "",
+      `The plugin for ${platform} as it ships (${archiveName("<v>", platform)}, ${fmt(statSync(archive).size / 1024 ** 2, 1)} MB): one executable that needs nothing on PATH, beside the same bundled script run by the Node.js it is made of (node_modules/node, ${execFileSync(node, ["--version"], { encoding: "utf8" }).trim()}). Start: from spawning it to its port on stdout, ${repeat} starts each. Target: the executable no slower than the script.`,
+      "",
+      "| Form | size | start (median) | start (least) |",
+      "|---|---|---|---|",
+      ...rows,
+      "",
+    ].join("\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Seconds from spawning `cmd` to its first line on stdout (the plugin's port); then it is killed. */
+function timeToPort(cmd: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "ignore"], env: { PATH: "/nonexistent" } });
+    child.stdout.once("data", () => {
+      resolve(Number(process.hrtime.bigint() - t0) / 1e9);
+      child.kill("SIGKILL");
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => code !== null && reject(new Error(`${cmd} exited ${code} before printing its port`)));
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -446,7 +501,7 @@ async function main(): Promise<void> {
   const quick = values.quick;
   const sizes = (values.sizes ?? (quick ? "100" : "10,200,1000")).split(",").map(Number);
   const rateCount = Number(values["rate-count"] ?? (quick ? 200 : 1000));
-  const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator", "failures", "rate"];
+  const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator", "failures", "rate", "plugin-start"];
   const sections: string[] = [];
   const run = async (name: string, fn: () => Promise<string>) => {
     if (!only.includes(name)) return;
@@ -466,6 +521,7 @@ async function main(): Promise<void> {
   await run("emulator", emulatorThroughput);
   await run("failures", () => failingPrograms(quick ? 1 : 3));
   await run("rate", () => rateLimited(rateCount, 64, 20));
+  await run("plugin-start", () => pluginStart(quick ? 5 : 20));
   const pulumiVersion = execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const cli = execFileSync(path.join(pulumiVersion, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   const sdk = (JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;

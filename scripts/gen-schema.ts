@@ -37,6 +37,22 @@ function withResourceTable(readme: string): string {
   return `${readme.slice(0, start + TABLE_START.length)}\n${readmeResources(specs, lookups)}\n${readme.slice(end)}`;
 }
 
+const INSTALL_START = "<!-- install: copied from docs/installation-configuration.md by npm run gen:schema -->";
+const INSTALL_END = "<!-- end of install -->";
+
+/** The README with its Install section (between the two markers): the Registry's install page's, as it is there. */
+function withInstallSection(readme: string): string {
+  const page = readFileSync(path.join(ROOT, "docs", "installation-configuration.md"), "utf8");
+  const from = page.indexOf("\n", page.indexOf("<!-- install:")) + 1;
+  const to = page.indexOf(INSTALL_END);
+  const [start, end] = [readme.indexOf(INSTALL_START), readme.indexOf(INSTALL_END)];
+  if (from <= 0 || to < from) throw new Error(`docs/installation-configuration.md must hold the markers <!-- install: ... --> and ${INSTALL_END}`);
+  if (start < 0 || end < start) throw new Error(`README.md must hold the markers ${INSTALL_START} and ${INSTALL_END}`);
+  // Links relative to docs/ are made relative to the README.
+  const section = page.slice(from, to).replace(/\]\((?!https?:|#)([^)]+)\)/g, "](docs/$1)");
+  return `${readme.slice(0, start + INSTALL_START.length)}\n${section}${readme.slice(end)}`;
+}
+
 /** The generated files before formatting (schema.json and the docs are as they are written). */
 export function rawFiles(): Record<string, string> {
   const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -47,7 +63,7 @@ export function rawFiles(): Record<string, string> {
   files[path.join("sdk", "reference.ts")] = sdkReference();
   for (const [name, content] of Object.entries(sdkClasses(definitions))) files[path.join("sdk", name)] = content;
   files[path.join("docs", "functions.md")] = functionsDoc();
-  files["README.md"] = withResourceTable(readFileSync(path.join(ROOT, "README.md"), "utf8"));
+  files["README.md"] = withInstallSection(withResourceTable(readFileSync(path.join(ROOT, "README.md"), "utf8")));
   return files;
 }
 

@@ -1,13 +1,49 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { repoRoot } from "../root";
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
 import type { Field, ResourceSpec } from "../../provider/table";
+import { examplesSection } from "./examples";
 import { fieldJson, singular, upper, visible, type Json } from "./json";
 
 /** The Node.js package the generated SDK is published as (not `pulumi-compute`: that is the hand-written dynamic SDK). */
 export const NODE_SDK_PACKAGE = "@pulumi-compute/plugin-sdk";
 /** The Python package (distribution and import name) of the generated SDK. */
 export const PYTHON_SDK_PACKAGE = "pulumi_compute";
-/** The Go import path of the generated SDK (its module is the folder above: `github.com/pulumi-compute/sdk/go`). */
-export const GO_SDK_IMPORT = "github.com/pulumi-compute/sdk/go/compute";
+/**
+ * Where the project lives and its releases are downloaded from: package.json's `repository` (one setting;
+ * a fork changes it there) and `pulumiCompute.pluginDownloadURL` (`${VERSION}` is the CLI's placeholder).
+ */
+export const PROJECT = projectSettings();
+/**
+ * The Go import path of the generated SDK, committed under sdk/go/compute (its module is the folder above,
+ * sdk/go: `go get github.com/<owner>/<repo>/sdk/go/compute`).
+ */
+export const GO_SDK_IMPORT = `${PROJECT.goRepository}/sdk/go/compute`;
+/**
+ * The lowest @pulumi/pulumi the generated Node.js SDK works with (tests/e2e/sdk-range.e2e.test.ts): 3.141.0
+ * compiles it (older ones lack InvokeOutputOptions), but before 3.145.0 the `dependsOn` of a read
+ * function's Output form does not wait for the resources it names, which docs/functions.md promises.
+ */
+export const NODE_SDK_PULUMI_RANGE = "^3.145.0";
+
+function projectSettings(): { repository: string; goRepository: string; pluginDownloadURL: string; homepage: string } {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
+    repository?: { url?: string };
+    homepage?: string;
+    pulumiCompute?: { pluginDownloadURL?: string };
+  };
+  const m = /github\.com\/([^/]+)\/([^/.]+)/.exec(pkg.repository?.url ?? "");
+  if (!m) throw new Error("package.json: repository.url must name a GitHub repository (https://github.com/<owner>/<repo>)");
+  const url = pkg.pulumiCompute?.pluginDownloadURL;
+  if (!url || !url.includes("${VERSION}")) throw new Error("package.json: pulumiCompute.pluginDownloadURL must be set and hold ${VERSION}");
+  return {
+    repository: `https://github.com/${m[1]}/${m[2]}`,
+    goRepository: `github.com/${m[1]}/${m[2]}`,
+    pluginDownloadURL: url,
+    homepage: pkg.homepage ?? `https://github.com/${m[1]}/${m[2]}`,
+  };
+}
 
 const PKG = "compute";
 const ANY = { $ref: "pulumi.json#/Any" };
@@ -100,11 +136,6 @@ function fieldProperty(f: Field, owner: string, types: Record<string, Json>): Js
   };
 }
 
-/** The Pulumi version the generated Node.js SDK depends on: the one this package is built with. */
-function pulumiSdkVersion(): string {
-  return (require("@pulumi/pulumi/package.json") as { version: string }).version;
-}
-
 /**
  * The Pulumi package schema (schema.json): the provider's config, every resource from its field table,
  * the read functions and their item types from provider/functions.ts. `pulumi-resource-compute` serves
@@ -115,7 +146,7 @@ export function packageSchema(
   specs: ResourceSpec[],
   version: string,
   functions: FunctionSpec[] = functionSpecs,
-  pulumiVersion: string = pulumiSdkVersion(),
+  pulumiRange: string = NODE_SDK_PULUMI_RANGE,
 ): Record<string, unknown> {
   const types: Record<string, Json> = {};
   const resources: Record<string, unknown> = {};
@@ -129,7 +160,8 @@ export function packageSchema(
         `Two front doors, one implementation: the \`pulumi-compute\` npm package registers it as a dynamic resource ` +
         `(type token \`pulumi-nodejs:dynamic/compute:${spec.type}\` in the state), and the SDKs generated from this schema ` +
         `register \`${PKG}:index:${spec.type}\`, served by the \`pulumi-resource-compute\` plugin.\n\n` +
-        `Id: ${spec.idFormat}`,
+        `Id: ${spec.idFormat}` +
+        examplesSection(spec.type),
       properties: props,
       required: fields.filter((f) => f.kind === "output" || f.required || f.computed).map((f) => f.name),
       inputProperties: Object.fromEntries(inputs.map((f) => [f.name, props[f.name]])),
@@ -180,7 +212,12 @@ export function packageSchema(
     displayName: "pulumi-compute",
     version,
     description: "Pulumi provider for the compute API (instances, disks, configs, interfaces, images, VPCs, databases, SSH keys).",
-    keywords: ["pulumi", "compute", "category/cloud"],
+    keywords: ["pulumi", "compute", "category/cloud", "kind/native"],
+    homepage: PROJECT.homepage,
+    repository: PROJECT.repository,
+    publisher: "pulumi-compute",
+    logoUrl: `${PROJECT.repository.replace("https://github.com/", "https://raw.githubusercontent.com/")}/main/docs/logo.svg`,
+    pluginDownloadURL: PROJECT.pluginDownloadURL,
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
     language: {
@@ -188,9 +225,13 @@ export function packageSchema(
         packageName: NODE_SDK_PACKAGE,
         packageDescription: "Pulumi SDK for the compute API, generated from the schema of the pulumi-resource-compute plugin.",
         respectSchemaVersion: true,
-        dependencies: { "@pulumi/pulumi": pulumiVersion },
+        dependencies: { "@pulumi/pulumi": pulumiRange },
       },
-      python: { packageName: PYTHON_SDK_PACKAGE, respectSchemaVersion: true, pyproject: { enabled: true } },
+      python: {
+        packageName: PYTHON_SDK_PACKAGE,
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+      },
       go: { importBasePath: GO_SDK_IMPORT, respectSchemaVersion: true },
     },
     config: { variables: { token, apiUrl } },

@@ -1,7 +1,8 @@
 /**
  * A Go program on the generated Go SDK (tests/programs/go, .gen/sdks/go) runs: Pulumi's Automation API runs
- * it as an inline program with the plain CLI (no Go language host), and the engine finds the plugin where
- * `pulumi plugin install` put it (the SDK names its version). Up, an update in place, refresh after a change
+ * it as an inline program with the plain CLI (no Go language host). Nothing is installed: the engine
+ * downloads the plugin by itself from the release the SDK names (version and pluginDownloadURL), served on
+ * the loopback (tests/helpers/plugin.ts), into a fresh PULUMI_HOME; PATH holds the CLI only, no `node`. Up, an update in place, refresh after a change
  * by hand, destroy; the token's value is a secret output and stays encrypted in the state; a naming policy
  * (`pulumi:autonaming`) names the VPC.
  *
@@ -14,7 +15,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
-import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
+import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 
 jest.setTimeout(600_000);
 
@@ -29,13 +30,13 @@ interface Step {
 
 (haveGo ? describe : describe.skip)("a Go program through the Automation API", () => {
   let emu: Emulator;
-  let plugin: InstalledPlugin;
+  let plugin: AcquiredPlugin;
   let tmp: string;
   let program: string;
 
   beforeAll(async () => {
     emu = await emulator();
-    plugin = await installPlugin();
+    plugin = await acquirePlugin();
     tmp = mkdtempSync(path.join(tmpdir(), "pulumi-compute-go-"));
     program = path.join(tmp, "go-program");
     mkdirSync(path.join(tmp, "state"));
@@ -48,7 +49,7 @@ interface Step {
     if (built.status !== 0) throw new Error(`go build of tests/programs/go failed:\n${built.stderr}`);
   });
   afterAll(async () => {
-    plugin?.cleanup();
+    await plugin?.cleanup();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     await emu?.close();
   });
@@ -61,7 +62,6 @@ interface Step {
       PULUMI_BACKEND_URL: `file://${path.join(tmp, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "go-program-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       STACK: "dev",
       API_URL: emu.url,
       API_TOKEN: emu.token,
@@ -79,8 +79,11 @@ interface Step {
   }
 
   test("up, an update in place, refresh after a change by hand, destroy; the secret output stays encrypted", async () => {
+    expect(plugin.installed()).toEqual([]);
     const up = (await run("up", { keyLabel: "go-key" })).json as Step;
     expect(up.summary).toEqual({ create: 5 });
+    expect(plugin.installed()).toEqual([`resource-compute-v${PLUGIN_VERSION}`]);
+    expect(plugin.server.requests).toHaveLength(1);
     const outputs = up.outputs!;
     expect(outputs.keyLabel).toEqual({ value: "go-key", secret: false });
     expect(outputs.vpcLabel.value).toMatch(/^dev-net-[0-9a-f]{4}$/); // named by the stack's pulumi:autonaming pattern

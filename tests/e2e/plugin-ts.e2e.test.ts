@@ -1,13 +1,14 @@
 /**
  * A TypeScript program on the SDK generated from schema.json (tests/programs/plugin), run by the plugin with
- * the plain CLI; the plugin is installed as a user installs it (`pulumi plugin install resource compute
- * <version> --file <archive>`), and the SDK names its version: no wiring, no PATH entry. Import of
+ * the plain CLI. Nothing is installed: the engine downloads the plugin by itself from the release the SDK's
+ * package.json names (version and server), served on the loopback (tests/helpers/plugin.ts), into a fresh
+ * PULUMI_HOME: no wiring, no PATH entry. Import of
  * resources made out of band (`pulumi import` and the `import` option), explicit providers on two APIs with
  * different tokens, customTimeouts, secrets kept encrypted.
  */
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
-import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
+import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(400_000);
@@ -18,7 +19,7 @@ let home: Emulator;
 let eu: Emulator;
 let stack: TestStack;
 let env: Record<string, string>;
-let plugin: InstalledPlugin;
+let plugin: AcquiredPlugin;
 
 beforeAll(async () => {
   home = await emulator();
@@ -27,12 +28,12 @@ beforeAll(async () => {
     config: { "compute:apiUrl": home.url, publicKey: ed25519Key(81), euApiUrl: eu.url },
     secrets: { "compute:token": home.token, euToken: EU_TOKEN, rootPass: ROOT_PASS },
   });
-  plugin = await installPlugin();
+  plugin = await acquirePlugin({ withNode: true });
   env = plugin.env;
 });
 afterAll(async () => {
   stack?.cleanup();
-  plugin?.cleanup();
+  await plugin?.cleanup();
   await home?.close();
   await eu?.close();
 });
@@ -53,7 +54,8 @@ test("import, explicit providers, customTimeouts and secrets through the plugin 
     flags: ["compute:index:SshKey", "laptop", String(key.body.id), "--generate-code=false", "--protect=false"],
   });
   expect(imported.code).toBe(0);
-  expect(imported.output).not.toMatch(/from \$PATH/); // the installed plugin, not one on PATH
+  expect(imported.output).not.toMatch(/from \$PATH/); // the downloaded plugin, not one on PATH
+  expect(plugin.installed()).toEqual([`resource-compute-v${PLUGIN_VERSION}`]);
   expect(imported.json.summary).toMatchObject({ import: 1 });
 
   // The program declares the key as it is, and adopts the instance and its disk with the import option.
@@ -88,7 +90,7 @@ test("import, explicit providers, customTimeouts and secrets through the plugin 
     resourcesOf(exported, "pulumi:providers:compute")
       .map((p: any) => p.urn.split("::").pop())
       .sort(),
-  ).toEqual(["default_0_1_0", "eu"]);
+  ).toEqual([`default_${PLUGIN_VERSION.replace(/\./g, "_")}_https_/github.com/pulumi-compute/pulumi-compute/releases/download/v__VERSION_`, "eu"]); // the engine names a default provider by its version and release
   expect(stack.transcript.join("\n")).not.toContain(ROOT_PASS);
   // The SDK's answers (every output, secrets in plain text) never reach the events: the guard cut them
   // from each answer of this package's resources (the stack's registration may answer before it loads).

@@ -1,24 +1,29 @@
 /**
  * The provider plugin from a YAML program (tests/programs/yaml), with the plain CLI and the YAML language
- * host. The plugin is installed as a user installs it (`npm run package:plugin`'s archive, then
- * `pulumi plugin install resource compute <version> --file <archive>`): the program has no `plugins:` block
- * and PATH has no plugin. Up, refresh after a change by hand, update in place, replace, destroy; settings
- * that cannot work fail the preview.
+ * host. Nothing is installed: a fresh PULUMI_HOME, automatic plugin acquisition on, and the engine downloads
+ * the plugin by itself from a release folder served on the loopback (the program names the version and the
+ * release's URL, which PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends to the loopback, as a mirror would). PATH
+ * holds the CLI only: no `node`, which the plugin (a single executable) does not need. Up, refresh after a
+ * change by hand, update in place, replace, destroy; settings that cannot work fail the preview; a missing
+ * or corrupt archive fails with a clear error and leaves nothing installed.
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
-import { installPlugin, PLUGIN_VERSION, type InstalledPlugin } from "../helpers/plugin";
+import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
+import { archiveName, executableName, hostPlatform } from "../../scripts/package-plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(300_000);
 
 let emu: Emulator;
-let plugin: InstalledPlugin;
+let plugin: AcquiredPlugin;
 let stack: TestStack;
 
 beforeAll(async () => {
   emu = await emulator();
-  plugin = await installPlugin();
+  plugin = await acquirePlugin();
   stack = new TestStack("tests/programs/yaml", `e2e-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(71) },
     secrets: { "compute:token": emu.token },
@@ -27,21 +32,32 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   stack?.cleanup();
-  plugin?.cleanup();
+  await plugin?.cleanup();
   await emu?.close();
 });
 
-test("the archive installs with pulumi plugin install, and pulumi plugin ls lists it", async () => {
-  expect(plugin.installed).toContain(`installing`);
-  const ls = await plugin.pulumi(["plugin", "ls", "--json"]);
-  const listed = (JSON.parse(ls.stdout) as Array<{ name: string; kind: string; version: string }>).map((p) => [p.name, p.kind, p.version]);
-  expect(listed).toEqual([["compute", "resource", PLUGIN_VERSION]]);
-});
-
-test("YAML: up, refresh, update in place, replace, destroy, through the plugin", async () => {
+test("YAML: the engine downloads the plugin by itself; up, refresh, update in place, replace, destroy, through it", async () => {
+  expect(plugin.installed()).toEqual([]);
   const first = await stack.run("up");
   expect(first.code).toBe(0);
   expect(first.output).not.toMatch(/from \$PATH/); // found where it was installed, not on PATH
+  // Downloaded once from the release (the archive of this platform), installed into PULUMI_HOME.
+  const archive = archiveName(PLUGIN_VERSION, hostPlatform());
+  expect(plugin.server.requests).toEqual([`200 /v${PLUGIN_VERSION}/${archive}`]);
+  const ls = await plugin.pulumi(["plugin", "ls", "--json"]);
+  const listed = (JSON.parse(ls.stdout) as Array<{ name: string; kind: string; version: string }>).map((p) => [p.name, p.kind, p.version]);
+  expect(listed).toEqual([["compute", "resource", PLUGIN_VERSION]]);
+  // The plugin is a native executable (ELF here), not a script for `node`, which is not on this PATH.
+  const exe = readFileSync(path.join(plugin.home, "plugins", `resource-compute-v${PLUGIN_VERSION}`, executableName(hostPlatform())));
+  expect(exe.subarray(0, 4).toString("latin1")).toBe(process.platform === "darwin" ? "\xcf\xfa\xed\xfe" : "\x7fELF");
+  expect(plugin.env.PATH.split(path.delimiter)).not.toContain(path.dirname(process.execPath));
+  // The CLI reads the package from the executable itself (what `pulumi package add <path>` starts with).
+  const info = await plugin.pulumi([
+    "package",
+    "info",
+    path.join(plugin.home, "plugins", `resource-compute-v${PLUGIN_VERSION}`, executableName(hostPlatform())),
+  ]);
+  expect(info.stdout).toMatch(new RegExp(`Name: compute\\nModule: index\\nVersion: ${PLUGIN_VERSION.replace(/\./g, "\\.")}\\n`));
   const up = first.json;
   expect(up.summary).toEqual({ create: 4 });
   let inv = await inventory(emu);
@@ -107,5 +123,36 @@ test("settings that cannot work fail the preview: no token names compute:token a
     expect(emu.log).toEqual([]);
   } finally {
     s.cleanup();
+  }
+});
+
+test("a release without this version, or with a corrupt archive, fails with a clear error and installs nothing", async () => {
+  // Nothing at the URL: the CLI names the plugin, the version and the answer.
+  const home = await acquirePlugin();
+  try {
+    const missing = await home
+      .pulumi(["plugin", "install", "resource", "compute", "9.9.9", "--server", `${home.server.url}/v9.9.9/`])
+      .catch((e: { stderr: string }) => e);
+    expect(missing.stderr).toMatch(/compute[\s\S]*9\.9\.9[\s\S]*404/);
+    // A corrupt archive (a release cut short): the CLI refuses it and keeps nothing of it.
+    const dir = path.join(home.server.dir, "v9.9.8");
+    mkdirSync(dir);
+    const good = readFileSync(path.join(home.server.dir, `v${PLUGIN_VERSION}`, archiveName(PLUGIN_VERSION, hostPlatform())));
+    writeFileSync(path.join(dir, archiveName("9.9.8", hostPlatform())), good.subarray(0, good.length >> 1));
+    const corrupt = await home
+      .pulumi(["plugin", "install", "resource", "compute", "9.9.8", "--server", `${home.server.url}/v9.9.8/`])
+      .catch((e: { stderr: string }) => e);
+    expect(corrupt.stderr).toMatch(/compute[\s\S]*9\.9\.8[\s\S]*(unexpected EOF|gzip|tar|extract)/i);
+    // What the CLI unpacked before the error stays marked `.partial`: never loaded, not listed, replaced by
+    // the next install (here, once the release is whole again).
+    const listed = async () => (JSON.parse((await home.pulumi(["plugin", "ls", "--json"])).stdout) as Array<{ version: string }>).map((p) => p.version);
+    expect(await listed()).toEqual([]);
+    expect(home.installed()).toContain("resource-compute-v9.9.8.partial");
+    writeFileSync(path.join(dir, archiveName("9.9.8", hostPlatform())), good);
+    await home.pulumi(["plugin", "install", "resource", "compute", "9.9.8", "--server", `${home.server.url}/v9.9.8/`]);
+    expect(await listed()).toEqual(["9.9.8"]);
+    expect(home.installed().filter((f) => f.endsWith(".partial"))).toEqual([]);
+  } finally {
+    await home.cleanup();
   }
 });

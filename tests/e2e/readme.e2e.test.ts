@@ -51,6 +51,13 @@ test("the README's steps make, refresh, export and destroy a stack", async () =>
   );
   if (r.code !== 0) throw new Error(r.out);
 
+  // One @pulumi/pulumi (the one pulumi-compute brings), and no warning from the Node.js host on a run.
+  const copies = await new Promise<string>((resolve) =>
+    execFile("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], { cwd: path.join(work, "infra"), env }, (_err, stdout) => resolve(stdout)),
+  );
+  expect(copies.trim().split("\n")).toEqual([path.join(work, "infra", "node_modules", "@pulumi", "pulumi")]);
+  expect(r.out).not.toMatch(/Could not find entry point|warning:/i);
+
   // preview --diff, then up: the key was made with an auto-named label and then deleted by destroy.
   expect(r.out).toMatch(/\+ pulumi-nodejs:dynamic\/compute:SshKey: \(create\)/);
   const made = emu.log.filter((l) => l.method === "POST" && l.path === "/v4/profile/sshkeys");

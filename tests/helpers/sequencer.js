@@ -31,6 +31,10 @@ const DURATIONS = {
   "e2e/plugin-yaml.e2e.test.ts": 45,
   "e2e/lookup.e2e.test.ts": 35,
   "e2e/errors.e2e.test.ts": 25,
+  "e2e/release.e2e.test.ts": 60,
+  "integration/examples.test.ts": 45,
+  "integration/plugin-operability.test.ts": 40,
+  "e2e/sdk-range.e2e.test.ts": 15,
 };
 
 class LongestFirst extends Sequencer {

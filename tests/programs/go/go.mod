@@ -3,7 +3,7 @@ module pulumi-compute/tests/go-program
 go 1.25.11
 
 require (
-	github.com/pulumi-compute/sdk/go v0.0.0
+	github.com/pulumi-compute/pulumi-compute/sdk/go v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -124,4 +124,4 @@ require (
 )
 
 // The Go SDK generated from schema.json by scripts/gen-sdks (npm test makes it).
-replace github.com/pulumi-compute/sdk/go => ../../../.gen/sdks/go
+replace github.com/pulumi-compute/pulumi-compute/sdk/go => ../../../sdk/go
