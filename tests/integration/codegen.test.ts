@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { specs } from "../../provider";
 import { functionSpecs } from "../../provider/functions";
-import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "../../scripts/codegen/schema";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE } from "../../scripts/codegen/schema";
 import { pulumiBin } from "../../scripts/pulumi";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -116,8 +116,14 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
   test("every SDK names the plugin's version, and aliases each resource to its dynamic type", () => {
     const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
     const node = JSON.parse(readFileSync(path.join(out, "nodejs", "package.json"), "utf8"));
-    expect(node.pulumi).toEqual({ resource: true, name: "compute", version });
-    expect(JSON.parse(readFileSync(path.join(out, "go", "compute", "pulumi-plugin.json"), "utf8"))).toEqual({ resource: true, name: "compute", version });
+    const server = PROJECT.pluginDownloadURL; // where the engine downloads the plugin from (docs/releases.md)
+    expect(node.pulumi).toEqual({ resource: true, name: "compute", version, server });
+    expect(JSON.parse(readFileSync(path.join(out, "go", "compute", "pulumi-plugin.json"), "utf8"))).toEqual({
+      resource: true,
+      name: "compute",
+      version,
+      server,
+    });
     // Every resource and invoke is registered with that version (PkgResourceDefaultOpts, PkgInvokeDefaultOpts).
     expect(
       readFileSync(path.join(out, "go", "compute", "internal", "pulumiUtilities.go"), "utf8").split(`version := semver.MustParse("${version}")`),
@@ -134,7 +140,7 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     expect(pkg).toMatchObject({
       name: NODE_SDK_PACKAGE,
       version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
-      dependencies: { "@pulumi/pulumi": PULUMI_VERSION },
+      dependencies: { "@pulumi/pulumi": NODE_SDK_PULUMI_RANGE },
     });
     const index = readFileSync(path.join(dir, "index.ts"), "utf8");
     for (const name of [...specs.map((s) => s.type), "Provider", ...functionSpecs.map((f) => f.name)]) expect(index).toContain(`export const ${name}:`);
