@@ -70,7 +70,7 @@ test("examples/clone: staging is a running clone of production with its tags; a 
     const renamed = (await stack.upAsPlanned({ config: { stagingLabel: "clone-staging-2" } })).up.json;
     expect(renamed.summary).toMatchObject({ update: 1 });
     expect(renamed.outputs.stagingId).toBe(up.outputs.stagingId);
-    expect((await stack.ok("destroy", { config: { stagingLabel: "clone-staging-2" } })).summary).toEqual({ delete: 3 });
+    // (No destroy: the emulator goes with the suite, and the snapshot's test holds what a destroy does.)
   } finally {
     stack.cleanup();
   }
@@ -98,7 +98,6 @@ test("examples/restore: an instance made from the backup getInstanceBackups find
       (await list(emu, `/compute/instances/${src.id}/disks`)).map((d) => d.label).sort(),
     );
     expect((await stack.run("preview", { config: { sourceInstance: String(src.id) } })).json.changeSummary).toEqual({ same: 2 });
-    expect((await stack.ok("destroy", { config: { sourceInstance: String(src.id) } })).summary).toEqual({ delete: 2 });
   } finally {
     stack.cleanup();
   }

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
 import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
-import { resourcesOf, TestStack } from "../helpers/pulumi";
+import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(600_000);
 
@@ -76,10 +76,11 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   //   made first under a temporary label and takes the pinned one once the old one is deleted;
   // - deleteBeforeReplace set by the user: the VPC with the pinned label is deleted, then made anew;
   // - replacementTrigger replaces a VPC, and replaceWith the key that follows it;
-  // - aliases: the key renamed keeps its identity (no replacement).
+  // - aliases: the key renamed keeps its identity (no replacement);
+  // - protect on the guarded key (no step: the state's flag), for the refused destroy below.
   const [oldWeb] = await byLabel("/compute/instances", "opt-web");
   const [named] = await byLabel("/profile/sshkeys", "opt-named");
-  const c1 = { ignoredLabel: "opt-ignored-2", webTag: "green", pinnedRegion: "us-west", trigger: "2", keyName: "renamed" };
+  const c1 = { ignoredLabel: "opt-ignored-2", webTag: "green", pinnedRegion: "us-west", trigger: "2", keyName: "renamed", protect: "true" };
   const changed = await stack.upAsPlanned({ config: c1 });
   expect(changed.up.json.steps).toEqual([
     "replace follower (compute:index:SshKey)",
@@ -93,10 +94,24 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   expect(changed.up.json.outputs.triggeredId).not.toBe(first.up.json.outputs.triggeredId);
   expect((await byLabel("/profile/sshkeys", "opt-named")).map((k) => k.id)).toEqual([named.id]);
 
-  // The drift gate, with changes made by hand: a plain preview does not read the API, so it passes over them;
-  // `--refresh` reads them and fails the gate, naming the resource. The ignored label's change stays.
-  const [ignoredKey] = await byLabel("/profile/sshkeys", "opt-ignored");
+  // `refresh --run-program`, and `up --target`: a trigger change outside the target is left for later.
+  expect((await stack.run("refresh", { config: c1, flags: ["--run-program"] })).code).toBe(0);
+  const guardedUrn = first.preview.json.steps.find((x: { urn: string }) => x.urn.endsWith("::guarded")).urn;
+  const targeted = await stack.ok("up", { config: { ...c1, trigger: "3" }, flags: ["--target", guardedUrn] });
+  expect(targeted.outputs.triggeredId).toBe(changed.up.json.outputs.triggeredId);
+
+  // protect: a destroy of the protected key is refused, and the key stays. (Targeted: this CLI goes on past a
+  // refused delete, so a whole destroy would delete every other resource; with the program, which a destroy
+  // needs while the host's delete hooks are in the stack.)
   const [guarded] = await byLabel("/profile/sshkeys", "opt-guarded");
+  const refused = await stack.run("destroy", { flags: ["--target", guardedUrn, "--run-program"] });
+  expect(refused.code).not.toBe(0);
+  expect(refused.output).toMatch(/protect/);
+  expect((await byLabel("/profile/sshkeys", "opt-guarded")).map((k) => k.id)).toEqual([guarded.id]);
+
+  // The drift gate, with changes made by hand: a plain preview does not read the API, so it passes over them;
+  // `--refresh` reads them and fails the gate, naming the resource.
+  const [ignoredKey] = await byLabel("/profile/sshkeys", "opt-ignored");
   await call(emu, "PUT", `/profile/sshkeys/${ignoredKey.id}`, { body: { label: "by-hand" } });
   await call(emu, "PUT", `/profile/sshkeys/${guarded.id}`, { body: { label: "drifted" } });
   expect((await stack.run("preview", { config: c1, flags: ["--expect-no-changes"] })).code).toBe(0);
@@ -104,23 +119,15 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   expect(gate.code).not.toBe(0);
   expect(gate.output).toMatch(/guarded/);
   expect(gate.output).toMatch(/no changes were expected for preview but changes were proposed/);
-  const healed = await stack.upAsPlanned({ config: c1, flags: ["--refresh"] });
-  expect(healed.up.json.steps).toEqual(["update guarded (compute:index:SshKey)"]);
-  expect((await get(emu, `/profile/sshkeys/${guarded.id}`)).label).toBe("opt-guarded");
-  expect((await get(emu, `/profile/sshkeys/${ignoredKey.id}`)).label).toBe("by-hand");
 
-  // `refresh --run-program`, and `up --target`: a trigger change outside the target is left for later.
-  expect((await stack.run("refresh", { config: c1, flags: ["--run-program"] })).code).toBe(0);
-  const guardedUrn = resourcesOf(await stack.ok("export"), ":SshKey").find((r: any) => r.urn.endsWith("::guarded")).urn;
-  const targeted = await stack.ok("up", { config: { ...c1, trigger: "3" }, flags: ["--target", guardedUrn] });
-  expect(targeted.outputs.triggeredId).toBe(changed.up.json.outputs.triggeredId);
-
-  // Then: the key moves under a component (aliases), the kept key leaves the program (retainOnDelete: it stays
-  // in the API), the host and the VPC go with their children (deletedWith: no DELETE is sent for those),
-  // whose hooks run around the host's delete; and the guarded key is protected.
-  const c2 = { ...c1, parented: "true", dropKept: "true", dropHost: "true", dropNet: "true", protect: "true" };
+  // Then `up --refresh` heals the drift (the guarded key's label is put back; the ignored label's change
+  // stays), in the same run as the next program change (other resources: they do not interfere): the key
+  // moves under a component (aliases), the kept key leaves the program (retainOnDelete: it stays in the API),
+  // the host and the VPC go with their children (deletedWith: no DELETE is sent for those), whose hooks run
+  // around the host's delete; and the guarded key is no longer protected (pulumi config rm protect: no step).
+  const c2 = { ...c1, parented: "true", dropKept: "true", dropHost: "true", dropNet: "true", protect: undefined };
   const before = await logLength();
-  const dropped = await stack.upAsPlanned({ config: c2 });
+  const dropped = await stack.upAsPlanned({ config: c2, flags: ["--refresh"] });
   expect(dropped.up.json.steps).toEqual([
     "create group (options:index:Group)",
     "delete boot (compute:index:Config)",
@@ -130,7 +137,10 @@ test("plugin: every option, each change planned as the up makes it", async () =>
     "delete kept (compute:index:SshKey)",
     "delete net (compute:index:Vpc)",
     "delete sub (compute:index:Subnet)",
+    "update guarded (compute:index:SshKey)",
   ]);
+  expect((await get(emu, `/profile/sshkeys/${guarded.id}`)).label).toBe("opt-guarded");
+  expect((await get(emu, `/profile/sshkeys/${ignoredKey.id}`)).label).toBe("by-hand");
   expect((await deletesSince(before)).sort()).toEqual(["/compute/instances/N", "/vpcs/N"]);
   expect((await list(emu, "/compute/instances")).map((i) => i.label)).toEqual(["opt-web"]);
   expect((await list(emu, "/vpcs")).map((v) => v.label).sort()).toEqual(["opt-pinned", expect.stringMatching(/^triggered-/)]);
@@ -138,13 +148,8 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   expect((await byLabel("/profile/sshkeys", "opt-named")).map((k) => k.id)).toEqual([named.id]);
   expect(readFileSync(hookLog, "utf8").split("\n").filter(Boolean).slice(2)).toEqual(["before-delete host", "after-delete host"]);
 
-  // protect: a destroy is refused while the key is protected; once unprotected, it goes.
-  const refused = await stack.run("destroy", { config: c2 });
-  expect(refused.code).not.toBe(0);
-  expect(refused.output).toMatch(/protect/);
-  const unprotected = { ...c2, protect: undefined }; // (pulumi config rm protect)
-  await stack.upAsPlanned({ config: unprotected });
-  await stack.ok("destroy", { config: unprotected });
+  // Once unprotected, the guarded key goes with the rest.
+  await stack.ok("destroy", { config: c2 });
   expect((await list(emu, "/profile/sshkeys")).map((k) => k.label)).toEqual(["opt-kept"]); // retained
 });
 
@@ -155,14 +160,16 @@ test("dynamic classes: the hand-over under replaceOnChanges, deleteBeforeReplace
   const [agent] = (await list(emu, "/profile/tokens")).filter((t) => t.label.startsWith("agent-"));
   expect(first.up.json.outputs.agentListed).toEqual([agent.label]);
   const [oldWeb] = await byLabel("/compute/instances", "opt-web");
+  const [kept] = await byLabel("/profile/sshkeys", "opt-kept");
   const before = await logLength();
-  const changed = await stack.upAsPlanned({ config: { webTag: "green", pinnedRegion: "us-west", dropHost: "true", dropNet: "true" } });
-  expect(changed.up.json.summary).toMatchObject({ replace: 2, delete: 6 });
+  // The kept key leaves the program too (retainOnDelete: its delete sends nothing, it stays in the API).
+  const changed = await stack.upAsPlanned({ config: { webTag: "green", pinnedRegion: "us-west", dropHost: "true", dropNet: "true", dropKept: "true" } });
+  expect(changed.up.json.summary).toMatchObject({ replace: 2, delete: 7 });
   expect((await byLabel("/compute/instances", "opt-web")).map((w) => [w.id === oldWeb.id, w.tags])).toEqual([[false, ["green"]]]);
   expect((await byLabel("/vpcs", "opt-pinned")).map((v) => v.region)).toEqual(["us-west"]);
-  // The host's children and the VPC's subnet got no DELETE; the old instance and VPCs did.
+  // The host's children and the VPC's subnet got no DELETE, nor the kept key; the old instance and VPCs did.
   expect((await deletesSince(before)).sort()).toEqual(["/compute/instances/N", "/compute/instances/N", "/vpcs/N", "/vpcs/N"]);
-  await stack.ok("destroy", { config: { webTag: "green", pinnedRegion: "us-west", dropHost: "true", dropNet: "true" } });
-  expect((await list(emu, "/profile/sshkeys")).map((k) => k.label)).toEqual(["opt-kept"]);
-  expect(await list(emu, "/compute/instances")).toEqual([]);
+  expect((await byLabel("/profile/sshkeys", "opt-kept")).map((k) => k.id)).toEqual([kept.id]);
+  // What is left is the new web instance, the one the stack holds.
+  expect((await list(emu, "/compute/instances")).map((i) => [i.label, String(i.id)])).toEqual([["opt-web", changed.up.json.outputs.webId]]);
 });

@@ -28,6 +28,12 @@ afterAll(async () => {
 
 const instances = async () => (await call(emu, "GET", "/compute/instances")).body.data as Array<{ id: number; label: string; region: string; tags: string[] }>;
 const AUTO = (name: string) => new RegExp(`^${name}-[0-9a-f]{7}$`);
+/** The line of `up --json`'s output (its engine events, one a line) of the first `kind` event of `op` on the resource `name`. */
+const eventAt = (stdout: string, kind: "resourcePreEvent" | "resOutputsEvent", op: string, name: string) =>
+  stdout.split("\n").findIndex((line) => {
+    const meta = line.startsWith('{"sequence"') ? JSON.parse(line)[kind]?.metadata : undefined;
+    return meta?.op === op && String(meta.urn).endsWith(`::${name}`);
+  });
 
 test("auto-naming, create-first replacements, cleared tags, preview refusals", async () => {
   // A private image made out of band: the program's getImages() sees it with compute:token from the stack only.
@@ -67,20 +73,16 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect((await call(emu, "GET", `/vpcs/${ids.net}`)).body.label).toBe(labels.net);
   expect(up.outputs.privateImages).toEqual(["oob-image"]);
 
-  // The names are kept: nothing to do.
-  const again = await stack.ok("up");
-  expect(again.summary).toEqual({ same: 6 });
-  expect(again.outputs.labels).toEqual(labels);
-
-  // Tags set, then removed from the program: cleared in the API, and nothing planned afterwards.
-  await stack.upAsPlanned({ config: { tags: '["web","prod"]' } });
-  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
-  expect((await stack.upAsPlanned({ config: { tags: "" } })).up.json.summary).toMatchObject({ update: 1 });
-  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags).toEqual([]);
-
-  // Nothing planned after the tags are cleared, and swapSize: the size it already has plans nothing; a new size resizes the swap disk in place (the image deploy left no room to grow it: shrink it).
+  // The names are kept: nothing to do; and swapSize set to the size it already has plans nothing either.
   expect((await stack.ok("preview", { config: { swapSize: "512" } })).changeSummary).toEqual({ same: 6 });
-  expect((await stack.upAsPlanned({ config: { swapSize: "256" } })).up.json.summary).toMatchObject({ update: 1, same: 5 });
+
+  // Tags set, and a new swapSize (in one update): the tags reach the API, the swap disk is resized in place
+  // (the image deploy left no room to grow it: shrink it). The names are still the same.
+  const tagged = await stack.upAsPlanned({ config: { tags: '["web","prod"]', swapSize: "256" } });
+  expect(tagged.up.json.summary).toMatchObject({ update: 1, same: 5 });
+  expect(tagged.up.json.steps).toEqual(["update web (pulumi-nodejs:dynamic/compute:Instance)"]);
+  expect(tagged.up.json.outputs.labels).toEqual(labels);
+  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
   const swapDisk = (await call(emu, "GET", `/compute/instances/${ids.web}/disks`)).body.data.find((d: { filesystem: string }) => d.filesystem === "swap");
   expect(swapDisk.size).toBe(256);
 
@@ -96,15 +98,20 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect((await instances()).filter((i) => /^web-/.test(i.label)).map((i) => [i.label, i.region])).toEqual([[moved.outputs.labels.web, "eu-central"]]);
 
   // A pinned label on an instance: the new one is made first (under a temporary label), then takes the label.
+  // In the same run, the tags removed from the program: cleared in the API (an update of the web instance).
   const base = { webRegion: "eu-central" };
-  const db = await stack.run("up", { config: { ...base, dbRegion: "eu-central" } });
-  expect(db.code).toBe(0);
-  expect(db.json.summary).toMatchObject({ replace: 1 });
+  const db = await stack.upAsPlanned({ config: { ...base, dbRegion: "eu-central", tags: "" } });
+  expect(db.up.json.summary).toMatchObject({ replace: 1, update: 1 });
+  expect(db.up.json.steps).toEqual(["replace db (pulumi-nodejs:dynamic/compute:Instance)", "update web (pulumi-nodejs:dynamic/compute:Instance)"]);
   const dbs = (await instances()).filter((i) => i.label.startsWith("safety-db"));
-  expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", db.json.outputs.ids.db]]);
-  expect(db.json.outputs.ids.db).not.toBe(ids.db);
+  expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", db.up.json.outputs.ids.db]]);
+  expect(db.up.json.outputs.ids.db).not.toBe(ids.db);
   // The old one was deleted after the new one existed (the engine's order: create, then delete).
-  expect(db.output.indexOf("created replacement")).toBeLessThan(db.output.indexOf("deleted original"));
+  const created = eventAt(db.up.stdout, "resOutputsEvent", "create-replacement", "db");
+  const deleting = eventAt(db.up.stdout, "resourcePreEvent", "delete-replaced", "db");
+  expect([created >= 0, deleting >= 0, created < deleting]).toEqual([true, true, true]);
+  expect((await instances()).find((i) => String(i.id) === moved.outputs.ids.web)!.tags).toEqual([]);
+  // Nothing planned afterwards (neither the hand-over nor the cleared tags leave a difference).
   expect((await stack.ok("preview", { config: { ...base, dbRegion: "eu-central" } })).changeSummary).toEqual({ same: 6 });
 
   // Refused at preview, naming the field and the rule: nothing is sent.
@@ -120,8 +127,10 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect(timeouts.output).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);
   expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
 
-  const down = await stack.ok("destroy", { config: { ...base, dbRegion: "eu-central", diskTimeouts: "" } });
-  expect(down.summary).toEqual({ delete: 6 });
-  expect((await instances()).map((i) => i.label)).toEqual(["oob-1"]);
-  expect((await call(emu, "GET", "/vpcs")).body.data).toEqual([]);
+  // Nothing made twice, nothing left behind: the API holds the instances, the VPC and the disk the stack holds
+  // (what a destroy would delete, by their ids), and the instance made out of band.
+  const held = db.up.json.outputs.ids;
+  expect((await instances()).map((i) => String(i.id)).sort()).toEqual([String(oob.body.id), held.web, held.db, held.host].sort());
+  expect((await call(emu, "GET", "/vpcs")).body.data.map((v: { id: number }) => String(v.id))).toEqual([held.net]);
+  expect((await call(emu, "GET", `/compute/instances/${held.host}/disks`)).body.data.map((d: { id: number }) => String(d.id))).toEqual([held.data]);
 });

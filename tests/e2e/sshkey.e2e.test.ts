@@ -47,9 +47,9 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
   expect(renamed.outputs.keyId).toBe(id);
   expect(await keys()).toEqual([expect.objectContaining({ id: Number(id), label: "renamed-key" })]);
 
-  // A second up with nothing changed changes nothing.
-  const same = await stack.ok("up", { config: { label: "renamed-key" } });
-  expect(same.summary).toEqual({ same: 2 });
+  // With nothing changed, nothing is planned (`preview --expect-no-changes` passes).
+  const same = await stack.run("preview", { config: { label: "renamed-key" }, flags: ["--expect-no-changes"] });
+  expect([same.code, same.json.changeSummary]).toEqual([0, { same: 2 }]);
 
   // A new public key replaces the key: a new id, and the old key is gone.
   const newKey = ed25519Key(99, "rotated@example");
@@ -79,14 +79,10 @@ test("up, refresh after an out-of-band change, update in place, replace, destroy
 });
 
 test("a bad label is refused at preview, naming the field, and nothing reaches the API", async () => {
-  const bad = new TestStack("sshkey", `e2e-bad-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token } });
-  try {
-    emu.log.length = 0;
-    const r = await bad.run("preview", { config: { label: "x".repeat(70) } });
-    expect(r.code).not.toBe(0);
-    expect(r.output).toMatch(/label: must be at most 64 characters/);
-    expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
-  } finally {
-    bad.cleanup();
-  }
+  // The same stack (a user's): whatever it holds, the label is refused before any request.
+  emu.log.length = 0;
+  const r = await stack.run("preview", { config: { label: "x".repeat(70) } });
+  expect(r.code).not.toBe(0);
+  expect(r.output).toMatch(/label: must be at most 64 characters/);
+  expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
 });

@@ -51,11 +51,22 @@ test("a token: secret in the state, label in place, scopes replace (the old valu
   expect(await value()).toBe(first);
   expect(await status(first)).toBe(200);
 
-  // New scopes: a new token; the old one is revoked (401), the new value works.
-  const preview = await stack.run("preview", { config: { label: "monitoring", scopes: "computes:read_only" }, flags: ["--diff"] });
-  expect(preview.output).toMatch(/\+-pulumi-nodejs:dynamic\/compute:Token: \(replace\)/);
-  expect(preview.output).toMatch(/~ scopes : "computes:read_only databases:read_only" => "computes:read_only"/);
-  const replaced = (await stack.upAsPlanned({ config: { label: "monitoring", scopes: "computes:read_only" } })).up.json;
+  // New scopes: a new token; the old one is revoked (401), the new value works. The preview plans the
+  // replacement for the scopes (what `preview --diff` prints as `+-pulumi-nodejs:dynamic/compute:Token: (replace)`
+  // and `~ scopes : "computes:read_only databases:read_only" => "computes:read_only"`).
+  const replacement = await stack.upAsPlanned({ config: { label: "monitoring", scopes: "computes:read_only" } });
+  expect(replacement.preview.json.steps.filter((x: { op: string }) => x.op !== "same")).toEqual([
+    expect.objectContaining({
+      op: "replace",
+      replaceReasons: ["scopes"],
+      oldState: expect.objectContaining({
+        type: "pulumi-nodejs:dynamic/compute:Token",
+        inputs: expect.objectContaining({ scopes: "computes:read_only databases:read_only" }),
+      }),
+      newState: expect.objectContaining({ type: "pulumi-nodejs:dynamic/compute:Token", inputs: expect.objectContaining({ scopes: "computes:read_only" }) }),
+    }),
+  ]);
+  const replaced = replacement.up.json;
   expect(replaced.summary).toMatchObject({ replace: 1 });
   expect(replaced.outputs.agentTokenId).not.toBe(id);
   const second = await value();
