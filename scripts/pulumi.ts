@@ -5,10 +5,11 @@
  * The CLI and its language hosts are the ones scripts/ensure-pulumi provides (docs/pulumi-cli.md); the
  * program is the folder's `index.ts`, run by the Node.js language host with the program's own typescript.
  * Used by the tests (tests/helpers/pulumi.ts), the demo and the benchmark; nothing here is a shortcut
- * around the CLI.
+ * around the CLI's operations (what one did is read from the file backend's history and checkpoint, the
+ * files `pulumi stack history` and `pulumi stack output` read).
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "./root";
 
@@ -32,6 +33,17 @@ export interface OpResult extends CliResult {
   // The CLI's JSON (a preview, an export, the outputs): read by the tests and the bench as they check it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
+}
+
+/** A state's values as `pulumi stack output --json` prints them: every secret (Pulumi's signature key) as "[secret]". */
+function hideSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(hideSecrets);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (o["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270") return "[secret]";
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, hideSecrets(x)]));
+  }
+  return v;
 }
 
 export type Op = "up" | "preview" | "refresh" | "destroy" | "export" | "outputs" | "rm" | "import";
@@ -137,8 +149,33 @@ export class Project {
     else await this.must(["config", "set", "--path", key, "--stack", this.stack, "--", value]);
   }
 
+  /**
+   * The file backend's own files for this stack (`.pulumi/history/<project>/<stack>/` and
+   * `.pulumi/stacks/<project>/<stack>.json`), when the stack lives in `stateDir` and they are there: what
+   * `pulumi stack history --json` and `pulumi stack output --json` print is read from them, without two more
+   * CLI runs (each about a second of CPU) after every operation. Else undefined: the CLI is asked.
+   */
+  private stateFiles(): { history: string; checkpoint: string } | undefined {
+    if (this.baseEnv.PULUMI_BACKEND_URL !== undefined || this.stack.includes("/")) return undefined;
+    const manifest = path.join(this.dir, "Pulumi.yaml");
+    const name = existsSync(manifest) ? /^name:\s*["']?([^"'\s#]+)/m.exec(readFileSync(manifest, "utf8"))?.[1] : undefined;
+    if (!name) return undefined;
+    const root = path.join(this.stateDir, ".pulumi");
+    const files = { history: path.join(root, "history", name, this.stack), checkpoint: path.join(root, "stacks", name, `${this.stack}.json`) };
+    return existsSync(files.history) && existsSync(files.checkpoint) ? files : undefined;
+  }
+
   /** The resource changes of the newest entry of `pulumi stack history`. */
   async lastChanges(): Promise<Record<string, number>> {
+    const files = this.stateFiles();
+    if (files) {
+      const stamp = (f: string) => BigInt(/-(\d+)\.history\.json$/.exec(f)?.[1] ?? "0");
+      const newest = readdirSync(files.history)
+        .filter((f) => f.endsWith(".history.json"))
+        .sort((a, b) => (stamp(b) > stamp(a) ? 1 : stamp(b) < stamp(a) ? -1 : 0))[0];
+      if (newest)
+        return (JSON.parse(readFileSync(path.join(files.history, newest), "utf8")) as { resourceChanges?: Record<string, number> }).resourceChanges ?? {};
+    }
     const r = await this.must(["stack", "history", "--json", "--stack", this.stack]);
     const history = JSON.parse(r.stdout) as Array<{ resourceChanges?: Record<string, number> }>;
     return history[0]?.resourceChanges ?? {};
@@ -146,6 +183,14 @@ export class Project {
 
   /** `pulumi stack output --json`: secret outputs read "[secret]", as a user sees them. */
   async outputs(): Promise<Record<string, unknown>> {
+    const files = this.stateFiles();
+    if (files) {
+      const state = JSON.parse(readFileSync(files.checkpoint, "utf8")) as {
+        checkpoint?: { latest?: { resources?: Array<{ type: string; outputs?: unknown }> } };
+      };
+      const root = state.checkpoint?.latest?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+      return (root ? hideSecrets(root.outputs ?? {}) : {}) as Record<string, unknown>;
+    }
     return JSON.parse((await this.must(["stack", "output", "--json", "--stack", this.stack])).stdout) as Record<string, unknown>;
   }
 
