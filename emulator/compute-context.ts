@@ -85,12 +85,40 @@ export function createComputeContext({ store, now, timing, services }: FamilyCon
   const usedDisk = (id: number) => disksOf(id).reduce((n, x) => n + x.size, 0);
 
   // ---- views --------------------------------------------------------------------------------------
-  const instanceView = (inst: InstanceRecord) => view(inst);
+  // What the real API answers beyond the spec's tables, where the spec is silent (the recorded answers in
+  // tests/fixtures/real-answers; tests/integration/real-answers-emulator.test.ts holds the emulator to them).
+  // The catalogue's regions are all core sites without disk encryption; the emulator has no placement
+  // groups, Kubernetes clusters or GPUs; its profiles carry their interfaces (the legacy generation of
+  // interfaces); `compute/power_off_on` is the API's default maintenance policy.
+  /** An instance as the API shows it. */
+  const instanceView = (inst: InstanceRecord) => ({
+    ...view(inst),
+    specs: { ...inst.specs, accelerated_devices: 0 },
+    site_type: "core",
+    placement_group: null,
+    lke_cluster_id: null,
+    disk_encryption: "disabled",
+    capabilities: [] as string[],
+    interface_generation: "legacy_config",
+    maintenance_policy: "compute/power_off_on",
+  });
   const ifaceActive = (inst: InstanceRecord, cfg: ConfigRecord, i: InterfaceRecord) =>
     running(inst) && inst._lastBootedConfig === cfg.id && inst._activeInterfaces.includes(i.id);
-  const ifaceView = (inst: InstanceRecord, cfg: ConfigRecord, i: InterfaceRecord) => ({ ...i, active: ifaceActive(inst, cfg, i) });
-  const configView = (inst: InstanceRecord, cfg: ConfigRecord) => ({ ...view(cfg), interfaces: cfg.interfaces.map((i) => ifaceView(inst, cfg, i)) });
-  const diskView = (x: DiskRecord) => view(x);
+  /** An interface: its record, `active`, and no IPv6 (`ipv6` null: the emulator has no IPv6 in VPCs). */
+  const ifaceView = (inst: InstanceRecord, cfg: ConfigRecord, i: InterfaceRecord) => ({ ...i, active: ifaceActive(inst, cfg, i), ipv6: null });
+  /**
+   * A profile: the record without `compute_id` (the instance is in the path; the real API never answers
+   * it), `initrd` null (no initrd disk is ever set), its interfaces as shown.
+   */
+  const configView = (inst: InstanceRecord, cfg: ConfigRecord) => {
+    const { compute_id: _instance, ...rest } = view(cfg);
+    return { ...rest, initrd: null, interfaces: cfg.interfaces.map((i) => ifaceView(inst, cfg, i)) };
+  };
+  /** A disk: the record without `compute_id` (as the real API), and the instance's `disk_encryption`. */
+  const diskView = (x: DiskRecord) => {
+    const { compute_id: _instance, ...rest } = view(x);
+    return { ...rest, disk_encryption: "disabled" };
+  };
 
   // ---- addresses ----------------------------------------------------------------------------------
   const publicIp = (n: number) => `203.0.${113 + Math.floor((n - 1) / 254)}.${((n - 1) % 254) + 1}`;

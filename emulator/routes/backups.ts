@@ -9,7 +9,11 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
   const { store, d, now, dur, typeOf, canSee, instance, settleAll, disksOf, configsOf, busy, usedDisk, restoreInto } = compute;
 
   const backupsOf = (id: number) => d.backups.filter((b) => b.compute_id === id).map((b) => settle(b, now()));
-  const backupView = (b: BackupRecord) => view(b);
+  /** A backup record without `compute_id`: the instance is in the path, and the real API never answers it. */
+  const backupView = (b: BackupRecord) => {
+    const { compute_id: _instance, ...rest } = view(b);
+    return rest;
+  };
   const snapshotOf = (inst: InstanceRecord, label: string | null, type: BackupRecord["type"]): BackupRecord => {
     const disks = disksOf(inst.id);
     const cfgs = configsOf(inst.id);

@@ -125,11 +125,20 @@ function registerDatabaseRoutes({ router, store, now, timing }: FamilyContext): 
   const unrestricted = (ctx: RequestContext, what: string) => {
     if (ctx.user!.restricted) throw forbidden(`Only unrestricted users can ${what}, whatever the token's scopes`);
   };
-  const dbView = (db: DatabaseRecord) => {
+  /**
+   * A cluster as the API shows it, with `members` (what the real API answers beside the spec's fields: each
+   * node's address and its role, `primary` or `failover`; none until provisioning ends). Addresses from
+   * 198.51.100.0/24, a documentation range.
+   */
+  const dbView = (db: DatabaseRecord): Record<string, unknown> => {
     const v = view(db);
     if (db.engine === "mysql") delete v.replication_commit_type;
     delete v.engine;
-    return { ...v, engine: db.engine };
+    const members: Record<string, "primary" | "failover"> = {};
+    if (db.hosts.primary !== null) {
+      for (let n = 0; n < db.cluster_size; n++) members[`198.51.100.${(((db.id - 1) * 3 + n) % 254) + 1}`] = n === 0 ? "primary" : "failover";
+    }
+    return { ...v, engine: db.engine, members };
   };
   const typeOf = (id: unknown) => catalog.types.find((t) => t.id === id);
 
@@ -393,12 +402,13 @@ function registerDatabaseRoutes({ router, store, now, timing }: FamilyContext): 
     });
   }
 
+  // The cross-engine list: each cluster with its `instance_uri`, and without `replication_type` and
+  // `replication_commit_type`, which the real API leaves out of this list (its answers in 2024 and since).
+  const listItem = (db: DatabaseRecord) => {
+    const { replication_type: _type, replication_commit_type: _commit, ...rest } = dbView(settle(db, now()));
+    return { ...rest, instance_uri: `/v4/databases/${db.engine}/instances/${db.id}` };
+  };
   router.add("GET", "/databases/instances", { scope: ro, auth: "required" }, (ctx) =>
-    paginate(
-      d.databases
-        .filter((x) => canSee(ctx, x, "read_only"))
-        .map((x) => ({ ...dbView(settle(x, now())), instance_uri: `/v4/databases/${x.engine}/instances/${x.id}` })),
-      ctx.query,
-    ),
+    paginate(d.databases.filter((x) => canSee(ctx, x, "read_only")).map(listItem), ctx.query),
   );
 }

@@ -80,6 +80,11 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     const own = mine(username).find((i) => i.id === id);
     return own ? (view(own) as never) : undefined;
   };
+  /**
+   * An image as the API shows it (public from the catalogue, or private): with `tags`, which the real API
+   * answers (empty: the spec gives no way to tag an image).
+   */
+  const imageView = (img: ImageRecord | (typeof catalog.images)[number]) => ({ tags: [] as string[], ...view(img) });
   const privateImage = (ctx: RequestContext) => {
     const img = mine(ctx.user?.username).find((i) => i.id === ctx.params.imageId);
     if (!img) throw catalog.images.some((i) => i.id === ctx.params.imageId) ? badRequest("Public images cannot be changed or deleted") : notFound();
@@ -124,8 +129,8 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
   };
 
   router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => {
-    const own = ctx.token && (ctx.token.scopes === "*" || /\bimages:read_(only|write)\b/.test(ctx.token.scopes)) ? mine(ctx.user?.username).map(view) : [];
-    return paginate([...catalog.images, ...own], ctx.query);
+    const own = ctx.token && (ctx.token.scopes === "*" || /\bimages:read_(only|write)\b/.test(ctx.token.scopes)) ? mine(ctx.user?.username) : [];
+    return paginate([...catalog.images, ...own].map(imageView), ctx.query);
   });
   router.add("POST", "/images", { scope: rw, auth: "required" }, (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -151,7 +156,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }],
     });
     store.event("image_create", ctx.user!.username, { id: img.id, type: "image", label: img.label });
-    return view(img);
+    return imageView(img);
   });
   router.add("POST", "/images/upload", { scope: rw, auth: "required" }, (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -171,15 +176,15 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       _upload: { token, deadline: now() + window, region: region!.id },
     });
     store.event("image_upload", ctx.user!.username, { id: img.id, type: "image", label: img.label });
-    return { image: view(img), upload_to: `${baseUrl()}/upload/${token}` };
+    return { image: imageView(img), upload_to: `${baseUrl()}/upload/${token}` };
   });
   router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => {
     const pub = catalog.images.find((i) => i.id === ctx.params.imageId);
-    if (pub) return pub;
+    if (pub) return imageView(pub);
     if (!ctx.token) throw notFound();
     if (ctx.token.scopes !== "*" && !/\bimages:read_(only|write)\b/.test(ctx.token.scopes))
       throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
-    return view(privateImage(ctx));
+    return imageView(privateImage(ctx));
   });
   router.add("PUT", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
     const img = privateImage(ctx);
@@ -191,7 +196,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     if (body.description !== undefined) img.description = body.description as string | null;
     img.updated = stamp();
     store.event("image_update", ctx.user!.username, { id: img.id, type: "image", label: img.label });
-    return view(img);
+    return imageView(img);
   });
   router.add("DELETE", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
     const img = privateImage(ctx);

@@ -25,9 +25,10 @@ export interface ProfileState {
 /** The SSH keys of a store, typed (the compute routes read them too: `authorized_users`). */
 export const profileState = collections<ProfileState>({ sshkeys: [] });
 
+/** The profile, with `user_type` as the real API answers it (`default`: no parent or child accounts here). */
 function profileView(u: User) {
   const { grants: _grants, ...rest } = u;
-  return { ...rest, referrals: { code: "", url: "", completed: 0, pending: 0, total: 0, credit: 0 } };
+  return { ...rest, referrals: { code: "", url: "", completed: 0, pending: 0, total: 0, credit: 0 }, user_type: "default" };
 }
 
 export const tokenView = (t: TokenRecord, full = false) => ({
@@ -108,7 +109,8 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
 
   router.add("GET", "/profile/grants", { scope: null, auth: "required", status: 200 }, (ctx) => {
     const u = me(ctx);
-    return u.restricted ? u.grants : NO_CONTENT;
+    // The real API's grants record also has `firewall` grants (always empty here: no firewalls to grant).
+    return u.restricted ? { ...u.grants, firewall: [] } : NO_CONTENT;
   });
 
   // Personal access tokens.

@@ -37,6 +37,9 @@ export interface VpcState {
 
 export const vpcState = collections<VpcState>({ vpcs: [], subnets: [] });
 
+/** The private ranges a VPC's subnets may be in (the subnet `ipv4` rule): what a VPC's `ipv4` lists. */
+const VPC_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/17"];
+
 const intToIp = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
 
 /** The VPC family: VPCs and subnets (`/vpcs`), and the lookup the compute routes use to put interfaces in subnets. */
@@ -66,21 +69,33 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const byInstance = new Map<number, Array<{ id: number; active: boolean; config_id: number }>>();
     for (const u of users(s.id))
       byInstance.set(u.cfg.compute_id, [...(byInstance.get(u.cfg.compute_id) ?? []), { id: u.iface.id, active: u.active, config_id: u.cfg.id }]);
+    // As the real API answers it: no IPv6 (the emulator's VPCs are IPv4 only), no databases or NodeBalancers
+    // in a subnet (the emulator puts neither in VPCs).
     return {
       id: s.id,
       label: s.label,
       ipv4: s.ipv4,
+      ipv6: null,
       computes: [...byInstance].map(([id, interfaces]) => ({ id, interfaces })),
+      databases: [] as unknown[],
+      nodebalancers: [] as unknown[],
       created: s.created,
       updated: s.updated,
     };
   };
+  /**
+   * A VPC as the real API answers it: `ipv4`, the ranges its subnets may take (RFC 1918 but 192.168.128.0/17,
+   * the subnet rule), no IPv6, `vpc_type` regular.
+   */
   const vpcView = (v: VpcRecord) => ({
     id: v.id,
     label: v.label,
     description: v.description,
     region: v.region,
+    ipv4: VPC_RANGES.map((range) => ({ range })),
+    ipv6: null,
     subnets: d.subnets.filter((s) => s.vpc_id === v.id).map(subnetView),
+    vpc_type: "regular",
     created: v.created,
     updated: v.updated,
   });
@@ -254,6 +269,8 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
             compute_id: u.cfg.compute_id,
             config_id: u.cfg.id,
             interface_id: u.iface.id,
+            nodebalancer_id: null,
+            database_id: null,
             active: u.active,
             gateway: intToIp(start + 1),
             prefix,

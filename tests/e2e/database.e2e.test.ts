@@ -38,11 +38,30 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   const my = (await databases()).find((x) => x.engine === "mysql")!;
   const pg = (await databases()).find((x) => x.engine === "postgresql")!;
   expect(my).toMatchObject({ status: "active", allow_list: ["10.10.0.2/32"] });
-  expect(pg).toMatchObject({ status: "active", cluster_size: 3, replication_commit_type: "remote_write" });
-  expect((await stack.ok("up")).summary).toEqual({ same: 7 });
+  // (The list across engines has no replication fields, as the real API's: the engine's own record has them.)
+  expect(await get(emu, `/databases/postgresql/instances/${pg.id}`)).toMatchObject({
+    status: "active",
+    cluster_size: 3,
+    replication_commit_type: "remote_write",
+  });
   // The snapshot exists in the API, under the label the program reports.
   const snaps = await list(emu, `/databases/mysql/instances/${my.id}/backups`);
   expect(snaps).toEqual([expect.objectContaining({ type: "snapshot", label: (up.outputs.mysqlSnapshots as string[])[0] })]);
+
+  // Refused at preview before any request: a second snapshot of the secondary node of this one-node cluster.
+  emu.log.length = 0;
+  const secondary = await stack.run("preview", { config: { snapshots: "2", snapshotTarget: "secondary" } });
+  expect(secondary.code).not.toBe(0);
+  expect(secondary.output).toMatch(/target: secondary applies to a high availability \(three-node\) cluster, and MySQL database \d+ has 1 node: use primary/);
+  expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
+
+  // The snapshot restored in place (restoreBackupId): one restore, the same cluster, restoring and then active.
+  const restored = (await stack.upAsPlanned({ config: { snapshots: undefined, snapshotTarget: undefined, restoreBackupId: String(snaps[0].id) } })).up.json;
+  expect(restored.summary).toEqual({ update: 1, same: 6 });
+  expect(restored.outputs.mysqlId).toBe(String(my.id));
+  const restores = emu.log.filter((l) => l.method === "POST" && /\/restore$/.test(l.path)).map((l) => l.path);
+  expect(restores).toEqual([`/v4/databases/mysql/instances/${my.id}/backups/${snaps[0].id}/restore`]);
+  expect((await databases()).find((x) => x.engine === "mysql")).toMatchObject({ id: my.id, status: "active" });
 
   // The allow list changes in place: same database.
   const widened = (await stack.upAsPlanned({ config: { extraAllowed: '["198.51.100.0/24"]' } })).up.json;
