@@ -7,8 +7,12 @@
 const snapshotSlots = new Map<string, string>();
 const databaseSnapshots = new Map<string, Set<string>>();
 const plannedBackups = new Map<string, boolean>();
+const preChangeSnapshots = new Map<string, boolean>();
 
-/** An instance has one snapshot slot: the other InstanceSnapshot of this program that holds it, if any. */
+/**
+ * An instance has one snapshot slot: what else of this program takes it, if anything (`who`: "InstanceSnapshot
+ * before", or "Instance web (snapshotBeforeChange)").
+ */
 export function claimSnapshotSlot(computeId: string, name: string): string | undefined {
   const holder = snapshotSlots.get(computeId);
   if (holder !== undefined && holder !== name) return holder;
@@ -30,8 +34,15 @@ export function planBackups(computeId: string, enabled: boolean): void {
 }
 export const plannedBackupsOf = (computeId: string): boolean | undefined => plannedBackups.get(computeId);
 
+/** An Instance's `snapshotBeforeChange` (its diff records it before its disks' steps run). */
+export function planSnapshotBeforeChange(computeId: string, on: boolean): void {
+  preChangeSnapshots.set(computeId, on);
+}
+export const snapshotBeforeChangeOf = (computeId: string): boolean => preChangeSnapshots.get(computeId) === true;
+
 /** For tests. */
 export function resetDeclared(): void {
+  preChangeSnapshots.clear();
   snapshotSlots.clear();
   databaseSnapshots.clear();
   plannedBackups.clear();

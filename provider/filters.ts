@@ -25,7 +25,7 @@ export const FILTER_ARGS: Field[] = [
       )
       .max(50),
     description:
-      "Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.",
+      "Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.",
   },
   { name: "orderBy", kind: "input", schema: z.string().min(1), description: "Sort the items by this field." },
   { name: "order", kind: "input", schema: z.enum(["asc", "desc"]), description: "`asc` (the default) or `desc`." },
@@ -44,7 +44,15 @@ export function filterFields(items: Field[]): string[] {
   return items.filter((f) => !holdsObjects(f)).map((f) => f.name);
 }
 
-const same = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && String(a) === String(b);
+/**
+ * Whether an item's value equals a filter's value. Values are compared as text (`"true"` matches true), and a
+ * number as a number: the text a YAML program or a config value gives (`"4"`, `"4.0"`) matches 4.
+ */
+export const same = (a: unknown, b: unknown): boolean => {
+  if (a === null || a === undefined) return false;
+  if (typeof a === "number" && typeof b === "string" && b.trim() !== "" && Number.isFinite(Number(b))) return a === Number(b);
+  return String(a) === String(b);
+};
 
 /** The error for a field `filters` or `orderBy` may not name (unknown, or holding objects), or undefined. */
 function fieldError(fn: string, items: Field[]): (what: string, field: string) => FunctionArgsError | undefined {

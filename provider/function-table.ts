@@ -24,12 +24,22 @@ export interface FunctionSpec {
   what?(args: Props): string;
   /** A list that takes `filters`, `orderBy` and `order` (applied here: the API documents no filter). */
   filterable?: boolean;
+  /**
+   * The TypeScript sdk's form of a release before the list took arguments: `getX()` and `getX(opts)` returned
+   * the bare list. Kept (deprecated) so that such programs still compile and run: they get an array that
+   * also holds the list key; `getX(args, opts)` returns `{ <listKey>: [...] }` as every lookup does.
+   */
+  arrayForm?: boolean;
+  /** The token scope the spec names for the read (docs/functions.md says it), or what it says when none is needed. */
+  scope?: string;
   /** An API record as an item (default: the API's fields in camelCase). */
   toItem?(api: Props): Props;
   /** The list is a plain array, not a paged envelope (a profile's interfaces). */
   plainArray?: boolean;
-  /** Reads the list when it is neither (an instance's backups). */
-  list?: (client: ApiClient, path: string) => Promise<Props[]>;
+  /** Reads the list when it is neither (an instance's backups), or either by the arguments (one region's availability). */
+  list?: (client: ApiClient, path: string, args: Props) => Promise<Props[]>;
+  /** Reads the single item when a GET of the path is not all of it (the grants: a 204 that means every grant). */
+  read?: (client: ApiClient, path: string) => Promise<Props>;
 }
 
 /** The fields of an object type functions return (for schema.json, the docs and the sdk's item types). */

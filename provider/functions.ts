@@ -33,6 +33,27 @@ export function resourceItem(spec: ResourceSpec, description: string): ItemType 
   };
 }
 
+/**
+ * The token scope each resource's lookup needs, as the spec's endpoint tables say (docs/functions.md shows
+ * it). Keyed by the lookup's name: a lookup without one fails tests/unit/function-rows.test.ts.
+ */
+export const LOOKUP_SCOPES: Record<string, string> = {
+  getInstances: "`computes:read_only`",
+  getDisks: "`computes:read_only`",
+  getConfigs: "`computes:read_only`",
+  getInterfaces: "`computes:read_only`",
+  getInstanceBackups: "`computes:read_only`",
+  getVpcs: "any scope (a valid token)",
+  getSubnets: "any scope (a valid token)",
+  getMysqlDatabases: "`databases:read_only`",
+  getPostgresDatabases: "`databases:read_only`",
+  getMysqlDatabaseBackups: "`databases:read_write`: the spec asks read_write to list a cluster's backups, a read_only token is refused (403)",
+  getPostgresDatabaseBackups:
+    "`databases:read_write`: the spec asks read_write to list a cluster's backups (said for MySQL; PostgreSQL's are mirrored), a read_only token is refused (403)",
+  getSshKeys: "`account:read_only`",
+  getTokens: "`account:read_only`",
+};
+
 /** A resource's lookup, from its definition: its parents' ids, the filters, and its outputs as items. */
 function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
   const row = d.lookup;
@@ -47,6 +68,7 @@ function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
     listKey: row.listKey,
     path: (args) => spec.collectionPath(args),
     filterable: true,
+    scope: LOOKUP_SCOPES[row.name],
     plainArray: row.plainArray,
     list: row.list,
     // An API record as the resource's outputs show it: the table's fields, the id as a string.
@@ -89,11 +111,12 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
   }
   if (spec.listKey) {
     const path = spec.path(args);
-    const raw = spec.list ? await spec.list(c, path) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await c.list<Props>(path);
+    const raw = spec.list ? await spec.list(c, path, args) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await c.list<Props>(path);
     let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : (convertKeys(r, camel) as Props)));
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };
   }
+  if (spec.read) return spec.read(c, spec.path(args));
   const r = await c.get(spec.path(args), true);
   if (r === undefined) throw new Error(`${spec.what?.(args) ?? name} not found`);
   return convertKeys(r, camel) as Props;

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import type { ApiClient } from "./client";
 import { FILTER_ARGS } from "./filters";
 import { out, parentArg, type FunctionSpec, type ItemType } from "./function-table";
-import type { Field } from "./table";
+import { camel, convertKeys, type Field, type Props } from "./table";
 
 /**
- * The read functions that are not a resource's lookup: the reference data (regions, types, kernels,
- * images), a VPC's addresses, the database engines and types; and the item types they return.
+ * The read functions that are not a resource's lookup: the reference data (regions and their plans'
+ * availability, types, kernels, images), a VPC's addresses, the database engines and types, the profile and
+ * its grants; and the item types they return.
  */
 export const REFERENCE_ITEMS: Record<string, ItemType> = {};
 const nullableString = z.string().nullable();
@@ -80,6 +82,15 @@ ITEM_TYPES.ImageInfo = {
   ],
 };
 
+ITEM_TYPES.RegionAvailability = {
+  description: "Whether a plan (an instance type of the premium or gpu class) can be bought in a region now.",
+  fields: [
+    out("region", "string", "The region's id."),
+    out("plan", "string", "The instance type's id, e.g. `c1-premium-4`."),
+    out("available", "boolean", "Whether the plan can be bought in the region now."),
+  ],
+};
+
 ITEM_TYPES.VpcIp = {
   description: "An address of a VPC: an interface's address (or range) in a subnet.",
   fields: [
@@ -133,26 +144,117 @@ ITEM_TYPES.Profile = {
   ],
 };
 
+const entityGrants = z.array(
+  z.object({
+    id: z.number().int().describe("The entity's id."),
+    label: z.string().describe("Its label."),
+    permissions: z.enum(["read_only", "read_write"]).nullable().describe("`read_only`, `read_write`, or null (none)."),
+  }),
+);
+const grantList = (name: string, what: string): Field => ({
+  ...out(
+    name,
+    "array",
+    `The user's grants on ${what}: \`id\`, \`label\`, \`permissions\` (\`read_only\`, \`read_write\` or null). Empty for an unrestricted user.`,
+    entityGrants,
+  ),
+  itemType: "object",
+});
+const globalGrants = z.object({
+  accountAccess: z.string().nullable().describe("`read_only`, `read_write`, or null: access to the account's settings and billing."),
+  ...Object.fromEntries(
+    [
+      ["addDatabases", "May create database clusters."],
+      ["addDomains", "May create domains."],
+      ["addFirewalls", "May create firewalls."],
+      ["addImages", "May create images."],
+      ["addComputes", "May create instances."],
+      ["addMonitoring", "May create monitors."],
+      ["addNodebalancers", "May create NodeBalancers."],
+      ["addScripts", "May create deployment scripts."],
+      ["addVolumes", "May create volumes."],
+      ["addVpcs", "May create VPCs."],
+      ["cancelAccount", "May cancel the account."],
+      ["childAccountAccess", "May act in child accounts."],
+      ["monitoringSubscription", "May subscribe to monitoring."],
+    ].map(([k, d]) => [k, z.boolean().describe(d)]),
+  ),
+});
+ITEM_TYPES.ProfileGrants = {
+  description:
+    "What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists.",
+  fields: [
+    out("restricted", "boolean", "Whether the user acts within these grants (false: an unrestricted user, who may do everything)."),
+    out("global", "object", "The account-wide grants: `accountAccess` and the `add...` grants (what the user may create).", globalGrants),
+    grantList("compute", "instances"),
+    grantList("database", "database clusters"),
+    grantList("domain", "domains"),
+    grantList("image", "images"),
+    grantList("monitoring", "monitors"),
+    grantList("nodebalancer", "NodeBalancers"),
+    grantList("script", "deployment scripts"),
+    grantList("volume", "volumes"),
+    grantList("vpc", "VPCs"),
+    {
+      ...grantList("firewall", "firewalls"),
+      description: "The user's grants on firewalls (the real API's record has them; the spec does not list them): `id`, `label`, `permissions`.",
+    },
+  ],
+};
+
+/** The grants of an unrestricted user, for whom the API answers 204: every global grant, no entity list. */
+const ALL_GRANTS: Props = {
+  restricted: false,
+  global: Object.fromEntries(Object.keys(globalGrants.shape).map((k) => [k, k === "accountAccess" ? "read_write" : true])),
+  ...Object.fromEntries(["compute", "database", "domain", "image", "monitoring", "nodebalancer", "script", "volume", "vpc", "firewall"].map((k) => [k, []])),
+};
+
 // Reference data and the profile: the API shows every field of every item.
-for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo", "Profile"]) for (const f of ITEM_TYPES[name].fields) f.required = true;
+for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo", "Profile", "RegionAvailability"])
+  for (const f of ITEM_TYPES[name].fields) f.required = true;
+for (const f of ITEM_TYPES.ProfileGrants.fields) f.required = f.name !== "firewall";
 
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
-const list = (name: string, item: string, listKey: string, path: string, description: string): FunctionSpec => ({
+/**
+ * A list of reference data: filterable as every lookup, and in the TypeScript sdk also in the array form of
+ * the release before (`getRegions(opts)`, deprecated).
+ */
+const list = (name: string, item: string, listKey: string, path: string, description: string, scope: string): FunctionSpec => ({
   name,
   description,
-  inputs: [],
+  inputs: [...FILTER_ARGS],
   item,
   listKey,
   path: () => path,
+  filterable: true,
+  arrayForm: true,
+  scope,
 });
-const single = (name: string, item: string, what: string, path: (id: string) => string, description: string): FunctionSpec => ({
+const NO_TOKEN = "none (no token needed)";
+const single = (name: string, item: string, what: string, path: (id: string) => string, description: string, scope = NO_TOKEN): FunctionSpec => ({
   name,
   description,
   inputs: [idArg(what)],
   item,
   path: (a) => path(String(a.id)),
   what: (a) => `${what} ${String(a.id)}`,
+  scope,
 });
+
+/** One region's availability is a plain array in the API (every region's, a paged envelope); an unknown region is said by name. */
+async function availabilityList(c: ApiClient, path: string, args: Props): Promise<Props[]> {
+  if (args.regionId === undefined || args.regionId === null) return c.list<Props>(path);
+  const r = await c.get<Props[]>(path, true);
+  if (r === undefined) throw new Error(`region ${String(args.regionId)} not found`);
+  return r;
+}
+
+/** The grants record; the API answers 204 (no body) for an unrestricted user, who has every grant. */
+async function readGrants(c: ApiClient, path: string): Promise<Props> {
+  const r = await c.get<Props>(path);
+  if (r === undefined || r === null) return structuredClone(ALL_GRANTS);
+  return { restricted: true, ...(convertKeys(r, camel) as Props) };
+}
 
 /** The functions, in the order of the docs (after the lookups of the resources). */
 export const referenceFunctions: FunctionSpec[] = [
@@ -164,6 +266,7 @@ export const referenceFunctions: FunctionSpec[] = [
     listKey: "ips",
     path: (a) => (a.vpcId === undefined || a.vpcId === null ? "/vpcs/ips" : `/vpcs/${String(a.vpcId)}/ips`),
     filterable: true,
+    scope: "`ips:read_only`",
   },
   {
     name: "getDatabaseEngines",
@@ -173,6 +276,7 @@ export const referenceFunctions: FunctionSpec[] = [
     listKey: "engines",
     path: () => "/databases/engines",
     filterable: true,
+    scope: NO_TOKEN,
   },
   {
     name: "getDatabaseTypes",
@@ -182,15 +286,46 @@ export const referenceFunctions: FunctionSpec[] = [
     listKey: "types",
     path: () => "/compute/types",
     filterable: true,
+    scope: NO_TOKEN,
   },
-  list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status."),
+  list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status.", NO_TOKEN),
   single("getRegion", "Region", "region", (id) => `/regions/${encodeURIComponent(id)}`, "One region, by id."),
-  list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`)."),
+  {
+    name: "getRegionAvailability",
+    description:
+      "Where the plans sold only in some regions (the premium and gpu instance types) can be bought now: an item per region and plan (`/regions/availability`), or those of the region `regionId` only (`/regions/{regionId}/availability`, which the API answers with a plain list).",
+    inputs: [
+      { name: "regionId", kind: "input", schema: z.string().min(1), description: "Only this region's plans (an unknown region fails, naming it)." },
+      ...FILTER_ARGS,
+    ],
+    item: "RegionAvailability",
+    listKey: "availability",
+    path: (a) =>
+      a.regionId === undefined || a.regionId === null ? "/regions/availability" : `/regions/${encodeURIComponent(String(a.regionId))}/availability`,
+    filterable: true,
+    list: availabilityList,
+    scope: NO_TOKEN,
+  },
+  list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`).", NO_TOKEN),
   single("getType", "InstanceType", "type", (id) => `/compute/types/${encodeURIComponent(id)}`, "One instance type, by id."),
-  list("getKernels", "Kernel", "kernels", "/compute/kernels", "Every kernel."),
+  list("getKernels", "Kernel", "kernels", "/compute/kernels", "Every kernel.", NO_TOKEN),
   single("getKernel", "Kernel", "kernel", (id) => `/compute/kernels/${id}`, "One kernel, by id (ids hold a slash)."),
-  list("getImages", "ImageInfo", "images", "/images", "Public images, and private ones too when a token is set."),
-  single("getImage", "ImageInfo", "image", (id) => `/images/${id}`, "One image, by id (ids hold a slash)."),
+  list(
+    "getImages",
+    "ImageInfo",
+    "images",
+    "/images",
+    "Public images, and private ones too when a token is set. The newest public image of a vendor: filters on `vendor` and `isPublic`, `orderBy: created`, `order: desc`, the first item.",
+    "none for public images; with `images:read_only` (and a token) the account's private images are listed too",
+  ),
+  single(
+    "getImage",
+    "ImageInfo",
+    "image",
+    (id) => `/images/${id}`,
+    "One image, by id (ids hold a slash).",
+    "none for a public image; `images:read_only` for a private one",
+  ),
   {
     name: "getProfile",
     description: "The profile of the user the provider's token acts for (`/profile`).",
@@ -198,5 +333,16 @@ export const referenceFunctions: FunctionSpec[] = [
     item: "Profile",
     path: () => "/profile",
     what: () => "the profile",
+    scope: "a token, with any scopes",
+  },
+  {
+    name: "getProfileGrants",
+    description:
+      "What the user the provider's token acts for may do (`/profile/grants`): whether it is restricted, its account-wide grants (`global`: may it add instances, VPCs, databases...) and its grants on each entity.",
+    inputs: [],
+    item: "ProfileGrants",
+    path: () => "/profile/grants",
+    read: readGrants,
+    scope: "a token, with any scopes",
   },
 ];

@@ -108,8 +108,11 @@ export interface ProviderHooks<Api extends ApiRecord> {
   deleteSteps?(ctx: HookContext<Api>, remove: () => Promise<number>): Promise<number>;
   /** delete: wait until the resource is gone (the API deletes some in the background). */
   waitGone?: boolean | GoneWait;
-  /** delete: the API cannot delete it; the delete leaves it and says this (a snapshot in its instance's slot). */
-  keepOnDelete?: string;
+  /**
+   * delete: the API cannot delete it; the delete sends nothing and says what becomes of it, as the API shows
+   * it now (a snapshot still in its instance's slot, or one a newer snapshot already replaced).
+   */
+  keepOnDelete?(client: ApiClient, id: string, props: Props): Promise<string>;
   /** What a failure after the resource exists adds to the message (it is kept in the stack). */
   keptNote?: string;
   /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
@@ -261,7 +264,7 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
 
     async delete(id, props) {
       if (hooks.keepOnDelete) {
-        say(`${spec.noun} ${id} leaves the stack but stays in the API: ${hooks.keepOnDelete}`);
+        say(`${spec.noun} ${id} leaves the stack: ${await hooks.keepOnDelete(getClient(), id, props)}`);
         return;
       }
       try {

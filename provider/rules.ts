@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import * as ipaddr from "ipaddr.js";
 
 /**
@@ -191,6 +192,8 @@ export function subnetIpv4Error(cidr: string): string | undefined {
 
 /** An IP address or CIDR range (IPv4 or IPv6), as database allow lists take. */
 export function ipOrCidrError(v: string): string | undefined {
-  if (v.includes("/")) return ipaddr.isValidCIDR(v) ? undefined : `"${v.slice(0, 60)}" is not a valid CIDR range`;
-  return ipaddr.isValid(v) ? undefined : `"${v.slice(0, 60)}" is not a valid IP address`;
+  // Four dotted parts for IPv4 (ipaddr also takes the classful "1.2.3", which no API reads as an address).
+  const address = (a: string) => isIP(a) !== 0;
+  if (v.includes("/")) return ipaddr.isValidCIDR(v) && address(v.split("/")[0]) ? undefined : `"${v.slice(0, 60)}" is not a valid CIDR range`;
+  return address(v) ? undefined : `"${v.slice(0, 60)}" is not a valid IP address`;
 }

@@ -24,7 +24,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { hostPlatform, packagePlugin, PLATFORMS, tar } from "./package-plugin";
 import { repoRoot } from "./root";
-import { compare, formatReport, lastRelease, thisTree, type Report } from "./schema-compat";
+import { asNextRelease, compare, formatReport, lastRelease, thisTree, type Report } from "./schema-compat";
 
 const ROOT = repoRoot();
 
@@ -181,7 +181,8 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
   const written = versionsWritten().filter((s) => s.version !== o.version && !(s.file.startsWith("sdk/go/") && o.publish));
   if (written.length) throw new Error(`release: ${written.map((s) => `${s.file} says ${s.version}`).join(", ")}; the release is ${o.version}`);
 
-  const report = compare(lastRelease(), thisTree());
+  // A dry run (no publish) of a tree still at the last release's version is judged as its next release.
+  const report = compare(lastRelease(), o.publish ? thisTree() : asNextRelease(lastRelease(), thisTree()));
   if (report.refused) throw new Error(`release: the compatibility gate refuses ${o.version}:\n${formatReport(report)}`);
 
   const dir = path.resolve(o.out);

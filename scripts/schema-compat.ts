@@ -2,7 +2,7 @@
 /**
  * The compatibility gate: what changed for users between the last release and this tree.
  *   npm run schema:compat             lists breaking changes and additions; exit 1 on a breaking change
- *                                     unless the major version went up
+ *                                     unless the major version went up (before 1.0: the minor one)
  *   npm run schema:compat -- --schema F   the same for another schema file (a branch's)
  *   npm run schema:compat -- --record keeps this tree as the last release (releases/last/): the release
  *                                     step, once its version is set
@@ -152,6 +152,9 @@ function compareSection(
 }
 
 const major = (v: string) => Number(/^(\d+)/.exec(v)?.[1] ?? 0);
+const minor = (v: string) => Number(/^\d+\.(\d+)/.exec(v)?.[1] ?? 0);
+/** Semantic versioning: a breaking change needs a new major version, or before 1.0 a new minor one. */
+export const mayBreak = (from: string, to: string): boolean => major(to) > major(from) || (major(from) === 0 && major(to) === 0 && minor(to) > minor(from));
 const PROPERTIES: [string, string] = ["properties", "required"];
 
 /** What changed from one release to another. */
@@ -176,6 +179,12 @@ export function compare(old: Release, cur: Release): Report {
     aliased,
   );
   compareSection("function", os, ns, r, (token, fn, now) => {
+    // Its first arguments move the options in the generated Node.js and Go signatures (getX(opts) -> getX(args, opts)).
+    const had = Object.keys(((fn.inputs as Json | undefined)?.properties ?? {})).length;
+    const has = Object.keys(((now.inputs as Json | undefined)?.properties ?? {})).length;
+    if (had === 0 && has > 0) {
+      r.breaking.push(`${token}: takes arguments now: Node.js and Go callers that passed only invoke options pass the arguments (\`{}\`, \`nil\`) first`);
+    }
     compareProps(`${token} (inputs)`, fn.inputs as Json, now.inputs as Json, PROPERTIES, "input", r);
     compareProps(`${token} (outputs)`, fn.outputs as Json, now.outputs as Json, PROPERTIES, "output", r);
   });
@@ -195,20 +204,33 @@ export function compare(old: Release, cur: Release): Report {
 
   const oldVersion = String(os.version ?? "0.0.0");
   const newVersion = String(ns.version ?? "0.0.0");
-  return { ...r, oldVersion, newVersion, refused: r.breaking.length > 0 && major(newVersion) <= major(oldVersion) };
+  return { ...r, oldVersion, newVersion, refused: r.breaking.length > 0 && !mayBreak(oldVersion, newVersion) };
 }
 
 /** The report as the CLI prints it (Markdown, ready for a CHANGELOG section). */
 export function formatReport(report: Report): string {
   const list = (xs: string[]) => (xs.length ? xs.map((x) => `- ${x}`).join("\n") : "- none");
   const verdict = report.refused
-    ? `Refused: ${report.breaking.length} breaking change(s) from ${report.oldVersion} to ${report.newVersion} need a new major version.`
+    ? `Refused: ${report.breaking.length} breaking change(s) from ${report.oldVersion} to ${report.newVersion} need a new major version (before 1.0, a new minor one).`
     : `OK: ${report.oldVersion} -> ${report.newVersion}.`;
   return `### Breaking changes\n${list(report.breaking)}\n\n### Additions\n${list(report.additions)}\n\n${verdict}\n`;
 }
 
 const ROOT = repoRoot();
 const LAST = path.join(ROOT, "releases", "last");
+
+/**
+ * A tree still at the last release's version is unreleased: `npm run release` will give it the next version,
+ * judged here as that one (before 1.0 the next minor version, which may break; after, the next patch, which
+ * may not). A tree already at another version is judged as it is.
+ */
+export function asNextRelease(last: Release, tree: Release): Release {
+  const version = String(tree.schema.version ?? "0.0.0");
+  if (version !== String(last.schema.version ?? "0.0.0")) return tree;
+  const [maj, min, patch] = version.split(".").map((x) => Number.parseInt(x, 10) || 0);
+  const next = maj === 0 ? `0.${min + 1}.0` : `${maj}.${min}.${patch + 1}`;
+  return { ...tree, schema: { ...tree.schema, version: next } };
+}
 
 export function lastRelease(): Release {
   return {
@@ -231,7 +253,8 @@ if (require.main === module) {
     console.log(`recorded ${String(tree.schema.version)} as the last release in ${path.relative(ROOT, LAST)}/`);
   } else {
     const at = process.argv.indexOf("--schema");
-    const report = compare(lastRelease(), thisTree(at > 0 ? path.resolve(process.argv[at + 1]) : undefined));
+    const last = lastRelease();
+    const report = compare(last, asNextRelease(last, thisTree(at > 0 ? path.resolve(process.argv[at + 1]) : undefined)));
     process.stdout.write(formatReport(report));
     if (report.refused) process.exitCode = 1;
   }

@@ -35,7 +35,7 @@ export interface DiskArgs {
   authorizedUsers?: pulumi.Input<pulumi.Input<string>[]>;
   /** Deployment script (needs a compatible image). Create-only. */
   scriptId?: pulumi.Input<number>;
-  /** Inputs of the deployment script. Secret. Create-only. */
+  /** Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only. */
   scriptData?: pulumi.Input<Record<string, unknown>>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 10m), `update` (default 30m), `delete` (default 10m). An update covers the instance's shutdown and boot around a resize or a password reset. */
   timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
@@ -61,7 +61,7 @@ export class Disk extends pulumi.dynamic.Resource {
   declare readonly authorizedUsers: pulumi.Output<string[] | undefined>;
   /** Deployment script (needs a compatible image). Create-only. */
   declare readonly scriptId: pulumi.Output<number | undefined>;
-  /** Inputs of the deployment script. Secret. Create-only. */
+  /** Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only. */
   declare readonly scriptData: pulumi.Output<Record<string, unknown> | undefined>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 10m), `update` (default 30m), `delete` (default 10m). An update covers the instance's shutdown and boot around a resize or a password reset. */
   declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;

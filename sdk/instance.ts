@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./secrets";
-import type { InterfaceArgs, CloneSourceArgs, InterfaceArgsPurpose } from "./types";
+import type { InterfaceArgs, CloneSourceArgs, InstanceRestore, InterfaceArgsPurpose } from "./types";
 import provider = require("./providers/instance");
 
 /** The values of `InstanceBackupScheduleDay`. */
@@ -98,6 +98,10 @@ export interface InstanceArgs {
   privateIp?: pulumi.Input<boolean>;
   /** Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone. */
   cloneFrom?: pulumi.Input<CloneSourceArgs>;
+  /** Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`). */
+  restore?: pulumi.Input<InstanceRestore>;
+  /** Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot). */
+  snapshotBeforeChange?: pulumi.Input<boolean>;
   /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
   migrationType?: pulumi.Input<string | InstanceMigrationType>;
   /** On a resize to a larger type, grow the data disk too (default true). */
@@ -166,6 +170,10 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly privateIp: pulumi.Output<boolean | undefined>;
   /** Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone. */
   declare readonly cloneFrom: pulumi.Output<{ computeId: number; disks?: number[]; configs?: number[] } | undefined>;
+  /** Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`). */
+  declare readonly restore: pulumi.Output<{ backupId: number | string; sourceComputeId?: number; overwrite?: boolean } | undefined>;
+  /** Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot). */
+  declare readonly snapshotBeforeChange: pulumi.Output<boolean | undefined>;
   /** How a `type` change migrates: `cold` (default; shuts down first) or `warm`. */
   declare readonly migrationType: pulumi.Output<InstanceMigrationType | undefined>;
   /** On a resize to a larger type, grow the data disk too (default true). */

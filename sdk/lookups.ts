@@ -229,8 +229,8 @@ export interface MysqlDatabaseInfo {
   updates?: { frequency?: "weekly" | "monthly"; duration?: number; hourOfDay?: number; dayOfWeek?: number; weekOfMonth?: number | null };
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   status?: string;
-  /** `primary` and `secondary` host names (set when provisioning completes). */
-  hosts?: { primary: string | null; secondary: string | null };
+  /** `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform). */
+  hosts?: { primary: string | null; secondary: string | null; standby?: string | null };
   /** The port to connect to. */
   port?: number;
   /** The engine version. */
@@ -273,8 +273,8 @@ export interface PostgresDatabaseInfo {
   updates?: { frequency?: "weekly" | "monthly"; duration?: number; hourOfDay?: number; dayOfWeek?: number; weekOfMonth?: number | null };
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   status?: string;
-  /** `primary` and `secondary` host names (set when provisioning completes). */
-  hosts?: { primary: string | null; secondary: string | null };
+  /** `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform). */
+  hosts?: { primary: string | null; secondary: string | null; standby?: string | null };
   /** The port to connect to. */
   port?: number;
   /** The engine version. */
@@ -429,6 +429,16 @@ export interface Region {
   resolvers: { ipv4: string; ipv6: string };
 }
 
+/** Whether a plan (an instance type of the premium or gpu class) can be bought in a region now. */
+export interface RegionAvailability {
+  /** The region's id. */
+  region: string;
+  /** The instance type's id, e.g. `c1-premium-4`. */
+  plan: string;
+  /** Whether the plan can be bought in the region now. */
+  available: boolean;
+}
+
 /** A kernel an instance config can boot. */
 export interface Kernel {
   /** The kernel's id, e.g. `compute/latest-64bit`. */
@@ -511,6 +521,49 @@ export interface Profile {
   verifiedPhoneNumber: string | null;
   /** `code`, `url`, `completed`, `pending`, `total`, `credit`. */
   referrals: { code: string; url: string; completed: number; pending: number; total: number; credit: number };
+}
+
+/** What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists. */
+export interface ProfileGrants {
+  /** Whether the user acts within these grants (false: an unrestricted user, who may do everything). */
+  restricted: boolean;
+  /** The account-wide grants: `accountAccess` and the `add...` grants (what the user may create). */
+  global: {
+    accountAccess: string | null;
+    addDatabases: boolean;
+    addDomains: boolean;
+    addFirewalls: boolean;
+    addImages: boolean;
+    addComputes: boolean;
+    addMonitoring: boolean;
+    addNodebalancers: boolean;
+    addScripts: boolean;
+    addVolumes: boolean;
+    addVpcs: boolean;
+    cancelAccount: boolean;
+    childAccountAccess: boolean;
+    monitoringSubscription: boolean;
+  };
+  /** The user's grants on instances: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  compute: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on database clusters: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  database: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on domains: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  domain: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on images: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  image: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on monitors: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  monitoring: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on NodeBalancers: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  nodebalancer: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on deployment scripts: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  script: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on volumes: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  volume: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on VPCs: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user. */
+  vpc: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
+  /** The user's grants on firewalls (the real API's record has them; the spec does not list them): `id`, `label`, `permissions`. */
+  firewall?: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
 }
 
 export interface GetInstancesArgs {
@@ -871,4 +924,27 @@ export function getDatabaseTypes(args?: GetDatabaseTypesArgs, opts?: ReadOptions
 export function getDatabaseTypesOutput(args?: Inputs<GetDatabaseTypesArgs>, opts?: ReadOutputOptions): pulumi.Output<GetDatabaseTypesResult> {
   checkFieldNames("getDatabaseTypes", { ...args });
   return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getDatabaseTypes(a as GetDatabaseTypesArgs, opts));
+}
+
+export interface GetRegionAvailabilityArgs {
+  /** Only this region's plans (an unknown region fails, naming it). */
+  regionId?: string;
+  /** Keep the items that match every filter. */
+  filters?: Filter[];
+  /** Sort by this field of the items: region, plan, available. */
+  orderBy?: string;
+  order?: "asc" | "desc";
+}
+export interface GetRegionAvailabilityResult {
+  availability: RegionAvailability[];
+}
+/** Where the plans sold only in some regions (the premium and gpu instance types) can be bought now: an item per region and plan (`/regions/availability`), or those of the region `regionId` only (`/regions/{regionId}/availability`, which the API answers with a plain list). Every page is read; filters and order apply on the client. */
+export function getRegionAvailability(args?: GetRegionAvailabilityArgs, opts?: ReadOptions): Promise<GetRegionAvailabilityResult> {
+  checkFieldNames("getRegionAvailability", { ...args });
+  return runFunction("getRegionAvailability", { ...args }, opts) as Promise<unknown> as Promise<GetRegionAvailabilityResult>;
+}
+/** Where the plans sold only in some regions (the premium and gpu instance types) can be bought now: an item per region and plan (`/regions/availability`), or those of the region `regionId` only (`/regions/{regionId}/availability`, which the API answers with a plain list). The Output form: takes Outputs (of other resources) and returns an Output. */
+export function getRegionAvailabilityOutput(args?: Inputs<GetRegionAvailabilityArgs>, opts?: ReadOutputOptions): pulumi.Output<GetRegionAvailabilityResult> {
+  checkFieldNames("getRegionAvailability", { ...args });
+  return pulumi.all([pulumi.output(args ?? {}), afterDependencies(opts)]).apply(([a]) => getRegionAvailability(a as GetRegionAvailabilityArgs, opts));
 }

@@ -56,6 +56,8 @@ export interface PostgresDatabaseArgs {
   updates?: pulumi.Input<MaintenanceWindow>;
   /** Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed). */
   passwordRotation?: pulumi.Input<string>;
+  /** The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it. */
+  restoreBackupId?: pulumi.Input<number | string>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
   timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
 }
@@ -92,12 +94,14 @@ export class PostgresDatabase extends pulumi.dynamic.Resource {
   }>;
   /** Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed). */
   declare readonly passwordRotation: pulumi.Output<string | undefined>;
+  /** The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it. */
+  declare readonly restoreBackupId: pulumi.Output<number | string | undefined>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m). */
   declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   declare readonly status: pulumi.Output<string>;
-  /** `primary` and `secondary` host names (set when provisioning completes). */
-  declare readonly hosts: pulumi.Output<{ primary: unknown; secondary: unknown }>;
+  /** `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform). */
+  declare readonly hosts: pulumi.Output<{ primary: unknown; secondary: unknown; standby?: unknown }>;
   /** The port to connect to. */
   declare readonly port: pulumi.Output<number>;
   /** The engine version. */

@@ -31,6 +31,13 @@ export interface DeviceArgs {
   volumeId?: pulumi.Input<number | string | null>;
 }
 
+/** The InstanceRestore object type. */
+export interface InstanceRestore {
+  backupId: pulumi.Input<number | string>;
+  sourceComputeId?: pulumi.Input<number | string>;
+  overwrite?: pulumi.Input<boolean>;
+}
+
 /** The InterfaceArgs object type. */
 export interface InterfaceArgs {
   purpose: pulumi.Input<string | InterfaceArgsPurpose>;

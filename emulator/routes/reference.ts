@@ -1,14 +1,21 @@
 import { catalog } from "../catalog";
+import catalogJson from "../data/catalog.json";
 import type { ApiFamily, FamilyContext } from "../family";
 import { notFound, paginate } from "../http";
 
-/** Plans outside the nanode, standard and dedicated classes are sold only in some regions. */
+/** Per plan of the premium and gpu classes, the regions that sell it now (the catalogue's `availability`). */
+const SOLD_IN: Record<string, string[] | undefined> = catalogJson.availability;
+
+/**
+ * The availability records of a region (`{region, plan, available}`, the real API's): one per plan of the
+ * premium and gpu classes, the plans sold only in some regions ("premium and GPU plans in select regions").
+ * A plan is available where the catalogue sells it and the region is not in an outage.
+ */
 function availability(regionId: string) {
   const region = catalog.regions.find((r) => r.id === regionId)!;
-  const gpu = region.capabilities.includes("GPU Linodes");
   return catalog.types
     .filter((t) => t.class === "premium" || t.class === "gpu")
-    .map((t) => ({ region: regionId, plan: t.id, available: t.class === "gpu" ? gpu : region.status === "ok" }));
+    .map((t) => ({ region: regionId, plan: t.id, available: region.status === "ok" && (SOLD_IN[t.id] ?? []).includes(regionId) }));
 }
 
 /** The reference family: regions, plans, database engines and kernels, open to all (it keeps no state). */

@@ -29,12 +29,19 @@ const mysql = new compute.MysqlDatabase("app-db", {
   allowList: pulumi.all([web.vpcIpv4, extra]).apply(([ip, more]) => [`${ip}/32`, ...more]),
   // Rotate the root password by changing this value (a date, say): the credentials are reset in place.
   passwordRotation: config.get("passwordRotation"),
+  // Restore one of its backups in place by setting this to the backup's id (getMysqlDatabaseBackups lists
+  // them): the data is replaced by the backup's, the cluster keeps its id.
+  restoreBackupId: config.get("restoreBackupId"),
 });
 
 // Snapshots of the MySQL database (the API keeps at most 3 per database; a fourth is refused at preview).
 const snapshots = Array.from(
   { length: config.getNumber("snapshots") ?? 1 },
-  (_, i) => new compute.MysqlDatabaseSnapshot(`app-db-snapshot-${i + 1}`, { databaseId: mysql.id }),
+  (_, i) =>
+    new compute.MysqlDatabaseSnapshot(`app-db-snapshot-${i + 1}`, {
+      databaseId: mysql.id,
+      target: i > 0 ? (config.get("snapshotTarget") as "primary" | "secondary" | undefined) : undefined,
+    }),
 );
 
 // PostgreSQL, for reporting, with three nodes.

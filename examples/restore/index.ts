@@ -17,9 +17,13 @@ export = async () => {
 
   const restored = new compute.Instance("restored", {
     label: config.get("label") ?? "restored",
-    region: instances[0].region!,
+    region: config.get("region") || instances[0].region!,
     type: config.get("type") ?? "c1-standard-2",
     backupId: Number(backups[0].id),
+    // Its own backups too, and one of them restored into it in place when `restoreFrom` names it (overwrite:
+    // its disks and profiles become the backup's; the instance keeps its id and addresses).
+    backupsEnabled: true,
+    restore: config.get("restoreFrom") ? { backupId: Number(config.get("restoreFrom")), overwrite: true } : undefined,
   });
   return { restoredId: restored.id, restoredStatus: restored.status, backupId: backups[0].id, backupLabel: backups[0].label };
 };

@@ -5,7 +5,7 @@ import { act } from "../lost-answers";
 import { fromApi, toApiBody, updateBody } from "../mapping";
 import type { HookContext } from "../rest-provider";
 import { ipOrCidrError, lengthError } from "../rules";
-import { typePath, type StatusWait } from "../steps";
+import { say, typePath, type StatusWait } from "../steps";
 import type { CheckFailure } from "../check";
 import { convertKeys, rule, snake, UNKNOWN, type Props, type ResourceSpec } from "../table";
 export type Engine = "mysql" | "postgresql";
@@ -167,23 +167,38 @@ export const dbPassword = db.password; // a secret`,
         description:
           "Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed).",
       },
+      {
+        name: "restoreBackupId",
+        kind: "input",
+        control: true,
+        schema: backupIdInput,
+        description:
+          "The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it.",
+      },
       { name: "status", kind: "output", description: "`provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ..." },
       {
         name: "hosts",
         kind: "output",
         outputType: "object",
-        schema: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
-        description: "`primary` and `secondary` host names (set when provisioning completes).",
+        schema: z.object({ primary: z.string().nullable(), secondary: z.string().nullable(), standby: z.string().nullable().optional() }),
+        description:
+          "`primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).",
       },
       { name: "port", kind: "output", outputType: "integer", description: "The port to connect to." },
       { name: "version", kind: "output", description: "The engine version." },
       { name: "totalDiskSizeGb", kind: "output", outputType: "integer", changesWith: ["type"], description: "Disk size in GB." },
-      { name: "usedDiskSizeGb", kind: "output", outputType: "integer", description: "Disk used in GB." },
+      { name: "usedDiskSizeGb", kind: "output", outputType: "integer", changesWith: ["restoreBackupId"], description: "Disk used in GB." },
       { name: "username", kind: "output", secret: true, description: "The root user (secret)." },
-      { name: "password", kind: "output", secret: true, changesWith: ["passwordRotation"], description: "The root password (secret), read again on refresh." },
+      {
+        name: "password",
+        kind: "output",
+        secret: true,
+        changesWith: ["passwordRotation", "restoreBackupId"],
+        description: "The root password (secret), read again on refresh.",
+      },
       { name: "caCertificate", kind: "output", secret: true, description: "The base64 CA certificate (secret)." },
       { name: "created", kind: "output", description: "When the cluster was created." },
-      { name: "updated", kind: "output", changesWith: ["label", "allowList", "type", "updates"], description: "When it last changed." },
+      { name: "updated", kind: "output", changesWith: ["label", "allowList", "type", "updates", "restoreBackupId"], description: "When it last changed." },
     ],
     timeouts: { defaults: { create: "60m", update: "30m", delete: "20m" } },
     collectionPath: () => `/databases/${engine}/instances`,
@@ -206,6 +221,12 @@ const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): S
   progressEveryMs: 30_000,
 });
 
+/** A backup's id: the API's integer, or the string a lookup's item or a snapshot resource's id carries. */
+const backupIdInput = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")]);
+
+/** The statuses a restore is accepted in (the spec's precondition table). */
+const RESTORABLE = ["active", "degraded", "failed"];
+
 const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(typePath(id), true))?.disk;
 
 const restoringRefusal = (id: string) =>
@@ -223,6 +244,44 @@ async function rotatePassword(ctx: HookContext<DatabaseApi>, spec: ResourceSpec<
   // A reset twice is harmless: the second makes one more new password, read below.
   await act(c, `${spec.itemPath(id, olds)}/credentials/reset`, {});
   ctx.latest = await ctx.wait(active("to reset its credentials"));
+  const cred = await c.get<{ username: string; password: string }>(`${spec.itemPath(id, olds)}/credentials`);
+  Object.assign(ctx.outputs, { username: cred?.username, password: cred?.password });
+}
+
+/**
+ * A backup restored into the cluster in place (`restoreBackupId` set or changed): once the cluster is in a
+ * status the API restores in (waited for), the restore, a wait through `restoring` until it is active again,
+ * and the credentials read again (the backup's data may hold other ones). A lost answer is sent again only
+ * when the cluster shows no restore under way: a second restore of the same backup is the same data.
+ */
+async function restoreBackup(ctx: HookContext<DatabaseApi>, spec: ResourceSpec<DatabaseApi>, olds: Props, backupId: unknown): Promise<void> {
+  const { client: c, id } = ctx;
+  const path = `${spec.itemPath(id, olds)}/backups/${String(backupId)}/restore`;
+  ctx.latest = await ctx.wait({
+    what: "to be in a status a restore is accepted in",
+    done: (d) => RESTORABLE.includes(d.status),
+    maxMs: 10_000,
+    progressEveryMs: 30_000,
+  });
+  let sawRestoring = false;
+  await act(c, path, {}, async () => (await c.get<DatabaseApi>(spec.itemPath(id, olds)))?.status === "restoring");
+  // From here a failure keeps the new value: the restore was accepted (running it again is a new restore).
+  ctx.keep.restoreBackupId = backupId;
+  const started = Date.now();
+  ctx.latest = await ctx.wait({
+    what: `to restore backup ${String(backupId)}`,
+    // The API may show the restore a moment after accepting it: active counts once restoring was seen, or after 10 s.
+    done: (d) => {
+      if (d.status === "restoring") sawRestoring = true;
+      return d.status === "active" && (sawRestoring || Date.now() - started > 10_000);
+    },
+    failed: (d) =>
+      d.status === "failed"
+        ? `the restore of backup ${String(backupId)} left the cluster failed (the API's rule 7: a restore after a credentials reset does); restore another backup, or recreate the cluster`
+        : undefined,
+    maxMs: 10_000,
+    progressEveryMs: 30_000,
+  });
   const cred = await c.get<{ username: string; password: string }>(`${spec.itemPath(id, olds)}/credentials`);
   Object.assign(ctx.outputs, { username: cred?.username, password: cred?.password });
 }
@@ -259,6 +318,23 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         return failures;
       },
       async diff(client, id, olds, news, d) {
+        // The engine as the API lists it now (`mysql/8`, major only) names the cluster's full version
+        // (`mysql/8.0.35`, rebuilt from the record): the same engine, not a replacement.
+        if (d.replaces.includes("engine") && typeof news.engine === "string" && typeof olds.engine === "string" && olds.engine.startsWith(`${news.engine}.`)) {
+          d.replaces = d.replaces.filter((f) => f !== "engine");
+          d.changed = d.changed.filter((f) => f !== "engine");
+          d.changes = d.changed.length > 0;
+        }
+        // A restore: the backup must be one of this cluster's (the API's path), read at preview.
+        const restore = news.restoreBackupId;
+        if (d.changed.includes("restoreBackupId") && restore !== undefined && restore !== UNKNOWN && !d.replaces.length) {
+          const found = await client().get(`${spec.itemPath(id, olds)}/backups/${String(restore)}`, true);
+          if (found === undefined) {
+            throw new Error(
+              `restoreBackupId: ${String(restore)} is not a backup of ${human} database ${id} (getMysqlDatabaseBackups/getPostgresDatabaseBackups list them); a restore takes a backup of the same cluster`,
+            );
+          }
+        }
         // A credentials reset during a restore leaves the cluster failed (rule 7): refused at preview.
         if (d.changed.includes("passwordRotation") && news.passwordRotation !== undefined) {
           const db = await client().get<DatabaseApi>(spec.itemPath(id, olds), true);
@@ -276,6 +352,11 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         }
       },
       createBody(inputs) {
+        if (inputs.restoreBackupId !== undefined) {
+          say(
+            `restoreBackupId ${String(inputs.restoreBackupId)}: a new ${human} cluster has no backups of its own, so nothing is restored; a later change of restoreBackupId restores into it`,
+          );
+        }
         const body = toApiBody(spec, inputs);
         delete body.updates; // not in the create body: set by a PUT once active
         return body;
@@ -288,6 +369,11 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
       },
       async update(ctx, olds, news, changed) {
         const { client: c, id } = ctx;
+        // A restore first: it replaces the data, and the other changes (a new password) apply to what it leaves.
+        if (changed.includes("restoreBackupId") && news.restoreBackupId !== undefined) {
+          ctx.keep.restoreBackupId = olds.restoreBackupId;
+          await restoreBackup(ctx, spec, olds, news.restoreBackupId);
+        }
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
           // The API takes updates only while the cluster is active.

@@ -5,7 +5,8 @@ import type { CheckFailure } from "../check";
 import { declareDatabaseSnapshot } from "../declared";
 import { defineResource, type ResourceDefinition } from "../definition";
 import { act } from "../lost-answers";
-import { RESOURCE_NAME } from "../naming";
+import { isExisting, RESOURCE_NAME } from "../naming";
+import { client as settingsClient } from "../settings";
 import { waitStatus } from "../steps";
 import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec } from "../table";
 import type { Engine } from "./database";
@@ -114,10 +115,22 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
     },
     sdk: { file: engine === "mysql" ? "mysqlDatabaseSnapshot" : "postgresDatabaseSnapshot" },
     hooks: {
-      validate(news) {
+      async validate(news, olds) {
         const failures: CheckFailure[] = [];
         const db = news.databaseId;
         if (db === undefined || containsUnknown(db)) return failures;
+        // Rule 6: a secondary node only in a high availability cluster; asked at preview for a new snapshot.
+        if (news.target === "secondary" && !isExisting(olds)) {
+          const cluster = await settingsClient()
+            .get<{ cluster_size: number }>(databasePath(engine, db), true)
+            .catch(() => undefined);
+          if (cluster && cluster.cluster_size !== 3) {
+            failures.push({
+              property: "target",
+              reason: `target: secondary applies to a high availability (three-node) cluster, and ${HUMAN[engine]} database ${String(db)} has ${cluster.cluster_size} node${cluster.cluster_size === 1 ? "" : "s"}: use primary`,
+            });
+          }
+        }
         const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
         const names = declareDatabaseSnapshot(String(db), name);
         if (names.length > MAX_SNAPSHOTS) {

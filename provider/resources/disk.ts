@@ -3,7 +3,9 @@ import { defineResource } from "../definition";
 import { act } from "../lost-answers";
 import { generatedPassword } from "../passwords";
 import { lengthError, rootPassError, sshPublicKeyError } from "../rules";
+import { snapshotBeforeChangeOf } from "../declared";
 import { instancePath, powerCycle, refusedWhileRunning, say, type StatusWait } from "../steps";
+import { snapshotBeforeChange } from "./instance/presnapshot";
 import type { CheckFailure } from "../check";
 import { idInput, madeSince, rule, type ResourceSpec } from "../table";
 
@@ -106,8 +108,8 @@ export const diskSpec: ResourceSpec<DiskApi> = {
       writeOnly: true,
       secret: true,
       raw: true,
-      schema: z.record(z.string(), z.unknown()),
-      description: "Inputs of the deployment script. Secret. Create-only.",
+      schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"),
+      description: "Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.",
     },
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
@@ -160,6 +162,9 @@ export const disk = defineResource({
       if (changed.includes("label")) ctx.latest = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
       const resize = changed.includes("size");
       const password = changed.includes("rootPass") && news.rootPass !== undefined;
+      if (resize && snapshotBeforeChangeOf(String(olds.computeId))) {
+        await snapshotBeforeChange(c, String(olds.computeId), `the resize of disk ${id}`, timeoutMs);
+      }
       if (resize || password) {
         // The API resizes a disk and resets its password only while its instance is shut down.
         await powerCycle(c, String(olds.computeId), { timeoutMs, why: `the disk ${resize ? "resize" : "password reset"}` }, async () => {
@@ -181,6 +186,9 @@ export const disk = defineResource({
     },
     // The API keeps a disk of the profile a running instance booted with: shut down for the delete, then booted.
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+      // A disk removed from a program whose Instance asks for snapshots before risky changes (not in a destroy:
+      // the engine diffs no instance then).
+      if (snapshotBeforeChangeOf(String(props.computeId))) await snapshotBeforeChange(c, String(props.computeId), `the delete of disk ${id}`, timeoutMs);
       try {
         return await remove();
       } catch (err) {

@@ -132,12 +132,12 @@ export const instanceSnapshot = defineResource({
       const computeId = news.computeId;
       if (computeId === undefined || containsUnknown(computeId)) return [];
       const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
-      const holder = claimSnapshotSlot(String(computeId), name);
+      const holder = claimSnapshotSlot(String(computeId), `InstanceSnapshot ${name}`);
       if (holder !== undefined) {
         return [
           {
             property: "computeId",
-            reason: `computeId: instance ${String(computeId)} has one snapshot slot, which InstanceSnapshot ${holder} of this program takes: a second snapshot would replace the first`,
+            reason: `computeId: instance ${String(computeId)} has one snapshot slot, which ${holder} of this program takes: a second snapshot would replace the first`,
           },
         ];
       }
@@ -152,7 +152,16 @@ export const instanceSnapshot = defineResource({
       maxMs: 5_000,
       progressEveryMs: 15_000,
     },
-    keepOnDelete: "the API deletes no single snapshot: it stays in the instance's slot until the next snapshot or the backup service's cancel",
+    /** What the API shows: the snapshot still in the slot (it stays), or already replaced by a newer one (a replacement). */
+    async keepOnDelete(c, id, props) {
+      const kept = "the API deletes no single snapshot: it stays in the API, in the instance's slot, until the next snapshot or the backup service's cancel";
+      const all = await backupsOf(c, instanceSnapshotSpec.collectionPath(props)).catch(() => undefined);
+      if (all === undefined || all.some((b) => String(b.id) === id)) return kept;
+      const newer = all.find((b) => b.type === "snapshot");
+      return newer
+        ? `it is no longer in the API: the instance's one snapshot slot now holds snapshot ${newer.id} (${newer.label ?? "no label"}), which replaced it`
+        : "it is no longer in the API (the instance's snapshot slot is empty): nothing to remove";
+    },
   },
 });
 export const instanceSnapshotProvider = instanceSnapshot.provider;

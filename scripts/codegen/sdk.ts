@@ -32,7 +32,8 @@ export function sdkTables(specs: ResourceSpec[]): string {
  * provider/functions.ts that the plugin's Invoke runs too.
  */
 export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
-  const fns = functions.filter((f) => f.filterable && f.listKey);
+  // The lists of reference data that also have the array form are in sdk/reference.ts (where they were).
+  const fns = functions.filter((f) => f.filterable && f.listKey && !f.arrayForm);
   // The item types of every function (the reference functions of sdk/reference.ts too), declared once here.
   const items = [...new Set(functions.map((f) => f.item))];
   const out = [
@@ -97,24 +98,31 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
 const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
 
 /**
- * sdk/reference.ts: the read functions of the reference data (not filtered): a list `getX(opts)` or one item
- * `getX(id, opts)`, each with its Output form, typed with the item types of sdk/lookups.ts.
+ * sdk/reference.ts: the read functions of the reference data: one item `getX(id, opts)` or `getX(opts)`, and
+ * the lists that had an array form before they took filters (`arrayForm`): `getX(args, opts)` returns
+ * `{ <listKey>: [...] }` as every lookup does, and `getX()` / `getX(opts)` still return the list as an array
+ * (which also holds the list key; deprecated), so that programs of the release before compile and run. Each
+ * with its Output form, typed with the item types of sdk/lookups.ts.
  */
 export function sdkReference(functions: FunctionSpec[] = functionSpecs): string {
-  const fns = functions.filter((f) => !f.filterable);
+  const fns = functions.filter((f) => !f.filterable || f.arrayForm);
   const items = [...new Set(fns.map((f) => f.item))].sort();
+  const arrayForms = fns.some((f) => f.arrayForm);
   const out = [
     "// Generated from provider/reference.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
-    'import { afterDependencies, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";',
-    `import type { ${items.join(", ")} } from "./lookups";`,
+    `import { afterDependencies, ${arrayForms ? "checkFieldNames, " : ""}runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";`,
+    `import type { ${[...(arrayForms ? ["Filter", "Inputs"] : []), ...items].join(", ")} } from "./lookups";`,
     "",
     "export type { ReadOptions, ReadOutputOptions };",
     "",
   ];
+  if (arrayForms) out.push(...ARRAY_FORM_HELPERS);
   for (const fn of fns) {
     const U = upper(fn.name);
-    if (fn.listKey) {
+    if (fn.arrayForm && fn.listKey) {
+      out.push(...arrayFormFunction(fn));
+    } else if (fn.listKey) {
       out.push(
         doc(fn.description),
         `export async function ${fn.name}(opts?: ReadOptions): Promise<${fn.item}[]> {`,
@@ -153,4 +161,82 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
     }
   }
   return out.join("\n");
+}
+
+/** The helpers of the functions with an array form (not exported). */
+const ARRAY_FORM_HELPERS = [
+  doc(
+    "How a function with an array form was called: `()` or `(opts)` (a first argument that names none of its arguments) is the array form, `(args, opts)` the form of every lookup.",
+  ),
+  "function callForm<A, O>(names: string[], a: unknown[]): { args: A; opts: O | undefined; arrayForm: boolean } {",
+  "  const first = a[0] as Record<string, unknown> | undefined;",
+  "  const arrayForm = a.length < 2 && !names.some((n) => first?.[n] !== undefined);",
+  "  return arrayForm ? { args: {} as A, opts: first as O | undefined, arrayForm } : { args: (first ?? {}) as A, opts: a[1] as O | undefined, arrayForm };",
+  "}",
+  doc(
+    "Runs a list function: `{ <key>: [...] }`, or in the array form the list as an array that also holds `<key>` (not enumerable: the array's own keys stay its indexes).",
+  ),
+  "async function runList(name: string, key: string, args: Record<string, unknown>, opts: ReadOptions | undefined, arrayForm: boolean): Promise<unknown> {",
+  "  const r = await runFunction(name, args, opts);",
+  "  if (!arrayForm) return r;",
+  "  const list = r[key] as unknown[];",
+  "  return Object.defineProperty([...list], key, { value: list, enumerable: false });",
+  "}",
+  "",
+];
+
+/** A list with an array form: its Args and Result types, the array type, and both forms' overloads. */
+function arrayFormFunction(fn: FunctionSpec): string[] {
+  const U = upper(fn.name);
+  const key = fn.listKey!;
+  const names = JSON.stringify(fn.inputs.map((f) => f.name));
+  const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
+  const deprecated = (form: string) =>
+    doc(
+      `@deprecated The array form of the release before filters: call \`${fn.name}${form}({}, opts)\` (or with \`filters\`, \`orderBy\`, \`order\`) and read \`.${key}\`. The array still holds \`${key}\` too.`,
+    );
+  return [
+    `export interface ${U}Args {`,
+    ...args.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
+    doc("Keep the items that match every filter.", "  "),
+    "  filters?: Filter[];",
+    doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
+    "  orderBy?: string;",
+    '  order?: "asc" | "desc";',
+    "}",
+    `export interface ${U}Result {`,
+    `  ${key}: ${fn.item}[];`,
+    "}",
+    doc(
+      `What \`${fn.name}()\` and \`${fn.name}(opts)\` return: the array form of the release before filters (an array of the items), which also holds \`${key}\`.`,
+    ),
+    `export type ${U}Array = ${fn.item}[] & ${U}Result;`,
+    doc(
+      `${fn.description} Every page is read. Without arguments, the result is an array that also holds \`${key}\`: read \`.${key}\` (reading it as an array is the deprecated form of the release before filters).`,
+    ),
+    `export function ${fn.name}(opts?: undefined): Promise<${U}Array>;`,
+    deprecated(""),
+    `export function ${fn.name}(opts: ReadOptions | undefined): Promise<${U}Array>;`,
+    doc(`${fn.description} Every page is read; filters and order apply on the client. Returns \`{ ${key} }\`.`),
+    `export function ${fn.name}(args: ${U}Args | undefined, opts?: ReadOptions): Promise<${U}Result>;`,
+    `export function ${fn.name}(...a: unknown[]): Promise<${U}Result | ${U}Array> {`,
+    `  const c = callForm<${U}Args, ReadOptions>(${names}, a);`,
+    `  checkFieldNames("${fn.name}", { ...c.args });`,
+    `  return runList("${fn.name}", "${key}", { ...c.args }, c.opts, c.arrayForm) as Promise<${U}Result | ${U}Array>;`,
+    "}",
+    doc(`${fn.description} The Output form, without arguments: an array that also holds \`${key}\` (read \`.${key}\`).`),
+    `export function ${fn.name}Output(opts?: undefined): pulumi.Output<${U}Array>;`,
+    deprecated("Output"),
+    `export function ${fn.name}Output(opts: ReadOutputOptions | undefined): pulumi.Output<${U}Array>;`,
+    doc(`${fn.description} The Output form: takes Outputs (of other resources) and returns an Output of \`{ ${key} }\`.`),
+    `export function ${fn.name}Output(args: Inputs<${U}Args> | undefined, opts?: ReadOutputOptions): pulumi.Output<${U}Result>;`,
+    `export function ${fn.name}Output(...a: unknown[]): pulumi.Output<${U}Result | ${U}Array> {`,
+    `  const c = callForm<Inputs<${U}Args>, ReadOutputOptions>(${names}, a);`,
+    `  checkFieldNames("${fn.name}", { ...c.args });`,
+    "  return pulumi",
+    "    .all([pulumi.output(c.args), afterDependencies(c.opts)])",
+    `    .apply(([x]) => runList("${fn.name}", "${key}", { ...x }, c.opts, c.arrayForm) as Promise<${U}Result | ${U}Array>);`,
+    "}",
+    "",
+  ];
 }

@@ -48,7 +48,7 @@ test("examples/snapshot: the snapshot exists, successful, taken before the relea
 
     const destroy = await stack.run("destroy", { config: { release: "2", dataSize: "2048" } });
     expect(destroy.code).toBe(0);
-    expect(destroy.output).toMatch(/instance snapshot \d+ leaves the stack but stays in the API/);
+    expect(destroy.output).toMatch(/instance snapshot \d+ leaves the stack: the API deletes no single snapshot: it stays in the API/);
     expect(await list(emu, "/compute/instances")).toEqual([]);
   } finally {
     stack.cleanup();
@@ -89,7 +89,17 @@ test("examples/restore: an instance made from the backup getInstanceBackups find
 
   const stack = stackOf("restore");
   try {
-    const up = await stack.ok("up", { config: { sourceInstance: String(src.id) } });
+    // Refused at preview before any request: an instance made from a backup of another region.
+    emu.log.length = 0;
+    const far = await stack.run("preview", { config: { sourceInstance: String(src.id), region: "us-east" } });
+    expect(far.code).not.toBe(0);
+    expect(far.output).toMatch(
+      new RegExp(`backupId: backup ${snap.id} belongs to instance ${src.id} in region eu-central: a backup is restored only in its own region`),
+    );
+    expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
+
+    // (The stack keeps its config between runs: an empty region is the source's again.)
+    const up = await stack.ok("up", { config: { sourceInstance: String(src.id), region: "" } });
     expect(up.summary).toEqual({ create: 2 });
     expect(up.outputs).toMatchObject({ backupId: String(snap.id), backupLabel: "nightly", restoredStatus: "running" });
     const restored = await get(emu, `/compute/instances/${up.outputs.restoredId}`);
@@ -97,7 +107,24 @@ test("examples/restore: an instance made from the backup getInstanceBackups find
     expect((await list(emu, `/compute/instances/${restored.id}/disks`)).map((d) => d.label).sort()).toEqual(
       (await list(emu, `/compute/instances/${src.id}/disks`)).map((d) => d.label).sort(),
     );
-    expect((await stack.run("preview", { config: { sourceInstance: String(src.id) } })).json.changeSummary).toEqual({ same: 2 });
+    // Restored in place from its own snapshot (restore, overwrite): the same instance, running again, whose
+    // disks are the snapshot's made anew.
+    const rid = String(up.outputs.restoredId);
+    const own = (await call(emu, "POST", `/compute/instances/${rid}/backups`, { body: { label: "known-good" } })).body;
+    await waitUntil(async () => (await get(emu, `/compute/instances/${rid}/backups/${own.id}`)).status === "successful");
+    const disksBefore = await list(emu, `/compute/instances/${rid}/disks`);
+    emu.log.length = 0;
+    const inPlace = (await stack.upAsPlanned({ config: { sourceInstance: String(src.id), restoreFrom: String(own.id) } })).up.json;
+    expect(inPlace.summary).toEqual({ update: 1, same: 1 });
+    expect(inPlace.outputs.restoredId).toBe(rid);
+    expect(emu.log.filter((l) => l.method === "POST" && /\/restore$/.test(l.path)).map((l) => l.path)).toEqual([
+      `/v4/compute/instances/${rid}/backups/${own.id}/restore`,
+    ]);
+    expect(await get(emu, `/compute/instances/${rid}`)).toMatchObject({ status: "running" });
+    const disksAfter = await list(emu, `/compute/instances/${rid}/disks`);
+    expect(disksAfter.map((d) => d.label).sort()).toEqual(disksBefore.map((d) => d.label).sort());
+    expect(disksAfter.some((d) => disksBefore.some((b) => b.id === d.id))).toBe(false);
+    expect((await stack.run("preview", { config: { sourceInstance: String(src.id), restoreFrom: String(own.id) } })).json.changeSummary).toEqual({ same: 2 });
   } finally {
     stack.cleanup();
   }

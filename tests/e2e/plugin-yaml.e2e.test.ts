@@ -4,11 +4,14 @@
  * the plugin by itself from a release folder served on the loopback (the program names the version and the
  * release's URL, which PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends to the loopback, as a mirror would). PATH
  * holds the CLI only: no `node`, which the plugin (a single executable) does not need. Up, refresh after a
- * change by hand, update in place, replace, destroy; settings that cannot work fail the preview; a missing
- * or corrupt archive fails with a clear error and leaves nothing installed.
+ * change by hand, update in place, replace, destroy; the program's reads (fn::invoke with filters: the
+ * newest image of a vendor, a type by vCPUs and memory, a region where it is available) held to the
+ * emulator's catalogue; settings that cannot work fail the preview; a missing or corrupt archive fails with
+ * a clear error and leaves nothing installed.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import catalog from "../../emulator/data/catalog.json";
 import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
@@ -60,6 +63,17 @@ test("YAML: the engine downloads the plugin by itself; up, refresh, update in pl
   expect(info.stdout).toMatch(new RegExp(`Name: compute\\nModule: index\\nVersion: ${PLUGIN_VERSION.replace(/\./g, "\\.")}\\n`));
   const up = first.json;
   expect(up.summary).toEqual({ create: 4 });
+  // The program's reads (fn::invoke through the plugin, filters with values as YAML text), as the emulator's
+  // catalogue has it: the newest public Debian image (by `created`), the premium type with 2 vCPUs and 4096
+  // MB, and the first region (by id) where that type is available now.
+  const debian = catalog.images.filter((i) => i.vendor === "Debian" && i.is_public).sort((a, b) => b.created.localeCompare(a.created));
+  const premium = catalog.types.filter((t) => t.vcpus === 2 && t.memory === 4096 && t.class === "premium");
+  expect(premium).toHaveLength(1);
+  const soldIn = (catalog.availability as Record<string, string[]>)[premium[0].id].filter((r) => catalog.regions.some((x) => x.id === r && x.status === "ok"));
+  const picked = { newestImage: debian[0].id, pickedType: premium[0].id, typeRegion: [...soldIn].sort()[0] };
+  expect(picked).toEqual({ newestImage: "compute/debian12", pickedType: "c1-premium-4", typeRegion: "eu-central" });
+  expect({ newestImage: up.outputs.newestImage, pickedType: up.outputs.pickedType, typeRegion: up.outputs.typeRegion }).toEqual(picked);
+  expect(emu.log.map((l) => l.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^\/v4\/regions\/availability\?/)]));
   let inv = await inventory(emu);
   expect(inv.sshkeys.map((k) => k.label)).toEqual(["ops-key"]);
   expect(inv.vpcs.map((v) => [v.label, v.region, v.description])).toEqual([[up.outputs.vpcLabel, "us-east", "made from YAML"]]);
@@ -95,6 +109,7 @@ test("YAML: the engine downloads the plugin by itself; up, refresh, update in pl
   expect(preview.stdout).toMatch(/\+-compute:index:Vpc: \(replace\)[\s\S]*~ region: "us-east" => "eu-central"/);
   const moved = (await stack.upAsPlanned({ config: { vpcRegion: "eu-central" } })).up.json;
   expect(moved.summary).toEqual({ same: 2, replace: 2 });
+  expect(moved.outputs).toMatchObject(picked); // the reads run again on every up, with the same answers
   inv = await inventory(emu);
   expect(inv.vpcs.map((v) => [String(v.id), v.region])).toEqual([[moved.outputs.vpcId, "eu-central"]]);
   expect(moved.outputs.vpcId).not.toBe(up.outputs.vpcId);

@@ -125,6 +125,15 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   const timeouts = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", swapSize: "256", diskTimeouts: '{"create":"10 min"}' } });
   expect(timeouts.code).not.toBe(0);
   expect(timeouts.output).toMatch(/timeouts\.create: must be a duration such as 90s, 15m or 1h30m/);
+  // Script data over 65535 characters (as JSON).
+  const script = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", diskTimeouts: "", scriptDataSize: "65600" } });
+  expect(script.code).not.toBe(0);
+  expect(script.output).toMatch(/scriptData: must be at most 65535 characters as JSON/);
+  // A type the web instance's disks do not fit (resize rule 6: its image deploy fills c1-nano-1's 25600 MB,
+  // and c1-highmem-24 has 20480).
+  const shrink = await stack.run("preview", { config: { ...base, dbRegion: "eu-central", scriptDataSize: "", webType: "c1-highmem-24" } });
+  expect(shrink.code).not.toBe(0);
+  expect(shrink.output).toMatch(/type: the disks of instance \d+ use \d+ MB, more than the 20480 MB of type c1-highmem-24/);
   expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
 
   // Nothing made twice, nothing left behind: the API holds the instances, the VPC and the disk the stack holds

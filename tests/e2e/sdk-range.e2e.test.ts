@@ -104,8 +104,8 @@ const value = (o) => new Promise((resolve) => o.apply(resolve));
   const vpc = new compute.Vpc("net", { region: "us-east", label: "net" });
   const subnet = new compute.Subnet("sub", { vpcId: vpc.id, ipv4: "10.0.0.0/24" });
   const provider = new compute.Provider("p", { token: "t0ken" });
-  const regions = compute.getRegionsOutput({ dependsOn: [vpc] });
-  const images = await compute.getImages({ provider });
+  const regions = compute.getRegionsOutput({}, { dependsOn: [vpc] });
+  const images = await compute.getImages({}, { provider });
   const fromSdk = require.resolve("@pulumi/pulumi", { paths: [require.resolve(${JSON.stringify(NODE_SDK_PACKAGE)})] });
   console.log("RESULT " + JSON.stringify({
     pulumi: require("@pulumi/pulumi/package.json").version,

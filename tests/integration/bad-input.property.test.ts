@@ -175,6 +175,34 @@ const cases: Case[] = [
       str(1, 8).map((s) => ({ computeId: `x${s}` })),
     ),
   },
+  {
+    type: "MysqlDatabase",
+    base: { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" },
+    field: "restoreBackupId",
+    gen: fc.oneof(
+      fc.integer({ min: -99, max: 0 }),
+      fc.constantFrom(1.5, true, "latest", "12a", ""),
+      str(1, 6).map((x) => `x${x}`),
+    ),
+  },
+  {
+    type: "Instance",
+    base: { ...inst, backupsEnabled: true },
+    field: "restore",
+    gen: fc.oneof(
+      fc.integer(),
+      fc.constant({}),
+      str(1, 6).map((x) => ({ backupId: `b${x}` })),
+      fc.constantFrom({ backupId: 1, overwrite: "yes" }, { backupId: 1, sourceComputeId: "web" }, { backupId: 1, when: "now" }),
+    ),
+  },
+  { type: "Instance", base: { ...inst, backupsEnabled: true }, field: "snapshotBeforeChange", gen: fc.oneof(fc.integer(), str(1, 5)) },
+  {
+    type: "Disk",
+    base: { computeId: 1, size: 4096, image: "compute/debian12", rootPass: PASS, scriptId: 1, label: "root" },
+    field: "scriptData",
+    gen: fc.integer({ min: 65_530, max: 70_000 }).map((n) => ({ data: "x".repeat(n) })),
+  },
   { type: "Token", base: { scopes: "computes:read_only" }, field: "label", gen: tooLong(100) },
   {
     type: "Token",

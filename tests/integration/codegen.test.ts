@@ -203,7 +203,7 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
         `const vpc = new compute.Vpc("net", { region: "us-east" }, { provider });`,
         `const subnet = new compute.Subnet("sub", { vpcId: vpc.id, ipv4: "10.0.0.0/24" }, { provider });`,
         `const db = new compute.MysqlDatabase("db", { region: "us-east", type: "g6-nanode-1", engine: "mysql/8" }, { provider });`,
-        `const regions = compute.getRegionsOutput({ provider });`,
+        `const regions = compute.getRegionsOutput({}, { provider });`,
         `export const out = { label: key.label, subnet: subnet.id, password: db.password, first: regions.regions[0].id };`,
         ``,
       ].join("\n"),

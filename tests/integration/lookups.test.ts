@@ -1,11 +1,12 @@
 /**
  * The filtered read functions (provider/functions.ts) against the emulator, through the sdk's Promise and
  * Output forms: every page, filters (equality, a list of values, several ANDed, list fields), order, the
- * resource's view of each item, and errors that name the field.
+ * resource's view of each item, and errors that name the field. Every list takes them, the reference data's
+ * too (through invoke, the plugin's path, with values as a YAML program gives them).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Emulator } from "../../emulator/server";
-import { invoke } from "../../provider/functions";
+import { functionSpecs, invoke } from "../../provider/functions";
 import { ApiClient } from "../../provider/client";
 import {
   getDatabaseEngines,
@@ -138,4 +139,65 @@ test("unknown filter or order fields fail at once, naming the field and the fiel
   await expect(invoke(c, "getVpcs", { filters: [{ name: "label", values: [] }] })).rejects.toThrow(/getVpcs: filters: .*at least one value/);
   await expect(invoke(c, "getVpcs", { order: "desc" })).rejects.toThrow(/order needs orderBy/);
   await expect(invoke(c, "getDisks", {})).rejects.toThrow(/getDisks: computeId is required/);
+});
+
+test("every list takes filters, orderBy and order, returns { <listKey>: [...] }, and every function says its token scope", () => {
+  for (const fn of functionSpecs) {
+    expect([fn.name, typeof fn.scope, (fn.scope ?? "").length > 0]).toEqual([fn.name, "string", true]);
+    if (!fn.listKey) continue;
+    expect([fn.name, fn.filterable, fn.inputs.map((f) => f.name).slice(-3)]).toEqual([fn.name, true, ["filters", "orderBy", "order"]]);
+  }
+  const lists = functionSpecs.filter((f) => f.listKey).map((f) => f.name);
+  expect(lists).toEqual(expect.arrayContaining(["getRegions", "getTypes", "getKernels", "getImages", "getRegionAvailability"]));
+  // The spec asks databases:read_write to list a cluster's backups: the docs say so.
+  expect(functionSpecs.find((f) => f.name === "getMysqlDatabaseBackups")!.scope).toMatch(/^`databases:read_write`/);
+  expect(functionSpecs.find((f) => f.name === "getPostgresDatabaseBackups")!.scope).toMatch(/^`databases:read_write`/);
+});
+
+test("the reference lists through invoke (the plugin's path): values as YAML gives them, the newest image, a type and where it is sold", async () => {
+  const c = new ApiClient({ baseUrl: emu.url, token: "" }); // reference data: no token needed
+  const images = await invoke(c, "getImages", {
+    filters: [
+      { name: "vendor", values: ["Debian"] },
+      { name: "isPublic", values: ["true"] },
+    ],
+    orderBy: "created",
+    order: "desc",
+  });
+  expect(Object.keys(images)).toEqual(["images"]);
+  expect((images.images as { id: string }[]).map((i) => i.id)).toEqual(["compute/debian12", "compute/debian11"]);
+  const types = await invoke(c, "getTypes", {
+    filters: [
+      { name: "vcpus", values: ["2"] },
+      { name: "memory", values: ["4096"] },
+      { name: "class", values: ["premium"] },
+    ],
+  });
+  expect((types.types as { id: string }[]).map((t) => t.id)).toEqual(["c1-premium-4"]);
+  const where = await invoke(c, "getRegionAvailability", {
+    filters: [
+      { name: "plan", values: ["c1-premium-4"] },
+      { name: "available", values: ["true"] },
+    ],
+    orderBy: "region",
+  });
+  expect((where.availability as { region: string }[]).map((a) => a.region)).toEqual(["eu-central", "us-east"]);
+  const kernels = await invoke(c, "getKernels", { filters: [{ name: "deprecated", values: ["false"] }], orderBy: "id", order: "desc" });
+  const kids = (kernels.kernels as { id: string }[]).map((k) => k.id);
+  expect(kids).toEqual([...kids].sort().reverse());
+  expect((await invoke(c, "getRegions", { filters: [{ name: "status", values: ["outage"] }] })).regions).toEqual([
+    expect.objectContaining({ id: "ap-northeast" }),
+  ]);
+  // Without arguments, as before: every item.
+  expect(((await invoke(c, "getRegions", {})).regions as unknown[]).length).toBe(5);
+  // Bad arguments name the rule, as for every lookup.
+  await expect(invoke(c, "getImages", { filters: [{ name: "distro", values: ["x"] }] })).rejects.toThrow(
+    /getImages: filters\[0\]\.name: unknown field "distro"/,
+  );
+  await expect(invoke(c, "getTypes", { order: "up", orderBy: "vcpus" })).rejects.toThrow(/getTypes: order: /);
+  await expect(invoke(c, "getKernels", { apiUrl: emu.url })).rejects.toThrow(/getKernels: unknown argument "apiUrl"/);
+  await expect(invoke(c, "getRegionAvailability", { regionId: "" })).rejects.toThrow(/getRegionAvailability: regionId: /);
+  // The profile's grants need a token: the unrestricted root user has every grant.
+  const grants = await invoke(new ApiClient({ baseUrl: emu.url, token: emu.token }), "getProfileGrants", {});
+  expect(grants).toMatchObject({ restricted: false, global: { addComputes: true, accountAccess: "read_write" }, compute: [] });
 });

@@ -112,3 +112,11 @@ test("a create whose wait times out keeps the database (no leak), with its id", 
   expect(err.properties.engine).toBe("mysql/8.0.35");
   expect((await p.diff(err.id, err.properties, await checked(base))).replaces).toEqual([]);
 });
+
+test("an engine given as the API lists it now (major only, `mysql/8`) is the cluster's version, not a replacement", async () => {
+  const c = await p.create(await checked(base));
+  expect(c.outs.engine).toBe("mysql/8.0.35");
+  for (const engine of ["mysql/8", "mysql/8.0"])
+    expect(await p.diff(c.id, c.outs, await checked({ ...base, engine }))).toMatchObject({ changes: false, replaces: [] });
+  expect(await p.diff(c.id, c.outs, await checked({ ...base, engine: "mysql/8.4" }))).toMatchObject({ changes: true, replaces: ["engine"] });
+});

@@ -7,14 +7,35 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { compare, formatReport, lastRelease, thisTree, type Release } from "../../scripts/schema-compat";
+import { asNextRelease, compare, formatReport, lastRelease, thisTree, type Release } from "../../scripts/schema-compat";
 
 const copy = (r: Release): Release => JSON.parse(JSON.stringify(r)) as Release;
 const res = (r: Release, t: string): any => (r.schema as any).resources[`compute:index:${t}`];
 
-test("this tree against the last release: no breaking change without a major version", () => {
-  const report = compare(lastRelease(), thisTree());
+test("this tree against the last release: no breaking change the next release's version cannot carry", () => {
+  // A tree still at the last release's version is judged as the release `npm run release` makes of it next.
+  const last = lastRelease();
+  const report = compare(last, asNextRelease(last, thisTree()));
   expect({ refused: report.refused, breaking: report.refused ? report.breaking : [] }).toEqual({ refused: false, breaking: [] });
+});
+
+test("before 1.0 a new minor version may break, a patch may not; a function's first arguments are breaking", () => {
+  const old = thisTree();
+  const cur = copy(old);
+  const fn = (cur.schema as any).functions["compute:index:getProfile"];
+  fn.inputs = { properties: { detail: { type: "boolean" } } };
+  for (const [from, to, refused] of [
+    ["0.1.0", "0.1.1", true],
+    ["0.1.0", "0.2.0", false],
+    ["1.2.0", "1.3.0", true],
+    ["1.2.0", "2.0.0", false],
+  ] as const) {
+    (old.schema as any).version = from;
+    (cur.schema as any).version = to;
+    const report = compare(old, cur);
+    expect([from, to, report.refused]).toEqual([from, to, refused]);
+    expect(report.breaking).toEqual([expect.stringMatching(/^compute:index:getProfile: takes arguments now: Node\.js and Go callers/)]);
+  }
 });
 
 test("each kind of breaking change is named; additions are listed apart", () => {
@@ -44,7 +65,7 @@ test("each kind of breaking change is named; additions are listed apart", () => 
   );
   expect(report.additions).toEqual(["compute:index:Vpc: input `note` added"]);
   expect(report.refused).toBe(true);
-  expect(formatReport(report)).toMatch(/Refused: 8 breaking change\(s\) from 0\.1\.0 to 0\.1\.0 need a new major version/);
+  expect(formatReport(report)).toMatch(/Refused: 8 breaking change\(s\) from 0\.1\.0 to 0\.1\.0 need a new major version \(before 1\.0, a new minor one\)/);
 
   // The same changes with a new major version pass the gate, still listed (for the CHANGELOG).
   (cur.schema as any).version = "1.0.0";
@@ -64,6 +85,7 @@ test("what widens passes: an integer input that takes any number, a renamed reso
 test("npm run schema:compat fails on a branch whose schema removes a property, and says which", () => {
   const schema = thisTree().schema as any;
   delete schema.resources["compute:index:Instance"].properties.ipv4;
+  schema.version = "0.1.1"; // a patch release of the branch: no breaking change allowed
   const file = path.join(mkdtempSync(path.join(tmpdir(), "schema-compat-")), "schema.json");
   writeFileSync(file, JSON.stringify(schema));
   const cli = path.resolve(__dirname, "..", "..", "dist", "scripts", "schema-compat.js");
@@ -71,5 +93,6 @@ test("npm run schema:compat fails on a branch whose schema removes a property, a
   expect(r.status).toBe(1);
   expect(r.stdout).toContain("- compute:index:Instance: property `ipv4` removed");
   const ok = spawnSync(process.execPath, [cli], { encoding: "utf8", timeout: 60_000 });
-  expect([ok.status, ok.stdout]).toEqual([0, expect.stringContaining("OK: 0.1.0 -> 0.1.0.")]);
+  // (This tree is unreleased: judged as 0.2.0, the next release before 1.0, which may break.)
+  expect([ok.status, ok.stdout]).toEqual([0, expect.stringContaining("OK: 0.1.0 -> 0.2.0.")]);
 });

@@ -1,17 +1,18 @@
 import type { CheckFailure } from "../../check";
-import { planBackups } from "../../declared";
+import { claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "../../declared";
 import { defineResource } from "../../definition";
 import { createOnce } from "../../lost-answers";
 import { fromApi, toApiBody } from "../../mapping";
-import { isExisting } from "../../naming";
+import { isExisting, RESOURCE_NAME } from "../../naming";
 import { claimAsList } from "../../ownership";
 import { generatedPassword } from "../../passwords";
 import { client as settingsClient } from "../../settings";
-import { instancePath, power, untilAccepted } from "../../steps";
+import { instancePath, power, say, untilAccepted } from "../../steps";
 import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
-import { checkSwapChange, swapAtDeploy, swapSizeOf } from "./swap";
+import { backupElsewhere, restoreOf, restoreRefusal } from "./restore";
+import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap";
 import { instanceSpec, type InstanceApi } from "./table";
 import { SETTLED, settled, updateInstance } from "./update";
 
@@ -62,15 +63,50 @@ export const instance = defineResource({
       if (news.swapSize !== undefined && news.image === undefined) {
         fail("swapSize", "only an image deploy makes a swap disk (manage the disks of other instances as Disk resources)");
       }
+      if (news.snapshotBeforeChange === true && news.backupsEnabled !== true && news.backupsEnabled !== UNKNOWN) {
+        fail("snapshotBeforeChange", "needs backupsEnabled: true (the paid backup service keeps the snapshots)");
+      }
+      // A backup is restored only in its own region: at preview, where the backup and the region are known,
+      // for a new instance or one a new region or backup replaces.
+      const made = !isExisting(olds) || olds.region !== news.region || olds.backupId !== news.backupId;
+      if (!failures.length && made && typeof news.backupId === "number" && typeof news.region === "string" && news.region !== UNKNOWN) {
+        const other = await backupElsewhere(settingsClient(), news.backupId, news.region).catch(() => undefined);
+        if (other)
+          fail(
+            "backupId",
+            `backup ${news.backupId} belongs to instance ${other.id} in region ${other.region}: a backup is restored only in its own region (${news.region} here)`,
+          );
+      }
       return failures;
     },
 
     async diff(client, id, olds, news, d) {
       // What a snapshot of this instance checks at preview: the backup service as it will be.
       if (typeof news.backupsEnabled === "boolean") planBackups(id, news.backupsEnabled);
+      // Pre-change snapshots: recorded for its disks' steps, and the one snapshot slot taken.
+      planSnapshotBeforeChange(id, news.snapshotBeforeChange === true);
+      if (news.snapshotBeforeChange === true) {
+        const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : id;
+        const holder = claimSnapshotSlot(id, `Instance ${name} (snapshotBeforeChange)`);
+        if (holder !== undefined) {
+          throw new Error(
+            `snapshotBeforeChange: instance ${id} has one snapshot slot, which ${holder} of this program takes: the pre-change snapshots would replace it; keep one of the two`,
+          );
+        }
+      }
       if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
       // An image change rebuilds in place when asked to; otherwise it replaces.
       if (news.rebuildOnImageChange === true) d.replaces = d.replaces.filter((f) => f !== "image");
+      // A restore into it: what the API would refuse, said at preview.
+      const restore = restoreOf(news);
+      if (d.changed.includes("restore") && restore && !d.replaces.length) {
+        const refusal = await restoreRefusal(client(), id, restore, String(olds.type));
+        if (refusal) throw new Error(refusal);
+      }
+      // A resize: the disks must fit the new type (rule 6), the swap disk counted at the size it will have.
+      if (d.changed.includes("type") && !d.replaces.length && typeof news.type === "string" && news.type !== UNKNOWN) {
+        await checkTypeFits(client(), id, news.type, d.changed.includes("swapSize") && typeof news.swapSize === "number" ? news.swapSize : undefined);
+      }
       const swapTo = news.swapSize;
       if (d.changed.includes("swapSize") && typeof swapTo === "number" && !d.replaces.length) {
         // A state written before swapSize was read back does not know the size: look at the swap disk.
@@ -85,6 +121,7 @@ export const instance = defineResource({
     prepare: (ins) => ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
 
     createBody(ins) {
+      if (ins.restore !== undefined) say("restore: a new instance is not restored into (nothing is sent for it); create it from a backup with backupId");
       if (ins.cloneFrom !== undefined) return cloneBody(ins);
       // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
       const body = toApiBody(instanceSpec, ins);
@@ -159,7 +196,12 @@ export const instance = defineResource({
         return;
       }
       if (typeof olds.status === "string" && !SETTLED.has(olds.status)) Object.assign(outs, { status: UNKNOWN, booted: UNKNOWN });
-      if (changed.includes("booted") || changed.includes("image")) {
+      const restored = changed.includes("restore") && news.restore !== undefined;
+      if (restored) {
+        if (olds.swapSize !== undefined) outs.swapSize = UNKNOWN;
+        if (news.interfaces !== undefined && (news.restore as Props).overwrite === true) outs.bootConfigId = UNKNOWN;
+      }
+      if (changed.includes("booted") || changed.includes("image") || restored) {
         outs.status = news.booted === false ? "offline" : "running";
         outs.booted = news.booted !== false;
       }

@@ -61,3 +61,18 @@ export async function resizeSwap(c: ApiClient, id: string, size: number, timeout
   const resized = { what: `to be resized to ${size} MB`, done: (d: DiskApi) => d.status === "ready" && d.size === size };
   await waitStatus<DiskApi>(c, disk, `swap disk ${swap.id} of instance ${id}`, resized, timeoutMs);
 }
+
+/**
+ * Refuses, at preview, a resize to a type whose disk allowance the instance's disks exceed (compute-api.md,
+ * rule 6: delete or shrink disks first); `swapTo` is the swap disk's size after the same update.
+ */
+export async function checkTypeFits(c: ApiClient, id: string, type: string, swapTo?: number): Promise<void> {
+  const [disks, kind] = await Promise.all([c.list<DiskApi>(`${instancePath(id)}/disks`), c.get<{ disk: number }>(typePath(type), true)]);
+  if (!kind) throw new Error(`type: ${type} is not an instance type (getTypes lists them)`);
+  const used = disks.reduce((n, d) => n + (d.filesystem === "swap" && swapTo !== undefined ? swapTo : d.size), 0);
+  if (used > kind.disk) {
+    throw new Error(
+      `type: the disks of instance ${id} use ${used} MB, more than the ${kind.disk} MB of type ${type}: a resize needs the disks to fit the new type (shrink or delete disks first, or choose a larger type)`,
+    );
+  }
+}

@@ -4,6 +4,7 @@ import { instancePath } from "../../steps";
 import { madeSince, rule, type ResourceSpec } from "../../table";
 import { cloneFromInput } from "./clone";
 import { interfacesInput } from "./interfaces";
+import { restoreInput } from "./restore";
 
 /** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
 
@@ -232,6 +233,22 @@ export const ip = web.ipv4[0];`,
         "Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone.",
     },
     {
+      name: "restore",
+      kind: "input",
+      control: true,
+      schema: restoreInput,
+      description:
+        "Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).",
+    },
+    {
+      name: "snapshotBeforeChange",
+      kind: "input",
+      control: true,
+      schema: z.boolean(),
+      description:
+        "Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).",
+    },
+    {
       name: "migrationType",
       kind: "input",
       control: true,
@@ -282,7 +299,7 @@ export const ip = web.ipv4[0];`,
     {
       name: "vpcIpv4",
       kind: "output",
-      changesWith: ["interfaces", "image"],
+      changesWith: ["interfaces", "image", "restore"],
       description: "The address of the instance's first vpc interface in its subnet (set when `interfaces` has one).",
     },
     {
@@ -295,7 +312,7 @@ export const ip = web.ipv4[0];`,
     {
       name: "updated",
       kind: "output",
-      changesWith: ["label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "type", "image"],
+      changesWith: ["label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "type", "image", "restore"],
       description: "When it last changed.",
     },
   ],

@@ -6,6 +6,8 @@ import type { HookContext } from "../../rest-provider";
 import { instancePath, power, powerCycle, type StatusWait } from "../../steps";
 import { convertKeys, snake, type Props } from "../../table";
 import { bootConfig, vpcAddress, type ApiInterface } from "./interfaces";
+import { snapshotBeforeChange } from "./presnapshot";
+import { restoreInto, restoreOf } from "./restore";
 import { resizeSwap, swapSizeOf } from "./swap";
 import { instanceSpec, type InstanceApi } from "./table";
 
@@ -43,6 +45,31 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
 
   // 0. A create cut short (a timeout, Ctrl-C) kept it in the stack before it settled: that wait goes on first.
   if (typeof olds.status === "string" && !SETTLED.has(olds.status)) await settle("to finish what the last run began");
+  // 0a. snapshotBeforeChange: a snapshot before any step below that can lose data, once it is successful.
+  const risky = [
+    has("restore") && news.restore !== undefined ? "the restore" : "",
+    has("image") ? "the rebuild" : "",
+    has("type") ? "the resize" : "",
+    has("rootPass") && news.rootPass !== undefined ? "the root password reset" : "",
+    has("swapSize") && typeof news.swapSize === "number" && news.swapSize !== olds.swapSize ? "the swap disk resize" : "",
+  ].filter(Boolean);
+  if (news.snapshotBeforeChange === true && risky.length) {
+    await snapshotBeforeChange(c, id, risky.join(" and "), timeoutMs);
+    await current();
+  }
+  // 0b. A backup restored into it (`restore` set or changed): before any step that touches its disks. With
+  // overwrite, the disks, profiles and root password are the backup's: the password the program gives is
+  // set again in step 4, and the swap disk and boot profile are read anew.
+  const restore = has("restore") ? restoreOf(news) : undefined;
+  if (restore) {
+    await restoreInto(c, id, restore, (what) => settle(what));
+    extra.swapSize = await swapSizeOf(c, id, ins);
+    if (restore.overwrite === true && ins.interfaces !== undefined) {
+      const cfg = await bootConfig(c, id);
+      extra.bootConfigId = cfg?.id;
+      extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
+    }
+  }
   // 1. An image change with rebuildOnImageChange: rebuild (erases the disks), then the other changes.
   if (has("image")) {
     if (ins.rootPass === undefined) ins.rootPass = generatedPassword();
@@ -68,7 +95,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
   // 4. What the API does only while the instance is shut down, in one power cycle: a swap disk resize and the
   // root password reset.
   const swapTo = has("swapSize") && typeof news.swapSize === "number" && news.swapSize !== extra.swapSize ? news.swapSize : undefined;
-  const password = has("rootPass") && news.rootPass !== undefined;
+  const password = (has("rootPass") && news.rootPass !== undefined) || (restore?.overwrite === true && ins.rootPass !== undefined);
   if (swapTo !== undefined || password) {
     const why = [swapTo !== undefined ? "the swap resize" : "", password ? "the password reset" : ""].filter(Boolean).join(" and ");
     await powerCycle(c, id, { timeoutMs, why, seen }, async () => {
@@ -78,7 +105,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
       }
       if (password) {
         // Setting the same password twice is harmless.
-        await act(c, `${instancePath(id)}/password`, { root_pass: news.rootPass });
+        await act(c, `${instancePath(id)}/password`, { root_pass: ins.rootPass });
         ctx.keep.rootPass = ins.rootPass;
       }
     });
@@ -103,7 +130,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
     if (now.status === "running") seen(await power(c, id, "reboot", { configId: cfgId, timeoutMs, why: "to reboot with the new interfaces" }));
   }
   // 7. Power state last, so it is what the user asked for.
-  if (has("booted") || has("image")) {
+  if (has("booted") || has("image") || restore) {
     const now = await settle("to settle");
     if (news.booted !== false && now.status === "offline") seen(await power(c, id, "boot", { timeoutMs }));
     else if (news.booted === false && now.status === "running") seen(await power(c, id, "shutdown", { timeoutMs }));

@@ -83,7 +83,7 @@ type Disk struct {
 	Label pulumi.StringOutput `pulumi:"label"`
 	// Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.
 	RootPass pulumi.StringOutput `pulumi:"rootPass"`
-	// Inputs of the deployment script. Secret. Create-only.
+	// Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.
 	ScriptData pulumi.MapOutput `pulumi:"scriptData"`
 	// Deployment script (needs a compatible image). Create-only.
 	ScriptId pulumi.IntPtrOutput `pulumi:"scriptId"`
@@ -174,7 +174,7 @@ type diskArgs struct {
 	Label *string `pulumi:"label"`
 	// Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.
 	RootPass *string `pulumi:"rootPass"`
-	// Inputs of the deployment script. Secret. Create-only.
+	// Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.
 	ScriptData map[string]interface{} `pulumi:"scriptData"`
 	// Deployment script (needs a compatible image). Create-only.
 	ScriptId *int `pulumi:"scriptId"`
@@ -200,7 +200,7 @@ type DiskArgs struct {
 	Label pulumi.StringPtrInput
 	// Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.
 	RootPass pulumi.StringPtrInput
-	// Inputs of the deployment script. Secret. Create-only.
+	// Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.
 	ScriptData pulumi.MapInput
 	// Deployment script (needs a compatible image). Create-only.
 	ScriptId pulumi.IntPtrInput
@@ -287,7 +287,7 @@ func (o DiskOutput) RootPass() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.RootPass }).(pulumi.StringOutput)
 }
 
-// Inputs of the deployment script. Secret. Create-only.
+// Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.
 func (o DiskOutput) ScriptData() pulumi.MapOutput {
 	return o.ApplyT(func(v *Disk) pulumi.MapOutput { return v.ScriptData }).(pulumi.MapOutput)
 }

@@ -25,7 +25,7 @@ func GetConfigs(ctx *pulumi.Context, args *GetConfigsArgs, opts ...pulumi.Invoke
 type GetConfigsArgs struct {
 	// The instance's id.
 	ComputeId interface{} `pulumi:"computeId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetConfigsFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -46,7 +46,7 @@ func GetConfigsOutput(ctx *pulumi.Context, args GetConfigsOutputArgs, opts ...pu
 type GetConfigsOutputArgs struct {
 	// The instance's id.
 	ComputeId pulumi.Input `pulumi:"computeId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetConfigsFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

@@ -25,7 +25,7 @@ func GetDisks(ctx *pulumi.Context, args *GetDisksArgs, opts ...pulumi.InvokeOpti
 type GetDisksArgs struct {
 	// The instance's id.
 	ComputeId interface{} `pulumi:"computeId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetDisksFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -46,7 +46,7 @@ func GetDisksOutput(ctx *pulumi.Context, args GetDisksOutputArgs, opts ...pulumi
 type GetDisksOutputArgs struct {
 	// The instance's id.
 	ComputeId pulumi.Input `pulumi:"computeId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetDisksFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

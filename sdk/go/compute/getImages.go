@@ -11,15 +11,24 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Public images, and private ones too when a token is set.
-func GetImages(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetImagesResult, error) {
+// Public images, and private ones too when a token is set. The newest public image of a vendor: filters on `vendor` and `isPublic`, `orderBy: created`, `order: desc`, the first item.
+func GetImages(ctx *pulumi.Context, args *GetImagesArgs, opts ...pulumi.InvokeOption) (*GetImagesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetImagesResult
-	err := ctx.Invoke("compute:index:getImages", nil, &rv, opts...)
+	err := ctx.Invoke("compute:index:getImages", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetImagesArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters []GetImagesFilter `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order *string `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy *string `pulumi:"orderBy"`
 }
 
 type GetImagesResult struct {
@@ -27,9 +36,22 @@ type GetImagesResult struct {
 	Images []ImageInfo `pulumi:"images"`
 }
 
-func GetImagesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetImagesResultOutput {
+func GetImagesOutput(ctx *pulumi.Context, args GetImagesOutputArgs, opts ...pulumi.InvokeOption) GetImagesResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("compute:index:getImages", nil, GetImagesResultOutput{}, options).(GetImagesResultOutput)
+	return ctx.InvokeOutput("compute:index:getImages", args, GetImagesResultOutput{}, options).(GetImagesResultOutput)
+}
+
+type GetImagesOutputArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters GetImagesFilterArrayInput `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order pulumi.StringPtrInput `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
+}
+
+func (GetImagesOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetImagesArgs)(nil)).Elem()
 }
 
 type GetImagesResultOutput struct{ *pulumi.OutputState }

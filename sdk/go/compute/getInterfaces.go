@@ -27,7 +27,7 @@ type GetInterfacesArgs struct {
 	ComputeId interface{} `pulumi:"computeId"`
 	// The profile's id.
 	ConfigId interface{} `pulumi:"configId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetInterfacesFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -50,7 +50,7 @@ type GetInterfacesOutputArgs struct {
 	ComputeId pulumi.Input `pulumi:"computeId"`
 	// The profile's id.
 	ConfigId pulumi.Input `pulumi:"configId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetInterfacesFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

@@ -12,14 +12,23 @@ import (
 )
 
 // Every kernel.
-func GetKernels(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetKernelsResult, error) {
+func GetKernels(ctx *pulumi.Context, args *GetKernelsArgs, opts ...pulumi.InvokeOption) (*GetKernelsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetKernelsResult
-	err := ctx.Invoke("compute:index:getKernels", nil, &rv, opts...)
+	err := ctx.Invoke("compute:index:getKernels", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetKernelsArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters []GetKernelsFilter `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order *string `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy *string `pulumi:"orderBy"`
 }
 
 type GetKernelsResult struct {
@@ -27,9 +36,22 @@ type GetKernelsResult struct {
 	Kernels []Kernel `pulumi:"kernels"`
 }
 
-func GetKernelsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetKernelsResultOutput {
+func GetKernelsOutput(ctx *pulumi.Context, args GetKernelsOutputArgs, opts ...pulumi.InvokeOption) GetKernelsResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("compute:index:getKernels", nil, GetKernelsResultOutput{}, options).(GetKernelsResultOutput)
+	return ctx.InvokeOutput("compute:index:getKernels", args, GetKernelsResultOutput{}, options).(GetKernelsResultOutput)
+}
+
+type GetKernelsOutputArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters GetKernelsFilterArrayInput `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order pulumi.StringPtrInput `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
+}
+
+func (GetKernelsOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetKernelsArgs)(nil)).Elem()
 }
 
 type GetKernelsResultOutput struct{ *pulumi.OutputState }

@@ -25,7 +25,7 @@ func GetMysqlDatabaseBackups(ctx *pulumi.Context, args *GetMysqlDatabaseBackupsA
 type GetMysqlDatabaseBackupsArgs struct {
 	// The MySQL database's id.
 	DatabaseId interface{} `pulumi:"databaseId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetMysqlDatabaseBackupsFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -46,7 +46,7 @@ func GetMysqlDatabaseBackupsOutput(ctx *pulumi.Context, args GetMysqlDatabaseBac
 type GetMysqlDatabaseBackupsOutputArgs struct {
 	// The MySQL database's id.
 	DatabaseId pulumi.Input `pulumi:"databaseId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetMysqlDatabaseBackupsFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

@@ -23,7 +23,7 @@ func GetMysqlDatabases(ctx *pulumi.Context, args *GetMysqlDatabasesArgs, opts ..
 }
 
 type GetMysqlDatabasesArgs struct {
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetMysqlDatabasesFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -42,7 +42,7 @@ func GetMysqlDatabasesOutput(ctx *pulumi.Context, args GetMysqlDatabasesOutputAr
 }
 
 type GetMysqlDatabasesOutputArgs struct {
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetMysqlDatabasesFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

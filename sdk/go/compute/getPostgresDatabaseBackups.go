@@ -25,7 +25,7 @@ func GetPostgresDatabaseBackups(ctx *pulumi.Context, args *GetPostgresDatabaseBa
 type GetPostgresDatabaseBackupsArgs struct {
 	// The PostgreSQL database's id.
 	DatabaseId interface{} `pulumi:"databaseId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters []GetPostgresDatabaseBackupsFilter `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order *string `pulumi:"order"`
@@ -46,7 +46,7 @@ func GetPostgresDatabaseBackupsOutput(ctx *pulumi.Context, args GetPostgresDatab
 type GetPostgresDatabaseBackupsOutputArgs struct {
 	// The PostgreSQL database's id.
 	DatabaseId pulumi.Input `pulumi:"databaseId"`
-	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items.
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
 	Filters GetPostgresDatabaseBackupsFilterArrayInput `pulumi:"filters"`
 	// `asc` (the default) or `desc`.
 	Order pulumi.StringPtrInput `pulumi:"order"`

@@ -12,14 +12,23 @@ import (
 )
 
 // Every region, with its capabilities (for example `Metadata`) and status.
-func GetRegions(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRegionsResult, error) {
+func GetRegions(ctx *pulumi.Context, args *GetRegionsArgs, opts ...pulumi.InvokeOption) (*GetRegionsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegionsResult
-	err := ctx.Invoke("compute:index:getRegions", nil, &rv, opts...)
+	err := ctx.Invoke("compute:index:getRegions", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetRegionsArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters []GetRegionsFilter `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order *string `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy *string `pulumi:"orderBy"`
 }
 
 type GetRegionsResult struct {
@@ -27,9 +36,22 @@ type GetRegionsResult struct {
 	Regions []Region `pulumi:"regions"`
 }
 
-func GetRegionsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRegionsResultOutput {
+func GetRegionsOutput(ctx *pulumi.Context, args GetRegionsOutputArgs, opts ...pulumi.InvokeOption) GetRegionsResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("compute:index:getRegions", nil, GetRegionsResultOutput{}, options).(GetRegionsResultOutput)
+	return ctx.InvokeOutput("compute:index:getRegions", args, GetRegionsResultOutput{}, options).(GetRegionsResultOutput)
+}
+
+type GetRegionsOutputArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters GetRegionsFilterArrayInput `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order pulumi.StringPtrInput `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
+}
+
+func (GetRegionsOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegionsArgs)(nil)).Elem()
 }
 
 type GetRegionsResultOutput struct{ *pulumi.OutputState }

@@ -12,14 +12,23 @@ import (
 )
 
 // Every instance type, with prices and the type a mutate upgrades to (`successor`).
-func GetTypes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetTypesResult, error) {
+func GetTypes(ctx *pulumi.Context, args *GetTypesArgs, opts ...pulumi.InvokeOption) (*GetTypesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTypesResult
-	err := ctx.Invoke("compute:index:getTypes", nil, &rv, opts...)
+	err := ctx.Invoke("compute:index:getTypes", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetTypesArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters []GetTypesFilter `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order *string `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy *string `pulumi:"orderBy"`
 }
 
 type GetTypesResult struct {
@@ -27,9 +36,22 @@ type GetTypesResult struct {
 	Types []InstanceType `pulumi:"types"`
 }
 
-func GetTypesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetTypesResultOutput {
+func GetTypesOutput(ctx *pulumi.Context, args GetTypesOutputArgs, opts ...pulumi.InvokeOption) GetTypesResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("compute:index:getTypes", nil, GetTypesResultOutput{}, options).(GetTypesResultOutput)
+	return ctx.InvokeOutput("compute:index:getTypes", args, GetTypesResultOutput{}, options).(GetTypesResultOutput)
+}
+
+type GetTypesOutputArgs struct {
+	// Keep the items whose field `name` equals one of `values` (a list field: holds one of them); several filters must all match. `name` is any field of the items. Values compare as text, and numbers as numbers: the text `4` or `4.0` (as YAML and config give values) matches the number 4, `true` matches true.
+	Filters GetTypesFilterArrayInput `pulumi:"filters"`
+	// `asc` (the default) or `desc`.
+	Order pulumi.StringPtrInput `pulumi:"order"`
+	// Sort the items by this field.
+	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
+}
+
+func (GetTypesOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTypesArgs)(nil)).Elem()
 }
 
 type GetTypesResultOutput struct{ *pulumi.OutputState }

@@ -125,12 +125,16 @@ type Instance struct {
 	RebuildOnImageChange pulumi.BoolPtrOutput `pulumi:"rebuildOnImageChange"`
 	// Region id (for example `us-east`). Changing it replaces the instance.
 	Region pulumi.StringOutput `pulumi:"region"`
+	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
+	Restore InstanceRestorePtrOutput `pulumi:"restore"`
 	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass pulumi.StringOutput `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData pulumi.MapOutput `pulumi:"scriptData"`
 	// Deployment script to run (needs a compatible image). Create-only.
 	ScriptId pulumi.IntPtrOutput `pulumi:"scriptId"`
+	// Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).
+	SnapshotBeforeChange pulumi.BoolPtrOutput `pulumi:"snapshotBeforeChange"`
 	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.
 	Specs InstanceSpecsOutput `pulumi:"specs"`
 	// `running`, `offline`, `provisioning`, `booting`, `migrating`, ...
@@ -256,12 +260,16 @@ type instanceArgs struct {
 	RebuildOnImageChange *bool `pulumi:"rebuildOnImageChange"`
 	// Region id (for example `us-east`). Changing it replaces the instance.
 	Region string `pulumi:"region"`
+	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
+	Restore *InstanceRestore `pulumi:"restore"`
 	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass *string `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData map[string]interface{} `pulumi:"scriptData"`
 	// Deployment script to run (needs a compatible image). Create-only.
 	ScriptId *int `pulumi:"scriptId"`
+	// Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).
+	SnapshotBeforeChange *bool `pulumi:"snapshotBeforeChange"`
 	// Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.
 	SwapSize *int `pulumi:"swapSize"`
 	// Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.
@@ -314,12 +322,16 @@ type InstanceArgs struct {
 	RebuildOnImageChange pulumi.BoolPtrInput
 	// Region id (for example `us-east`). Changing it replaces the instance.
 	Region pulumi.StringInput
+	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
+	Restore InstanceRestorePtrInput
 	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass pulumi.StringPtrInput
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData pulumi.MapInput
 	// Deployment script to run (needs a compatible image). Create-only.
 	ScriptId pulumi.IntPtrInput
+	// Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).
+	SnapshotBeforeChange pulumi.BoolPtrInput
 	// Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.
 	SwapSize pulumi.IntPtrInput
 	// Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.
@@ -504,6 +516,11 @@ func (o InstanceOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
+// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
+func (o InstanceOutput) Restore() InstanceRestorePtrOutput {
+	return o.ApplyT(func(v *Instance) InstanceRestorePtrOutput { return v.Restore }).(InstanceRestorePtrOutput)
+}
+
 // Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 func (o InstanceOutput) RootPass() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.RootPass }).(pulumi.StringOutput)
@@ -517,6 +534,11 @@ func (o InstanceOutput) ScriptData() pulumi.MapOutput {
 // Deployment script to run (needs a compatible image). Create-only.
 func (o InstanceOutput) ScriptId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.IntPtrOutput { return v.ScriptId }).(pulumi.IntPtrOutput)
+}
+
+// Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).
+func (o InstanceOutput) SnapshotBeforeChange() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.BoolPtrOutput { return v.SnapshotBeforeChange }).(pulumi.BoolPtrOutput)
 }
 
 // `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.

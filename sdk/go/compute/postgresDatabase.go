@@ -67,7 +67,7 @@ type PostgresDatabase struct {
 	Encrypted pulumi.BoolOutput `pulumi:"encrypted"`
 	// `engine/version`. Versions are never upgraded in place: changing it replaces the cluster.
 	Engine pulumi.StringOutput `pulumi:"engine"`
-	// `primary` and `secondary` host names (set when provisioning completes).
+	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts PostgresDatabaseHostsOutput `pulumi:"hosts"`
 	// 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label pulumi.StringOutput `pulumi:"label"`
@@ -83,6 +83,8 @@ type PostgresDatabase struct {
 	ReplicationCommitType pulumi.StringOutput `pulumi:"replicationCommitType"`
 	// `none`, `asynch`: `none` for one node, another for three. Changing it replaces the cluster.
 	ReplicationType pulumi.StringOutput `pulumi:"replicationType"`
+	// The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it.
+	RestoreBackupId pulumi.AnyOutput `pulumi:"restoreBackupId"`
 	// Require SSL to connect (default true). Changing it replaces the cluster.
 	SslConnection pulumi.BoolOutput `pulumi:"sslConnection"`
 	// `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ...
@@ -184,6 +186,8 @@ type postgresDatabaseArgs struct {
 	ReplicationCommitType *string `pulumi:"replicationCommitType"`
 	// `none`, `asynch`: `none` for one node, another for three. Changing it replaces the cluster.
 	ReplicationType *string `pulumi:"replicationType"`
+	// The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it.
+	RestoreBackupId interface{} `pulumi:"restoreBackupId"`
 	// Require SSL to connect (default true). Changing it replaces the cluster.
 	SslConnection *bool `pulumi:"sslConnection"`
 	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m).
@@ -214,6 +218,8 @@ type PostgresDatabaseArgs struct {
 	ReplicationCommitType pulumi.StringPtrInput
 	// `none`, `asynch`: `none` for one node, another for three. Changing it replaces the cluster.
 	ReplicationType pulumi.StringPtrInput
+	// The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it.
+	RestoreBackupId pulumi.Input
 	// Require SSL to connect (default true). Changing it replaces the cluster.
 	SslConnection pulumi.BoolPtrInput
 	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 60m), `update` (default 30m), `delete` (default 20m).
@@ -291,7 +297,7 @@ func (o PostgresDatabaseOutput) Engine() pulumi.StringOutput {
 	return o.ApplyT(func(v *PostgresDatabase) pulumi.StringOutput { return v.Engine }).(pulumi.StringOutput)
 }
 
-// `primary` and `secondary` host names (set when provisioning completes).
+// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 func (o PostgresDatabaseOutput) Hosts() PostgresDatabaseHostsOutput {
 	return o.ApplyT(func(v *PostgresDatabase) PostgresDatabaseHostsOutput { return v.Hosts }).(PostgresDatabaseHostsOutput)
 }
@@ -329,6 +335,11 @@ func (o PostgresDatabaseOutput) ReplicationCommitType() pulumi.StringOutput {
 // `none`, `asynch`: `none` for one node, another for three. Changing it replaces the cluster.
 func (o PostgresDatabaseOutput) ReplicationType() pulumi.StringOutput {
 	return o.ApplyT(func(v *PostgresDatabase) pulumi.StringOutput { return v.ReplicationType }).(pulumi.StringOutput)
+}
+
+// The id of one of this cluster's backups (`getMysqlDatabaseBackups`/`getPostgresDatabaseBackups`, or a `MysqlDatabaseSnapshot`'s id) to restore into it in place: **a restore erases all the cluster's data and replaces it with the backup's** (rule 7). Setting it or changing it restores (the id stays the same; the provider waits until the cluster is active again and reads the credentials again); removing it restores nothing. Checked at preview: the backup must be one of this cluster's. A new cluster (or a replacement) has no backups of its own: there the value is recorded and nothing is restored (a line says so). A restore after a credentials reset leaves the cluster failed (rule 7): in one update, the restore comes first and a `passwordRotation` after it.
+func (o PostgresDatabaseOutput) RestoreBackupId() pulumi.AnyOutput {
+	return o.ApplyT(func(v *PostgresDatabase) pulumi.AnyOutput { return v.RestoreBackupId }).(pulumi.AnyOutput)
 }
 
 // Require SSL to connect (default true). Changing it replaces the cluster.

@@ -1899,6 +1899,106 @@ func (o GetDisksFilterArrayOutput) Index(i pulumi.IntInput) GetDisksFilterOutput
 	}).(GetDisksFilterOutput)
 }
 
+type GetImagesFilter struct {
+	Name   string        `pulumi:"name"`
+	Values []interface{} `pulumi:"values"`
+}
+
+// GetImagesFilterInput is an input type that accepts GetImagesFilterArgs and GetImagesFilterOutput values.
+// You can construct a concrete instance of `GetImagesFilterInput` via:
+//
+//	GetImagesFilterArgs{...}
+type GetImagesFilterInput interface {
+	pulumi.Input
+
+	ToGetImagesFilterOutput() GetImagesFilterOutput
+	ToGetImagesFilterOutputWithContext(context.Context) GetImagesFilterOutput
+}
+
+type GetImagesFilterArgs struct {
+	Name   pulumi.StringInput `pulumi:"name"`
+	Values pulumi.ArrayInput  `pulumi:"values"`
+}
+
+func (GetImagesFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetImagesFilter)(nil)).Elem()
+}
+
+func (i GetImagesFilterArgs) ToGetImagesFilterOutput() GetImagesFilterOutput {
+	return i.ToGetImagesFilterOutputWithContext(context.Background())
+}
+
+func (i GetImagesFilterArgs) ToGetImagesFilterOutputWithContext(ctx context.Context) GetImagesFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetImagesFilterOutput)
+}
+
+// GetImagesFilterArrayInput is an input type that accepts GetImagesFilterArray and GetImagesFilterArrayOutput values.
+// You can construct a concrete instance of `GetImagesFilterArrayInput` via:
+//
+//	GetImagesFilterArray{ GetImagesFilterArgs{...} }
+type GetImagesFilterArrayInput interface {
+	pulumi.Input
+
+	ToGetImagesFilterArrayOutput() GetImagesFilterArrayOutput
+	ToGetImagesFilterArrayOutputWithContext(context.Context) GetImagesFilterArrayOutput
+}
+
+type GetImagesFilterArray []GetImagesFilterInput
+
+func (GetImagesFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetImagesFilter)(nil)).Elem()
+}
+
+func (i GetImagesFilterArray) ToGetImagesFilterArrayOutput() GetImagesFilterArrayOutput {
+	return i.ToGetImagesFilterArrayOutputWithContext(context.Background())
+}
+
+func (i GetImagesFilterArray) ToGetImagesFilterArrayOutputWithContext(ctx context.Context) GetImagesFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetImagesFilterArrayOutput)
+}
+
+type GetImagesFilterOutput struct{ *pulumi.OutputState }
+
+func (GetImagesFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetImagesFilter)(nil)).Elem()
+}
+
+func (o GetImagesFilterOutput) ToGetImagesFilterOutput() GetImagesFilterOutput {
+	return o
+}
+
+func (o GetImagesFilterOutput) ToGetImagesFilterOutputWithContext(ctx context.Context) GetImagesFilterOutput {
+	return o
+}
+
+func (o GetImagesFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetImagesFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetImagesFilterOutput) Values() pulumi.ArrayOutput {
+	return o.ApplyT(func(v GetImagesFilter) []interface{} { return v.Values }).(pulumi.ArrayOutput)
+}
+
+type GetImagesFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (GetImagesFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetImagesFilter)(nil)).Elem()
+}
+
+func (o GetImagesFilterArrayOutput) ToGetImagesFilterArrayOutput() GetImagesFilterArrayOutput {
+	return o
+}
+
+func (o GetImagesFilterArrayOutput) ToGetImagesFilterArrayOutputWithContext(ctx context.Context) GetImagesFilterArrayOutput {
+	return o
+}
+
+func (o GetImagesFilterArrayOutput) Index(i pulumi.IntInput) GetImagesFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetImagesFilter {
+		return vs[0].([]GetImagesFilter)[vs[1].(int)]
+	}).(GetImagesFilterOutput)
+}
+
 type GetInstanceBackupsFilter struct {
 	Name   string        `pulumi:"name"`
 	Values []interface{} `pulumi:"values"`
@@ -2197,6 +2297,106 @@ func (o GetInterfacesFilterArrayOutput) Index(i pulumi.IntInput) GetInterfacesFi
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetInterfacesFilter {
 		return vs[0].([]GetInterfacesFilter)[vs[1].(int)]
 	}).(GetInterfacesFilterOutput)
+}
+
+type GetKernelsFilter struct {
+	Name   string        `pulumi:"name"`
+	Values []interface{} `pulumi:"values"`
+}
+
+// GetKernelsFilterInput is an input type that accepts GetKernelsFilterArgs and GetKernelsFilterOutput values.
+// You can construct a concrete instance of `GetKernelsFilterInput` via:
+//
+//	GetKernelsFilterArgs{...}
+type GetKernelsFilterInput interface {
+	pulumi.Input
+
+	ToGetKernelsFilterOutput() GetKernelsFilterOutput
+	ToGetKernelsFilterOutputWithContext(context.Context) GetKernelsFilterOutput
+}
+
+type GetKernelsFilterArgs struct {
+	Name   pulumi.StringInput `pulumi:"name"`
+	Values pulumi.ArrayInput  `pulumi:"values"`
+}
+
+func (GetKernelsFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetKernelsFilter)(nil)).Elem()
+}
+
+func (i GetKernelsFilterArgs) ToGetKernelsFilterOutput() GetKernelsFilterOutput {
+	return i.ToGetKernelsFilterOutputWithContext(context.Background())
+}
+
+func (i GetKernelsFilterArgs) ToGetKernelsFilterOutputWithContext(ctx context.Context) GetKernelsFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetKernelsFilterOutput)
+}
+
+// GetKernelsFilterArrayInput is an input type that accepts GetKernelsFilterArray and GetKernelsFilterArrayOutput values.
+// You can construct a concrete instance of `GetKernelsFilterArrayInput` via:
+//
+//	GetKernelsFilterArray{ GetKernelsFilterArgs{...} }
+type GetKernelsFilterArrayInput interface {
+	pulumi.Input
+
+	ToGetKernelsFilterArrayOutput() GetKernelsFilterArrayOutput
+	ToGetKernelsFilterArrayOutputWithContext(context.Context) GetKernelsFilterArrayOutput
+}
+
+type GetKernelsFilterArray []GetKernelsFilterInput
+
+func (GetKernelsFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetKernelsFilter)(nil)).Elem()
+}
+
+func (i GetKernelsFilterArray) ToGetKernelsFilterArrayOutput() GetKernelsFilterArrayOutput {
+	return i.ToGetKernelsFilterArrayOutputWithContext(context.Background())
+}
+
+func (i GetKernelsFilterArray) ToGetKernelsFilterArrayOutputWithContext(ctx context.Context) GetKernelsFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetKernelsFilterArrayOutput)
+}
+
+type GetKernelsFilterOutput struct{ *pulumi.OutputState }
+
+func (GetKernelsFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetKernelsFilter)(nil)).Elem()
+}
+
+func (o GetKernelsFilterOutput) ToGetKernelsFilterOutput() GetKernelsFilterOutput {
+	return o
+}
+
+func (o GetKernelsFilterOutput) ToGetKernelsFilterOutputWithContext(ctx context.Context) GetKernelsFilterOutput {
+	return o
+}
+
+func (o GetKernelsFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetKernelsFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetKernelsFilterOutput) Values() pulumi.ArrayOutput {
+	return o.ApplyT(func(v GetKernelsFilter) []interface{} { return v.Values }).(pulumi.ArrayOutput)
+}
+
+type GetKernelsFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (GetKernelsFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetKernelsFilter)(nil)).Elem()
+}
+
+func (o GetKernelsFilterArrayOutput) ToGetKernelsFilterArrayOutput() GetKernelsFilterArrayOutput {
+	return o
+}
+
+func (o GetKernelsFilterArrayOutput) ToGetKernelsFilterArrayOutputWithContext(ctx context.Context) GetKernelsFilterArrayOutput {
+	return o
+}
+
+func (o GetKernelsFilterArrayOutput) Index(i pulumi.IntInput) GetKernelsFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetKernelsFilter {
+		return vs[0].([]GetKernelsFilter)[vs[1].(int)]
+	}).(GetKernelsFilterOutput)
 }
 
 type GetMysqlDatabaseBackupsFilter struct {
@@ -2599,6 +2799,206 @@ func (o GetPostgresDatabasesFilterArrayOutput) Index(i pulumi.IntInput) GetPostg
 	}).(GetPostgresDatabasesFilterOutput)
 }
 
+type GetRegionAvailabilityFilter struct {
+	Name   string        `pulumi:"name"`
+	Values []interface{} `pulumi:"values"`
+}
+
+// GetRegionAvailabilityFilterInput is an input type that accepts GetRegionAvailabilityFilterArgs and GetRegionAvailabilityFilterOutput values.
+// You can construct a concrete instance of `GetRegionAvailabilityFilterInput` via:
+//
+//	GetRegionAvailabilityFilterArgs{...}
+type GetRegionAvailabilityFilterInput interface {
+	pulumi.Input
+
+	ToGetRegionAvailabilityFilterOutput() GetRegionAvailabilityFilterOutput
+	ToGetRegionAvailabilityFilterOutputWithContext(context.Context) GetRegionAvailabilityFilterOutput
+}
+
+type GetRegionAvailabilityFilterArgs struct {
+	Name   pulumi.StringInput `pulumi:"name"`
+	Values pulumi.ArrayInput  `pulumi:"values"`
+}
+
+func (GetRegionAvailabilityFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegionAvailabilityFilter)(nil)).Elem()
+}
+
+func (i GetRegionAvailabilityFilterArgs) ToGetRegionAvailabilityFilterOutput() GetRegionAvailabilityFilterOutput {
+	return i.ToGetRegionAvailabilityFilterOutputWithContext(context.Background())
+}
+
+func (i GetRegionAvailabilityFilterArgs) ToGetRegionAvailabilityFilterOutputWithContext(ctx context.Context) GetRegionAvailabilityFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetRegionAvailabilityFilterOutput)
+}
+
+// GetRegionAvailabilityFilterArrayInput is an input type that accepts GetRegionAvailabilityFilterArray and GetRegionAvailabilityFilterArrayOutput values.
+// You can construct a concrete instance of `GetRegionAvailabilityFilterArrayInput` via:
+//
+//	GetRegionAvailabilityFilterArray{ GetRegionAvailabilityFilterArgs{...} }
+type GetRegionAvailabilityFilterArrayInput interface {
+	pulumi.Input
+
+	ToGetRegionAvailabilityFilterArrayOutput() GetRegionAvailabilityFilterArrayOutput
+	ToGetRegionAvailabilityFilterArrayOutputWithContext(context.Context) GetRegionAvailabilityFilterArrayOutput
+}
+
+type GetRegionAvailabilityFilterArray []GetRegionAvailabilityFilterInput
+
+func (GetRegionAvailabilityFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRegionAvailabilityFilter)(nil)).Elem()
+}
+
+func (i GetRegionAvailabilityFilterArray) ToGetRegionAvailabilityFilterArrayOutput() GetRegionAvailabilityFilterArrayOutput {
+	return i.ToGetRegionAvailabilityFilterArrayOutputWithContext(context.Background())
+}
+
+func (i GetRegionAvailabilityFilterArray) ToGetRegionAvailabilityFilterArrayOutputWithContext(ctx context.Context) GetRegionAvailabilityFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetRegionAvailabilityFilterArrayOutput)
+}
+
+type GetRegionAvailabilityFilterOutput struct{ *pulumi.OutputState }
+
+func (GetRegionAvailabilityFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegionAvailabilityFilter)(nil)).Elem()
+}
+
+func (o GetRegionAvailabilityFilterOutput) ToGetRegionAvailabilityFilterOutput() GetRegionAvailabilityFilterOutput {
+	return o
+}
+
+func (o GetRegionAvailabilityFilterOutput) ToGetRegionAvailabilityFilterOutputWithContext(ctx context.Context) GetRegionAvailabilityFilterOutput {
+	return o
+}
+
+func (o GetRegionAvailabilityFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRegionAvailabilityFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetRegionAvailabilityFilterOutput) Values() pulumi.ArrayOutput {
+	return o.ApplyT(func(v GetRegionAvailabilityFilter) []interface{} { return v.Values }).(pulumi.ArrayOutput)
+}
+
+type GetRegionAvailabilityFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRegionAvailabilityFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRegionAvailabilityFilter)(nil)).Elem()
+}
+
+func (o GetRegionAvailabilityFilterArrayOutput) ToGetRegionAvailabilityFilterArrayOutput() GetRegionAvailabilityFilterArrayOutput {
+	return o
+}
+
+func (o GetRegionAvailabilityFilterArrayOutput) ToGetRegionAvailabilityFilterArrayOutputWithContext(ctx context.Context) GetRegionAvailabilityFilterArrayOutput {
+	return o
+}
+
+func (o GetRegionAvailabilityFilterArrayOutput) Index(i pulumi.IntInput) GetRegionAvailabilityFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRegionAvailabilityFilter {
+		return vs[0].([]GetRegionAvailabilityFilter)[vs[1].(int)]
+	}).(GetRegionAvailabilityFilterOutput)
+}
+
+type GetRegionsFilter struct {
+	Name   string        `pulumi:"name"`
+	Values []interface{} `pulumi:"values"`
+}
+
+// GetRegionsFilterInput is an input type that accepts GetRegionsFilterArgs and GetRegionsFilterOutput values.
+// You can construct a concrete instance of `GetRegionsFilterInput` via:
+//
+//	GetRegionsFilterArgs{...}
+type GetRegionsFilterInput interface {
+	pulumi.Input
+
+	ToGetRegionsFilterOutput() GetRegionsFilterOutput
+	ToGetRegionsFilterOutputWithContext(context.Context) GetRegionsFilterOutput
+}
+
+type GetRegionsFilterArgs struct {
+	Name   pulumi.StringInput `pulumi:"name"`
+	Values pulumi.ArrayInput  `pulumi:"values"`
+}
+
+func (GetRegionsFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegionsFilter)(nil)).Elem()
+}
+
+func (i GetRegionsFilterArgs) ToGetRegionsFilterOutput() GetRegionsFilterOutput {
+	return i.ToGetRegionsFilterOutputWithContext(context.Background())
+}
+
+func (i GetRegionsFilterArgs) ToGetRegionsFilterOutputWithContext(ctx context.Context) GetRegionsFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetRegionsFilterOutput)
+}
+
+// GetRegionsFilterArrayInput is an input type that accepts GetRegionsFilterArray and GetRegionsFilterArrayOutput values.
+// You can construct a concrete instance of `GetRegionsFilterArrayInput` via:
+//
+//	GetRegionsFilterArray{ GetRegionsFilterArgs{...} }
+type GetRegionsFilterArrayInput interface {
+	pulumi.Input
+
+	ToGetRegionsFilterArrayOutput() GetRegionsFilterArrayOutput
+	ToGetRegionsFilterArrayOutputWithContext(context.Context) GetRegionsFilterArrayOutput
+}
+
+type GetRegionsFilterArray []GetRegionsFilterInput
+
+func (GetRegionsFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRegionsFilter)(nil)).Elem()
+}
+
+func (i GetRegionsFilterArray) ToGetRegionsFilterArrayOutput() GetRegionsFilterArrayOutput {
+	return i.ToGetRegionsFilterArrayOutputWithContext(context.Background())
+}
+
+func (i GetRegionsFilterArray) ToGetRegionsFilterArrayOutputWithContext(ctx context.Context) GetRegionsFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetRegionsFilterArrayOutput)
+}
+
+type GetRegionsFilterOutput struct{ *pulumi.OutputState }
+
+func (GetRegionsFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegionsFilter)(nil)).Elem()
+}
+
+func (o GetRegionsFilterOutput) ToGetRegionsFilterOutput() GetRegionsFilterOutput {
+	return o
+}
+
+func (o GetRegionsFilterOutput) ToGetRegionsFilterOutputWithContext(ctx context.Context) GetRegionsFilterOutput {
+	return o
+}
+
+func (o GetRegionsFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRegionsFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetRegionsFilterOutput) Values() pulumi.ArrayOutput {
+	return o.ApplyT(func(v GetRegionsFilter) []interface{} { return v.Values }).(pulumi.ArrayOutput)
+}
+
+type GetRegionsFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRegionsFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRegionsFilter)(nil)).Elem()
+}
+
+func (o GetRegionsFilterArrayOutput) ToGetRegionsFilterArrayOutput() GetRegionsFilterArrayOutput {
+	return o
+}
+
+func (o GetRegionsFilterArrayOutput) ToGetRegionsFilterArrayOutputWithContext(ctx context.Context) GetRegionsFilterArrayOutput {
+	return o
+}
+
+func (o GetRegionsFilterArrayOutput) Index(i pulumi.IntInput) GetRegionsFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRegionsFilter {
+		return vs[0].([]GetRegionsFilter)[vs[1].(int)]
+	}).(GetRegionsFilterOutput)
+}
+
 type GetSshKeysFilter struct {
 	Name   string        `pulumi:"name"`
 	Values []interface{} `pulumi:"values"`
@@ -2897,6 +3297,106 @@ func (o GetTokensFilterArrayOutput) Index(i pulumi.IntInput) GetTokensFilterOutp
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTokensFilter {
 		return vs[0].([]GetTokensFilter)[vs[1].(int)]
 	}).(GetTokensFilterOutput)
+}
+
+type GetTypesFilter struct {
+	Name   string        `pulumi:"name"`
+	Values []interface{} `pulumi:"values"`
+}
+
+// GetTypesFilterInput is an input type that accepts GetTypesFilterArgs and GetTypesFilterOutput values.
+// You can construct a concrete instance of `GetTypesFilterInput` via:
+//
+//	GetTypesFilterArgs{...}
+type GetTypesFilterInput interface {
+	pulumi.Input
+
+	ToGetTypesFilterOutput() GetTypesFilterOutput
+	ToGetTypesFilterOutputWithContext(context.Context) GetTypesFilterOutput
+}
+
+type GetTypesFilterArgs struct {
+	Name   pulumi.StringInput `pulumi:"name"`
+	Values pulumi.ArrayInput  `pulumi:"values"`
+}
+
+func (GetTypesFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTypesFilter)(nil)).Elem()
+}
+
+func (i GetTypesFilterArgs) ToGetTypesFilterOutput() GetTypesFilterOutput {
+	return i.ToGetTypesFilterOutputWithContext(context.Background())
+}
+
+func (i GetTypesFilterArgs) ToGetTypesFilterOutputWithContext(ctx context.Context) GetTypesFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetTypesFilterOutput)
+}
+
+// GetTypesFilterArrayInput is an input type that accepts GetTypesFilterArray and GetTypesFilterArrayOutput values.
+// You can construct a concrete instance of `GetTypesFilterArrayInput` via:
+//
+//	GetTypesFilterArray{ GetTypesFilterArgs{...} }
+type GetTypesFilterArrayInput interface {
+	pulumi.Input
+
+	ToGetTypesFilterArrayOutput() GetTypesFilterArrayOutput
+	ToGetTypesFilterArrayOutputWithContext(context.Context) GetTypesFilterArrayOutput
+}
+
+type GetTypesFilterArray []GetTypesFilterInput
+
+func (GetTypesFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTypesFilter)(nil)).Elem()
+}
+
+func (i GetTypesFilterArray) ToGetTypesFilterArrayOutput() GetTypesFilterArrayOutput {
+	return i.ToGetTypesFilterArrayOutputWithContext(context.Background())
+}
+
+func (i GetTypesFilterArray) ToGetTypesFilterArrayOutputWithContext(ctx context.Context) GetTypesFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetTypesFilterArrayOutput)
+}
+
+type GetTypesFilterOutput struct{ *pulumi.OutputState }
+
+func (GetTypesFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTypesFilter)(nil)).Elem()
+}
+
+func (o GetTypesFilterOutput) ToGetTypesFilterOutput() GetTypesFilterOutput {
+	return o
+}
+
+func (o GetTypesFilterOutput) ToGetTypesFilterOutputWithContext(ctx context.Context) GetTypesFilterOutput {
+	return o
+}
+
+func (o GetTypesFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTypesFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetTypesFilterOutput) Values() pulumi.ArrayOutput {
+	return o.ApplyT(func(v GetTypesFilter) []interface{} { return v.Values }).(pulumi.ArrayOutput)
+}
+
+type GetTypesFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (GetTypesFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTypesFilter)(nil)).Elem()
+}
+
+func (o GetTypesFilterArrayOutput) ToGetTypesFilterArrayOutput() GetTypesFilterArrayOutput {
+	return o
+}
+
+func (o GetTypesFilterArrayOutput) ToGetTypesFilterArrayOutputWithContext(ctx context.Context) GetTypesFilterArrayOutput {
+	return o
+}
+
+func (o GetTypesFilterArrayOutput) Index(i pulumi.IntInput) GetTypesFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTypesFilter {
+		return vs[0].([]GetTypesFilter)[vs[1].(int)]
+	}).(GetTypesFilterOutput)
 }
 
 type GetVpcIpsFilter struct {
@@ -4954,6 +5454,169 @@ func (o InstanceMetadataPtrOutput) UserData() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type InstanceRestore struct {
+	BackupId        interface{} `pulumi:"backupId"`
+	Overwrite       *bool       `pulumi:"overwrite"`
+	SourceComputeId interface{} `pulumi:"sourceComputeId"`
+}
+
+// InstanceRestoreInput is an input type that accepts InstanceRestoreArgs and InstanceRestoreOutput values.
+// You can construct a concrete instance of `InstanceRestoreInput` via:
+//
+//	InstanceRestoreArgs{...}
+type InstanceRestoreInput interface {
+	pulumi.Input
+
+	ToInstanceRestoreOutput() InstanceRestoreOutput
+	ToInstanceRestoreOutputWithContext(context.Context) InstanceRestoreOutput
+}
+
+type InstanceRestoreArgs struct {
+	BackupId        pulumi.Input        `pulumi:"backupId"`
+	Overwrite       pulumi.BoolPtrInput `pulumi:"overwrite"`
+	SourceComputeId pulumi.Input        `pulumi:"sourceComputeId"`
+}
+
+func (InstanceRestoreArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceRestore)(nil)).Elem()
+}
+
+func (i InstanceRestoreArgs) ToInstanceRestoreOutput() InstanceRestoreOutput {
+	return i.ToInstanceRestoreOutputWithContext(context.Background())
+}
+
+func (i InstanceRestoreArgs) ToInstanceRestoreOutputWithContext(ctx context.Context) InstanceRestoreOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceRestoreOutput)
+}
+
+func (i InstanceRestoreArgs) ToInstanceRestorePtrOutput() InstanceRestorePtrOutput {
+	return i.ToInstanceRestorePtrOutputWithContext(context.Background())
+}
+
+func (i InstanceRestoreArgs) ToInstanceRestorePtrOutputWithContext(ctx context.Context) InstanceRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceRestoreOutput).ToInstanceRestorePtrOutputWithContext(ctx)
+}
+
+// InstanceRestorePtrInput is an input type that accepts InstanceRestoreArgs, InstanceRestorePtr and InstanceRestorePtrOutput values.
+// You can construct a concrete instance of `InstanceRestorePtrInput` via:
+//
+//	        InstanceRestoreArgs{...}
+//
+//	or:
+//
+//	        nil
+type InstanceRestorePtrInput interface {
+	pulumi.Input
+
+	ToInstanceRestorePtrOutput() InstanceRestorePtrOutput
+	ToInstanceRestorePtrOutputWithContext(context.Context) InstanceRestorePtrOutput
+}
+
+type instanceRestorePtrType InstanceRestoreArgs
+
+func InstanceRestorePtr(v *InstanceRestoreArgs) InstanceRestorePtrInput {
+	return (*instanceRestorePtrType)(v)
+}
+
+func (*instanceRestorePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceRestore)(nil)).Elem()
+}
+
+func (i *instanceRestorePtrType) ToInstanceRestorePtrOutput() InstanceRestorePtrOutput {
+	return i.ToInstanceRestorePtrOutputWithContext(context.Background())
+}
+
+func (i *instanceRestorePtrType) ToInstanceRestorePtrOutputWithContext(ctx context.Context) InstanceRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceRestorePtrOutput)
+}
+
+type InstanceRestoreOutput struct{ *pulumi.OutputState }
+
+func (InstanceRestoreOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceRestore)(nil)).Elem()
+}
+
+func (o InstanceRestoreOutput) ToInstanceRestoreOutput() InstanceRestoreOutput {
+	return o
+}
+
+func (o InstanceRestoreOutput) ToInstanceRestoreOutputWithContext(ctx context.Context) InstanceRestoreOutput {
+	return o
+}
+
+func (o InstanceRestoreOutput) ToInstanceRestorePtrOutput() InstanceRestorePtrOutput {
+	return o.ToInstanceRestorePtrOutputWithContext(context.Background())
+}
+
+func (o InstanceRestoreOutput) ToInstanceRestorePtrOutputWithContext(ctx context.Context) InstanceRestorePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v InstanceRestore) *InstanceRestore {
+		return &v
+	}).(InstanceRestorePtrOutput)
+}
+
+func (o InstanceRestoreOutput) BackupId() pulumi.AnyOutput {
+	return o.ApplyT(func(v InstanceRestore) interface{} { return v.BackupId }).(pulumi.AnyOutput)
+}
+
+func (o InstanceRestoreOutput) Overwrite() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v InstanceRestore) *bool { return v.Overwrite }).(pulumi.BoolPtrOutput)
+}
+
+func (o InstanceRestoreOutput) SourceComputeId() pulumi.AnyOutput {
+	return o.ApplyT(func(v InstanceRestore) interface{} { return v.SourceComputeId }).(pulumi.AnyOutput)
+}
+
+type InstanceRestorePtrOutput struct{ *pulumi.OutputState }
+
+func (InstanceRestorePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceRestore)(nil)).Elem()
+}
+
+func (o InstanceRestorePtrOutput) ToInstanceRestorePtrOutput() InstanceRestorePtrOutput {
+	return o
+}
+
+func (o InstanceRestorePtrOutput) ToInstanceRestorePtrOutputWithContext(ctx context.Context) InstanceRestorePtrOutput {
+	return o
+}
+
+func (o InstanceRestorePtrOutput) Elem() InstanceRestoreOutput {
+	return o.ApplyT(func(v *InstanceRestore) InstanceRestore {
+		if v != nil {
+			return *v
+		}
+		var ret InstanceRestore
+		return ret
+	}).(InstanceRestoreOutput)
+}
+
+func (o InstanceRestorePtrOutput) BackupId() pulumi.AnyOutput {
+	return o.ApplyT(func(v *InstanceRestore) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.BackupId
+	}).(pulumi.AnyOutput)
+}
+
+func (o InstanceRestorePtrOutput) Overwrite() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *InstanceRestore) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Overwrite
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o InstanceRestorePtrOutput) SourceComputeId() pulumi.AnyOutput {
+	return o.ApplyT(func(v *InstanceRestore) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.SourceComputeId
+	}).(pulumi.AnyOutput)
+}
+
 type InstanceSnapshotDisk struct {
 	Filesystem string  `pulumi:"filesystem"`
 	Label      string  `pulumi:"label"`
@@ -6425,6 +7088,7 @@ func (o KernelArrayOutput) Index(i pulumi.IntInput) KernelOutput {
 type MysqlDatabaseHosts struct {
 	Primary   interface{} `pulumi:"primary"`
 	Secondary interface{} `pulumi:"secondary"`
+	Standby   interface{} `pulumi:"standby"`
 }
 
 type MysqlDatabaseHostsOutput struct{ *pulumi.OutputState }
@@ -6449,6 +7113,10 @@ func (o MysqlDatabaseHostsOutput) Secondary() pulumi.AnyOutput {
 	return o.ApplyT(func(v MysqlDatabaseHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
 }
 
+func (o MysqlDatabaseHostsOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v MysqlDatabaseHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+}
+
 // MySQL database as the API shows it: the resource's outputs (`MysqlDatabase`).
 type MysqlDatabaseInfo struct {
 	// IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).
@@ -6461,7 +7129,7 @@ type MysqlDatabaseInfo struct {
 	Encrypted *bool `pulumi:"encrypted"`
 	// `engine/version`. Versions are never upgraded in place: changing it replaces the cluster.
 	Engine *string `pulumi:"engine"`
-	// `primary` and `secondary` host names (set when provisioning completes).
+	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts *MysqlDatabaseInfoHosts `pulumi:"hosts"`
 	// The MySQL database's id, as a string (the Pulumi id of the resource: `MysqlDatabase.get(name, id)`).
 	Id string `pulumi:"id"`
@@ -6531,7 +7199,7 @@ func (o MysqlDatabaseInfoOutput) Engine() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfo) *string { return v.Engine }).(pulumi.StringPtrOutput)
 }
 
-// `primary` and `secondary` host names (set when provisioning completes).
+// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 func (o MysqlDatabaseInfoOutput) Hosts() MysqlDatabaseInfoHostsPtrOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfo) *MysqlDatabaseInfoHosts { return v.Hosts }).(MysqlDatabaseInfoHostsPtrOutput)
 }
@@ -6624,6 +7292,7 @@ func (o MysqlDatabaseInfoArrayOutput) Index(i pulumi.IntInput) MysqlDatabaseInfo
 type MysqlDatabaseInfoHosts struct {
 	Primary   interface{} `pulumi:"primary"`
 	Secondary interface{} `pulumi:"secondary"`
+	Standby   interface{} `pulumi:"standby"`
 }
 
 type MysqlDatabaseInfoHostsOutput struct{ *pulumi.OutputState }
@@ -6646,6 +7315,10 @@ func (o MysqlDatabaseInfoHostsOutput) Primary() pulumi.AnyOutput {
 
 func (o MysqlDatabaseInfoHostsOutput) Secondary() pulumi.AnyOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfoHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+}
+
+func (o MysqlDatabaseInfoHostsOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfoHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
 }
 
 type MysqlDatabaseInfoHostsPtrOutput struct{ *pulumi.OutputState }
@@ -6687,6 +7360,15 @@ func (o MysqlDatabaseInfoHostsPtrOutput) Secondary() pulumi.AnyOutput {
 			return nil
 		}
 		return v.Secondary
+	}).(pulumi.AnyOutput)
+}
+
+func (o MysqlDatabaseInfoHostsPtrOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Standby
 	}).(pulumi.AnyOutput)
 }
 
@@ -7367,6 +8049,7 @@ func (o MysqlDatabaseUpdatesPtrOutput) WeekOfMonth() pulumi.IntPtrOutput {
 type PostgresDatabaseHosts struct {
 	Primary   interface{} `pulumi:"primary"`
 	Secondary interface{} `pulumi:"secondary"`
+	Standby   interface{} `pulumi:"standby"`
 }
 
 type PostgresDatabaseHostsOutput struct{ *pulumi.OutputState }
@@ -7391,6 +8074,10 @@ func (o PostgresDatabaseHostsOutput) Secondary() pulumi.AnyOutput {
 	return o.ApplyT(func(v PostgresDatabaseHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
 }
 
+func (o PostgresDatabaseHostsOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v PostgresDatabaseHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+}
+
 // PostgreSQL database as the API shows it: the resource's outputs (`PostgresDatabase`).
 type PostgresDatabaseInfo struct {
 	// IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).
@@ -7403,7 +8090,7 @@ type PostgresDatabaseInfo struct {
 	Encrypted *bool `pulumi:"encrypted"`
 	// `engine/version`. Versions are never upgraded in place: changing it replaces the cluster.
 	Engine *string `pulumi:"engine"`
-	// `primary` and `secondary` host names (set when provisioning completes).
+	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts *PostgresDatabaseInfoHosts `pulumi:"hosts"`
 	// The PostgreSQL database's id, as a string (the Pulumi id of the resource: `PostgresDatabase.get(name, id)`).
 	Id string `pulumi:"id"`
@@ -7475,7 +8162,7 @@ func (o PostgresDatabaseInfoOutput) Engine() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfo) *string { return v.Engine }).(pulumi.StringPtrOutput)
 }
 
-// `primary` and `secondary` host names (set when provisioning completes).
+// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 func (o PostgresDatabaseInfoOutput) Hosts() PostgresDatabaseInfoHostsPtrOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfo) *PostgresDatabaseInfoHosts { return v.Hosts }).(PostgresDatabaseInfoHostsPtrOutput)
 }
@@ -7573,6 +8260,7 @@ func (o PostgresDatabaseInfoArrayOutput) Index(i pulumi.IntInput) PostgresDataba
 type PostgresDatabaseInfoHosts struct {
 	Primary   interface{} `pulumi:"primary"`
 	Secondary interface{} `pulumi:"secondary"`
+	Standby   interface{} `pulumi:"standby"`
 }
 
 type PostgresDatabaseInfoHostsOutput struct{ *pulumi.OutputState }
@@ -7595,6 +8283,10 @@ func (o PostgresDatabaseInfoHostsOutput) Primary() pulumi.AnyOutput {
 
 func (o PostgresDatabaseInfoHostsOutput) Secondary() pulumi.AnyOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfoHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+}
+
+func (o PostgresDatabaseInfoHostsOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfoHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
 }
 
 type PostgresDatabaseInfoHostsPtrOutput struct{ *pulumi.OutputState }
@@ -7636,6 +8328,15 @@ func (o PostgresDatabaseInfoHostsPtrOutput) Secondary() pulumi.AnyOutput {
 			return nil
 		}
 		return v.Secondary
+	}).(pulumi.AnyOutput)
+}
+
+func (o PostgresDatabaseInfoHostsPtrOutput) Standby() pulumi.AnyOutput {
+	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Standby
 	}).(pulumi.AnyOutput)
 }
 
@@ -8343,6 +9044,893 @@ type Profile struct {
 	VerifiedPhoneNumber interface{} `pulumi:"verifiedPhoneNumber"`
 }
 
+// What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists.
+type ProfileGrants struct {
+	// The user's grants on instances: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Compute []ProfileGrantsCompute `pulumi:"compute"`
+	// The user's grants on database clusters: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Database []ProfileGrantsDatabase `pulumi:"database"`
+	// The user's grants on domains: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Domain []ProfileGrantsDomain `pulumi:"domain"`
+	// The user's grants on firewalls (the real API's record has them; the spec does not list them): `id`, `label`, `permissions`.
+	Firewall []ProfileGrantsFirewall `pulumi:"firewall"`
+	// The account-wide grants: `accountAccess` and the `add...` grants (what the user may create).
+	Global *ProfileGrantsGlobal `pulumi:"global"`
+	// The user's grants on images: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Image []ProfileGrantsImage `pulumi:"image"`
+	// The user's grants on monitors: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Monitoring []ProfileGrantsMonitoring `pulumi:"monitoring"`
+	// The user's grants on NodeBalancers: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Nodebalancer []ProfileGrantsNodebalancer `pulumi:"nodebalancer"`
+	// Whether the user acts within these grants (false: an unrestricted user, who may do everything).
+	Restricted *bool `pulumi:"restricted"`
+	// The user's grants on deployment scripts: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Script []ProfileGrantsScript `pulumi:"script"`
+	// The user's grants on volumes: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Volume []ProfileGrantsVolume `pulumi:"volume"`
+	// The user's grants on VPCs: `id`, `label`, `permissions` (`read_only`, `read_write` or null). Empty for an unrestricted user.
+	Vpc []ProfileGrantsVpc `pulumi:"vpc"`
+}
+
+type ProfileGrantsCompute struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsComputeOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsComputeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsCompute)(nil)).Elem()
+}
+
+func (o ProfileGrantsComputeOutput) ToProfileGrantsComputeOutput() ProfileGrantsComputeOutput {
+	return o
+}
+
+func (o ProfileGrantsComputeOutput) ToProfileGrantsComputeOutputWithContext(ctx context.Context) ProfileGrantsComputeOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsComputeOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsCompute) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsComputeOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsCompute) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsComputeOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsCompute) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsComputeArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsComputeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsCompute)(nil)).Elem()
+}
+
+func (o ProfileGrantsComputeArrayOutput) ToProfileGrantsComputeArrayOutput() ProfileGrantsComputeArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsComputeArrayOutput) ToProfileGrantsComputeArrayOutputWithContext(ctx context.Context) ProfileGrantsComputeArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsComputeArrayOutput) Index(i pulumi.IntInput) ProfileGrantsComputeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsCompute {
+		return vs[0].([]ProfileGrantsCompute)[vs[1].(int)]
+	}).(ProfileGrantsComputeOutput)
+}
+
+type ProfileGrantsDatabase struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsDatabaseOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsDatabaseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsDatabase)(nil)).Elem()
+}
+
+func (o ProfileGrantsDatabaseOutput) ToProfileGrantsDatabaseOutput() ProfileGrantsDatabaseOutput {
+	return o
+}
+
+func (o ProfileGrantsDatabaseOutput) ToProfileGrantsDatabaseOutputWithContext(ctx context.Context) ProfileGrantsDatabaseOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsDatabaseOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsDatabase) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsDatabaseOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsDatabase) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsDatabaseOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsDatabase) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsDatabaseArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsDatabaseArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsDatabase)(nil)).Elem()
+}
+
+func (o ProfileGrantsDatabaseArrayOutput) ToProfileGrantsDatabaseArrayOutput() ProfileGrantsDatabaseArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsDatabaseArrayOutput) ToProfileGrantsDatabaseArrayOutputWithContext(ctx context.Context) ProfileGrantsDatabaseArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsDatabaseArrayOutput) Index(i pulumi.IntInput) ProfileGrantsDatabaseOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsDatabase {
+		return vs[0].([]ProfileGrantsDatabase)[vs[1].(int)]
+	}).(ProfileGrantsDatabaseOutput)
+}
+
+type ProfileGrantsDomain struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsDomainOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsDomainOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsDomain)(nil)).Elem()
+}
+
+func (o ProfileGrantsDomainOutput) ToProfileGrantsDomainOutput() ProfileGrantsDomainOutput {
+	return o
+}
+
+func (o ProfileGrantsDomainOutput) ToProfileGrantsDomainOutputWithContext(ctx context.Context) ProfileGrantsDomainOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsDomainOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsDomain) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsDomainOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsDomain) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsDomainOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsDomain) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsDomainArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsDomainArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsDomain)(nil)).Elem()
+}
+
+func (o ProfileGrantsDomainArrayOutput) ToProfileGrantsDomainArrayOutput() ProfileGrantsDomainArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsDomainArrayOutput) ToProfileGrantsDomainArrayOutputWithContext(ctx context.Context) ProfileGrantsDomainArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsDomainArrayOutput) Index(i pulumi.IntInput) ProfileGrantsDomainOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsDomain {
+		return vs[0].([]ProfileGrantsDomain)[vs[1].(int)]
+	}).(ProfileGrantsDomainOutput)
+}
+
+type ProfileGrantsFirewall struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsFirewallOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsFirewallOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsFirewall)(nil)).Elem()
+}
+
+func (o ProfileGrantsFirewallOutput) ToProfileGrantsFirewallOutput() ProfileGrantsFirewallOutput {
+	return o
+}
+
+func (o ProfileGrantsFirewallOutput) ToProfileGrantsFirewallOutputWithContext(ctx context.Context) ProfileGrantsFirewallOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsFirewallOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsFirewall) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsFirewallOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsFirewall) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsFirewallOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsFirewall) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsFirewallArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsFirewallArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsFirewall)(nil)).Elem()
+}
+
+func (o ProfileGrantsFirewallArrayOutput) ToProfileGrantsFirewallArrayOutput() ProfileGrantsFirewallArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsFirewallArrayOutput) ToProfileGrantsFirewallArrayOutputWithContext(ctx context.Context) ProfileGrantsFirewallArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsFirewallArrayOutput) Index(i pulumi.IntInput) ProfileGrantsFirewallOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsFirewall {
+		return vs[0].([]ProfileGrantsFirewall)[vs[1].(int)]
+	}).(ProfileGrantsFirewallOutput)
+}
+
+type ProfileGrantsGlobal struct {
+	// `read_only`, `read_write`, or null: access to the account's settings and billing.
+	AccountAccess interface{} `pulumi:"accountAccess"`
+	// May create instances.
+	AddComputes bool `pulumi:"addComputes"`
+	// May create database clusters.
+	AddDatabases bool `pulumi:"addDatabases"`
+	// May create domains.
+	AddDomains bool `pulumi:"addDomains"`
+	// May create firewalls.
+	AddFirewalls bool `pulumi:"addFirewalls"`
+	// May create images.
+	AddImages bool `pulumi:"addImages"`
+	// May create monitors.
+	AddMonitoring bool `pulumi:"addMonitoring"`
+	// May create NodeBalancers.
+	AddNodebalancers bool `pulumi:"addNodebalancers"`
+	// May create deployment scripts.
+	AddScripts bool `pulumi:"addScripts"`
+	// May create volumes.
+	AddVolumes bool `pulumi:"addVolumes"`
+	// May create VPCs.
+	AddVpcs bool `pulumi:"addVpcs"`
+	// May cancel the account.
+	CancelAccount bool `pulumi:"cancelAccount"`
+	// May act in child accounts.
+	ChildAccountAccess bool `pulumi:"childAccountAccess"`
+	// May subscribe to monitoring.
+	MonitoringSubscription bool `pulumi:"monitoringSubscription"`
+}
+
+type ProfileGrantsGlobalOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsGlobalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsGlobal)(nil)).Elem()
+}
+
+func (o ProfileGrantsGlobalOutput) ToProfileGrantsGlobalOutput() ProfileGrantsGlobalOutput {
+	return o
+}
+
+func (o ProfileGrantsGlobalOutput) ToProfileGrantsGlobalOutputWithContext(ctx context.Context) ProfileGrantsGlobalOutput {
+	return o
+}
+
+// `read_only`, `read_write`, or null: access to the account's settings and billing.
+func (o ProfileGrantsGlobalOutput) AccountAccess() pulumi.AnyOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) interface{} { return v.AccountAccess }).(pulumi.AnyOutput)
+}
+
+// May create instances.
+func (o ProfileGrantsGlobalOutput) AddComputes() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddComputes }).(pulumi.BoolOutput)
+}
+
+// May create database clusters.
+func (o ProfileGrantsGlobalOutput) AddDatabases() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddDatabases }).(pulumi.BoolOutput)
+}
+
+// May create domains.
+func (o ProfileGrantsGlobalOutput) AddDomains() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddDomains }).(pulumi.BoolOutput)
+}
+
+// May create firewalls.
+func (o ProfileGrantsGlobalOutput) AddFirewalls() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddFirewalls }).(pulumi.BoolOutput)
+}
+
+// May create images.
+func (o ProfileGrantsGlobalOutput) AddImages() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddImages }).(pulumi.BoolOutput)
+}
+
+// May create monitors.
+func (o ProfileGrantsGlobalOutput) AddMonitoring() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddMonitoring }).(pulumi.BoolOutput)
+}
+
+// May create NodeBalancers.
+func (o ProfileGrantsGlobalOutput) AddNodebalancers() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddNodebalancers }).(pulumi.BoolOutput)
+}
+
+// May create deployment scripts.
+func (o ProfileGrantsGlobalOutput) AddScripts() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddScripts }).(pulumi.BoolOutput)
+}
+
+// May create volumes.
+func (o ProfileGrantsGlobalOutput) AddVolumes() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddVolumes }).(pulumi.BoolOutput)
+}
+
+// May create VPCs.
+func (o ProfileGrantsGlobalOutput) AddVpcs() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.AddVpcs }).(pulumi.BoolOutput)
+}
+
+// May cancel the account.
+func (o ProfileGrantsGlobalOutput) CancelAccount() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.CancelAccount }).(pulumi.BoolOutput)
+}
+
+// May act in child accounts.
+func (o ProfileGrantsGlobalOutput) ChildAccountAccess() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.ChildAccountAccess }).(pulumi.BoolOutput)
+}
+
+// May subscribe to monitoring.
+func (o ProfileGrantsGlobalOutput) MonitoringSubscription() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) bool { return v.MonitoringSubscription }).(pulumi.BoolOutput)
+}
+
+type ProfileGrantsGlobalPtrOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsGlobalPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProfileGrantsGlobal)(nil)).Elem()
+}
+
+func (o ProfileGrantsGlobalPtrOutput) ToProfileGrantsGlobalPtrOutput() ProfileGrantsGlobalPtrOutput {
+	return o
+}
+
+func (o ProfileGrantsGlobalPtrOutput) ToProfileGrantsGlobalPtrOutputWithContext(ctx context.Context) ProfileGrantsGlobalPtrOutput {
+	return o
+}
+
+func (o ProfileGrantsGlobalPtrOutput) Elem() ProfileGrantsGlobalOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) ProfileGrantsGlobal {
+		if v != nil {
+			return *v
+		}
+		var ret ProfileGrantsGlobal
+		return ret
+	}).(ProfileGrantsGlobalOutput)
+}
+
+// `read_only`, `read_write`, or null: access to the account's settings and billing.
+func (o ProfileGrantsGlobalPtrOutput) AccountAccess() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.AccountAccess
+	}).(pulumi.AnyOutput)
+}
+
+// May create instances.
+func (o ProfileGrantsGlobalPtrOutput) AddComputes() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddComputes
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create database clusters.
+func (o ProfileGrantsGlobalPtrOutput) AddDatabases() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddDatabases
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create domains.
+func (o ProfileGrantsGlobalPtrOutput) AddDomains() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddDomains
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create firewalls.
+func (o ProfileGrantsGlobalPtrOutput) AddFirewalls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddFirewalls
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create images.
+func (o ProfileGrantsGlobalPtrOutput) AddImages() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddImages
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create monitors.
+func (o ProfileGrantsGlobalPtrOutput) AddMonitoring() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddMonitoring
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create NodeBalancers.
+func (o ProfileGrantsGlobalPtrOutput) AddNodebalancers() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddNodebalancers
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create deployment scripts.
+func (o ProfileGrantsGlobalPtrOutput) AddScripts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddScripts
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create volumes.
+func (o ProfileGrantsGlobalPtrOutput) AddVolumes() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddVolumes
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May create VPCs.
+func (o ProfileGrantsGlobalPtrOutput) AddVpcs() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AddVpcs
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May cancel the account.
+func (o ProfileGrantsGlobalPtrOutput) CancelAccount() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.CancelAccount
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May act in child accounts.
+func (o ProfileGrantsGlobalPtrOutput) ChildAccountAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.ChildAccountAccess
+	}).(pulumi.BoolPtrOutput)
+}
+
+// May subscribe to monitoring.
+func (o ProfileGrantsGlobalPtrOutput) MonitoringSubscription() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.MonitoringSubscription
+	}).(pulumi.BoolPtrOutput)
+}
+
+type ProfileGrantsImage struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsImageOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsImageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsImage)(nil)).Elem()
+}
+
+func (o ProfileGrantsImageOutput) ToProfileGrantsImageOutput() ProfileGrantsImageOutput {
+	return o
+}
+
+func (o ProfileGrantsImageOutput) ToProfileGrantsImageOutputWithContext(ctx context.Context) ProfileGrantsImageOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsImageOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsImage) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsImageOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsImage) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsImageOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsImage) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsImageArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsImageArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsImage)(nil)).Elem()
+}
+
+func (o ProfileGrantsImageArrayOutput) ToProfileGrantsImageArrayOutput() ProfileGrantsImageArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsImageArrayOutput) ToProfileGrantsImageArrayOutputWithContext(ctx context.Context) ProfileGrantsImageArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsImageArrayOutput) Index(i pulumi.IntInput) ProfileGrantsImageOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsImage {
+		return vs[0].([]ProfileGrantsImage)[vs[1].(int)]
+	}).(ProfileGrantsImageOutput)
+}
+
+type ProfileGrantsMonitoring struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsMonitoringOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsMonitoringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsMonitoring)(nil)).Elem()
+}
+
+func (o ProfileGrantsMonitoringOutput) ToProfileGrantsMonitoringOutput() ProfileGrantsMonitoringOutput {
+	return o
+}
+
+func (o ProfileGrantsMonitoringOutput) ToProfileGrantsMonitoringOutputWithContext(ctx context.Context) ProfileGrantsMonitoringOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsMonitoringOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsMonitoring) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsMonitoringOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsMonitoring) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsMonitoringOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsMonitoring) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsMonitoringArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsMonitoringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsMonitoring)(nil)).Elem()
+}
+
+func (o ProfileGrantsMonitoringArrayOutput) ToProfileGrantsMonitoringArrayOutput() ProfileGrantsMonitoringArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsMonitoringArrayOutput) ToProfileGrantsMonitoringArrayOutputWithContext(ctx context.Context) ProfileGrantsMonitoringArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsMonitoringArrayOutput) Index(i pulumi.IntInput) ProfileGrantsMonitoringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsMonitoring {
+		return vs[0].([]ProfileGrantsMonitoring)[vs[1].(int)]
+	}).(ProfileGrantsMonitoringOutput)
+}
+
+type ProfileGrantsNodebalancer struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsNodebalancerOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsNodebalancerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsNodebalancer)(nil)).Elem()
+}
+
+func (o ProfileGrantsNodebalancerOutput) ToProfileGrantsNodebalancerOutput() ProfileGrantsNodebalancerOutput {
+	return o
+}
+
+func (o ProfileGrantsNodebalancerOutput) ToProfileGrantsNodebalancerOutputWithContext(ctx context.Context) ProfileGrantsNodebalancerOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsNodebalancerOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsNodebalancer) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsNodebalancerOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsNodebalancer) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsNodebalancerOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsNodebalancer) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsNodebalancerArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsNodebalancerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsNodebalancer)(nil)).Elem()
+}
+
+func (o ProfileGrantsNodebalancerArrayOutput) ToProfileGrantsNodebalancerArrayOutput() ProfileGrantsNodebalancerArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsNodebalancerArrayOutput) ToProfileGrantsNodebalancerArrayOutputWithContext(ctx context.Context) ProfileGrantsNodebalancerArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsNodebalancerArrayOutput) Index(i pulumi.IntInput) ProfileGrantsNodebalancerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsNodebalancer {
+		return vs[0].([]ProfileGrantsNodebalancer)[vs[1].(int)]
+	}).(ProfileGrantsNodebalancerOutput)
+}
+
+type ProfileGrantsScript struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsScriptOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsScriptOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsScript)(nil)).Elem()
+}
+
+func (o ProfileGrantsScriptOutput) ToProfileGrantsScriptOutput() ProfileGrantsScriptOutput {
+	return o
+}
+
+func (o ProfileGrantsScriptOutput) ToProfileGrantsScriptOutputWithContext(ctx context.Context) ProfileGrantsScriptOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsScriptOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsScript) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsScriptOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsScript) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsScriptOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsScript) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsScriptArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsScriptArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsScript)(nil)).Elem()
+}
+
+func (o ProfileGrantsScriptArrayOutput) ToProfileGrantsScriptArrayOutput() ProfileGrantsScriptArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsScriptArrayOutput) ToProfileGrantsScriptArrayOutputWithContext(ctx context.Context) ProfileGrantsScriptArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsScriptArrayOutput) Index(i pulumi.IntInput) ProfileGrantsScriptOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsScript {
+		return vs[0].([]ProfileGrantsScript)[vs[1].(int)]
+	}).(ProfileGrantsScriptOutput)
+}
+
+type ProfileGrantsVolume struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsVolumeOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsVolumeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsVolume)(nil)).Elem()
+}
+
+func (o ProfileGrantsVolumeOutput) ToProfileGrantsVolumeOutput() ProfileGrantsVolumeOutput {
+	return o
+}
+
+func (o ProfileGrantsVolumeOutput) ToProfileGrantsVolumeOutputWithContext(ctx context.Context) ProfileGrantsVolumeOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsVolumeOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsVolume) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsVolumeOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsVolume) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsVolumeOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsVolume) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsVolumeArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsVolumeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsVolume)(nil)).Elem()
+}
+
+func (o ProfileGrantsVolumeArrayOutput) ToProfileGrantsVolumeArrayOutput() ProfileGrantsVolumeArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsVolumeArrayOutput) ToProfileGrantsVolumeArrayOutputWithContext(ctx context.Context) ProfileGrantsVolumeArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsVolumeArrayOutput) Index(i pulumi.IntInput) ProfileGrantsVolumeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsVolume {
+		return vs[0].([]ProfileGrantsVolume)[vs[1].(int)]
+	}).(ProfileGrantsVolumeOutput)
+}
+
+type ProfileGrantsVpc struct {
+	// The entity's id.
+	Id int `pulumi:"id"`
+	// Its label.
+	Label string `pulumi:"label"`
+	// `read_only`, `read_write`, or null (none).
+	Permissions string `pulumi:"permissions"`
+}
+
+type ProfileGrantsVpcOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsVpcOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProfileGrantsVpc)(nil)).Elem()
+}
+
+func (o ProfileGrantsVpcOutput) ToProfileGrantsVpcOutput() ProfileGrantsVpcOutput {
+	return o
+}
+
+func (o ProfileGrantsVpcOutput) ToProfileGrantsVpcOutputWithContext(ctx context.Context) ProfileGrantsVpcOutput {
+	return o
+}
+
+// The entity's id.
+func (o ProfileGrantsVpcOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ProfileGrantsVpc) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its label.
+func (o ProfileGrantsVpcOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsVpc) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// `read_only`, `read_write`, or null (none).
+func (o ProfileGrantsVpcOutput) Permissions() pulumi.StringOutput {
+	return o.ApplyT(func(v ProfileGrantsVpc) string { return v.Permissions }).(pulumi.StringOutput)
+}
+
+type ProfileGrantsVpcArrayOutput struct{ *pulumi.OutputState }
+
+func (ProfileGrantsVpcArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProfileGrantsVpc)(nil)).Elem()
+}
+
+func (o ProfileGrantsVpcArrayOutput) ToProfileGrantsVpcArrayOutput() ProfileGrantsVpcArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsVpcArrayOutput) ToProfileGrantsVpcArrayOutputWithContext(ctx context.Context) ProfileGrantsVpcArrayOutput {
+	return o
+}
+
+func (o ProfileGrantsVpcArrayOutput) Index(i pulumi.IntInput) ProfileGrantsVpcOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProfileGrantsVpc {
+		return vs[0].([]ProfileGrantsVpc)[vs[1].(int)]
+	}).(ProfileGrantsVpcOutput)
+}
+
 type ProfileReferrals struct {
 	Code      string  `pulumi:"code"`
 	Completed float64 `pulumi:"completed"`
@@ -8547,6 +10135,66 @@ func (o RegionArrayOutput) Index(i pulumi.IntInput) RegionOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Region {
 		return vs[0].([]Region)[vs[1].(int)]
 	}).(RegionOutput)
+}
+
+// Whether a plan (an instance type of the premium or gpu class) can be bought in a region now.
+type RegionAvailability struct {
+	// Whether the plan can be bought in the region now.
+	Available *bool `pulumi:"available"`
+	// The instance type's id, e.g. `c1-premium-4`.
+	Plan *string `pulumi:"plan"`
+	// The region's id.
+	Region *string `pulumi:"region"`
+}
+
+// Whether a plan (an instance type of the premium or gpu class) can be bought in a region now.
+type RegionAvailabilityOutput struct{ *pulumi.OutputState }
+
+func (RegionAvailabilityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RegionAvailability)(nil)).Elem()
+}
+
+func (o RegionAvailabilityOutput) ToRegionAvailabilityOutput() RegionAvailabilityOutput {
+	return o
+}
+
+func (o RegionAvailabilityOutput) ToRegionAvailabilityOutputWithContext(ctx context.Context) RegionAvailabilityOutput {
+	return o
+}
+
+// Whether the plan can be bought in the region now.
+func (o RegionAvailabilityOutput) Available() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RegionAvailability) *bool { return v.Available }).(pulumi.BoolPtrOutput)
+}
+
+// The instance type's id, e.g. `c1-premium-4`.
+func (o RegionAvailabilityOutput) Plan() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegionAvailability) *string { return v.Plan }).(pulumi.StringPtrOutput)
+}
+
+// The region's id.
+func (o RegionAvailabilityOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegionAvailability) *string { return v.Region }).(pulumi.StringPtrOutput)
+}
+
+type RegionAvailabilityArrayOutput struct{ *pulumi.OutputState }
+
+func (RegionAvailabilityArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RegionAvailability)(nil)).Elem()
+}
+
+func (o RegionAvailabilityArrayOutput) ToRegionAvailabilityArrayOutput() RegionAvailabilityArrayOutput {
+	return o
+}
+
+func (o RegionAvailabilityArrayOutput) ToRegionAvailabilityArrayOutputWithContext(ctx context.Context) RegionAvailabilityArrayOutput {
+	return o
+}
+
+func (o RegionAvailabilityArrayOutput) Index(i pulumi.IntInput) RegionAvailabilityOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RegionAvailability {
+		return vs[0].([]RegionAvailability)[vs[1].(int)]
+	}).(RegionAvailabilityOutput)
 }
 
 type RegionResolvers struct {
@@ -9270,12 +10918,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GetDatabaseTypesFilterArrayInput)(nil)).Elem(), GetDatabaseTypesFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetDisksFilterInput)(nil)).Elem(), GetDisksFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetDisksFilterArrayInput)(nil)).Elem(), GetDisksFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetImagesFilterInput)(nil)).Elem(), GetImagesFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetImagesFilterArrayInput)(nil)).Elem(), GetImagesFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInstanceBackupsFilterInput)(nil)).Elem(), GetInstanceBackupsFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInstanceBackupsFilterArrayInput)(nil)).Elem(), GetInstanceBackupsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInstancesFilterInput)(nil)).Elem(), GetInstancesFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInstancesFilterArrayInput)(nil)).Elem(), GetInstancesFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInterfacesFilterInput)(nil)).Elem(), GetInterfacesFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetInterfacesFilterArrayInput)(nil)).Elem(), GetInterfacesFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetKernelsFilterInput)(nil)).Elem(), GetKernelsFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetKernelsFilterArrayInput)(nil)).Elem(), GetKernelsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetMysqlDatabaseBackupsFilterInput)(nil)).Elem(), GetMysqlDatabaseBackupsFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetMysqlDatabaseBackupsFilterArrayInput)(nil)).Elem(), GetMysqlDatabaseBackupsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetMysqlDatabasesFilterInput)(nil)).Elem(), GetMysqlDatabasesFilterArgs{})
@@ -9284,12 +10936,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GetPostgresDatabaseBackupsFilterArrayInput)(nil)).Elem(), GetPostgresDatabaseBackupsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetPostgresDatabasesFilterInput)(nil)).Elem(), GetPostgresDatabasesFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetPostgresDatabasesFilterArrayInput)(nil)).Elem(), GetPostgresDatabasesFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetRegionAvailabilityFilterInput)(nil)).Elem(), GetRegionAvailabilityFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetRegionAvailabilityFilterArrayInput)(nil)).Elem(), GetRegionAvailabilityFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetRegionsFilterInput)(nil)).Elem(), GetRegionsFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetRegionsFilterArrayInput)(nil)).Elem(), GetRegionsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSshKeysFilterInput)(nil)).Elem(), GetSshKeysFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSshKeysFilterArrayInput)(nil)).Elem(), GetSshKeysFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubnetsFilterInput)(nil)).Elem(), GetSubnetsFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubnetsFilterArrayInput)(nil)).Elem(), GetSubnetsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetTokensFilterInput)(nil)).Elem(), GetTokensFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetTokensFilterArrayInput)(nil)).Elem(), GetTokensFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTypesFilterInput)(nil)).Elem(), GetTypesFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTypesFilterArrayInput)(nil)).Elem(), GetTypesFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetVpcIpsFilterInput)(nil)).Elem(), GetVpcIpsFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetVpcIpsFilterArrayInput)(nil)).Elem(), GetVpcIpsFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GetVpcsFilterInput)(nil)).Elem(), GetVpcsFilterArgs{})
@@ -9308,6 +10966,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfaceIpv4PtrInput)(nil)).Elem(), InstanceInterfaceIpv4Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMetadataInput)(nil)).Elem(), InstanceMetadataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMetadataPtrInput)(nil)).Elem(), InstanceMetadataArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceRestoreInput)(nil)).Elem(), InstanceRestoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceRestorePtrInput)(nil)).Elem(), InstanceRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceSnapshotTimeoutsInput)(nil)).Elem(), InstanceSnapshotTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceSnapshotTimeoutsPtrInput)(nil)).Elem(), InstanceSnapshotTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceTimeoutsInput)(nil)).Elem(), InstanceTimeoutsArgs{})
@@ -9360,12 +11020,16 @@ func init() {
 	pulumi.RegisterOutputType(GetDatabaseTypesFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetDisksFilterOutput{})
 	pulumi.RegisterOutputType(GetDisksFilterArrayOutput{})
+	pulumi.RegisterOutputType(GetImagesFilterOutput{})
+	pulumi.RegisterOutputType(GetImagesFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetInstanceBackupsFilterOutput{})
 	pulumi.RegisterOutputType(GetInstanceBackupsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetInstancesFilterOutput{})
 	pulumi.RegisterOutputType(GetInstancesFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetInterfacesFilterOutput{})
 	pulumi.RegisterOutputType(GetInterfacesFilterArrayOutput{})
+	pulumi.RegisterOutputType(GetKernelsFilterOutput{})
+	pulumi.RegisterOutputType(GetKernelsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetMysqlDatabaseBackupsFilterOutput{})
 	pulumi.RegisterOutputType(GetMysqlDatabaseBackupsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetMysqlDatabasesFilterOutput{})
@@ -9374,12 +11038,18 @@ func init() {
 	pulumi.RegisterOutputType(GetPostgresDatabaseBackupsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetPostgresDatabasesFilterOutput{})
 	pulumi.RegisterOutputType(GetPostgresDatabasesFilterArrayOutput{})
+	pulumi.RegisterOutputType(GetRegionAvailabilityFilterOutput{})
+	pulumi.RegisterOutputType(GetRegionAvailabilityFilterArrayOutput{})
+	pulumi.RegisterOutputType(GetRegionsFilterOutput{})
+	pulumi.RegisterOutputType(GetRegionsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetSshKeysFilterOutput{})
 	pulumi.RegisterOutputType(GetSshKeysFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetSubnetsFilterOutput{})
 	pulumi.RegisterOutputType(GetSubnetsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetTokensFilterOutput{})
 	pulumi.RegisterOutputType(GetTokensFilterArrayOutput{})
+	pulumi.RegisterOutputType(GetTypesFilterOutput{})
+	pulumi.RegisterOutputType(GetTypesFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetVpcIpsFilterOutput{})
 	pulumi.RegisterOutputType(GetVpcIpsFilterArrayOutput{})
 	pulumi.RegisterOutputType(GetVpcsFilterOutput{})
@@ -9412,6 +11082,8 @@ func init() {
 	pulumi.RegisterOutputType(InstanceInterfaceIpv4PtrOutput{})
 	pulumi.RegisterOutputType(InstanceMetadataOutput{})
 	pulumi.RegisterOutputType(InstanceMetadataPtrOutput{})
+	pulumi.RegisterOutputType(InstanceRestoreOutput{})
+	pulumi.RegisterOutputType(InstanceRestorePtrOutput{})
 	pulumi.RegisterOutputType(InstanceSnapshotDiskOutput{})
 	pulumi.RegisterOutputType(InstanceSnapshotDiskArrayOutput{})
 	pulumi.RegisterOutputType(InstanceSnapshotInfoOutput{})
@@ -9475,10 +11147,34 @@ func init() {
 	pulumi.RegisterOutputType(PostgresDatabaseTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(PostgresDatabaseUpdatesOutput{})
 	pulumi.RegisterOutputType(PostgresDatabaseUpdatesPtrOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsComputeOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsComputeArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsDatabaseOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsDatabaseArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsDomainOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsDomainArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsFirewallOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsFirewallArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsGlobalOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsGlobalPtrOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsImageOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsImageArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsMonitoringOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsMonitoringArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsNodebalancerOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsNodebalancerArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsScriptOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsScriptArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsVolumeOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsVolumeArrayOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsVpcOutput{})
+	pulumi.RegisterOutputType(ProfileGrantsVpcArrayOutput{})
 	pulumi.RegisterOutputType(ProfileReferralsOutput{})
 	pulumi.RegisterOutputType(ProfileReferralsPtrOutput{})
 	pulumi.RegisterOutputType(RegionOutput{})
 	pulumi.RegisterOutputType(RegionArrayOutput{})
+	pulumi.RegisterOutputType(RegionAvailabilityOutput{})
+	pulumi.RegisterOutputType(RegionAvailabilityArrayOutput{})
 	pulumi.RegisterOutputType(RegionResolversOutput{})
 	pulumi.RegisterOutputType(RegionResolversPtrOutput{})
 	pulumi.RegisterOutputType(SshKeyInfoOutput{})

@@ -14,9 +14,11 @@ const optional = <T>(key: string): T | undefined => {
 const net = new compute.Vpc("net", { region: "us-east", description: config.get("netDescription") });
 const web = new compute.Instance("web", {
   region: config.get("webRegion") || "us-east",
-  type: "c1-nano-1",
+  type: config.get("webType") || "c1-nano-1",
   image: "compute/debian12",
   rootPass,
+  // Script data of the size the config gives (a preview check: at most 65535 characters as JSON).
+  scriptData: Number(config.get("scriptDataSize") || 0) > 0 ? { blob: "x".repeat(Number(config.get("scriptDataSize"))) } : undefined,
   tags: optional<string[]>("tags"),
   swapSize: optional<number>("swapSize"),
 });
