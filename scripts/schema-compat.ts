@@ -180,8 +180,8 @@ export function compare(old: Release, cur: Release): Report {
   );
   compareSection("function", os, ns, r, (token, fn, now) => {
     // Its first arguments move the options in the generated Node.js and Go signatures (getX(opts) -> getX(args, opts)).
-    const had = Object.keys(((fn.inputs as Json | undefined)?.properties ?? {})).length;
-    const has = Object.keys(((now.inputs as Json | undefined)?.properties ?? {})).length;
+    const had = Object.keys((fn.inputs as Json | undefined)?.properties ?? {}).length;
+    const has = Object.keys((now.inputs as Json | undefined)?.properties ?? {}).length;
     if (had === 0 && has > 0) {
       r.breaking.push(`${token}: takes arguments now: Node.js and Go callers that passed only invoke options pass the arguments (\`{}\`, \`nil\`) first`);
     }
