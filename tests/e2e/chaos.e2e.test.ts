@@ -11,7 +11,9 @@ import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(900_000);
 
-const SEEDS = [11, 22, 33];
+// npm test runs two seeds (between them, every kind of fault and lost answers after the request took
+// effect, in the runs measured); scripts/chaos-matrix runs the three (CHAOS_SEEDS=11,22,33) or any others.
+const SEEDS = (process.env.CHAOS_SEEDS ?? "11,22").split(",").map(Number);
 const RATE = 0.35;
 const SECRETS = {
   rootPass: "Ch4os-R00t-Passw0rd!",

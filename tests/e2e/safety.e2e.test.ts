@@ -50,7 +50,8 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   // Every create of an instance, a VPC or a disk loses its answer after taking effect: each is found by
   // its (auto-)label and adopted, never made twice.
   emu.faults.set({ seed: 1, rules: [{ match: "^POST /v4/(compute/instances|vpcs|compute/instances/\\d+/disks)$", rate: 1, kinds: ["lost"], limit: 5 }] });
-  const up = await stack.ok("up");
+  // (The web instance is made with tags, which a later update clears.)
+  const up = await stack.ok("up", { config: { tags: '["web","prod"]' } });
   emu.faults.set(undefined);
   expect(up.summary).toEqual({ create: 6 });
   expect(
@@ -73,45 +74,42 @@ test("auto-naming, create-first replacements, cleared tags, preview refusals", a
   expect((await call(emu, "GET", `/vpcs/${ids.net}`)).body.label).toBe(labels.net);
   expect(up.outputs.privateImages).toEqual(["oob-image"]);
 
+  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
+
   // The names are kept: nothing to do; and swapSize set to the size it already has plans nothing either.
   expect((await stack.ok("preview", { config: { swapSize: "512" } })).changeSummary).toEqual({ same: 6 });
 
-  // Tags set, and a new swapSize (in one update): the tags reach the API, the swap disk is resized in place
-  // (the image deploy left no room to grow it: shrink it). The names are still the same.
-  const tagged = await stack.upAsPlanned({ config: { tags: '["web","prod"]', swapSize: "256" } });
+  // The tags removed from the program and a new swapSize (in one update): the tags are cleared in the API,
+  // the swap disk is resized in place (the image deploy left no room to grow it: shrink it). The names stay.
+  const tagged = await stack.upAsPlanned({ config: { tags: "", swapSize: "256" } });
   expect(tagged.up.json.summary).toMatchObject({ update: 1, same: 5 });
   expect(tagged.up.json.steps).toEqual(["update web (pulumi-nodejs:dynamic/compute:Instance)"]);
   expect(tagged.up.json.outputs.labels).toEqual(labels);
-  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags.sort()).toEqual(["prod", "web"]);
+  expect((await instances()).find((i) => String(i.id) === ids.web)!.tags).toEqual([]);
   const swapDisk = (await call(emu, "GET", `/compute/instances/${ids.web}/disks`)).body.data.find((d: { filesystem: string }) => d.filesystem === "swap");
   expect(swapDisk.size).toBe(256);
 
-  // An auto-named instance is replaced create-first, with a fresh name; the preview names the field that
-  // forces it (what `preview --diff` prints as `~ region: "us-east" => "eu-central"`).
-  const relocation = await stack.upAsPlanned({ config: { webRegion: "eu-central" } });
-  const step = relocation.preview.json.steps.find((x: { op: string; urn: string }) => x.op === "replace" && x.urn.endsWith("::web"));
+  // Two replacements in one up, both create-first. The auto-named web instance gets a fresh name; the preview
+  // names the field that forces it (what `preview --diff` prints as `~ region: "us-east" => "eu-central"`).
+  // The db instance's pinned label: the new one is made first (under a temporary label), then takes the label.
+  const base = { webRegion: "eu-central" };
+  const db = await stack.upAsPlanned({ config: { ...base, dbRegion: "eu-central" } });
+  const step = db.preview.json.steps.find((x: { op: string; urn: string }) => x.op === "replace" && x.urn.endsWith("::web"));
   expect(step).toMatchObject({ replaceReasons: ["region"], oldState: { inputs: { region: "us-east" } }, newState: { inputs: { region: "eu-central" } } });
-  const moved = relocation.up.json;
-  expect(moved.summary).toMatchObject({ replace: 1 });
+  const moved = db.up.json;
+  expect(moved.summary).toMatchObject({ replace: 2 });
+  expect(moved.steps).toEqual(["replace db (pulumi-nodejs:dynamic/compute:Instance)", "replace web (pulumi-nodejs:dynamic/compute:Instance)"]);
   expect(moved.outputs.labels.web).toMatch(AUTO("web"));
   expect(moved.outputs.labels.web).not.toBe(labels.web);
   expect((await instances()).filter((i) => /^web-/.test(i.label)).map((i) => [i.label, i.region])).toEqual([[moved.outputs.labels.web, "eu-central"]]);
-
-  // A pinned label on an instance: the new one is made first (under a temporary label), then takes the label.
-  // In the same run, the tags removed from the program: cleared in the API (an update of the web instance).
-  const base = { webRegion: "eu-central" };
-  const db = await stack.upAsPlanned({ config: { ...base, dbRegion: "eu-central", tags: "" } });
-  expect(db.up.json.summary).toMatchObject({ replace: 1, update: 1 });
-  expect(db.up.json.steps).toEqual(["replace db (pulumi-nodejs:dynamic/compute:Instance)", "update web (pulumi-nodejs:dynamic/compute:Instance)"]);
   const dbs = (await instances()).filter((i) => i.label.startsWith("safety-db"));
-  expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", db.up.json.outputs.ids.db]]);
-  expect(db.up.json.outputs.ids.db).not.toBe(ids.db);
+  expect(dbs.map((i) => [i.label, i.region, String(i.id)])).toEqual([["safety-db", "eu-central", moved.outputs.ids.db]]);
+  expect(moved.outputs.ids.db).not.toBe(ids.db);
   // The old one was deleted after the new one existed (the engine's order: create, then delete).
   const created = eventAt(db.up.stdout, "resOutputsEvent", "create-replacement", "db");
   const deleting = eventAt(db.up.stdout, "resourcePreEvent", "delete-replaced", "db");
   expect([created >= 0, deleting >= 0, created < deleting]).toEqual([true, true, true]);
-  expect((await instances()).find((i) => String(i.id) === moved.outputs.ids.web)!.tags).toEqual([]);
-  // Nothing planned afterwards (neither the hand-over nor the cleared tags leave a difference).
+  // Nothing planned afterwards (the hand-over leaves no difference).
   expect((await stack.ok("preview", { config: { ...base, dbRegion: "eu-central" } })).changeSummary).toEqual({ same: 6 });
 
   // Refused at preview, naming the field and the rule: nothing is sent.
