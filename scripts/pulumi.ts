@@ -113,8 +113,8 @@ export class Project {
   }
 
   /**
-   * `pulumi config set` for every value that differs from what the stack holds (`--secret` for secrets),
-   * `pulumi config rm` for a key given as undefined.
+   * `pulumi config set-all` for the values that differ from what the stack holds (`--secret` for secrets),
+   * `pulumi config rm-all` for the keys given as undefined.
    */
   async configure(config: Record<string, string | undefined> = {}, secrets: Record<string, string> = {}): Promise<void> {
     await this.init();
@@ -122,20 +122,21 @@ export class Project {
       ...Object.entries(config).map(([k, v]) => [k, v, false] as [string, string | undefined, boolean]),
       ...Object.entries(secrets).map(([k, v]) => [k, v, true] as [string, string, boolean]),
     ];
+    // What differs, in one `pulumi config set-all` and one `pulumi config rm-all` (each CLI run costs about
+    // a second of CPU; a value that looks like a secret is set with --plaintext, as the CLI asks).
+    const set: string[] = [];
+    const rm: string[] = [];
     for (const [key, value, secret] of wanted) {
       const mark = value === undefined ? undefined : `${secret ? "s" : "p"}:${value}`;
       if (this.held.get(key) === mark) continue;
-      if (value === undefined) {
-        await this.must(["config", "rm", key, "--stack", this.stack]);
-        this.held.delete(key);
-        continue;
-      }
-      const args = ["config", "set", key, "--stack", this.stack, ...(secret ? ["--secret"] : []), "--", value];
-      const r = await this.cli(args);
-      // The CLI refuses a plain value that looks like a secret (an SSH key, say) unless told it is not.
-      if (r.code !== 0 && /--plaintext/.test(r.stderr)) await this.must(["config", "set", key, "--stack", this.stack, "--plaintext", "--", value]);
-      else if (r.code !== 0) throw new Error(`pulumi config set ${key} failed:\n${r.stderr}`);
-      this.held.set(key, mark!);
+      if (value === undefined) rm.push(key);
+      else set.push(secret ? "--secret" : "--plaintext", `${key}=${value}`);
+    }
+    if (rm.length) await this.must(["config", "rm-all", ...rm, "--stack", this.stack]);
+    if (set.length) await this.must(["config", "set-all", "--stack", this.stack, ...set]);
+    for (const [key, value, secret] of wanted) {
+      if (value === undefined) this.held.delete(key);
+      else this.held.set(key, `${secret ? "s" : "p"}:${value}`);
     }
   }
 
