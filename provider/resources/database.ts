@@ -7,7 +7,7 @@ import type { HookContext } from "../rest-provider";
 import { ipOrCidrError, lengthError } from "../rules";
 import { say, typePath, type StatusWait } from "../steps";
 import type { CheckFailure } from "../check";
-import { convertKeys, rule, snake, UNKNOWN, type Props, type ResourceSpec } from "../table";
+import { backupIdInput, convertKeys, rule, snake, UNKNOWN, type Props, type ResourceSpec } from "../table";
 export type Engine = "mysql" | "postgresql";
 
 export interface DatabaseApi {
@@ -220,9 +220,6 @@ const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): S
   maxMs: 10_000,
   progressEveryMs: 30_000,
 });
-
-/** A backup's id: the API's integer, or the string a lookup's item or a snapshot resource's id carries. */
-const backupIdInput = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")]);
 
 /** The statuses a restore is accepted in (the spec's precondition table). */
 const RESTORABLE = ["active", "degraded", "failed"];

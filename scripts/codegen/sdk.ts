@@ -65,20 +65,9 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
   }
   for (const fn of fns) {
     const U = upper(fn.name);
-    const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
-    const optional = args.every((f) => !f.required);
-    out.push(`export interface ${U}Args {`);
-    for (const f of args) out.push(doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`);
+    const optional = fn.inputs.every((f) => !f.required);
     out.push(
-      doc("Keep the items that match every filter.", "  "),
-      "  filters?: Filter[];",
-      doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
-      "  orderBy?: string;",
-      '  order?: "asc" | "desc";',
-      "}",
-      `export interface ${U}Result {`,
-      `  ${fn.listKey}: ${fn.item}[];`,
-      "}",
+      ...listTypes(fn),
       doc(`${fn.description} Every page is read; filters and order apply on the client.`),
       `export function ${fn.name}(args${optional ? "?" : ""}: ${U}Args, opts?: ReadOptions): Promise<${U}Result> {`,
       `  checkFieldNames("${fn.name}", { ...args });`,
@@ -96,6 +85,25 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
 }
 
 const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
+
+/** A filterable list's `<Fn>Args` (its own arguments, then filters and order) and `<Fn>Result` (`{ <listKey>: items }`). */
+function listTypes(fn: FunctionSpec): string[] {
+  const U = upper(fn.name);
+  const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
+  return [
+    `export interface ${U}Args {`,
+    ...args.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
+    doc("Keep the items that match every filter.", "  "),
+    "  filters?: Filter[];",
+    doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
+    "  orderBy?: string;",
+    '  order?: "asc" | "desc";',
+    "}",
+    `export interface ${U}Result {`,
+    `  ${fn.listKey}: ${fn.item}[];`,
+    "}",
+  ];
+}
 
 /**
  * sdk/reference.ts: the read functions of the reference data: one item `getX(id, opts)` or `getX(opts)`, and
@@ -190,23 +198,12 @@ function arrayFormFunction(fn: FunctionSpec): string[] {
   const U = upper(fn.name);
   const key = fn.listKey!;
   const names = JSON.stringify(fn.inputs.map((f) => f.name));
-  const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
   const deprecated = (form: string) =>
     doc(
       `@deprecated The array form of the release before filters: call \`${fn.name}${form}({}, opts)\` (or with \`filters\`, \`orderBy\`, \`order\`) and read \`.${key}\`. The array still holds \`${key}\` too.`,
     );
   return [
-    `export interface ${U}Args {`,
-    ...args.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
-    doc("Keep the items that match every filter.", "  "),
-    "  filters?: Filter[];",
-    doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
-    "  orderBy?: string;",
-    '  order?: "asc" | "desc";',
-    "}",
-    `export interface ${U}Result {`,
-    `  ${key}: ${fn.item}[];`,
-    "}",
+    ...listTypes(fn),
     doc(
       `What \`${fn.name}()\` and \`${fn.name}(opts)\` return: the array form of the release before filters (an array of the items), which also holds \`${key}\`.`,
     ),

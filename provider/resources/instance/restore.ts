@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { ApiClient } from "../../client";
 import { act } from "../../lost-answers";
 import { instancePath, typePath } from "../../steps";
-import { containsUnknown, idInput, type Props } from "../../table";
-import type { BackupApi } from "../instanceSnapshot";
+import { backupIdInput, containsUnknown, idInput, type Props } from "../../table";
+import { backupsOf, type BackupApi } from "../instanceSnapshot";
 
 /**
  * `restore`: a backup restored into an existing instance in place (`POST I/backups/{backupId}/restore` of the
@@ -13,7 +13,7 @@ import type { BackupApi } from "../instanceSnapshot";
  */
 export const restoreInput = z
   .object({
-    backupId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")]),
+    backupId: backupIdInput,
     sourceComputeId: idInput.optional(),
     overwrite: z.boolean().optional(),
   })
@@ -95,11 +95,8 @@ export async function backupElsewhere(c: ApiClient, backupId: number, region: st
   if (others.length > 25) return undefined;
   for (const i of others) {
     // (An instance without the backup service may answer an error: it holds no backup.)
-    const list = await c
-      .get<{ automatic: BackupApi[]; snapshot: { current: BackupApi | null; in_progress: BackupApi | null } }>(`${instancePath(i.id)}/backups`, true)
-      .catch(() => undefined);
-    const all = [...(list?.automatic ?? []), list?.snapshot.current, list?.snapshot.in_progress];
-    if (all.some((b) => b?.id === backupId)) return i;
+    const all = await backupsOf(c, `${instancePath(i.id)}/backups`).catch((): BackupApi[] => []);
+    if (all.some((b) => b.id === backupId)) return i;
   }
   return undefined;
 }
