@@ -3,9 +3,9 @@ import type { Store } from "./state";
 import type { Timing } from "./timing";
 
 /**
- * An API family: one routes module that declares the collections it keeps in the state file and registers
- * its routes. The emulator derives its router, its state file and the type of `Emulator.store` from the one
- * list of families (`routes/index.ts`).
+ * An API family: one routes module (or a folder of them, as `routes/compute/`) that declares the collections
+ * it keeps in the state file and registers its routes. The emulator derives its router, its state file and
+ * the type of `Emulator.store` from the one list of families (`routes/index.ts`).
  */
 export interface ApiFamily<S extends object = object> {
   /** For messages (two families keeping the same collection). */

@@ -6,7 +6,7 @@ import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { lengthError } from "../rules";
 import { apiTime, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
-import { computeState } from "./compute-records";
+import { computeState } from "./compute/records";
 
 const rw = { group: "images", level: "read_write" } as const;
 

@@ -10,7 +10,8 @@ import { vpcFamily } from "./vpc";
 
 /**
  * The API families the emulator serves, in one list: the router, the collections of the state file and the
- * type of the state (`EmulatorState`) all derive from it. A new family is a routes module listed here.
+ * type of the state (`EmulatorState`) all derive from it. A new family is a routes module (or a folder of them,
+ * as compute and databases) listed here.
  * The order is the routes' registration order; the families' services do not depend on it.
  */
 export const apiFamilies = (opts: EmulatorOptions) =>

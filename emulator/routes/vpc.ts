@@ -4,7 +4,7 @@ import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, typ
 import { SUBNETS, type SubnetLookup } from "../lookups";
 import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { apiTime, settle } from "../state";
-import { computeState, type ConfigRecord } from "./compute-records";
+import { computeState, type ConfigRecord } from "./compute/records";
 
 const rw = { group: "vpc", level: "read_write" } as const;
 const ipsRo = { group: "ips", level: "read_only" } as const;

@@ -1,8 +1,9 @@
-import { busyError, isInt, ro, rw, type ComputeContext } from "../compute-context";
-import { jsonObject, badRequest, notFound, type RequestContext, type Router } from "../http";
-import { lengthError } from "../rules";
-import { apiTime, settle, view } from "../state";
-import type { BackupRecord, InstanceRecord } from "./compute-records";
+import { busyError, isInt, ro, rw } from "./base";
+import type { ComputeContext } from "./context";
+import { jsonObject, badRequest, notFound, type RequestContext, type Router } from "../../http";
+import { lengthError } from "../../rules";
+import { apiTime, settle, view } from "../../state";
+import type { BackupRecord, InstanceRecord } from "./records";
 
 /** Instance backups (`I/backups...`): list, snapshot, enable, cancel, view, restore. */
 export function registerBackupRoutes(router: Router, compute: ComputeContext): void {

@@ -1,5 +1,5 @@
-import { collections } from "../family";
-import type { Step } from "../state";
+import { collections } from "../../family";
+import type { Step } from "../../state";
 
 /** The compute family's records (instances with their profiles, disks and backups) and its collections in the state file. */
 

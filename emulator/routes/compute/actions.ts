@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { busyError, hash, isInt, rw, type ComputeContext } from "../compute-context";
-import { FieldErrors, jsonObject, badRequest, type Router } from "../http";
-import { DEVICE_SLOTS, instanceLabelError } from "../rules";
-import { apiTime, view } from "../state";
-import type { ConfigRecord, InstanceRecord } from "./compute-records";
+import { busyError, hash, isInt, rw } from "./base";
+import type { ComputeContext } from "./context";
+import { FieldErrors, jsonObject, badRequest, type Router } from "../../http";
+import { DEVICE_SLOTS, instanceLabelError } from "../../rules";
+import { apiTime, view } from "../../state";
+import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Instance actions (`I/...`): boot, reboot, shutdown, resize, mutate, rebuild, password, rescue, clone. */
 export function registerActionRoutes(router: Router, compute: ComputeContext): void {

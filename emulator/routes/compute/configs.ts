@@ -1,8 +1,9 @@
-import { isInt, ro, rw, type Body, type ComputeContext, type TakenAddresses } from "../compute-context";
-import { catalog } from "../catalog";
-import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
-import { DEVICE_SLOTS, interfacesError, lengthError } from "../rules";
-import type { ConfigRecord, InstanceRecord } from "./compute-records";
+import { isInt, ro, rw, type Body, type TakenAddresses } from "./base";
+import type { ComputeContext } from "./context";
+import { catalog } from "../../catalog";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
+import { DEVICE_SLOTS, interfacesError, lengthError } from "../../rules";
+import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
 export function registerConfigRoutes(router: Router, compute: ComputeContext): void {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { GONE, hash, isInt, ro, rw, type ComputeContext, type TakenAddresses } from "../compute-context";
-import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../http";
-import { instanceLabelError } from "../rules";
-import { settle } from "../state";
-import type { BackupRecord, ConfigRecord, InstanceRecord } from "./compute-records";
+import { GONE, hash, isInt, ro, rw, type TakenAddresses } from "./base";
+import type { ComputeContext } from "./context";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
+import { instanceLabelError } from "../../rules";
+import { settle } from "../../state";
+import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
 
 /** Instances (`/compute/instances`, `I`): list, create, view, update, delete; and their statistics, transfer, volumes, NodeBalancers. */
 export function registerInstanceRoutes(router: Router, compute: ComputeContext): void {

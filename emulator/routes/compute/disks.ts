@@ -1,8 +1,9 @@
-import { isInt, ro, rw, type ComputeContext } from "../compute-context";
-import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../http";
-import { lengthError } from "../rules";
-import { apiTime, settle } from "../state";
-import type { DiskRecord, InstanceRecord } from "./compute-records";
+import { isInt, ro, rw } from "./base";
+import type { ComputeContext } from "./context";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
+import { lengthError } from "../../rules";
+import { apiTime, settle } from "../../state";
+import type { DiskRecord, InstanceRecord } from "./records";
 
 /** Instance disks (`I/disks...`): list, create, view, update, resize, password reset, delete. */
 export function registerDiskRoutes(router: Router, compute: ComputeContext): void {

@@ -1,0 +1,29 @@
+import { BASE_MS } from "../../emulator/routes/compute";
+import type { Emulator } from "../../emulator/server";
+import { call } from "./emulator";
+
+/** What the emulator's compute suites (tests/integration/emulator-compute-*.test.ts) share. */
+
+/** A root password strong enough for the API. */
+export const PASS = "Str0ng-Passw0rd!";
+
+/** An instance's path. */
+export const I = (id: number) => `/compute/instances/${id}`;
+
+/** The fields a 400 answer names. */
+export const fields = (r: { body: any }) => r.body.errors.map((e: any) => e.field);
+
+/** Calls on the suite's emulator (read at each call: a suite starts one per test) and its clock. */
+export function computeCalls(emu: () => Emulator, tick: (ms: number) => void) {
+  const create = (body: Record<string, unknown>, token?: string) => call(emu(), "POST", "/compute/instances", { body, token });
+  /** An instance deployed from an image, provisioned (the clock moved past its provisioning). */
+  const deployed = async (extra: Record<string, unknown> = {}) => {
+    const r = await create({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS, ...extra });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    tick(BASE_MS.provisioning);
+    return r.body;
+  };
+  /** A GET's body, whatever its status. */
+  const get = async (path: string) => (await call(emu(), "GET", path)).body;
+  return { create, deployed, get };
+}
