@@ -1,8 +1,6 @@
 import { z } from "zod";
-import type { Field } from "../../provider/table";
-
-/** JSON Schema, as the codegen reads it (zod's output, or the table's simple output types). */
-export type Json = Record<string, unknown>;
+import type { Field } from "../../provider/model/table";
+import { isAny, type Json } from "./schema-walk";
 
 /** JSON Schema of a field (zod's, of the input): what the provider accepts, with its bounds. */
 export function jsonSchemaOf(f: Field): Json {
@@ -20,8 +18,12 @@ export function outputJson(f: Field): Json {
 /** A field's JSON Schema: its zod schema's, else its simple output type. */
 export const fieldJson = (f: Field): Json => (f.schema ? jsonSchemaOf(f) : outputJson(f));
 
-export const upper = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-export const singular = (s: string): string => (s.endsWith("ies") ? s.slice(0, -3) + "y" : s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s);
+/** A field's JSON Schema as its output: zod's of the output when it can say it, else the input's. */
+export function outputJsonOf(f: Field): Json {
+  if (!f.schema) return fieldJson(f);
+  const { $schema: _s, ...js } = z.toJSONSchema(f.schema, { io: "output", unrepresentable: "any" }) as Json;
+  return isAny(js) ? fieldJson(f) : js;
+}
 
 /** Fields whose name starts with `__` are the provider's own bookkeeping: never in the schema or the sdk. */
-export const visible = (fs: Field[]): Field[] => fs.filter((f) => !f.name.startsWith("__"));
+export const visible = (fs: readonly Field[]): Field[] => fs.filter((f) => !f.name.startsWith("__"));

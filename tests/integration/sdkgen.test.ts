@@ -1,26 +1,26 @@
 /**
- * schema.json through Pulumi's own schema binder and code generators (tools/codegen, scripts/gen-sdks):
+ * schema.json through Pulumi's own schema binder and code generators (tools/sdkgen, scripts/gen-sdks):
  * it binds with no error, and the Node.js, Python and Go SDKs generated from it compile; the Node.js SDK
  * packs and installs offline into a program that type-checks against it. See docs/sdks.md.
  *
  * Needs Go (>= 1.25.11, as scripts/ensure-pulumi does to build the CLI) and python3; without Go the suite
- * is skipped with a note. The tool's first build takes about a minute, the Go program's first build about
+ * fails, naming Go (`COMPUTE_SKIP_GO=1` skips it outside CI: tests/helpers/go.ts). The tool's first build takes about a minute, the Go program's first build about
  * two (the Pulumi Go SDK's dependencies); both are cached after that.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { specs } from "../../provider";
 import { functionSpecs } from "../../provider/functions";
-import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE } from "../../scripts/codegen/schema";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE } from "../../scripts/generate/packages";
 import { pulumiBin } from "../../scripts/pulumi";
+import { describeWithGo } from "../helpers/go";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const GEN_SDKS = path.join(ROOT, "scripts", "gen-sdks");
 const TSC = path.join(ROOT, "node_modules", ".bin", "tsc");
 const PULUMI_VERSION = (JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
-const haveGo = spawnSync("go", ["version"]).status === 0;
 
 interface Run {
   code: number | null;
@@ -57,19 +57,19 @@ function listed(code: string, key: string): string[] {
 const snakeFile = (type: string) => type.replace(/[A-Z]/g, (c, i: number) => (i ? "_" : "") + c.toLowerCase());
 const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1);
 
-(haveGo ? describe : describe.skip)("SDKs generated from schema.json with Pulumi's code generators", () => {
+describeWithGo("sdkgen.test")("SDKs generated from schema.json with Pulumi's code generators", () => {
   let tmp: string;
   let out: string;
   let gen: Run;
 
   beforeAll(async () => {
-    tmp = mkdtempSync(path.join(os.tmpdir(), "compute-codegen-"));
+    tmp = mkdtempSync(path.join(os.tmpdir(), "compute-sdkgen-"));
     out = path.join(tmp, "sdks");
     gen = await step("scripts/gen-sdks (tool build if needed, bind, generate, Node.js build and pack)", GEN_SDKS, [out]);
   }, 900_000);
 
   afterAll(() => {
-    process.stderr.write(`codegen.test timings:\n  ${timings.join("\n  ")}\n`);
+    process.stderr.write(`sdkgen.test timings:\n  ${timings.join("\n  ")}\n`);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -187,7 +187,7 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     expect(tgz).toBe(path.join(out, "compute-plugin-sdk.tgz"));
     const prog = path.join(tmp, "node-program");
     mkdirSync(prog);
-    writeFileSync(path.join(prog, "package.json"), JSON.stringify({ name: "codegen-program", version: "0.0.0", private: true }));
+    writeFileSync(path.join(prog, "package.json"), JSON.stringify({ name: "sdkgen-program", version: "0.0.0", private: true }));
     await step(
       "npm install --offline (the SDK tarball and @pulumi/pulumi)",
       "npm",
@@ -232,7 +232,7 @@ const camelFile = (type: string) => type.charAt(0).toLowerCase() + type.slice(1)
     mkdirSync(prog);
     writeFileSync(
       path.join(prog, "go.mod"),
-      `module example.com/codegen-program\n\ngo 1.25.11\n\nrequire (\n\t${mod} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n)\n\nreplace ${mod} => ${path.join(out, "go")}\n`,
+      `module example.com/sdkgen-program\n\ngo 1.25.11\n\nrequire (\n\t${mod} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n)\n\nreplace ${mod} => ${path.join(out, "go")}\n`,
     );
     writeFileSync(
       path.join(prog, "main.go"),

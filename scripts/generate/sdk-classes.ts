@@ -1,8 +1,9 @@
 import type { ResourceDefinition } from "../../provider/definition";
-import type { Field } from "../../provider/table";
-import { fieldJson, upper, visible, type Json } from "./json";
+import type { Field } from "../../provider/model/table";
+import { fieldJson, outputJsonOf, visible } from "./field-schema";
+import { propertyName, type Json } from "./schema-walk";
 import { doc } from "./ts";
-import { enumDeclaration, inputType, outputJsonOf, outputType, TypeRegistry } from "./ts-types";
+import { enumDeclaration, inputType, outputType, TypeRegistry } from "./ts-types";
 
 /**
  * The sdk classes of pulumi-compute (sdk/<file>.ts), generated from the definitions like sdk/lookups.ts:
@@ -28,7 +29,7 @@ function argsOf(d: ResourceDefinition, reg: TypeRegistry): string[] {
   const name = d.sdk.argsName ?? `${d.spec.type}Args`;
   const out = [doc(`The arguments of ${d.spec.type}: its inputs.`), `export interface ${name} {`];
   for (const f of visible(d.spec.fields).filter((x) => x.kind === "input")) {
-    const t = inputType(fieldJson(f), d.spec.type + upper(f.name), reg, f.description);
+    const t = inputType(fieldJson(f), propertyName(d.spec.type, f.name), reg, f.description);
     out.push(doc(described(f), "  "), `  ${f.name}${f.required ? "" : "?"}: pulumi.Input<${t}>;`);
   }
   out.push("}");
@@ -45,7 +46,7 @@ function classOf(d: ResourceDefinition, reg: TypeRegistry): string[] {
     `export class ${spec.type} extends pulumi.dynamic.Resource {`,
   ];
   for (const f of visible(spec.fields)) {
-    const t = outputType(outputJsonOf(f), spec.type + upper(f.name), reg, Boolean(f.partial));
+    const t = outputType(outputJsonOf(f), propertyName(spec.type, f.name), reg, Boolean(f.partial));
     out.push(doc(described(f), "  "), `  declare readonly ${f.name}: pulumi.Output<${t}${reported(f) ? "" : " | undefined"}>;`);
   }
   out.push(
@@ -73,7 +74,7 @@ function namedTypes(reg: TypeRegistry): string[] {
     const props = (js.properties ?? {}) as Record<string, Json>;
     const req = (js.required as string[] | undefined) ?? [];
     out.push(doc(typeof js.description === "string" ? js.description : `The ${name} object type.`), `export interface ${name} {`);
-    for (const [k, v] of Object.entries(props)) out.push(`  ${k}${req.includes(k) ? "" : "?"}: pulumi.Input<${inputType(v, name + upper(k), reg)}>;`);
+    for (const [k, v] of Object.entries(props)) out.push(`  ${k}${req.includes(k) ? "" : "?"}: pulumi.Input<${inputType(v, propertyName(name, k), reg)}>;`);
     out.push("}", "");
   }
   return out;
@@ -103,7 +104,7 @@ export function sdkClasses(definitions: ResourceDefinition[]): Record<string, st
       HEADER,
       ...([...args, ...body].some((l) => / \| [A-Z]\w+>/.test(l)) ? ENUM_NOTE : []),
       'import * as pulumi from "@pulumi/pulumi";',
-      'import { registration } from "./secrets";',
+      'import { registration } from "./registration";',
       ...(usedTypes.length ? [`import type { ${usedTypes.join(", ")} } from "./types";`] : []),
       // The exports of sdk/providers/<file> themselves (not a copy): see that file.
       `import provider = require("./providers/${d.sdk.file}");`,

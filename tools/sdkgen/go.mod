@@ -1,4 +1,4 @@
-module pulumi-compute/codegen
+module pulumi-compute/sdkgen
 
 go 1.25.11
 

@@ -1,6 +1,6 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
-import type { Field, ResourceSpec } from "../../provider/table";
-import { upper } from "./json";
+import type { Field, ResourceSpec } from "../../provider/model/table";
+import { upper } from "./schema-walk";
 import { doc, tsField } from "./ts";
 
 /**
@@ -9,7 +9,7 @@ import { doc, tsField } from "./ts";
  */
 export function sdkTables(specs: ResourceSpec[]): string {
   const rows = specs.map((s) => {
-    const names = (fs: Field[]) => JSON.stringify(fs.map((f) => f.name));
+    const names = (fs: readonly Field[]) => JSON.stringify(fs.map((f) => f.name));
     const secret = s.fields.filter((f) => f.secret);
     return `  ${s.type}: {\n    props: ${names(s.fields)},\n    secretInputs: ${names(secret.filter((f) => f.kind === "input"))},\n    secretOutputs: ${names(secret)},\n  },`;
   });
@@ -29,7 +29,7 @@ export function sdkTables(specs: ResourceSpec[]): string {
 /**
  * sdk/lookups.ts: the filtered read functions, typed from the tables (their arguments and item types), each
  * in a Promise form `getX(args, opts)` and an Output form `getXOutput(args, opts)`; both run the function of
- * provider/functions.ts that the plugin's Invoke runs too.
+ * provider/functions/index.ts that the plugin's Invoke runs too.
  */
 export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
   // The lists of reference data that also have the array form are in sdk/reference.ts (where they were).
@@ -37,7 +37,7 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
   // The item types of every function (the reference functions of sdk/reference.ts too), declared once here.
   const items = [...new Set(functions.map((f) => f.item))];
   const out = [
-    "// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.",
+    "// Generated from provider/functions/index.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
     'import { afterDependencies, checkFieldNames, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";',
     "",
@@ -117,7 +117,7 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
   const items = [...new Set(fns.map((f) => f.item))].sort();
   const arrayForms = fns.some((f) => f.arrayForm);
   const out = [
-    "// Generated from provider/reference.ts by `npm run gen:schema`: do not edit.",
+    "// Generated from provider/functions/reference.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
     `import { afterDependencies, ${arrayForms ? "checkFieldNames, " : ""}runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";`,
     `import type { ${[...(arrayForms ? ["Filter", "Inputs"] : []), ...items].join(", ")} } from "./lookups";`,

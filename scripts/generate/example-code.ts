@@ -1,0 +1,206 @@
+/**
+ * An example program (example-program.ts) printed in each language of the SDKs, by one small printer per
+ * language over the same data, so the four cannot drift apart: TypeScript and Python on their generated SDKs,
+ * Go laid out as gofmt does, and Pulumi YAML.
+ */
+import {
+  camel,
+  isRef,
+  isScalar,
+  isSmall,
+  pascal,
+  referenced,
+  snake,
+  str,
+  type Example,
+  type Fields,
+  type MapOf,
+  type Obj,
+  type Value,
+} from "./example-program";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "./packages";
+
+/** The languages of each example, in the order they appear. */
+export const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
+export type ExampleLanguage = (typeof EXAMPLE_LANGUAGES)[number];
+
+/** An example's code in every language. */
+export function exampleCode(ex: Example): Record<ExampleLanguage, string> {
+  return { typescript: typescript(ex), python: python(ex), go: go(ex), yaml: yaml(ex) };
+}
+
+// --- TypeScript (the generated Node.js SDK) -----------------------------------------------------------------
+
+function typescript(ex: Example): string {
+  const ind = (n: number) => "    ".repeat(n);
+  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
+  const value = (v: Value, depth: number): string => {
+    if (typeof v === "string") return str(v);
+    if (typeof v !== "object") return String(v);
+    if (isRef(v)) return `${camel(v.of.name)}.${v.prop}`;
+    if (Array.isArray(v)) {
+      if (v.every(isScalar)) return `[${v.map((x) => value(x, depth)).join(", ")}]`;
+      return `[\n${v.map((x) => `${ind(depth + 1)}${value(x, depth + 1)},\n`).join("")}${ind(depth)}]`;
+    }
+    if (v.kind === "object" && isSmall(v))
+      return `{ ${Object.entries(v.fields)
+        .map(([k, x]) => `${key(k)}: ${value(x, depth)}`)
+        .join(", ")} }`;
+    return object(v.kind === "object" ? v.fields : v.entries, depth);
+  };
+  const object = (fields: Fields, depth: number) =>
+    `{\n${Object.entries(fields)
+      .map(([k, x]) => `${ind(depth + 1)}${key(k)}: ${value(x, depth + 1)},\n`)
+      .join("")}${ind(depth)}}`;
+  const lines = [`import * as compute from "${NODE_SDK_PACKAGE}";`, ""];
+  for (const r of ex.resources) lines.push(`const ${camel(r.name)} = new compute.${r.type}(${str(r.name)}, ${object(r.props, 0)});`);
+  for (const [k, v] of Object.entries(ex.outputs)) lines.push(`export const ${k} = ${value(v, 0)};`);
+  return lines.join("\n");
+}
+
+// --- Python (the generated Python SDK) --------------------------------------------------------------------
+
+function python(ex: Example): string {
+  const ind = (n: number) => "    ".repeat(n);
+  const value = (v: Value, depth: number): string => {
+    if (typeof v === "string") return str(v);
+    if (typeof v === "boolean") return v ? "True" : "False";
+    if (typeof v === "number") return String(v);
+    if (isRef(v)) return `${snake(v.of.name)}.${snake(v.prop)}`;
+    if (Array.isArray(v)) {
+      if (v.every(isScalar)) return `[${v.map((x) => value(x, depth)).join(", ")}]`;
+      return `[\n${v.map((x) => `${ind(depth + 1)}${value(x, depth + 1)},\n`).join("")}${ind(depth)}]`;
+    }
+    if (v.kind === "map") {
+      return `{\n${Object.entries(v.entries)
+        .map(([k, x]) => `${ind(depth + 1)}${str(k)}: ${value(x, depth + 1)},\n`)
+        .join("")}${ind(depth)}}`;
+    }
+    if (isSmall(v))
+      return `compute.${v.type}Args(${Object.entries(v.fields)
+        .map(([k, x]) => `${snake(k)}=${value(x, depth)}`)
+        .join(", ")})`;
+    return `compute.${v.type}Args(\n${kwargs(v.fields, depth + 1)}${ind(depth)})`;
+  };
+  const kwargs = (fields: Fields, depth: number) =>
+    Object.entries(fields)
+      .map(([k, x]) => `${ind(depth)}${snake(k)}=${value(x, depth)},\n`)
+      .join("");
+  const lines = ["import pulumi", `import ${PYTHON_SDK_PACKAGE} as compute`, ""];
+  for (const r of ex.resources) lines.push(`${snake(r.name)} = compute.${r.type}(\n${ind(1)}${str(r.name)},\n${kwargs(r.props, 1)})`);
+  for (const [k, v] of Object.entries(ex.outputs)) lines.push(`pulumi.export(${str(k)}, ${value(v, 0)})`);
+  return lines.join("\n");
+}
+
+// --- Go (the generated Go SDK), laid out as gofmt does -----------------------------------------------------
+
+function go(ex: Example): string {
+  const ind = (n: number) => "\t".repeat(n);
+  const used = referenced(ex);
+  const scalar = (v: string | number | boolean) =>
+    typeof v === "string" ? `pulumi.String(${str(v)})` : typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.Bool(${String(v)})`;
+  const value = (v: Value, depth: number): string => {
+    if (typeof v !== "object") return scalar(v);
+    if (isRef(v)) return `${camel(v.of.name)}.${v.prop === "id" ? "ID()" : pascal(v.prop)}`;
+    if (Array.isArray(v)) {
+      if (v.every(isScalar)) {
+        const kind = v.some((x) => typeof x === "number") ? "Int" : v.some((x) => typeof x === "boolean") ? "Bool" : "String";
+        return `pulumi.${kind}Array{${v.map((x) => value(x, depth)).join(", ")}}`;
+      }
+      const item = (v[0] as Obj).type;
+      return `compute.${item}Array{\n${v.map((x) => `${ind(depth + 1)}${value(x, depth + 1)},\n`).join("")}${ind(depth)}}`;
+    }
+    if (v.kind === "map") return `compute.${v.type}Map{\n${entries(Object.entries(v.entries), depth + 1, str)}${ind(depth)}}`;
+    if (isSmall(v))
+      return `&compute.${v.type}Args{${Object.entries(v.fields)
+        .map(([k, x]) => `${pascal(k)}: ${value(x, depth)}`)
+        .join(", ")}}`;
+    return `&compute.${v.type}Args{\n${entries(Object.entries(v.fields), depth + 1, pascal)}${ind(depth)}}`;
+  };
+  // gofmt aligns the values of consecutive one-line `key: value` entries; an entry over several lines
+  // stands alone and ends the run.
+  const entries = (list: Array<[string, Value]>, depth: number, keyOf: (k: string) => string) => {
+    const rendered = list.map(([k, x]) => ({ key: `${keyOf(k)}:`, value: value(x, depth) }));
+    let out = "";
+    for (let i = 0; i < rendered.length;) {
+      let j = i;
+      while (j < rendered.length && !rendered[j].value.includes("\n")) j++;
+      if (j === i) {
+        out += `${ind(depth)}${rendered[i].key} ${rendered[i].value},\n`;
+        i++;
+        continue;
+      }
+      const width = Math.max(...rendered.slice(i, j).map((e) => e.key.length));
+      for (const e of rendered.slice(i, j)) out += `${ind(depth)}${e.key.padEnd(width)} ${e.value},\n`;
+      i = j;
+    }
+    return out;
+  };
+  const imports = [GO_SDK_IMPORT, "github.com/pulumi/pulumi/sdk/v3/go/pulumi"].sort();
+  const body: string[] = [];
+  let errDeclared = false;
+  for (const r of ex.resources) {
+    const name = used.has(r) ? camel(r.name) : "_";
+    const assign = name !== "_" || !errDeclared ? ":=" : "=";
+    errDeclared = true;
+    body.push(
+      `${name}, err ${assign} compute.New${r.type}(ctx, ${str(r.name)}, &compute.${r.type}Args{\n${entries(Object.entries(r.props), 3, pascal)}${ind(2)}})`,
+      "if err != nil {",
+      `${ind(1)}return err`,
+      "}",
+    );
+  }
+  for (const [k, v] of Object.entries(ex.outputs)) body.push(`ctx.Export(${str(k)}, ${value(v, 2)})`);
+  body.push("return nil");
+  return [
+    "package main",
+    "",
+    "import (",
+    ...imports.map((i) => `${ind(1)}${str(i)}`),
+    ")",
+    "",
+    "func main() {",
+    `${ind(1)}pulumi.Run(func(ctx *pulumi.Context) error {`,
+    ...body.map((l) => `${ind(2)}${l}`),
+    `${ind(1)}})`,
+    "}",
+  ].join("\n");
+}
+
+// --- YAML (a Pulumi YAML program) -------------------------------------------------------------------------
+
+function yaml(ex: Example): string {
+  const ind = (n: number) => "  ".repeat(n);
+  const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
+  const scalar = (v: Value): string => {
+    if (typeof v === "string") return plain(v) ? v : str(v);
+    if (isRef(v)) return `\${${v.of.name}.${v.prop}}`;
+    return String(v);
+  };
+  // A mapping's entries at `depth`, each `key: value` or `key:` and its block below.
+  const mapping = (fields: Record<string, Value>, depth: number): string =>
+    Object.entries(fields)
+      .map(([k, x]) => {
+        if (isScalar(x)) return `${ind(depth)}${k}: ${scalar(x)}\n`;
+        return `${ind(depth)}${k}:\n${block(x, depth + 1)}`;
+      })
+      .join("");
+  const block = (v: Value, depth: number): string => {
+    if (Array.isArray(v)) {
+      return v
+        .map((x) => {
+          if (isScalar(x)) return `${ind(depth)}- ${scalar(x)}\n`;
+          // A mapping as a list item: its first line after the dash, the others under it.
+          const inner = block(x, depth + 1);
+          return `${ind(depth)}- ${inner.slice(ind(depth + 1).length)}`;
+        })
+        .join("");
+    }
+    const o = v as Obj | MapOf;
+    return mapping(o.kind === "object" ? o.fields : o.entries, depth);
+  };
+  let out = "resources:\n";
+  for (const r of ex.resources) out += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
+  out += `outputs:\n${mapping(ex.outputs, 1)}`;
+  return out.trimEnd();
+}
