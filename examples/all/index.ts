@@ -8,8 +8,10 @@ const scriptData = config.requireSecretObject<Record<string, string>>("scriptDat
 const userData = config.requireSecret("userData");
 const publicKey = config.require("publicKey");
 
-// Half of the resources pin a label; the others (net, subnet, host, data, image, postgres, copy, agent) are auto-named
-// "<name>-<7 hex>", so that the chaos run covers both ways of identifying a create whose answer was lost.
+// Every resource type, at least once (tests/unit/registry-coverage.test.ts). About half of the resources pin a
+// label; the others (net, subnet, host, data, image, postgres, copy, agent, postgres-snapshot) are auto-named
+// "<name>-<7 hex>" (a database snapshot: letters and digits), so that the chaos run covers both ways of
+// identifying a create whose answer was lost.
 const key = new compute.SshKey("key", { label: "all-key", sshKey: publicKey });
 const net = new compute.Vpc("net", { region });
 const subnet = new compute.Subnet("subnet", { vpcId: net.id, ipv4: "10.20.0.0/24" });
@@ -60,6 +62,7 @@ const mysql = new compute.MysqlDatabase("mysql", {
 });
 const postgres = new compute.PostgresDatabase("postgres", { region, type: "c1-standard-2", engine: "postgresql/16.1" });
 const mysqlSnapshot = new compute.MysqlDatabaseSnapshot("mysql-snapshot", { databaseId: mysql.id, label: "allsnapshot" });
+const postgresSnapshot = new compute.PostgresDatabaseSnapshot("postgres-snapshot", { databaseId: postgres.id });
 
 export const ids = {
   key: key.id,
@@ -78,6 +81,7 @@ export const ids = {
   copy: copy.id,
   agent: agent.id,
   mysqlSnapshot: mysqlSnapshot.id,
+  postgresSnapshot: postgresSnapshot.id,
 };
 export const agentToken = agent.token;
 export const webRootPass = web.rootPass;

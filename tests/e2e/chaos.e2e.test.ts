@@ -1,12 +1,16 @@
 /**
- * Reliability through the real Pulumi CLI: a stack with every resource type, up then destroy, while
- * the emulator faults at least 20% of the requests (over the seeds) with every kind of fault (429 with Retry-After,
+ * Reliability through the real Pulumi CLI: a stack with every resource type (examples/all, which
+ * tests/unit/registry-coverage.test.ts holds to provider/registry.ts), up then destroy, while the emulator
+ * faults at least 20% of the requests (over the seeds) with every kind of fault (429 with Retry-After,
  * 500/502/503, dropped connections, slow answers, answers lost after the request took effect), over
- * fixed seeds. Every run must succeed, with no duplicate after up and nothing left after destroy.
+ * fixed seeds. Every run must succeed, with no duplicate after up and nothing left after destroy, counted
+ * for every type of the registry (tests/helpers/api-records.ts).
  */
-import type { Emulator } from "../../emulator/server";
 import { FAULT_KINDS } from "../../emulator/faults";
-import { call, ed25519Key, emulator, get, inventory, list } from "../helpers/emulator";
+import { definitions } from "../../provider/registry";
+import { accountBefore, apiCounts, collectionsOf, stackCounts } from "../helpers/api-records";
+import { call, ed25519Key, emulator } from "../helpers/emulator";
+import { lostAnswerCases } from "../helpers/lost-answer-cases";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(900_000);
@@ -21,39 +25,11 @@ const SECRETS = {
   userData: Buffer.from("#cloud-config\n# chaos-user-data-secret\n").toString("base64"),
 };
 
-/** What one up must make: one of each, never two (the clone copies one disk and no profile). */
-const EXPECTED = {
-  sshkeys: 1,
-  vpcs: 1,
-  subnets: 1,
-  instances: 3,
-  disks: 5,
-  configs: 2,
-  images: 1,
-  databases: 2,
-  tokens: 1,
-  instanceSnapshots: 1,
-  databaseSnapshots: 1,
-};
-/** How many of each the API shows (read with the faults paused): the inventory, tokens (the emulator's own aside) and snapshots. */
-async function counts(e: Emulator): Promise<Record<string, number>> {
-  const inv = await inventory(e);
-  const backups = await Promise.all(inv.instances.map((i) => get(e, `/compute/instances/${i.id}/backups`)));
-  const dbSnaps = await Promise.all(inv.databases.filter((d) => d.engine === "mysql").map((d) => list(e, `/databases/mysql/instances/${d.id}/backups`)));
-  return {
-    ...Object.fromEntries(Object.entries(inv).map(([k, v]) => [k, v.length])),
-    tokens: (await list(e, "/profile/tokens")).filter((t) => t.label !== "emulator root token").length,
-    instanceSnapshots: backups.filter((b) => b.snapshot.current || b.snapshot.in_progress).length,
-    databaseSnapshots: dbSnaps.flat().filter((b) => b.type === "snapshot").length,
-  };
-}
-/** A create of each resource type this run must see lose its answer at least once (the first of each). */
-const LOST_FIRST = [
-  "^POST /v4/profile/tokens$",
-  "^POST /v4/compute/instances/\\d+/backups$",
-  "^POST /v4/databases/mysql/instances/\\d+/backups$",
-  "^POST /v4/compute/instances/\\d+/clone$",
-];
+/**
+ * A create of each resource type (and a clone) loses its answer the first time it is sent, in every seed:
+ * tests/helpers/lost-answer-cases.ts, at least one per type of the registry.
+ */
+const LOST_FIRST = lostAnswerCases.map((c) => c.request);
 
 type Figures = Record<string, unknown> & { requests: number; faulted: number; lostMutations: number; byKind: Record<string, number> };
 
@@ -66,7 +42,12 @@ async function runSeed(seed: number): Promise<Figures> {
     { match: "^[A-Z]+ /v4/", rate: RATE, kinds: [...FAULT_KINDS] },
   ];
   const faults = { seed, rules, slowMs: 200, retryAfterSeconds: 1 };
-  const emu = await emulator({ faults });
+  // What the account holds before the program (the emulator's token, the public images), read before the
+  // faults start: the counts leave it out.
+  const emu = await emulator();
+  const before = await accountBefore(emu);
+  emu.log.length = 0;
+  emu.faults.set(faults);
   const stack = new TestStack("all", `chaos-${seed}-${process.pid}`, {
     config: { "compute:apiUrl": emu.url, "all-example:publicKey": ed25519Key(seed) },
     secrets: {
@@ -83,12 +64,21 @@ async function runSeed(seed: number): Promise<Figures> {
     const upMs = Date.now() - t0;
     // The figures count the provider's requests only, not the test's own reads below.
     const upLog = emu.log.slice();
-    // Read through the API with faults paused (then restored for the destroy).
+    // Read through the API with faults paused (then restored for the destroy): every type of the registry is
+    // in the stack, and the API holds as many of each as the stack (in the collections the stack's resources
+    // are in), never two for one.
     emu.faults.set(undefined);
-    expect(await counts(emu)).toEqual(EXPECTED);
-    // The create of each resource type added last lost its answer once, and was adopted (or, for a token
-    // whose value was lost with it, revoked and made again): still one of each.
-    for (const m of LOST_FIRST) expect([m, upLog.some((l) => l.fault === "lost" && new RegExp(m).test(`${l.method} ${l.path}`))]).toEqual([m, true]);
+    const made = stack.resources();
+    const inStack = stackCounts(made);
+    expect(definitions.map((d) => d.spec.type).filter((t) => !inStack[t])).toEqual([]);
+    const collections = collectionsOf(made);
+    expect(await apiCounts(emu, collections, before)).toEqual(inStack);
+    // The create of each resource type (and the clone) lost its answer once, and was adopted (or, for a
+    // token whose value was lost with it, revoked and made again): the counts above found one for one.
+    for (const c of lostAnswerCases) {
+      const lost = upLog.some((l) => l.fault === "lost" && new RegExp(c.request).test(`${l.method} ${l.path}`));
+      expect([`${c.type}: ${c.what} (${c.request}) lost its answer`, lost]).toEqual([expect.any(String), true]);
+    }
     // The auto-named half carries "<name>-<7 hex>" labels.
     const labelsOf = async (p: string) => ((await call(emu, "GET", p)).body.data as Array<{ label: string }>).map((r) => r.label);
     expect(await labelsOf("/vpcs")).toEqual([expect.stringMatching(/^net-[0-9a-f]{7}$/)]);
@@ -106,7 +96,8 @@ async function runSeed(seed: number): Promise<Figures> {
     const downMs = Date.now() - t1;
     const destroyLog = emu.log.slice(destroyFrom);
     emu.faults.set(undefined);
-    expect(await counts(emu)).toEqual(Object.fromEntries(Object.keys(EXPECTED).map((k) => [k, 0])));
+    // Nothing left of any type, in the collections the stack's resources were in (a child's collection went with its parent).
+    expect(await apiCounts(emu, collections, before)).toEqual(Object.fromEntries(Object.keys(inStack).map((t) => [t, 0])));
 
     const api = [...upLog, ...destroyLog].filter((l) => l.path.startsWith("/v4/"));
     const faulted = api.filter((l) => l.fault);

@@ -5,6 +5,8 @@
  * change planned, refresh finds no drift, and destroy removes everything with the old state. The same for
  * stacks of the plugin form (examples/all on the plugin SDK, made by the plugin of the release before its
  * smaller state entries, and by the one before exact previews), with this release's plugin and its SDK.
+ * Each runs the program its stack was made with, kept beside its state: tests/programs/upgrade, and the
+ * plugin fixtures' own program/ folder (examples/all as it was then, 17 resources).
  */
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,11 +107,11 @@ describe.each(PLUGIN_FIXTURES.filter((f) => chosen(f.name)))("$name: the plugin 
     copyFileSync(path.join(FIXTURE, "emulator.json"), path.join(dir, "emulator.json"));
     emu = await emulator({ token: TOKEN, stateFile: path.join(dir, "emulator.json") });
     plugin = await installPlugin();
-    // examples/all's program on the plugin SDK (this release's, with tests/programs/switch's node_modules).
+    // The program the stack was made with (examples/all's of then, on the plugin SDK: the fixture's
+    // program/, frozen so that examples/all can grow), on this release's plugin SDK (tests/programs/switch's
+    // node_modules).
     const program = path.join(dir, "program");
-    cpSync(path.join(ROOT, "examples", "all"), program, { recursive: true, filter: (f) => !f.includes("node_modules") && !/Pulumi\..+\.yaml$/.test(f) });
-    const index = path.join(program, "index.ts");
-    writeFileSync(index, readFileSync(index, "utf8").replace('from "pulumi-compute";', 'from "@pulumi-compute/plugin-sdk";'));
+    cpSync(path.join(FIXTURE, "program"), program, { recursive: true });
     copyFileSync(path.join(ROOT, "tests", "programs", "switch", "package.json"), path.join(program, "package.json"));
     symlinkSync(path.join(ROOT, "tests", "programs", "switch", "node_modules"), path.join(program, "node_modules"), "dir");
     const here = (file: string) => readFileSync(file, "utf8").replaceAll(FIXTURE_URL, emu.url);
