@@ -1,7 +1,7 @@
-import { restProvider, type DynamicProviderImpl, type ProviderHooks } from "./rest-provider";
-import type { ApiClient } from "./client";
-import type { ApiRecord, Field, Props, ResourceSpec } from "./table";
-import { timeoutsField } from "./timeouts";
+import { restProvider, type ResourceProvider, type ProviderHooks } from "./lifecycle/rest-provider";
+import type { ApiClient } from "./transport/client";
+import type { ApiRecord, Field, InputsOf, Props, ResourceSpec } from "./model/table";
+import { timeoutsField } from "./model/timeouts";
 
 /**
  * A resource is one definition: its table and facts (ResourceSpec: fields, paths, label rule, timeouts,
@@ -11,7 +11,7 @@ import { timeoutsField } from "./timeouts";
  */
 export interface ResourceDefinition<Api extends ApiRecord = ApiRecord> {
   spec: ResourceSpec<Api>;
-  provider: DynamicProviderImpl;
+  provider: ResourceProvider;
   lookup?: LookupRow;
   sdk: SdkRow;
 }
@@ -52,17 +52,19 @@ export interface SdkRow {
  * input (the spec object itself gets it, so that every hook holding it sees the whole table), and its
  * provider (restProvider with the hooks).
  */
-export function defineResource<Api extends ApiRecord>(d: {
-  spec: ResourceSpec<Api>;
-  hooks?: ProviderHooks<Api>;
+export function defineResource<Api extends ApiRecord, const F extends readonly Field[]>(d: {
+  spec: ResourceSpec<Api, F>;
+  hooks?: ProviderHooks<Api, InputsOf<F>>;
   lookup?: LookupRow;
   sdk: SdkRow;
 }): ResourceDefinition<Api> {
-  d.spec.fields = withTimeouts(d.spec);
-  return { spec: d.spec, provider: restProvider(d.spec, d.hooks), lookup: d.lookup, sdk: d.sdk };
+  // The `timeouts` row joins the table (a row of the core's, not typed in the resource's inputs).
+  const spec: ResourceSpec<Api> = d.spec;
+  spec.fields = withTimeouts(spec);
+  return { spec, provider: restProvider(d.spec, d.hooks), lookup: d.lookup, sdk: d.sdk };
 }
 
-function withTimeouts(spec: ResourceSpec<ApiRecord>): Field[] {
+function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
   if (!spec.timeouts || spec.fields.some((f) => f.name === "timeouts")) return spec.fields;
   const lastInput = spec.fields.map((f) => f.kind).lastIndexOf("input");
   return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)];

@@ -2,22 +2,23 @@
  * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
-import { cancelOnEngineCancel, cancelOnSignals, counted } from "./cancel";
+import { cancelOnEngineCancel, cancelOnSignals, counted } from "./lifecycle/cancel";
 import { definitionOf } from "./registry";
-import type { DynamicProviderImpl } from "./rest-provider";
-import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./settings";
+import { withoutUndefined } from "./model/mapping";
+import type { ResourceProvider } from "./lifecycle/rest-provider";
+import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./transport/settings";
 
 export { definitions, providers, specs } from "./registry";
 
 // Loaded by name inside the dynamic provider's process (Pulumi's cmd/dynamic-provider): Ctrl-C (the engine's
 // Cancel, SIGINT, SIGTERM) ends the waits of the operations under way, which answer with what they made
-// (provider/cancel.ts). Loaded anywhere else (a program, a test), it leaves the process's signals alone.
+// (provider/lifecycle/cancel.ts). Loaded anywhere else (a program, a test), it leaves the process's signals alone.
 if (/[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "")) {
   cancelOnSignals();
   cancelOnEngineCancel();
 }
 
-export function provider(type: string): DynamicProviderImpl {
+export function provider(type: string): ResourceProvider {
   return definitionOf(type).provider;
 }
 
@@ -25,7 +26,8 @@ export async function configure(req: { config: { get(key: string): string | unde
   configureSettings(req.config);
 }
 
-export { ApiClient, ApiError } from "./client";
+export { ApiClient, ApiError } from "./transport/client";
+export { withoutUndefined };
 
 /** The shim's methods by index (sdk/shim.ts): the order is part of every stored state, never change it. */
 export const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
@@ -72,16 +74,3 @@ console.error = (...args: unknown[]) => {
   if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(SAID)) return;
   consoleError(...args);
 };
-
-/** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
-export function withoutUndefined<T>(v: T): T {
-  if (Array.isArray(v)) return (v as unknown[]).map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => [k, withoutUndefined(x)]),
-    ) as T;
-  }
-  return v;
-}

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from "./definition";
-import type { DynamicProviderImpl } from "./rest-provider";
+import type { ResourceProvider } from "./lifecycle/rest-provider";
 import { config } from "./resources/config";
 import { mysqlDatabase, postgresDatabase } from "./resources/database";
 import { mysqlDatabaseSnapshot, postgresDatabaseSnapshot } from "./resources/databaseSnapshot";
@@ -12,11 +12,11 @@ import { sshKey } from "./resources/sshKey";
 import { subnet } from "./resources/subnet";
 import { token } from "./resources/token";
 import { vpc } from "./resources/vpc";
-import type { ResourceSpec } from "./table";
+import type { ResourceSpec } from "./model/table";
 
 /**
  * Every resource, as its definition: the one list. The dynamic providers (provider/index.ts), the plugin,
- * the lookups (provider/functions.ts), import ids, schema.json, the docs and the sdk classes derive from it;
+ * the lookups (provider/functions/index.ts), import ids, schema.json, the docs and the sdk classes derive from it;
  * adding a resource is one definition (docs/development.md) and one line here. Its order is the order of the
  * docs and the schema.
  */
@@ -39,7 +39,7 @@ export const definitions: ResourceDefinition[] = [
 
 export const specs: ResourceSpec[] = definitions.map((d) => d.spec);
 
-export const providers: Record<string, DynamicProviderImpl> = Object.fromEntries(definitions.map((d) => [d.spec.type, d.provider]));
+export const providers: Record<string, ResourceProvider> = Object.fromEntries(definitions.map((d) => [d.spec.type, d.provider]));
 
 /** The definition of a resource type, or an error naming the types there are. */
 export function definitionOf(type: string): ResourceDefinition {

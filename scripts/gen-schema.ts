@@ -2,17 +2,17 @@
 /**
  * Writes schema.json, docs/resources/*.md, docs/functions.md and the generated part of the sdk (the classes
  * sdk/<resource>.ts, sdk/types.ts, sdk/index.ts, sdk/tables.ts, sdk/lookups.ts, sdk/reference.ts) from the
- * resource definitions (provider/registry.ts) and the function rows (provider/functions.ts).
+ * resource definitions (provider/registry.ts) and the function rows (provider/functions/index.ts).
  *   node dist/scripts/gen-schema.js          write them
  *   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is out of date
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { definitions, specs } from "../provider/registry";
-import { docFileName, functionsDoc, readmeResources, resourceDoc } from "./codegen/docs";
-import { packageSchema } from "./codegen/schema";
-import { sdkLookups, sdkReference, sdkTables } from "./codegen/sdk";
-import { sdkClasses } from "./codegen/sdk-classes";
+import { docFileName, functionsDoc, readmeResources, resourceDoc } from "./generate/docs";
+import { packageSchema } from "./generate/schema";
+import { sdkLookups, sdkReference, sdkTables } from "./generate/sdk";
+import { sdkClasses } from "./generate/sdk-classes";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();

@@ -2,7 +2,7 @@
 // An enum input is `string | Enum`, Pulumi's convention for generated SDKs: a program passing a plain string compiles.
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
-import { registration } from "./secrets";
+import { registration } from "./registration";
 import provider = require("./providers/disk");
 
 /** `raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk. The values of `DiskFilesystem`. */

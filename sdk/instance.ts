@@ -2,7 +2,7 @@
 // An enum input is `string | Enum`, Pulumi's convention for generated SDKs: a program passing a plain string compiles.
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
-import { registration } from "./secrets";
+import { registration } from "./registration";
 import type { InterfaceArgs, CloneSourceArgs, InstanceRestore, InterfaceArgsPurpose } from "./types";
 import provider = require("./providers/instance");
 

@@ -2,7 +2,7 @@
 // An enum input is `string | Enum`, Pulumi's convention for generated SDKs: a program passing a plain string compiles.
 /* eslint-disable @typescript-eslint/no-redundant-type-constituents */
 import * as pulumi from "@pulumi/pulumi";
-import { registration } from "./secrets";
+import { registration } from "./registration";
 import provider = require("./providers/interface");
 
 /** `public`, `vlan` or `vpc`. Cannot change: a change replaces the interface. The values of `InterfacePurpose`. */

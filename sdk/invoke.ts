@@ -12,12 +12,12 @@ export interface ReadOptions {
 
 /** The provider's modules, loaded when a function is called: the program needs no client until it reads. */
 const provider = () => ({
-  settings: require("../provider/settings") as typeof import("../provider/settings"),
+  settings: require("../provider/transport/settings") as typeof import("../provider/transport/settings"),
   functions: require("../provider/functions") as typeof import("../provider/functions"),
 });
 
 /**
- * Runs a read function of provider/functions.ts, the one implementation the plugin's Invoke runs too, with
+ * Runs a read function of provider/functions/index.ts, the one implementation the plugin's Invoke runs too, with
  * the provider's one API client (its retry policy and URL checks).
  */
 export async function runFunction(name: string, args: Record<string, unknown>, opts: ReadOptions = {}): Promise<Record<string, unknown>> {

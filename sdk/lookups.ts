@@ -1,4 +1,4 @@
-// Generated from provider/functions.ts by `npm run gen:schema`: do not edit.
+// Generated from provider/functions/index.ts by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { afterDependencies, checkFieldNames, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { NamingPolicy } from "../provider/naming";
+import type { NamingPolicy } from "../provider/model/naming";
 
 /**
  * Pulumi's naming policies (`pulumi:autonaming` in the stack's config) for the dynamic classes. The engine

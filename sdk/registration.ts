@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { NamingPolicy } from "../provider/naming";
+import type { NamingPolicy } from "../provider/model/naming";
 import { namingPolicy } from "./naming";
 import { TABLES, type ResourceType } from "./tables";
 

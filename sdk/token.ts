@@ -1,6 +1,6 @@
 // Generated from the resource definitions (provider/resources) by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
-import { registration } from "./secrets";
+import { registration } from "./registration";
 import provider = require("./providers/token");
 
 /** The arguments of Token: its inputs. */

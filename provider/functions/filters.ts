@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Field, Props } from "./table";
+import type { Field, Props } from "../model/table";
 
 /**
  * `filters`, `orderBy` and `order` of the lookups, applied on the client (the API documents no filter):

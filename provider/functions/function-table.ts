@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { ApiClient } from "./client";
-import type { Field, Props } from "./table";
+import type { ApiClient } from "../transport/client";
+import type { Field, Props } from "../model/table";
 
 /**
- * The read functions are rows (provider/functions.ts assembles them): the sdk's `getX()` functions and the
+ * The read functions are rows (provider/functions/index.ts assembles them): the sdk's `getX()` functions and the
  * plugin's Invoke both run them, and schema.json and the docs are generated from them. A function reads a
  * list (every page) or one item; its result is an object (Pulumi's convention for functions), e.g.
  * `{ regions: [...] }`.

@@ -1,17 +1,17 @@
-import type { ApiClient } from "./client";
-import type { ResourceDefinition } from "./definition";
+import type { ApiClient } from "../transport/client";
+import type { ResourceDefinition } from "../definition";
 import { checkFilterNames, FILTER_ARGS, filterAndOrder, FunctionArgsError } from "./filters";
 import { parentArg, type FunctionSpec, type ItemType } from "./function-table";
-import { fromApi } from "./mapping";
+import { fromApi } from "../model/mapping";
 import { REFERENCE_ITEMS, referenceFunctions } from "./reference";
-import { definitions } from "./registry";
-import { camel, convertKeys, type Props, type ResourceSpec } from "./table";
+import { definitions } from "../registry";
+import { camel, convertKeys, type Props, type ResourceSpec } from "../model/table";
 
 export { FILTER_ARGS, FunctionArgsError, type FunctionSpec, type ItemType };
 
 /**
  * The read functions: the lookup of each resource that has one (its definition's `lookup` row), then the
- * reference functions (provider/reference.ts). The sdk's `getX()` functions and the plugin's Invoke both
+ * reference functions (provider/functions/reference.ts). The sdk's `getX()` functions and the plugin's Invoke both
  * call `invoke()`; schema.json and the docs are generated from these rows.
  */
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ApiClient } from "./client";
+import type { ApiClient } from "../transport/client";
 import { FILTER_ARGS } from "./filters";
 import { out, parentArg, type FunctionSpec, type ItemType } from "./function-table";
-import { camel, convertKeys, type Field, type Props } from "./table";
+import { camel, convertKeys, type Field, type Props } from "../model/table";
 
 /**
  * The read functions that are not a resource's lookup: the reference data (regions and their plans'

@@ -1,5 +1,5 @@
-import { ApiError, NetworkError, type ApiErrorItem } from "./client";
-import type { Props, ResourceSpec } from "./table";
+import { ApiError, NetworkError, type ApiErrorItem } from "../transport/client";
+import type { Props, ResourceSpec } from "../model/table";
 
 export interface ComputeErrorInfo {
   operation: string;

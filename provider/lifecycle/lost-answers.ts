@@ -1,6 +1,6 @@
 import { pause } from "./cancel";
-import { AmbiguousCreateError, type ApiClient } from "./client";
-import type { ApiRecord, Props, ResourceSpec } from "./table";
+import { LostAnswerError, type ApiClient } from "../transport/client";
+import type { ApiRecord, Props, ResourceSpec } from "../model/table";
 
 /**
  * The lost-answer protocol: a request that changes something (a create, an action) is never sent twice
@@ -22,7 +22,7 @@ export async function act(c: ApiClient, path: string, body: Props, applied?: () 
       await c.request("POST", path, { body, idempotent: false });
       return;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || i >= ATTEMPTS) throw err;
+      if (!(err instanceof LostAnswerError) || i >= ATTEMPTS) throw err;
       if (applied && (await applied())) return;
     }
   }
@@ -42,7 +42,7 @@ export async function createOnce<Api extends ApiRecord>(c: ApiClient, spec: Reso
     try {
       return (await c.request<Api>("POST", spec.collectionPath(inputs), { body, idempotent: false })).body;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || i >= ATTEMPTS) throw err;
+      if (!(err instanceof LostAnswerError) || i >= ATTEMPTS) throw err;
       if (!spec.findExisting) {
         throw new UnidentifiedCreateError(
           `the answer to the create was lost and nothing identifies what it may have made: a new ${spec.noun} may exist under ${c.baseUrl}${spec.collectionPath(inputs)}. ` +

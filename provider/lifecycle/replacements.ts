@@ -1,7 +1,8 @@
-import { ApiError, type ApiClient } from "./client";
-import type { DiffOutcome } from "./check";
-import { AUTONAMED, autoName } from "./naming";
-import { containsUnknown, type Props, type ResourceSpec } from "./table";
+import { ApiError, type ApiClient } from "../transport/client";
+import type { DiffOutcome } from "../model/check";
+import { AUTONAMED, autoName } from "../model/naming";
+import { containsUnknown, labelField, type Props, type ResourceSpec } from "../model/table";
+import { session, type PendingReplacement } from "../session";
 
 /**
  * The replacement protocol of data-holding resources (instances, databases) whose label the program pins.
@@ -10,43 +11,27 @@ import { containsUnknown, type Props, type ResourceSpec } from "./table";
  * made first under a temporary label and given the pinned label as soon as the old one is deleted.
  *
  * The engine calls diff (which sees the replacement), then create (the new resource), then delete (the
- * old one), all in one provider process: this process-wide record ties the three together.
+ * old one), all in one provider process: its session's record (provider/session.ts) ties the three together.
  */
-export interface PendingReplacement {
-  type: string;
-  oldId: string;
-  /** The pinned label both want. */
-  label: string;
-  newId?: string;
-  /** The label the new resource has until the old one is gone. */
-  temp?: string;
-}
-
-const pending = new Map<string, PendingReplacement>();
+const pending = () => session().replacements;
 const key = (type: string, oldId: string) => `${type}/${oldId}`;
 
 /** diff: the resource `oldId` will be replaced by one that wants the same pinned label. */
 export function expectReplacement(type: string, oldId: string, label: string): void {
-  pending.set(key(type, oldId), { type, oldId, label });
+  pending().set(key(type, oldId), { type, oldId, label });
 }
 
 /** create: the replacement waiting for this label, if any. */
 export function replacementFor(type: string, label: unknown): PendingReplacement | undefined {
-  for (const p of pending.values()) if (p.type === type && p.label === label && p.newId === undefined) return p;
+  for (const p of pending().values()) if (p.type === type && p.label === label && p.newId === undefined) return p;
   return undefined;
 }
 
 /** delete: the replacement of `oldId` (taken out of the record), if one was made. */
 export function takeReplacement(type: string, oldId: string): PendingReplacement | undefined {
-  const p = pending.get(key(type, oldId));
-  pending.delete(key(type, oldId));
+  const p = pending().get(key(type, oldId));
+  pending().delete(key(type, oldId));
   return p;
-}
-
-/** For tests. */
-export function resetReplacements(): void {
-  pending.clear();
-  held.clear();
 }
 
 /**
@@ -62,7 +47,7 @@ export const renamesOnReplace = (spec: ResourceSpec): boolean => Boolean(spec.ho
 /** diff: a data-holding resource whose pinned unique label the replacement keeps: remember it. */
 export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, news: Props): void {
   const label = news.label;
-  if (!renamesOnReplace(spec) || !d.replaces.length || news[AUTONAMED] === true || d.changed.includes("label")) return;
+  if (!renamesOnReplace(spec) || !d.replaces.length || news[AUTONAMED] === true || d.changed.includes(labelField(spec))) return;
   if (typeof label === "string" && !containsUnknown(label)) expectReplacement(spec.type, id, label);
 }
 
@@ -75,19 +60,19 @@ export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, 
  */
 export const HELD_LABEL = "__heldLabel";
 
-const held = new Map<string, string>();
+const held = () => session().declared.heldLabels;
 
 /** check: marks the inputs of an existing resource, or of its replacement, with the pinned label it holds. */
 export function markHeldLabel(spec: ResourceSpec, name: unknown, olds: Props, inputs: Props, existing: boolean): void {
-  const field = spec.autoName?.field ?? "label";
+  const field = labelField(spec);
   const label = inputs[field];
   if (!renamesOnReplace(spec) || typeof label !== "string" || inputs[AUTONAMED] === true) return;
   const key = `${spec.type}/${String(name)}`;
   if (existing) {
     if (olds[field] !== label) return;
-    held.set(key, label);
+    held().set(key, label);
     inputs[HELD_LABEL] = label;
-  } else if (held.get(key) === label) {
+  } else if (held().get(key) === label) {
     inputs[HELD_LABEL] = label;
   }
 }
@@ -97,7 +82,7 @@ export function markHeldLabel(spec: ResourceSpec, name: unknown, olds: Props, in
  * forced) the resource of the collection that holds the pinned label the checked inputs say was held.
  */
 async function pendingFor(c: ApiClient, spec: ResourceSpec, inputs: Props): Promise<PendingReplacement | undefined> {
-  const field = spec.autoName?.field ?? "label";
+  const field = labelField(spec);
   const seen = replacementFor(spec.type, inputs[field]);
   if (seen || inputs[HELD_LABEL] === undefined || inputs[HELD_LABEL] !== inputs[field]) return seen;
   const holder = (await c.list<{ id: number | string; label?: string }>(spec.collectionPath(inputs))).find((r) => r.label === inputs[field]);

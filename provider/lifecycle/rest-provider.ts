@@ -1,19 +1,30 @@
-import type { ApiClient } from "./client";
-import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "./check";
+import type { ApiClient } from "../transport/client";
+import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "../model/check";
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
-import { declare, fromApi, readResult, toApiBody } from "./mapping";
-import { isExisting, RESOURCE_NAME } from "./naming";
+import { declare, fromApi, readResult, toApiBody } from "../model/mapping";
+import { isExisting, RESOURCE_NAME } from "../model/naming";
 import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
-import { client as settingsClient } from "./settings";
-import { putChanged, say, waitStatus, type StatusWait } from "./steps";
-import { planCreate, planUpdate, type PlanContext } from "./plan";
-import { UNKNOWN, type ApiRecord, type Props, type ResourceSpec } from "./table";
-import { budgetOf } from "./timeouts";
+import { client as settingsClient } from "../transport/settings";
+import { putChanged, waitStatus } from "./steps";
+import { planCreate, planUpdate, type PlanContext } from "../model/plan";
+import {
+  UNKNOWN,
+  type ApiRecord,
+  type Field,
+  type InputsOf,
+  labelField,
+  snake,
+  type Props,
+  type ResourceSpec,
+  type StatusWait,
+  type Typed,
+} from "../model/table";
+import { budgetOf } from "../model/timeouts";
 import { waitFor } from "./wait";
 
 /** The six methods of a provider of one resource type: what the dynamic provider server and the plugin call. */
-export interface DynamicProviderImpl {
+export interface ResourceProvider {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
   /** `changed`: the inputs that differ (for the plugin's detailed diff; the dynamic provider server ignores it). */
   diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean; changed?: string[] }>;
@@ -23,16 +34,16 @@ export interface DynamicProviderImpl {
   delete(id: string, props: Props): Promise<void>;
   /**
    * The outputs a create (`id` undefined, `olds` empty) or an in-place update will give, as far as they are
-   * known before any request; unknown values are the UNKNOWN string (the plugin's preview; provider/plan.ts).
+   * known before any request; unknown values are the UNKNOWN string (the plugin's preview; provider/model/plan.ts).
    */
   plan(id: string | undefined, olds: Props, news: Props): Props;
 }
 
 /** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
-export interface HookContext<Api> {
+export interface HookContext<Api, In extends object = Props> {
   client: ApiClient;
   id: string;
-  props: Props;
+  props: Typed<In>;
   /** The wait budget of this operation (the `timeouts` input, else the defaults, else `customTimeouts`). */
   timeoutMs: number;
   /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
@@ -54,70 +65,52 @@ export interface OutputsContext {
   olds: Props;
 }
 
-/** delete: waiting until the resource is gone, with options. */
-export interface GoneWait {
-  /** Polling cap (ms): 2 s by default. */
-  maxMs?: number;
-  /** No wait when the DELETE answered 404 (it was gone already). */
-  skipOn404?: boolean;
+/** What `send` gets: the client, the body (the table's, or `createBody`'s) and the inputs. */
+export interface SendContext<In extends object> {
+  client: ApiClient;
+  body: Props;
+  inputs: Typed<In>;
 }
 
 /**
- * The steps a resource adds to the generic provider. The table gives check, diff, the bodies and the
- * outputs; these hooks give the rest, so that a resource is its table plus small functions.
+ * The steps a resource adds to the generic provider, each typed by the resource's inputs (`In`, from its
+ * table). The table gives check, diff, the bodies, the outputs, the waits after create and delete and the
+ * words of a failure that keeps the resource; the core sends the create (the lost-answer protocol) and
+ * maps the outputs. These hooks say only what differs.
  */
-export interface ProviderHooks<Api extends ApiRecord> {
+export interface ProviderHooks<Api extends ApiRecord, In extends object = Props> {
   /** check: cross-field rules, after the table's own (failures name their property). */
-  validate?(news: Props, olds: Props, checked: { inputs: Props; failures: readonly CheckFailure[] }): CheckFailure[] | Promise<CheckFailure[]>;
-  /** create: sends the create (default: createOnce, which adopts what a lost answer made). */
-  send?(client: ApiClient, body: Props, inputs: Props): Promise<Api>;
-  /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
-  deleteFailure?(ctx: HookContext<Api>, err: unknown): Promise<Error | undefined>;
+  validate?(news: Props, olds: Props, checked: { inputs: Typed<In>; failures: readonly CheckFailure[] }): CheckFailure[] | Promise<CheckFailure[]>;
   /**
    * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
    * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
    */
-  diff?(client: () => ApiClient, id: string, olds: Props, news: Props, d: DiffOutcome): Promise<void> | void;
-  /** create: the inputs to create with (a generated password, say); the outputs keep them. */
-  prepare?(inputs: Props): Props | Promise<Props>;
-  /** Custom create body (default: the inputs under their API names). */
-  createBody?(inputs: Props): Props;
-  /** create: wait for a status after the POST. */
-  waitCreated?: StatusWait<Api>;
-  /** create: steps after the POST (and the wait), such as a boot; returns the API object to record. */
-  afterCreate?(ctx: HookContext<Api>, api: Api): Promise<Api>;
+  diff?(client: () => ApiClient, id: string, olds: Typed<In>, news: Typed<In>, d: DiffOutcome): Promise<void> | void;
+  /** create: the body to send, from the table's (the inputs under their API names). */
+  createBody?(body: Props, inputs: Typed<In>): Props;
+  /**
+   * create: how it is sent. `create` sends the POST through the lost-answer protocol (to the collection, or
+   * the path given), adopting what a lost answer made; a hook calls it around its own steps, or sends its own.
+   */
+  send?(create: (collectionPath?: string) => Promise<Api>, ctx: SendContext<In>): Promise<Api>;
+  /** create: steps after the POST (and the table's wait), such as a boot; returns the API object to record. */
+  afterCreate?(ctx: HookContext<Api, In>, api: Api): Promise<Api>;
   /** Custom update (default: putChanged, one PUT of the changed in-place fields). */
-  update?(ctx: HookContext<Api>, olds: Props, news: Props, changed: string[]): Promise<Api>;
-  /** update: a failure after the update (reading the outputs) keeps the resource as the update returned it. */
-  keepUpdated?: boolean;
-  /** update: said after the message of a failure that keeps the resource. */
-  keptUpdateNote?: string;
-  /** update: inputs the provider made (a generated password) kept from the old outputs when still left out. */
-  carry?: string[];
+  update?(ctx: HookContext<Api, In>, olds: Typed<In>, news: Typed<In>, changed: string[]): Promise<Api>;
   /** Outputs from the API record alone, without a call (default: the table's, `fromApi`); a failure keeps these. */
-  mapOutputs?(api: Api, props: Props): Props;
+  mapOutputs?(api: Api, props: Typed<In>): Props;
   /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
-  extraOutputs?(client: ApiClient, api: Api, props: Props, how: OutputsContext): Promise<Props> | Props;
-  /** delete: steps before the DELETE (a power cycle, say). */
-  beforeDelete?(ctx: HookContext<Api>): Promise<void>;
+  extraOutputs?(client: ApiClient, api: Api, props: Typed<In>, how: OutputsContext): Promise<Props> | Props;
   /**
    * delete: how the DELETE is sent (`remove` sends it once and answers its HTTP status), for a resource the
-   * API deletes only under conditions the provider can meet: an active interface inside a shutdown and boot
-   * of its instance, an instance once its clone or restore is over. A destroy completes.
+   * API deletes only under conditions the provider can meet (a shut down instance, a clone over), or not at
+   * all (a snapshot in its instance's slot: nothing is sent, and a line says what becomes of it). A destroy
+   * completes.
    */
-  deleteSteps?(ctx: HookContext<Api>, remove: () => Promise<number>): Promise<number>;
-  /** delete: wait until the resource is gone (the API deletes some in the background). */
-  waitGone?: boolean | GoneWait;
-  /**
-   * delete: the API cannot delete it; the delete sends nothing and says what becomes of it, as the API shows
-   * it now (a snapshot still in its instance's slot, or one a newer snapshot already replaced).
-   */
-  keepOnDelete?(client: ApiClient, id: string, props: Props): Promise<string>;
-  /** What a failure after the resource exists adds to the message (it is kept in the stack). */
-  keptNote?: string;
-  /** The words for the resource in that message (default: the spec's noun), e.g. "database". */
-  keptNoun?: string;
-  /** preview: what the resource's own steps will set, over the table's plan (provider/plan.ts); no request. */
+  deleteSteps?(ctx: HookContext<Api, In>, remove: () => Promise<number>): Promise<number>;
+  /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
+  deleteFailure?(ctx: HookContext<Api, In>, err: unknown): Promise<Error | undefined>;
+  /** preview: what the resource's own steps will set, over the table's plan (provider/model/plan.ts); no request. */
   plan?(ctx: PlanContext, outs: Props): void;
 }
 
@@ -125,19 +118,24 @@ export interface ProviderHooks<Api extends ApiRecord> {
  * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
  * gone), PUT of the changed fields to update, DELETE to delete (404 is success); `hooks` add waits, power
  * cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
- * A data-holding resource with a pinned unique label is replaced create-first (provider/replacements.ts).
+ * A data-holding resource with a pinned unique label is replaced create-first (provider/lifecycle/replacements.ts).
  */
-export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): DynamicProviderImpl {
+export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
+  spec: ResourceSpec<Api, F>,
+  hooks: ProviderHooks<Api, InputsOf<F>> = {},
+): ResourceProvider {
+  type In = Typed<InputsOf<F>>;
+  const label = labelField(spec);
   const getClient = () => settingsClient();
-  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, props) : fromApi(spec, api, props));
-  const outputs = async (c: ApiClient, api: Api, props: Props, how: OutputsContext, added: Props = {}) => {
+  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, props as In) : fromApi(spec, api, props));
+  const outputs = async (c: ApiClient, api: Api, props: In, how: OutputsContext, added: Props = {}) => {
     const outs = base(api, props);
     return { ...outs, ...(hooks.extraOutputs ? await hooks.extraOutputs(c, api, props, how) : {}), ...added };
   };
-  const context = (c: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api> => ({
+  const context = (c: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api, InputsOf<F>> => ({
     client: c,
     id,
-    props,
+    props: props as In,
     timeoutMs,
     outputs: {},
     keep: {},
@@ -147,36 +145,39 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
   const kept = (message: string, id: string, outs: Props, inputs: Props, cause: ComputeError) =>
     new KeptResourceError(message, cause, id, { ...outs, __provider: inputs.__provider });
   const keptNote = (message: string, id: string) =>
-    `${message}. The ${hooks.keptNoun ?? spec.noun} ${id} exists and is kept in the stack${hooks.keptNote ? `: ${hooks.keptNote}` : ""}`;
+    `${message}. The ${spec.kept?.noun ?? spec.noun} ${id} exists and is kept in the stack${spec.kept?.note ? `: ${spec.kept.note}` : ""}`;
   const renames = renamesOnReplace(spec);
   /**
    * A create cut short (a timeout, Ctrl-C) kept the resource in the stack before it was ready (its recorded
    * status not what the create waits for): the next update finishes that wait first.
    */
   const unfinished = (olds: Props): boolean =>
-    Boolean(hooks.waitCreated && typeof olds.status === "string" && !hooks.waitCreated.done({ status: olds.status } as unknown as Api));
+    Boolean(spec.waitCreated && typeof olds.status === "string" && !spec.waitCreated.done({ status: olds.status } as unknown as Api));
+  /** Inputs the provider made or the create answered (a generated password, a token's value). */
+  const generated = spec.fields.filter((f) => f.generate);
+  const carried = spec.fields.filter((f) => f.generate || f.fromCreate).map((f) => f.name);
   /** The inputs an update changes (what its plan and the update itself both go by). */
   const changedForUpdate = (olds: Props, news: Props): string[] => {
     const { changed } = diffInputs(spec, olds, news);
     // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
-    if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes("label")) changed.push("label");
+    if (renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes(label)) changed.push(label);
     return changed;
   };
   return {
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
-      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, r)));
+      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, { inputs: r.inputs as In, failures: r.failures })));
       if (renames) markHeldLabel(spec, news[RESOURCE_NAME], olds, r.inputs, isExisting(olds));
       return r;
     },
 
     async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
-      if (hooks.diff) await hooks.diff(getClient, id, olds, news, d);
+      if (hooks.diff) await hooks.diff(getClient, id, olds as In, news as In, d);
       if (renames) {
         // A replacement is made first (under a temporary label if the old one holds a pinned label).
         noteReplacement(spec, id, d, news);
-        if (!d.changed.includes("label") && (await renameDue(getClient(), spec, id, olds, news))) d.changed.push("label");
+        if (!d.changed.includes(label) && (await renameDue(getClient(), spec, id, olds, news))) d.changed.push(label);
       }
       return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
     },
@@ -184,25 +185,28 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
     async create(inputs) {
       let id: string | undefined;
       let last: Api | undefined;
-      const ins = hooks.prepare ? await hooks.prepare({ ...inputs }) : inputs;
-      let ctx: HookContext<Api> | undefined;
+      const ins = { ...inputs } as In;
+      for (const f of generated) if (ins[f.name] === undefined && f.generate?.when(ins)) (ins as Props)[f.name] = f.generate.value();
+      let ctx: HookContext<Api, InputsOf<F>> | undefined;
       try {
         const c = getClient();
-        const body = hooks.createBody ? hooks.createBody(ins) : toApiBody(spec, ins);
+        const table = toApiBody(spec, ins);
+        const body = hooks.createBody ? hooks.createBody(table, ins) : table;
         const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
-        if (replacing) body.label = replacing.temp;
-        last = hooks.send ? await hooks.send(c, body, ins) : await createOnce(c, spec, body, ins);
+        if (replacing) body[snake(label)] = replacing.temp;
+        const create = (path?: string) => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, ins);
+        last = hooks.send ? await hooks.send(create, { client: c, body, inputs: ins }) : await create();
         id = String(last.id);
         replacing?.done(id);
         ctx = context(c, id, ins, budgetOf(spec, ins, "create"));
-        if (hooks.waitCreated) last = await ctx.wait(hooks.waitCreated);
+        if (spec.waitCreated) last = await ctx.wait(spec.waitCreated);
         if (hooks.afterCreate) {
           last = await hooks.afterCreate(ctx, last);
           ctx.latest = undefined;
         }
         const outs = await outputs(c, last, ins, { op: "create", olds: {} }, ctx.outputs);
         // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
-        if (replacing) Object.assign(outs, { label: ins.label, [REPLACEMENT_LABEL]: replacing.temp });
+        if (replacing) Object.assign(outs, { [label]: ins[label], [REPLACEMENT_LABEL]: replacing.temp });
         return { id, outs: declare(spec, outs, inputs) };
       } catch (err) {
         const e = describeFailure(spec, "create", id, err);
@@ -222,7 +226,7 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
           ? await c.reads.read<Api>(c, spec.collectionPath(props), id, spec.itemPath(id, props))
           : await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
+        return readResult(spec, id, await outputs(c, api, props as In, { op: "read", olds: props }), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
@@ -243,39 +247,34 @@ export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hoo
     },
 
     async update(id, olds, news) {
-      let ctx: HookContext<Api> | undefined;
+      let ctx: HookContext<Api, InputsOf<F>> | undefined;
       try {
         const c = getClient();
         const changed = changedForUpdate(olds, news);
         ctx = context(c, id, news, budgetOf(spec, news, "update"));
-        if (unfinished(olds) && hooks.waitCreated) ctx.latest = await ctx.wait(hooks.waitCreated);
-        const api = hooks.update ? await hooks.update(ctx, olds, news, changed) : (await putChanged(c, spec, id, olds, news, changed)).api;
-        if (hooks.keepUpdated) ctx.latest = api;
-        const ins = { ...news };
-        for (const f of hooks.carry ?? []) if (ins[f] === undefined) ins[f] = olds[f];
-        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds }, ctx.outputs), news) };
+        if (unfinished(olds) && spec.waitCreated) ctx.latest = await ctx.wait(spec.waitCreated);
+        const api = hooks.update ? await hooks.update(ctx, olds as In, news as In, changed) : (await putChanged(c, spec, id, olds, news, changed)).api;
+        if (spec.kept?.afterUpdate) ctx.latest = api;
+        const ins: Props = { ...news };
+        for (const f of carried) if (ins[f] === undefined) ins[f] = olds[f];
+        return { outs: declare(spec, await outputs(c, api, ins as In, { op: "update", olds }, ctx.outputs), news) };
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
         if (!ctx?.latest) throw e;
-        const message = hooks.keptUpdateNote ? `${e.message}. ${hooks.keptUpdateNote}` : e.message;
+        const message = spec.kept?.updateNote ? `${e.message}. ${spec.kept.updateNote}` : e.message;
         throw kept(message, id, { ...base(ctx.latest, { ...news, ...ctx.keep }), ...ctx.outputs }, news, e);
       }
     },
 
     async delete(id, props) {
-      if (hooks.keepOnDelete) {
-        say(`${spec.noun} ${id} leaves the stack: ${await hooks.keepOnDelete(getClient(), id, props)}`);
-        return;
-      }
       try {
         const c = getClient();
         const timeoutMs = budgetOf(spec, props, "delete");
         const ctx = context(c, id, props, timeoutMs);
-        if (hooks.beforeDelete) await hooks.beforeDelete(ctx);
         const remove = async () => (await c.request("DELETE", spec.itemPath(id, props), { accept: [404] })).status;
         const status = hooks.deleteSteps ? await hooks.deleteSteps(ctx, remove) : await remove();
-        const gone = typeof hooks.waitGone === "object" ? hooks.waitGone : {};
-        if (hooks.waitGone && !(gone.skipOn404 && status === 404)) {
+        const gone = typeof spec.waitGone === "object" ? spec.waitGone : {};
+        if (spec.waitGone && !(gone.skipOn404 && status === 404)) {
           const what = `${spec.noun} ${id} to be deleted`;
           await waitFor({ client: c, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
         }

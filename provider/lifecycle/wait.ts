@@ -1,5 +1,5 @@
 import { pause } from "./cancel";
-import type { ApiClient } from "./client";
+import type { ApiClient } from "../transport/client";
 
 export interface WaitOptions<T> {
   client: ApiClient;

@@ -1,5 +1,5 @@
 import { AUTONAMED, AUTONAMING, autoName, isExisting, NAME_SUFFIX, nameFromPattern, RESOURCE_NAME, type NamingPolicy } from "./naming";
-import { containsUnknown, fieldOf, sameValue, type Props, type ResourceSpec } from "./table";
+import { containsUnknown, fieldOf, labelField, sameValue, type Props, type ResourceSpec } from "./table";
 
 /**
  * Check and diff from the table: preview-time validation (every failure names its property), and which
@@ -147,12 +147,12 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOu
 /**
  * Whether a replacement deletes the old resource first: only for a resource that holds no data, when the
  * API keeps labels unique and the new one keeps a label the program pins. An auto-named resource gets a
- * fresh label, and a data-holding one is renamed after the old one is gone (provider/replacements.ts).
+ * fresh label, and a data-holding one is renamed after the old one is gone (provider/lifecycle/replacements.ts).
  * Said whether or not this diff replaces: the engine reads it only for a replacement, and it may force one
  * the diff does not make (`replaceOnChanges`, `replaceWith`, `replacementTrigger`).
  */
 export function deletesFirst(spec: ResourceSpec, _replaces: string[], changed: string[], news: Props): boolean {
-  const field = spec.autoName?.field ?? "label";
+  const field = labelField(spec);
   return Boolean(spec.uniqueLabel && !spec.holdsData && !changed.includes(field) && news[AUTONAMED] !== true);
 }
 

@@ -1,4 +1,4 @@
-import { UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
+import { isObject, UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
 
 /**
  * Where inside a changed input the change is: the property paths of a detailed diff (`alerts.cpu`,
@@ -8,7 +8,6 @@ import { UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
  */
 export type PathChange = "add" | "delete" | "update";
 
-const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
 const absent = (v: unknown) => v === undefined || v === null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 

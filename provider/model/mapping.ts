@@ -60,3 +60,16 @@ export function readResult(spec: ResourceSpec, id: string, outs: Props, props: P
   for (const k of [DECLARED, IMPORTED]) if (props[k] !== undefined) full[k] = props[k];
   return { id, props: full, inputs: inputsOf(spec, full) };
 }
+
+/** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
+export function withoutUndefined<T>(v: T): T {
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, withoutUndefined(x)]),
+    ) as T;
+  }
+  return v;
+}

@@ -1,5 +1,5 @@
 import { valueFor } from "./check";
-import { containsUnknown, UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
+import { isObject, containsUnknown, UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
 
 /**
  * Planned outputs, for a preview that plans exactly what the `up` then does (the plugin's Create and Update
@@ -20,7 +20,6 @@ export interface PlanContext {
   changed: string[];
 }
 
-const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Whether an output field may change when these inputs change (in place). */

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import type { ApiClient } from "./client";
+import type { ApiClient } from "../transport/client";
 import type { NameRule } from "./naming";
 import { ID_PATTERN } from "./rules";
 
@@ -71,7 +71,7 @@ export interface Field {
   /**
    * An output-only field: the inputs whose in-place change may alter it (`"*"`: any change sent to the API),
    * so that a preview plans it unknown then. Any other output keeps its value through an update
-   * (provider/plan.ts).
+   * (provider/model/plan.ts).
    */
   changesWith?: string[] | "*";
   /**
@@ -79,11 +79,33 @@ export interface Field {
    * gives it (a profile's interfaces, which Interface resources may manage instead).
    */
   notImported?: boolean;
+  /**
+   * Made by the provider at create when the program leaves it out and `when` says it is needed (a strong root
+   * password for a deploy): the outputs keep it (secret), and updates keep it while the program leaves it out.
+   */
+  generate?: { value(): unknown; when(inputs: Props): boolean };
+  /**
+   * Known only from the create's answer (a token's value): updates keep it from the old outputs while the
+   * program leaves it out.
+   */
+  fromCreate?: boolean;
   /** JSON type of an output-only field without a `schema`, for the schema. */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   /** JSON type of the items of an output-only list without a `schema`, for the schema. */
   itemType?: "string" | "integer" | "object";
   description: string;
+}
+
+/** Waiting for a status after create or update: done, or failed for good (with a message). */
+export interface StatusWait<Api> {
+  /** "to be ready", for messages. */
+  what: string;
+  done(api: Api): boolean;
+  failed?(api: Api): string | undefined;
+  /** Polling cap (ms): 2 s by default; a database that takes minutes polls every 10 s. */
+  maxMs?: number;
+  /** How often a progress line is printed (ms): 10 s by default. */
+  progressEveryMs?: number;
 }
 
 export type TimeoutOp = "create" | "update" | "delete";
@@ -98,11 +120,11 @@ export interface TimeoutsRow {
   note?: string;
 }
 
-export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
+export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends readonly Field[] = readonly Field[]> {
   /** Resource class name, e.g. `SshKey`. */
   type: string;
   description: string;
-  fields: Field[];
+  fields: F;
   /** Human words for the resource in messages, e.g. "SSH key". */
   noun: string;
   /** What the Pulumi id is, for the docs (e.g. "the API's key id, as a string"). */
@@ -122,13 +144,19 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
    * pinned unique label the replacement is made under a temporary label and renamed once the old one is gone.
    */
   holdsData?: boolean;
+  /** create: the status to wait for after the POST (an update first finishes a wait a create left unfinished). */
+  waitCreated?: StatusWait<Api>;
+  /** delete: wait until the resource is gone (the API deletes some in the background). */
+  waitGone?: boolean | GoneWait;
+  /** A failure after the resource exists keeps it in the stack: what the message says then. */
+  kept?: KeptWords;
   /** The waits of the resource: a `timeouts` input (validated, documented) with these defaults. */
   timeouts?: TimeoutsRow;
   collectionPath(inputs: Props): string;
   itemPath(id: string, props: Props): string;
   /**
    * The collection's list answers each item's record as its GET does: during a large refresh, reads take
-   * their records from one list (provider/read-batch.ts).
+   * their records from one list (provider/transport/read-batch.ts).
    */
   readsFromList?: boolean;
   /**
@@ -137,6 +165,45 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord> {
    */
   findExisting?(client: ApiClient, body: Props, inputs: Props, since: number): Promise<Api | undefined>;
 }
+
+/** delete: waiting until the resource is gone, with options. */
+export interface GoneWait {
+  /** Polling cap (ms): 2 s by default. */
+  maxMs?: number;
+  /** No wait when the DELETE answered 404 (it was gone already). */
+  skipOn404?: boolean;
+}
+
+/** What the message of a failure that keeps the resource says (`<message>. The <noun> <id> exists and is kept in the stack: <note>`). */
+export interface KeptWords {
+  /** The words for the resource (default: the spec's noun), e.g. "database". */
+  noun?: string;
+  /** Said after "is kept in the stack" (what to do next). */
+  note?: string;
+  /** update: said after the message of a failure that keeps the resource. */
+  updateNote?: string;
+  /** update: a failure after the update itself (reading the outputs) keeps the resource as the update returned it. */
+  afterUpdate?: boolean;
+}
+
+/**
+ * The inputs of a table, typed from its fields' schemas (a field without a schema: unknown), each optional:
+ * what a resource's hooks read from the props. `Typed<InputsOf<F>>` also admits the other props (outputs,
+ * markers) as unknown.
+ */
+export type InputsOf<F extends readonly Field[]> = {
+  [K in F[number] as K extends { kind: "input"; name: infer N extends string } ? N : never]?: K extends { schema: z.ZodType<infer T> } ? T : unknown;
+};
+export type Typed<In> = In & Props;
+
+/**
+ * A resource's table, with its field rows' names and schemas kept in its type (so that its hooks get typed
+ * inputs): `table<InstanceApi>()({ type: "Instance", fields: [...], ... })`.
+ */
+export const table =
+  <Api extends ApiRecord>() =>
+  <const F extends readonly Field[]>(spec: ResourceSpec<Api, F>): ResourceSpec<Api, F> =>
+    spec;
 
 /** Clock skew allowed between this machine and the API when telling what a create made (a minute). */
 export const CLOCK_SKEW_MS = 60_000;
@@ -147,7 +214,7 @@ export const CLOCK_SKEW_MS = 60_000;
  */
 export const madeSince = (created: unknown, since: number): boolean => Date.parse(`${String(created)}Z`) >= since - CLOCK_SKEW_MS;
 
-/** A zod string schema from one of the shared rules (provider/rules.ts): the rule's text is the message. */
+/** A zod string schema from one of the shared rules (provider/model/rules.ts): the rule's text is the message. */
 export const rule = (check: (v: string) => string | undefined): z.ZodType<string> =>
   z.string().superRefine((v, ctx) => {
     const e = check(v);
@@ -164,7 +231,7 @@ export function convertKeys(v: unknown, f: (k: string) => string): unknown {
   return v;
 }
 
-const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
 
 /** Equality as the diff sees it for a field: sets for unordered lists, the user's keys for partial objects. */
 export function sameValue(f: Field, old: unknown, next: unknown): boolean {
@@ -180,6 +247,8 @@ export function sameValue(f: Field, old: unknown, next: unknown): boolean {
 }
 
 export const apiName = (f: Field): string => f.api ?? snake(f.name);
+/** The field that holds a resource's label (what auto-naming fills in, what a replacement pins). */
+export const labelField = (spec: ResourceSpec): string => spec.autoName?.field ?? "label";
 export const inputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => f.kind === "input");
 export const fieldOf = (spec: ResourceSpec, name: string): Field | undefined => spec.fields.find((f) => f.name === name);
 

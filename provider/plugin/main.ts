@@ -7,7 +7,7 @@
  * it prints its port the same way and waits: `PULUMI_DEBUG_PROVIDERS=compute:<port> pulumi up` makes the
  * engine attach to it (the Attach call gives the engine's address) instead of starting a plugin of its own.
  */
-import { cancelOnSignals } from "../cancel";
+import { cancelOnSignals } from "../lifecycle/cancel";
 import { engineAddressOf, serve } from "./server";
 
 // A terminal's Ctrl-C reaches every process of the group: the waits end, the operations answer.

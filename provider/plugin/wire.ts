@@ -7,11 +7,10 @@ import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { DECLARED } from "../check";
-import { KeptResourceError } from "../errors";
-import { withoutUndefined } from "../index";
-import { declare } from "../mapping";
-import type { Props, ResourceSpec } from "../table";
+import { DECLARED } from "../model/check";
+import { KeptResourceError } from "../lifecycle/errors";
+import { declare, withoutUndefined } from "../model/mapping";
+import type { Props, ResourceSpec } from "../model/table";
 
 /** The key/value Pulumi wraps a secret in, on the wire. */
 const SIG = "4dabf18193072939515e22adb298388d";

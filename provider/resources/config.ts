@@ -1,11 +1,12 @@
 import { z } from "zod";
-import type { ApiClient } from "../client";
+import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
-import { toApiBody, updateBody } from "../mapping";
-import { claimAsList } from "../ownership";
-import { DEVICE_SLOTS, lengthError } from "../rules";
-import { instancePath, power, putChanged, refusedWhileRunning, say, type InstanceStatus } from "../steps";
-import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, type ResourceSpec } from "../table";
+import { toApiBody, updateBody } from "../model/mapping";
+import { claimAsList } from "../lifecycle/program";
+import { DEVICE_SLOTS, lengthError } from "../model/rules";
+import { putChanged, say } from "../lifecycle/steps";
+import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance/power";
+import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, table, isObject } from "../model/table";
 import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance/interfaces";
 
 export interface ConfigApi {
@@ -32,7 +33,7 @@ const devices = z
   })
   .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s].diskId ?? null, volumeId: v[s].volumeId ?? null } : null])));
 
-export const configSpec: ResourceSpec<ConfigApi> = {
+export const configSpec = table<ConfigApi>()({
   type: "Config",
   noun: "configuration profile",
   description:
@@ -155,11 +156,11 @@ export const configSpec: ResourceSpec<ConfigApi> = {
   },
   collectionPath: (inputs) => `${instancePath(inputs.computeId)}/configs`,
   itemPath: (id, props) => `${instancePath(props.computeId)}/configs/${encodeURIComponent(id)}`,
-  async findExisting(client, body, inputs, since) {
+  async findExisting(client, body, inputs, since): Promise<ConfigApi | undefined> {
     const all = await client.list<ConfigApi>(configSpec.collectionPath(inputs));
     return all.find((c) => c.label === body.label && madeSince(c.created, since));
   },
-};
+});
 
 const body = (inputs: Props, only?: string[]) => {
   const b = only
@@ -173,7 +174,7 @@ const body = (inputs: Props, only?: string[]) => {
   return b;
 };
 
-const instanceStatus = async (c: ApiClient, props: Props) => ((await c.get<InstanceStatus>(instancePath(props.computeId))) as InstanceStatus).status;
+const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<InstanceStatus>(instancePath(props.computeId))).status;
 
 /**
  * The outputs beyond the table's: devices as given, `booted` from the instance, and the interfaces as a
@@ -187,7 +188,7 @@ async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise
     if (status === "running" || status === "offline") outs.booted = status === "running";
   }
   const actual = interfacesFromApi(api.interfaces ?? []);
-  outs.interfaces = Array.isArray(props.interfaces) && interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
+  outs.interfaces = Array.isArray(props.interfaces) && interfacesMatch(props.interfaces.filter(isObject), actual) ? props.interfaces : actual;
   return outs;
 }
 
@@ -203,7 +204,7 @@ export const config = defineResource({
     diff(_client, id, olds, news) {
       if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
     },
-    createBody: (inputs) => body(inputs),
+    createBody: (_table, inputs) => body(inputs),
     async afterCreate({ client: c, id, props: inputs, timeoutMs }, api) {
       if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
       if (inputs.booted !== undefined) {
@@ -224,9 +225,13 @@ export const config = defineResource({
       return api;
     },
     extraOutputs,
-    // The API keeps the profile a running instance booted with (booted by hand, or by another resource):
-    // the instance is shut down for the delete, and stays so (it cannot boot a profile that is gone).
+    // The API keeps the profile a running instance booted with: a booted profile shuts it down first. One
+    // booted by hand, or by another resource: the instance is shut down for the delete, and stays so (it
+    // cannot boot a profile that is gone).
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+      if (props.booted === true && (await c.get<InstanceStatus>(instancePath(props.computeId), true))?.status === "running") {
+        await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
+      }
       try {
         return await remove();
       } catch (err) {
@@ -235,12 +240,6 @@ export const config = defineResource({
         say(`profile ${id} is the one instance ${computeId} runs with: the instance is shut down to delete it, and stays shut down`);
         await power(c, computeId, "shutdown", { configId: id, timeoutMs, why: `to shut down for the delete of profile ${id}` });
         return remove();
-      }
-    },
-    async beforeDelete({ client: c, id, props, timeoutMs }) {
-      // The API keeps the profile a running instance booted with: a booted profile shuts it down first.
-      if (props.booted === true && (await c.get<InstanceStatus>(instancePath(props.computeId), true))?.status === "running") {
-        await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
       }
     },
   },

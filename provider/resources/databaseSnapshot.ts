@@ -1,14 +1,14 @@
-import { pause } from "../cancel";
+import { pause } from "../lifecycle/cancel";
 import { z } from "zod";
-import { ApiError, type ApiClient } from "../client";
-import type { CheckFailure } from "../check";
-import { declareDatabaseSnapshot } from "../declared";
+import { ApiError, type ApiClient } from "../transport/client";
+import type { CheckFailure } from "../model/check";
+import { declareDatabaseSnapshot } from "../lifecycle/program";
 import { defineResource, type ResourceDefinition } from "../definition";
-import { act } from "../lost-answers";
-import { isExisting, RESOURCE_NAME } from "../naming";
-import { client as settingsClient } from "../settings";
-import { waitStatus } from "../steps";
-import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec } from "../table";
+import { act } from "../lifecycle/lost-answers";
+import { isExisting, RESOURCE_NAME } from "../model/naming";
+import { client as settingsClient } from "../transport/settings";
+import { waitStatus } from "../lifecycle/steps";
+import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec, table } from "../model/table";
 import type { Engine } from "./database";
 
 export interface DatabaseBackupApi {
@@ -25,9 +25,9 @@ const HUMAN: Record<Engine, string> = { mysql: "MySQL", postgresql: "PostgreSQL"
 const TYPE: Record<Engine, string> = { mysql: "MysqlDatabaseSnapshot", postgresql: "PostgresDatabaseSnapshot" };
 const databasePath = (engine: Engine, id: unknown) => `/databases/${engine}/instances/${encodeURIComponent(String(id))}`;
 
-export function databaseSnapshotSpec(engine: Engine): ResourceSpec<DatabaseBackupApi> {
+export function databaseSnapshotSpec(engine: Engine) {
   const human = HUMAN[engine];
-  const spec: ResourceSpec<DatabaseBackupApi> = {
+  const spec = table<DatabaseBackupApi>()({
     type: TYPE[engine],
     noun: `${human} snapshot`,
     description: `A snapshot backup of a managed ${human} cluster (\`POST /databases/${engine}/instances/{databaseId}/backups\`). Create waits until the cluster has finished it (it is \`backing_up\` meanwhile); delete removes it. A cluster keeps at most ${MAX_SNAPSHOTS} snapshots: a program declares at most ${MAX_SNAPSHOTS} per cluster, and the API's refusal names the ones there are.${engine === "postgresql" ? " PostgreSQL's backup endpoints are not shown by the spec: they mirror MySQL's (docs/spec-gaps.md)." : ""}`,
@@ -68,11 +68,12 @@ export function databaseSnapshotSpec(engine: Engine): ResourceSpec<DatabaseBacku
     collectionPath: (inputs) => `${databasePath(engine, inputs.databaseId)}/backups`,
     itemPath: (id, props) => `${databasePath(engine, props.databaseId)}/backups/${encodeURIComponent(id)}`,
     // The create answers `{}`: the snapshot is found by its label, made since the create began.
-    async findExisting(client, body, inputs, since) {
+    async findExisting(client, body, inputs, since): Promise<DatabaseBackupApi | undefined> {
       const all = await client.list<DatabaseBackupApi>(spec.collectionPath(inputs));
       return all.filter((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since)).sort((a, b) => b.id - a.id)[0];
     },
-  };
+  });
+
   return spec;
 }
 
@@ -141,7 +142,7 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
         }
         return failures;
       },
-      send: (c, body, inputs) => take(c, spec, body, inputs),
+      send: (_create, { client, body, inputs }) => take(client, spec, body, inputs),
       async afterCreate(ctx, made) {
         // The cluster is `backing_up` until the snapshot is done.
         const who = `${HUMAN[engine]} database ${String(ctx.props.databaseId)}`;

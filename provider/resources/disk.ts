@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
-import { act } from "../lost-answers";
-import { generatedPassword } from "../passwords";
-import { lengthError, rootPassError, sshPublicKeyError } from "../rules";
-import { snapshotBeforeChangeOf } from "../declared";
-import { instancePath, powerCycle, refusedWhileRunning, say, type StatusWait } from "../steps";
+import { act } from "../lifecycle/lost-answers";
+import { generatedPassword } from "../model/passwords";
+import { lengthError, rootPassError, sshPublicKeyError } from "../model/rules";
+import { snapshotBeforeChangeOf } from "../lifecycle/program";
+import { say, type StatusWait } from "../lifecycle/steps";
+import { instancePath, powerCycle, refusedWhileRunning } from "./instance/power";
 import { snapshotBeforeChange } from "./instance/presnapshot";
-import type { CheckFailure } from "../check";
-import { idInput, madeSince, rule, type ResourceSpec } from "../table";
+import type { CheckFailure } from "../model/check";
+import { idInput, madeSince, rule, table } from "../model/table";
 
 export interface DiskApi {
   id: number;
@@ -19,7 +20,9 @@ export interface DiskApi {
   updated: string;
 }
 
-export const diskSpec: ResourceSpec<DiskApi> = {
+const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> => ({ what, done: (d) => d.status === "ready" && want(d) });
+
+export const diskSpec = table<DiskApi>()({
   type: "Disk",
   noun: "disk",
   holdsData: true,
@@ -73,6 +76,8 @@ export const diskSpec: ResourceSpec<DiskApi> = {
       secret: true,
       writeOnly: true,
       computed: true,
+      // A deploy given none gets a strong one (kept as a secret output).
+      generate: { value: generatedPassword, when: (ins) => ins.image !== undefined },
       schema: rule(rootPassError),
       description:
         "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.",
@@ -119,11 +124,13 @@ export const diskSpec: ResourceSpec<DiskApi> = {
     defaults: { create: "10m", update: "30m", delete: "10m" },
     note: "An update covers the instance's shutdown and boot around a resize or a password reset.",
   },
+  waitCreated: ready("to be ready"),
+  waitGone: true,
   collectionPath: (inputs) => `${instancePath(inputs.computeId)}/disks`,
   itemPath: (id, props) => `${instancePath(props.computeId)}/disks/${encodeURIComponent(id)}`,
   // A lost create answer: the disk with our label (every create carries one), size and filesystem, made no
   // earlier than this create began (less a minute for clock skew). A sibling is never taken for it.
-  async findExisting(client, body, inputs, since) {
+  async findExisting(client, body, inputs, since): Promise<DiskApi | undefined> {
     const all = await client.list<DiskApi>(diskSpec.collectionPath(inputs));
     const fs = (body.filesystem as string | undefined) ?? (body.image === undefined ? "ext4" : undefined);
     const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && madeSince(d.created, since));
@@ -133,9 +140,7 @@ export const diskSpec: ResourceSpec<DiskApi> = {
       );
     return found[0];
   },
-};
-
-const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> => ({ what, done: (d) => d.status === "ready" && want(d) });
+});
 
 /** A disk: its table, plus the password it is deployed with, its wait for `ready`, and in-place changes. */
 export const disk = defineResource({
@@ -151,9 +156,6 @@ export const disk = defineResource({
         failures.push({ property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" });
       return failures;
     },
-    prepare: (ins) => (ins.image !== undefined && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
-    waitCreated: ready("to be ready"),
-    carry: ["rootPass"],
     async update(ctx, olds, news, changed) {
       const { client: c, id, timeoutMs } = ctx;
       const item = diskSpec.itemPath(id, olds);
@@ -170,7 +172,7 @@ export const disk = defineResource({
         await powerCycle(c, String(olds.computeId), { timeoutMs, why: `the disk ${resize ? "resize" : "password reset"}` }, async () => {
           if (resize) {
             await act(c, `${item}/resize`, { size: news.size }, async () => {
-              const d = (await c.get<DiskApi>(item)) as DiskApi;
+              const d = await c.get<DiskApi>(item);
               return d.status === "not ready" || d.size === news.size;
             });
             ctx.latest = await ctx.wait(ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size));
@@ -182,7 +184,7 @@ export const disk = defineResource({
           }
         });
       }
-      return ctx.latest ?? ((await c.get<DiskApi>(item)) as DiskApi);
+      return ctx.latest ?? (await c.get<DiskApi>(item));
     },
     // The API keeps a disk of the profile a running instance booted with: shut down for the delete, then booted.
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
@@ -198,7 +200,6 @@ export const disk = defineResource({
         return powerCycle(c, computeId, { timeoutMs, why: `the delete of disk ${id}` }, remove);
       }
     },
-    waitGone: true,
   },
 });
 export const diskProvider = disk.provider;

@@ -6,15 +6,14 @@ import { Readable, Transform } from "node:stream";
 import { createGzip } from "node:zlib";
 import { request } from "undici";
 import { z } from "zod";
-import { AmbiguousCreateError, type ApiClient } from "../client";
+import { LostAnswerError, type ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
-import { createOnce } from "../lost-answers";
-import { toApiBody } from "../mapping";
-import { isExisting } from "../naming";
-import { lengthError } from "../rules";
-import { putChanged } from "../steps";
-import type { CheckFailure } from "../check";
-import { idInput, madeSince, rule, UNKNOWN, type ResourceSpec } from "../table";
+import { toApiBody } from "../model/mapping";
+import { isExisting } from "../model/naming";
+import { lengthError } from "../model/rules";
+import { putChanged } from "../lifecycle/steps";
+import type { CheckFailure } from "../model/check";
+import { idInput, madeSince, rule, UNKNOWN, table } from "../model/table";
 
 export interface ImageApi {
   id: string;
@@ -27,7 +26,7 @@ export interface ImageApi {
 /** The spec's limit for an upload (compressed). */
 export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
-export const imageSpec: ResourceSpec<ImageApi> = {
+export const imageSpec = table<ImageApi>()({
   type: "Image",
   noun: "image",
   description:
@@ -110,13 +109,14 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
     { name: "updated", kind: "output", changesWith: ["label", "description"], description: "When it last changed." },
   ],
   timeouts: { defaults: { create: "30m" }, note: "The create waits until the image is available." },
+  waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
   collectionPath: () => "/images",
   itemPath: (id) => `/images/${id}`,
-  async findExisting(client, body, _inputs, since) {
+  async findExisting(client, body, _inputs, since): Promise<ImageApi | undefined> {
     const all = await client.list<ImageApi>("/images");
     return all.find((i) => !i.is_public && i.label === body.label && madeSince(i.created, since));
   },
-};
+});
 
 /** SHA-256 of a file, streamed. */
 export async function fileSha256(file: string): Promise<string> {
@@ -168,7 +168,7 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
     try {
       return (await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false })).body;
     } catch (err) {
-      if (!(err instanceof AmbiguousCreateError) || i >= 10) throw err;
+      if (!(err instanceof LostAnswerError) || i >= 10) throw err;
       const strays = (await c.list<ImageApi>("/images")).filter(
         (im) => im.status === "pending_upload" && im.label === body.label && madeSince(im.created, since),
       );
@@ -204,12 +204,12 @@ export const image = defineResource({
     diff(_client, _id, _olds, _news, d) {
       d.deleteBeforeReplace = false;
     },
-    createBody: (inputs) =>
+    createBody: (_table, inputs) =>
       inputs.diskId !== undefined
         ? toApiBody(imageSpec, inputs, ["diskId", "label", "description", "cloudInit"])
         : toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]),
-    async send(c, body, inputs) {
-      if (inputs.diskId !== undefined) return createOnce(c, imageSpec, body, inputs);
+    async send(create, { client: c, body, inputs }) {
+      if (inputs.diskId !== undefined) return create();
       const r = await requestUpload(c, body);
       try {
         await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
@@ -220,7 +220,6 @@ export const image = defineResource({
       }
       return r.image;
     },
-    waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
     async update({ client: c, id }, olds, news, changed) {
       // A moved or renamed file (same content) changes nothing in the API.
       return (await putChanged(c, imageSpec, id, olds, news, changed, { only: ["label", "description"] })).api;

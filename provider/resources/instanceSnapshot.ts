@@ -1,13 +1,14 @@
 import { z } from "zod";
-import type { ApiClient } from "../client";
-import type { CheckFailure } from "../check";
-import { plannedBackupsOf, claimSnapshotSlot } from "../declared";
+import type { ApiClient } from "../transport/client";
+import type { CheckFailure } from "../model/check";
+import { plannedBackupsOf, claimSnapshotSlot } from "../lifecycle/program";
 import { defineResource } from "../definition";
-import { isExisting, RESOURCE_NAME } from "../naming";
-import { lengthError } from "../rules";
-import { client as settingsClient } from "../settings";
-import { instancePath } from "../steps";
-import { containsUnknown, idInput, madeSince, rule, type Props, type ResourceSpec } from "../table";
+import { isExisting, RESOURCE_NAME } from "../model/naming";
+import { lengthError } from "../model/rules";
+import { client as settingsClient } from "../transport/settings";
+import { say } from "../lifecycle/steps";
+import { instancePath } from "./instance/power";
+import { containsUnknown, idInput, madeSince, rule, type Props, table } from "../model/table";
 
 export interface BackupApi {
   id: number;
@@ -36,7 +37,7 @@ export async function backupsOf(c: ApiClient, path: string): Promise<BackupApi[]
 
 const FAILED = ["failed", "userAborted"];
 
-export const instanceSnapshotSpec: ResourceSpec<BackupApi> = {
+export const instanceSnapshotSpec = table<BackupApi>()({
   type: "InstanceSnapshot",
   noun: "instance snapshot",
   description:
@@ -89,14 +90,21 @@ const data = new compute.Disk("data", { computeId: web.id, size: 4096 }, { depen
   ],
   autoName: { field: "label", min: 1, max: 255, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
+  waitCreated: {
+    what: "to be taken",
+    done: (b) => b.status === "successful",
+    failed: (b) => (FAILED.includes(b.status) ? `the snapshot ended ${b.status}` : undefined),
+    maxMs: 5_000,
+    progressEveryMs: 15_000,
+  },
   collectionPath: (inputs) => `${instancePath(inputs.computeId)}/backups`,
   itemPath: (id, props) => `${instancePath(props.computeId)}/backups/${encodeURIComponent(id)}`,
   // A lost create answer: the snapshot in the slot (taken or under way) with our label, made since the create began.
-  async findExisting(client, body, inputs, since) {
+  async findExisting(client, body, inputs, since): Promise<BackupApi | undefined> {
     const all = await backupsOf(client, instanceSnapshotSpec.collectionPath(inputs));
     return all.find((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since));
   },
-};
+});
 
 /** At preview, where it can be told: the instance's backup service (planned by its Instance, else as it is). */
 async function backupServiceFailure(computeId: string): Promise<CheckFailure | undefined> {
@@ -124,7 +132,7 @@ export const instanceSnapshot = defineResource({
     listKey: "backups",
     description: "The backups of an instance: the automatic ones, and the snapshot under way and the current one.",
     parents: { computeId: "instance" },
-    list: (c, path) => backupsOf(c, path) as Promise<unknown[]> as Promise<Props[]>,
+    list: async (c, path) => (await backupsOf(c, path)).map((b) => ({ ...b })),
   },
   sdk: { file: "instanceSnapshot" },
   hooks: {
@@ -145,23 +153,25 @@ export const instanceSnapshot = defineResource({
       const failure = isExisting(olds) ? undefined : await backupServiceFailure(String(computeId));
       return failure ? [failure] : [];
     },
-    waitCreated: {
-      what: "to be taken",
-      done: (b) => b.status === "successful",
-      failed: (b) => (FAILED.includes(b.status) ? `the snapshot ended ${b.status}` : undefined),
-      maxMs: 5_000,
-      progressEveryMs: 15_000,
-    },
-    /** What the API shows: the snapshot still in the slot (it stays), or already replaced by a newer one (a replacement). */
-    async keepOnDelete(c, id, props) {
-      const kept = "the API deletes no single snapshot: it stays in the API, in the instance's slot, until the next snapshot or the backup service's cancel";
-      const all = await backupsOf(c, instanceSnapshotSpec.collectionPath(props)).catch(() => undefined);
-      if (all === undefined || all.some((b) => String(b.id) === id)) return kept;
-      const newer = all.find((b) => b.type === "snapshot");
-      return newer
-        ? `it is no longer in the API: the instance's one snapshot slot now holds snapshot ${newer.id} (${newer.label ?? "no label"}), which replaced it`
-        : "it is no longer in the API (the instance's snapshot slot is empty): nothing to remove";
+    /**
+     * The API deletes no single snapshot: nothing is sent, and a line says what the API shows: the snapshot
+     * still in the slot (it stays), or already replaced by a newer one (a replacement).
+     */
+    async deleteSteps({ client: c, id, props }) {
+      say(`${instanceSnapshotSpec.noun} ${id} leaves the stack: ${await keptSnapshot(c, id, props)}`);
+      return 200;
     },
   },
 });
 export const instanceSnapshotProvider = instanceSnapshot.provider;
+
+/** What becomes of a snapshot whose resource is deleted, as the API shows it now. */
+async function keptSnapshot(c: ApiClient, id: string, props: Props): Promise<string> {
+  const kept = "the API deletes no single snapshot: it stays in the API, in the instance's slot, until the next snapshot or the backup service's cancel";
+  const all = await backupsOf(c, instanceSnapshotSpec.collectionPath(props)).catch(() => undefined);
+  if (all === undefined || all.some((b) => String(b.id) === id)) return kept;
+  const newer = all.find((b) => b.type === "snapshot");
+  return newer
+    ? `it is no longer in the API: the instance's one snapshot slot now holds snapshot ${newer.id} (${newer.label ?? "no label"}), which replaced it`
+    : "it is no longer in the API (the instance's snapshot slot is empty): nothing to remove";
+}

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
-import { ApiError } from "../client";
-import { createOnce } from "../lost-answers";
-import { powerCycle, say } from "../steps";
-import { claimOneByOne } from "../ownership";
-import type { CheckFailure } from "../check";
-import { idInput, UNKNOWN, type ResourceSpec } from "../table";
+import { ApiError } from "../transport/client";
+import { say } from "../lifecycle/steps";
+import { powerCycle } from "./instance/power";
+import { claimOneByOne } from "../lifecycle/program";
+import type { CheckFailure } from "../model/check";
+import { idInput, UNKNOWN, table } from "../model/table";
 
 export interface InterfaceApi {
   id: number;
@@ -13,7 +13,7 @@ export interface InterfaceApi {
   [k: string]: unknown;
 }
 
-export const interfaceSpec: ResourceSpec<InterfaceApi> = {
+export const interfaceSpec = table<InterfaceApi>()({
   type: "Interface",
   noun: "interface",
   description:
@@ -108,7 +108,7 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   // An interface has no label: after a lost answer, it is the profile's interface with the same purpose,
   // VLAN label, address and subnet. Reading the profile's interfaces before every create would tell a
   // pre-existing twin apart, at one more request per create: not done (docs/reliability.md).
-  async findExisting(client, body, inputs) {
+  async findExisting(client, body, inputs): Promise<InterfaceApi | undefined> {
     const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
     const vpcAddress = (body.ipv4 as { vpc?: string } | undefined)?.vpc;
     const made = list.filter(
@@ -126,7 +126,7 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
     }
     return made[0];
   },
-};
+});
 
 /** An interface: its table, plus the per-purpose rules, updates only where the API has them, and ownership claims. */
 export const iface = defineResource({
@@ -176,9 +176,9 @@ export const iface = defineResource({
         return powerCycle(c, computeId, { timeoutMs, why: `the delete of its active interface ${id}` }, remove);
       }
     },
-    async send(c, body, inputs) {
+    send(create, { inputs }) {
       claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
-      return createOnce(c, interfaceSpec, body, inputs);
+      return create();
     },
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
-import { sshPublicKeyError } from "../rules";
-import { madeSince, rule, type ResourceSpec } from "../table";
+import { sshPublicKeyError } from "../model/rules";
+import { madeSince, rule, table } from "../model/table";
 
 export interface SshKeyApi {
   id: number;
@@ -12,7 +12,7 @@ export interface SshKeyApi {
 
 const publicKey = rule(sshPublicKeyError).transform((v) => v.trim());
 
-export const sshKeySpec: ResourceSpec<SshKeyApi> = {
+export const sshKeySpec = table<SshKeyApi>()({
   type: "SshKey",
   noun: "SSH key",
   description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
@@ -49,12 +49,12 @@ export const keyId = key.id;`,
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
   // A lost create answer: the key we sent, with our label, added since this create began, so an older copy
   // of the same key is never taken over.
-  async findExisting(client, body, _inputs, since) {
+  async findExisting(client, body, _inputs, since): Promise<SshKeyApi | undefined> {
     const keys = await client.list<SshKeyApi>("/profile/sshkeys");
     const matches = keys.filter((k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && madeSince(k.created, since));
     return matches.sort((a, b) => b.id - a.id)[0];
   },
-};
+});
 
 export const sshKey = defineResource({
   spec: sshKeySpec,

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { deletesFirst, type CheckFailure } from "../check";
+import { deletesFirst, type CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
-import { RESOURCE_NAME } from "../naming";
-import { untilAccepted, usersLeaving } from "../steps";
-import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
-import { idInput, rule, UNKNOWN, type ResourceSpec } from "../table";
+import { RESOURCE_NAME } from "../model/naming";
+import { subnetsOf } from "../lifecycle/program";
+import { untilAccepted } from "../lifecycle/steps";
+import { usersLeaving } from "./instance/power";
+import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../model/rules";
+import { idInput, rule, UNKNOWN, table } from "../model/table";
 import { VPC_LABEL } from "./vpc";
 
 export interface SubnetApi {
@@ -16,7 +18,7 @@ export interface SubnetApi {
   updated: string;
 }
 
-export const subnetSpec: ResourceSpec<SubnetApi> = {
+export const subnetSpec = table<SubnetApi>()({
   type: "Subnet",
   noun: "subnet",
   uniqueLabel: true,
@@ -68,20 +70,10 @@ export const subnetSpec: ResourceSpec<SubnetApi> = {
   ],
   collectionPath: (inputs) => `/vpcs/${String(inputs.vpcId)}/subnets`,
   itemPath: (id, props) => `/vpcs/${String(props.vpcId)}/subnets/${encodeURIComponent(id)}`,
-  async findExisting(client, body, inputs) {
+  async findExisting(client, body, inputs): Promise<SubnetApi | undefined> {
     return (await client.list<SubnetApi>(`/vpcs/${String(inputs.vpcId)}/subnets`)).find((s) => s.label === body.label && s.ipv4 === body.ipv4);
   },
-};
-
-/**
- * The subnets this program declares, per VPC, by resource name (unique in a program, and stable while an
- * auto-named label is made anew for a replacement): a preview can refuse two overlapping ranges before
- * any request.
- */
-const declared = new Map<string, Map<string, { label: string; ipv4: string }>>();
-export function resetDeclaredSubnets(): void {
-  declared.clear();
-}
+});
 
 /** A subnet: its table, plus overlap checks between the program's subnets, delete-first over its own range, and who uses it. */
 export const subnet = defineResource({
@@ -103,17 +95,14 @@ export const subnet = defineResource({
         label !== UNKNOWN &&
         ipv4 !== UNKNOWN
       ) {
-        const siblings = declared.get(String(vpc)) ?? new Map<string, { label: string; ipv4: string }>();
+        const siblings = subnetsOf(String(vpc));
         for (const [other, s] of siblings) {
           if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
             failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
           }
         }
         // Only a subnet that passes is recorded: a refused one must not block its siblings.
-        if (!failures.length) {
-          siblings.set(name, { label, ipv4 });
-          declared.set(String(vpc), siblings);
-        }
+        if (!failures.length) siblings.set(name, { label, ipv4 });
       }
       return failures;
     },

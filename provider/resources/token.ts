@@ -1,12 +1,11 @@
 import { z } from "zod";
-import type { ApiClient } from "../client";
-import type { CheckFailure } from "../check";
+import type { CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
-import { createOnce } from "../lost-answers";
-import { isExisting } from "../naming";
-import { lengthError, parseScopes } from "../rules";
-import { say } from "../steps";
-import { madeSince, rule, UNKNOWN, type Props, type ResourceSpec } from "../table";
+import type { SendContext } from "../lifecycle/rest-provider";
+import { isExisting } from "../model/naming";
+import { lengthError, parseScopes } from "../model/rules";
+import { say } from "../lifecycle/steps";
+import { madeSince, rule, UNKNOWN, table } from "../model/table";
 
 export interface TokenApi {
   id: number;
@@ -40,7 +39,7 @@ const scopes = rule((v) => {
   return typeof p === "string" ? p : undefined;
 }).transform((v) => v.trim().split(/\s+/).join(" "));
 
-export const tokenSpec: ResourceSpec<TokenApi> = {
+export const tokenSpec = table<TokenApi>()({
   type: "Token",
   noun: "token",
   description:
@@ -83,6 +82,7 @@ export const monitoringToken = monitoring.token; // a secret`,
       kind: "output",
       secret: true,
       writeOnly: true,
+      fromCreate: true,
       description:
         "The token's value (secret), from the create answer; a read never replaces it (the API shows only its first 16 characters). Empty after an import: the value cannot be recovered.",
     },
@@ -92,20 +92,20 @@ export const monitoringToken = monitoring.token; // a secret`,
   collectionPath: () => "/profile/tokens",
   itemPath: (id) => `/profile/tokens/${encodeURIComponent(id)}`,
   // A lost create answer: the token with our label and scopes made since the create began.
-  async findExisting(client, body, _inputs, since) {
+  async findExisting(client, body, _inputs, since): Promise<TokenApi | undefined> {
     const all = await client.list<TokenApi>("/profile/tokens");
     const found = all.filter((t) => t.label === body.label && t.scopes === body.scopes && madeSince(t.created, since));
     return found.sort((a, b) => b.id - a.id)[0];
   },
-};
+});
 
 /**
  * Creates the token. A create whose answer was lost is found by its label, but without its value (a read
  * shows 16 characters): that token can never be handed to the program, so it is revoked and made again.
  */
-async function sendToken(c: ApiClient, body: Props, inputs: Props): Promise<TokenApi> {
+async function sendToken(create: () => Promise<TokenApi>, { client: c, inputs }: SendContext<object>): Promise<TokenApi> {
   for (let i = 0; i < 3; i++) {
-    const made = await createOnce(c, tokenSpec, body, inputs);
+    const made = await create();
     if (made.token.length > PREFIX) return made;
     say(`token ${made.id} was made but the answer that held its value was lost: it is revoked and made again`);
     await c.request("DELETE", tokenSpec.itemPath(String(made.id), inputs), { accept: [404] });
@@ -138,7 +138,6 @@ export const token = defineResource({
       }
       return {};
     },
-    carry: ["token"],
   },
 });
 export const tokenProvider = token.provider;

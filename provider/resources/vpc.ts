@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { ApiClient } from "../client";
+import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
-import { untilAccepted, usersLeaving } from "../steps";
-import type { NameRule } from "../naming";
-import { vpcLabelError } from "../rules";
-import { rule, type ResourceSpec } from "../table";
+import { untilAccepted } from "../lifecycle/steps";
+import { usersLeaving } from "./instance/power";
+import type { NameRule } from "../model/naming";
+import { vpcLabelError } from "../model/rules";
+import { rule, table } from "../model/table";
 
 export interface VpcApi {
   id: number;
@@ -19,7 +20,7 @@ export interface VpcApi {
 /** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no `--`. */
 export const VPC_LABEL: NameRule = { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9-]/, separators: "-" };
 
-export const vpcSpec: ResourceSpec<VpcApi> = {
+export const vpcSpec = table<VpcApi>()({
   type: "Vpc",
   noun: "VPC",
   uniqueLabel: true,
@@ -60,10 +61,10 @@ export const vpcSpec: ResourceSpec<VpcApi> = {
   collectionPath: () => "/vpcs",
   readsFromList: true,
   itemPath: (id) => `/vpcs/${encodeURIComponent(id)}`,
-  async findExisting(client, body) {
+  async findExisting(client, body): Promise<VpcApi | undefined> {
     return (await client.list<VpcApi>("/vpcs")).find((v) => v.label === body.label && v.region === body.region);
   },
-};
+});
 
 /** The instances using the VPC's subnets (`subnets[].computes`). */
 async function usersOf(c: ApiClient, id: string): Promise<Array<{ subnet: string; id: number; interfaces: Array<{ id: number; active: boolean }> }>> {

@@ -1,8 +1,8 @@
 import pRetry from "p-retry";
-import { pause } from "./cancel";
+import { pause } from "../lifecycle/cancel";
 import { Agent, request, type Dispatcher } from "undici";
-import { budgetFor, type RateBudget } from "./rate-budget";
-import { listReadsFor, type ListReads } from "./read-batch";
+import { RateBudget } from "./rate-budget";
+import { ListReads } from "./read-batch";
 
 export interface ApiErrorItem {
   reason: string;
@@ -96,6 +96,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** Per-request timeout. */
   timeoutMs?: number;
+  /**
+   * The request budget and list reads this client shares with the other clients of its API and token (the
+   * provider's session, provider/session.ts); without it, the client has its own.
+   */
+  shared?: (baseUrl: string, token: string) => { budget: RateBudget; reads: ListReads };
 }
 
 export interface RequestOptions {
@@ -104,7 +109,7 @@ export interface RequestOptions {
   /**
    * A request that may be sent again after an unclear failure (GET, PUT, DELETE, and actions whose repeat is
    * harmless). A create is not: it is retried only when the server surely did not act on it (429, or a
-   * connection that was never made); any other failure is an {@link AmbiguousCreateError} for the caller to
+   * connection that was never made); any other failure is an {@link LostAnswerError} for the caller to
    * resolve (look for what it may have made) rather than a blind repeat.
    */
   idempotent?: boolean;
@@ -113,13 +118,13 @@ export interface RequestOptions {
 }
 
 /** A create whose outcome is unknown: the server may or may not have made the resource. */
-export class AmbiguousCreateError extends Error {
+export class LostAnswerError extends Error {
   constructor(readonly original: Error) {
     super(
       `the create request may or may not have taken effect: ${original instanceof NetworkError ? `${original.method} ${original.path}: ${original.summary}` : original.message}`,
       { cause: original },
     );
-    this.name = "AmbiguousCreateError";
+    this.name = "LostAnswerError";
   }
 }
 
@@ -153,15 +158,16 @@ function surelyNotApplied(err: unknown): boolean {
 export class ApiClient {
   private readonly base: URL;
   private readonly retry: RetryPolicy;
-  /** The request budget of this API and token, shared by every client of the process (rate-budget.ts). */
+  /** The request budget of this API and token, shared by the clients of the session (rate-budget.ts). */
   readonly budget: RateBudget;
   /** Reads served from a collection's list during a large refresh (read-batch.ts), of this API and token. */
   readonly reads: ListReads;
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, "") + "/");
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
-    this.budget = budgetFor(this.baseUrl, opts.token);
-    this.reads = listReadsFor(this.baseUrl, opts.token);
+    const shared = opts.shared?.(this.baseUrl, opts.token) ?? { budget: new RateBudget(), reads: new ListReads() };
+    this.budget = shared.budget;
+    this.reads = shared.reads;
   }
 
   get baseUrl(): string {
@@ -217,7 +223,7 @@ export class ApiClient {
       if (err instanceof NetworkError) Object.assign(err, { attempts, elapsedMs: Date.now() - started });
       if (err instanceof ApiError) err.attempts = attempts;
       if (!idempotent && !surelyNotApplied(err) && (err instanceof NetworkError || (err instanceof ApiError && err.status >= 500))) {
-        throw new AmbiguousCreateError(err);
+        throw new LostAnswerError(err);
       }
       throw err;
     } finally {
@@ -278,6 +284,9 @@ export class ApiClient {
     return { status: res.statusCode, body: parsed as T };
   }
 
+  /** The record at `path`; with `accept404`, undefined when it is not found. */
+  async get<T>(path: string): Promise<T>;
+  async get<T>(path: string, accept404: boolean): Promise<T | undefined>;
   async get<T>(path: string, accept404 = false): Promise<T | undefined> {
     const r = await this.request<T>("GET", path, { accept: accept404 ? [404] : [] });
     return r.status === 404 ? undefined : r.body;

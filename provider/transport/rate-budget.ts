@@ -96,13 +96,3 @@ export class RateBudget {
     this.acceptedSince = 0;
   }
 }
-
-const budgets = new Map<string, RateBudget>();
-
-/** The budget of an API (its base URL) and token in this process. */
-export function budgetFor(baseUrl: string, token: string): RateBudget {
-  const key = `${baseUrl}\n${token}`;
-  let budget = budgets.get(key);
-  if (!budget) budgets.set(key, (budget = new RateBudget()));
-  return budget;
-}

@@ -10,7 +10,11 @@
  * new generation: lists fetched before it are dropped, and a read waiting on one reads the item instead). A
  * record taken from a list is at most 5 s older than its read's start, as if the refresh had reached it then.
  */
-import type { ApiClient } from "./client";
+/** What the reads need of the API client (client.ts, which holds one ListReads per API and token). */
+export interface Reader {
+  get<T>(path: string, accept404?: boolean): Promise<T | undefined>;
+  list<T>(path: string, maxPages?: number): Promise<T[]>;
+}
 
 /** Reads of one collection within this window count towards fetching its list. */
 export const WINDOW_MS = 2_000;
@@ -42,7 +46,7 @@ export class ListReads {
   }
 
   /** The item's record, from a recent list of its collection when there is one, else its GET (undefined: 404). */
-  async read<T>(client: ApiClient, collection: string, id: string, itemPath: string): Promise<T | undefined> {
+  async read<T>(client: Reader, collection: string, id: string, itemPath: string): Promise<T | undefined> {
     const now = Date.now();
     let c = this.collections.get(collection);
     if (!c) this.collections.set(collection, (c = { recent: [] }));
@@ -61,7 +65,7 @@ export class ListReads {
     return client.get<T>(itemPath, true);
   }
 
-  private async list(client: ApiClient, collection: string, reads: number): Promise<Map<string, unknown> | undefined> {
+  private async list(client: Reader, collection: string, reads: number): Promise<Map<string, unknown> | undefined> {
     try {
       // At most as many pages as reads were seen in the window (each would have been a request): a small stack in
       // a large account does not list it all; what is past the pages fetched is read by its GET.
@@ -72,14 +76,4 @@ export class ListReads {
       return undefined;
     }
   }
-}
-
-const byApi = new Map<string, ListReads>();
-
-/** The list reads of an API and token, shared by every client of the process (like its rate budget). */
-export function listReadsFor(baseUrl: string, token: string): ListReads {
-  const key = `${baseUrl}\n${token}`;
-  let reads = byApi.get(key);
-  if (!reads) byApi.set(key, (reads = new ListReads()));
-  return reads;
 }

@@ -1,26 +1,15 @@
+import { session, type Settings } from "../session";
 import { ApiClient, type RetryPolicy } from "./client";
+
+export type { Settings };
 
 /**
  * Provider settings: Pulumi config `compute:token` / `compute:apiUrl` (through `configure`), else the
- * environment variables `COMPUTE_TOKEN` / `COMPUTE_API_URL`. This state lives in the dynamic provider's
- * process at run time; nothing of it is serialized into the stack.
+ * environment variables `COMPUTE_TOKEN` / `COMPUTE_API_URL`, kept in the provider process's session
+ * (provider/session.ts); nothing of it is serialized into the stack.
  */
-export interface Settings {
-  token?: string;
-  apiUrl?: string;
-}
-
-let configured: Settings = {};
-let cached: { key: string; client: ApiClient } | undefined;
-
 export function configure(config: { get(key: string): string | undefined }): void {
-  configured = { token: config.get("compute:token") || undefined, apiUrl: config.get("compute:apiUrl") || undefined };
-}
-
-/** For tests: forget what configure() set. */
-export function resetSettings(): void {
-  configured = {};
-  cached = undefined;
+  session().settings = { token: config.get("compute:token") || undefined, apiUrl: config.get("compute:apiUrl") || undefined };
 }
 
 export class SettingsError extends Error {}
@@ -36,7 +25,7 @@ export function retryPolicyFromEnv(): Partial<RetryPolicy> {
 
 /** The API client for the current settings (one per settings, reused across calls). */
 export function client(): ApiClient {
-  return clientFor(configured, { tokenRequired: true });
+  return clientFor(session().settings, { tokenRequired: true });
 }
 
 /** A setting that cannot be used: the property, and the words that name its config key and variable. */
@@ -87,7 +76,7 @@ function isHttpUrl(v: string): boolean {
 }
 
 /** The settings as configured (for the dynamic provider's check at preview). */
-export const configuredSettings = (): Settings => ({ ...configured });
+export const configuredSettings = (): Settings => ({ ...session().settings });
 
 /**
  * The API client for the given settings, else the environment's (COMPUTE_API_URL, COMPUTE_TOKEN): the one
@@ -100,6 +89,9 @@ export function clientFor(given: Settings, opts: { tokenRequired: boolean }): Ap
   const token = given.token || process.env.COMPUTE_TOKEN || "";
   const apiUrl = (given.apiUrl || process.env.COMPUTE_API_URL) as string;
   const key = `${apiUrl}\n${token}`;
-  if (cached?.key !== key) cached = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv() }) };
-  return cached.client;
+  const s = session();
+  if (s.client?.key !== key) {
+    s.client = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv(), shared: (url, t) => s.perApi(url, t) }) };
+  }
+  return s.client.client;
 }

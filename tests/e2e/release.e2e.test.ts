@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { PROJECT } from "../../scripts/codegen/schema";
+import { PROJECT } from "../../scripts/generate/packages";
 import { archiveName, hostPlatform } from "../../scripts/package-plugin";
 import { release, versionsWritten } from "../../scripts/release";
 

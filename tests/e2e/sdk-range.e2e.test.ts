@@ -1,7 +1,7 @@
 /**
  * The generated Node.js SDK (`@pulumi-compute/plugin-sdk`, .gen/sdks/compute-plugin-sdk.tgz, which `npm test`
  * builds with scripts/gen-sdks) on the LOWEST `@pulumi/pulumi` its package.json allows, not only on the
- * project's own: the SDK depends on `NODE_SDK_PULUMI_RANGE` (scripts/codegen/schema.ts, `^<lowest>`), and a
+ * project's own: the SDK depends on `NODE_SDK_PULUMI_RANGE` (scripts/generate/packages.ts, `^<lowest>`), and a
  * program may have any version of that range.
  *
  * The lowest version comes in through package.json as an alias devDependency, `"pulumi-oldest":
@@ -21,7 +21,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE } from "../../scripts/codegen/schema";
+import { NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE } from "../../scripts/generate/packages";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TGZ = path.join(ROOT, ".gen", "sdks", "compute-plugin-sdk.tgz");

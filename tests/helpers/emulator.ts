@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
 import { configure } from "../../provider";
-import { resetSettings } from "../../provider/settings";
+import { resetSession } from "../../provider/session";
 
 export const ROOT_TOKEN = "test-root-token-0123456789abcdef";
 
@@ -49,7 +49,7 @@ export async function addUser(
 
 /** Points the provider (in this process) at the emulator, as `compute:apiUrl` / `compute:token` would. */
 export async function useEmulator(emu: Emulator, token = emu.token): Promise<void> {
-  resetSettings();
+  resetSession();
   await configure({ config: { get: (k: string) => ({ "compute:apiUrl": emu.url, "compute:token": token })[k] } });
 }
 

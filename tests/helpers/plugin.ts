@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { PROJECT } from "../../scripts/codegen/schema";
+import { PROJECT } from "../../scripts/generate/packages";
 import { hostPlatform, packagePlugin } from "../../scripts/package-plugin";
 import { pulumiBin } from "../../scripts/pulumi";
 import { writeChecksums } from "../../scripts/release";

@@ -87,6 +87,16 @@ export class TestStack {
     return readFileSync(path.join(this.dir, `Pulumi.${this.stack}.yaml`), "utf8");
   }
 
+  /**
+   * The resources of the stack's last checkpoint, read from the file backend (`.pulumi/stacks/<project>/<stack>.json`),
+   * without a CLI run: what `pulumi stack export` lists, secrets encrypted.
+   */
+  resources(): Array<{ type: string; urn: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> {
+    const project = /^name:\s*["']?([^"'\s#]+)/m.exec(readFileSync(path.join(this.dir, "Pulumi.yaml"), "utf8"))?.[1];
+    const file = path.join(this.stateDir, ".pulumi", "stacks", project ?? "", `${this.stack}.json`);
+    return JSON.parse(readFileSync(file, "utf8")).checkpoint?.latest?.resources ?? [];
+  }
+
   /** Removes the stack's config file and backend. */
   cleanup(): void {
     rmSync(path.join(this.dir, `Pulumi.${this.stack}.yaml`), { force: true });

@@ -15,7 +15,7 @@ const DURATIONS = {
   "e2e/plans.e2e.test.ts": 140,
   "e2e/database.e2e.test.ts": 115,
   "e2e/chaos.e2e.test.ts": 115,
-  "integration/codegen.test.ts": 105,
+  "integration/sdkgen.test.ts": 105,
   "e2e/compute.e2e.test.ts": 105,
   "e2e/upgrade.e2e.test.ts": 100,
   "e2e/readme.e2e.test.ts": 80,
@@ -34,6 +34,7 @@ const DURATIONS = {
   "e2e/lookup.e2e.test.ts": 50,
   "integration/examples.test.ts": 40,
   "e2e/imports.e2e.test.ts": 20,
+  "integration/emulator-compute-actions.test.ts": 16,
   "integration/rate-limit.test.ts": 15,
   "integration/plugin-operability.test.ts": 15,
   "integration/faults.test.ts": 15,
@@ -41,6 +42,8 @@ const DURATIONS = {
   "integration/provider-instance.test.ts": 10,
   "integration/provider-delete.test.ts": 10,
   "integration/plugin-plan.test.ts": 10,
+  "integration/emulator-compute-instances.test.ts": 3,
+  "integration/emulator-compute-profiles-disks.test.ts": 3,
 };
 
 class LongestFirst extends Sequencer {

@@ -7,8 +7,8 @@ import type { Emulator } from "../../emulator/server";
 import { mysqlProvider } from "../../provider/resources/database";
 import { imageProvider } from "../../provider/resources/image";
 import { instanceProvider } from "../../provider/resources/instance";
-import { resetSettings } from "../../provider/settings";
 import { call, emulator, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 describe("the fault injector", () => {
   test("is reproducible for a seed, and keeps to its rate", () => {
@@ -117,7 +117,7 @@ describe("the provider when an answer is lost after the request took effect", ()
   });
   afterEach(async () => {
     await emu.close();
-    resetSettings();
+    resetSession();
   });
   const lose = (match: string, limit = 1) => emu.faults.set({ seed: 1, rules: [{ match, rate: 1, kinds: ["lost"], limit }] });
   const posts = (re: RegExp) => emu.log.filter((l) => l.method === "POST" && re.test(l.path)).length;

@@ -1,5 +1,5 @@
 /**
- * The filtered read functions (provider/functions.ts) against the emulator, through the sdk's Promise and
+ * The filtered read functions (provider/functions/index.ts) against the emulator, through the sdk's Promise and
  * Output forms: every page, filters (equality, a list of values, several ANDed, list fields), order, the
  * resource's view of each item, and errors that name the field. Every list takes them, the reference data's
  * too (through invoke, the plugin's path, with values as a YAML program gives them).
@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Emulator } from "../../emulator/server";
 import { functionSpecs, invoke } from "../../provider/functions";
-import { ApiClient } from "../../provider/client";
+import { ApiClient } from "../../provider/transport/client";
 import {
   getDatabaseEngines,
   getDatabaseTypes,

@@ -18,14 +18,14 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Emulator } from "../../emulator/server";
-import { cancel, isCancelled, resetCancel } from "../../provider/cancel";
+import { cancel, isCancelled } from "../../provider/lifecycle/cancel";
 import { engineAddressOf, PROTOCOL, serve } from "../../provider/plugin/server";
-import { resetSettings } from "../../provider/settings";
 import { pulumiBin } from "../../scripts/pulumi";
 import { call, emulator, get } from "../helpers/emulator";
 import { secret, urn } from "../helpers/plugin-rpc";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 type Props = Record<string, any>;
 /** Configure's answer has no byte-string field: the engine learns that only from the Handshake. */
@@ -39,7 +39,7 @@ beforeAll(async () => {
   emu = await emulator();
 });
 afterAll(async () => {
-  resetSettings();
+  resetSession();
   await emu.close();
 });
 
@@ -84,7 +84,7 @@ describe("Handshake (gRPC, in process)", () => {
   afterAll(() => {
     client.close();
     server.server.forceShutdown();
-    resetCancel();
+    resetSession();
   });
 
   test("answers what the plugin supports, as Configure does for an engine that does not handshake", async () => {

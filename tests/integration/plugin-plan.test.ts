@@ -6,10 +6,10 @@
  * emulator sees no request while planning.
  */
 import type { Emulator } from "../../emulator/server";
-import { resetSettings } from "../../provider/settings";
 import { call, ed25519Key, emulator, get } from "../helpers/emulator";
 import { isSecretValue, pluginClient, secret, UNKNOWN, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 jest.setTimeout(120_000);
 type Props = Record<string, any>;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   plugin.close();
-  resetSettings();
+  resetSession();
   await emu.close();
 });
 

@@ -8,10 +8,10 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Emulator } from "../../emulator/server";
-import { resetSettings } from "../../provider/settings";
 import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
 import { initFailed, pluginClient, secret, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 type Props = Record<string, any>;
 const PASS = "A-str0ng-Passw0rd!x";
@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   plugin.close();
-  resetSettings();
+  resetSession();
   await emu.close();
 });
 beforeEach(() => {

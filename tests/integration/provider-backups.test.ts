@@ -5,25 +5,24 @@
  * create answers, and the lookups getInstanceBackups and getMysqlDatabaseBackups.
  */
 import type { Emulator } from "../../emulator/server";
-import { resetDeclared } from "../../provider/declared";
 import { invoke } from "../../provider/functions";
 import { mysqlProvider as db } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
-import { client, resetSettings } from "../../provider/settings";
+import { client } from "../../provider/transport/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 const dbSnap = mysqlDatabaseSnapshot.provider;
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
   await useEmulator(emu);
-  resetDeclared();
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 type Provider = typeof snap;
@@ -118,7 +117,7 @@ describe("MysqlDatabaseSnapshot", () => {
       expect((await call(emu, "POST", `/databases/mysql/instances/${d.id}/backups`, { body: { label } })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 150));
     }
-    resetDeclared();
+    await useEmulator(emu); // a new session (the next run), configured
     await expect(dbSnap.create(await checked(dbSnap, { databaseId: d.id, label: "four" }))).rejects.toThrow(
       /keeps at most 3 snapshots and has 3 \(one, id \d+; two, id \d+; three, id \d+\): delete one/,
     );

@@ -7,8 +7,9 @@ import type { Emulator } from "../../emulator/server";
 import { invoke } from "../../provider/functions";
 import { mysqlProvider as db } from "../../provider/resources/database";
 import { instanceProvider as inst } from "../../provider/resources/instance";
-import { client, resetSettings } from "../../provider/settings";
+import { client } from "../../provider/transport/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -17,7 +18,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const checked = async (p: typeof inst, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {

@@ -1,7 +1,7 @@
 import type { Emulator } from "../../emulator/server";
 import { mysqlProvider as p, postgresProvider as pg } from "../../provider/resources/database";
-import { resetSettings } from "../../provider/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };

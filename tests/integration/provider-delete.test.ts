@@ -6,33 +6,31 @@
  * subnet used by an instance that stays) fails at once, naming who holds it.
  */
 import type { Emulator } from "../../emulator/server";
-import { resetOwnership } from "../../provider/ownership";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { subnetProvider as subnetP } from "../../provider/resources/subnet";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
-import type { DynamicProviderImpl } from "../../provider/rest-provider";
-import { resetSettings } from "../../provider/settings";
+import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 jest.setTimeout(60_000);
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
-  resetSettings();
-  resetOwnership();
+  resetSession();
   await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const PASS = "Str0ng-Passw0rd!";
-async function make(p: DynamicProviderImpl, news: Record<string, unknown>) {
+async function make(p: ResourceProvider, news: Record<string, unknown>) {
   const r = await p.check({}, news);
   expect(r.failures).toEqual([]);
   return { ...(await p.create(r.inputs)), inputs: r.inputs };

@@ -1,33 +1,31 @@
 import type { Emulator } from "../../emulator/server";
-import { resetOwnership } from "../../provider/ownership";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
-import type { DynamicProviderImpl } from "../../provider/rest-provider";
-import { resetSettings } from "../../provider/settings";
+import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
-  resetSettings();
-  resetOwnership();
+  resetSession();
   await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const PASS = "Str0ng-Passw0rd!";
-async function make(p: DynamicProviderImpl, news: Record<string, unknown>) {
+async function make(p: ResourceProvider, news: Record<string, unknown>) {
   const r = await p.check({}, news);
   expect(r.failures).toEqual([]);
   return { ...(await p.create(r.inputs)), inputs: r.inputs };
 }
-async function change(p: DynamicProviderImpl, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
+async function change(p: ResourceProvider, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
   const r = await p.check(outs, news);
   expect(r.failures).toEqual([]);
   const d = await p.diff(id, outs, r.inputs);

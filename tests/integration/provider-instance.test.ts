@@ -1,8 +1,8 @@
 import type { Emulator } from "../../emulator/server";
 import { instanceProvider as p } from "../../provider/resources/instance";
-import { resetSettings } from "../../provider/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
 import { waitUntil } from "../helpers/wait";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -11,7 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const PASS = "Str0ng-Passw0rd!";

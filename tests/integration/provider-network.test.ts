@@ -4,34 +4,31 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Emulator } from "../../emulator/server";
-import type { DynamicProviderImpl } from "../../provider/rest-provider";
+import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { imageProvider as imgP } from "../../provider/resources/image";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
-import { resetDeclaredSubnets, subnetProvider as subP } from "../../provider/resources/subnet";
+import { subnetProvider as subP } from "../../provider/resources/subnet";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
-import { resetOwnership } from "../../provider/ownership";
-import { resetSettings } from "../../provider/settings";
 import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 let dir: string;
 beforeEach(async () => {
   emu = await emulator();
   dir = mkdtempSync(path.join(tmpdir(), "img-"));
-  resetSettings();
-  resetOwnership();
-  resetDeclaredSubnets();
+  resetSession();
   await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();
   rmSync(dir, { recursive: true, force: true });
-  resetSettings();
+  resetSession();
 });
 
 const PASS = "Str0ng-Passw0rd!";
-async function make(p: DynamicProviderImpl, news: Record<string, unknown>) {
+async function make(p: ResourceProvider, news: Record<string, unknown>) {
   const r = await p.check({}, news);
   expect(r.failures).toEqual([]);
   return { ...(await p.create(r.inputs)), inputs: r.inputs };

@@ -5,14 +5,13 @@
  * of another region, a secondary snapshot of a one-node cluster, script data over the limit).
  */
 import type { Emulator } from "../../emulator/server";
-import { resetDeclared } from "../../provider/declared";
 import { mysqlProvider as db } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { diskProvider as disk } from "../../provider/resources/disk";
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
-import { resetSettings } from "../../provider/settings";
 import { emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 jest.setTimeout(120_000);
 
@@ -20,11 +19,10 @@ let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
   await useEmulator(emu);
-  resetDeclared();
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 type Provider = typeof inst;

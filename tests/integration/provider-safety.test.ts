@@ -7,11 +7,9 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
-import { resetOwnership } from "../../provider/ownership";
-import { resetReplacements } from "../../provider/replacements";
-import { createOnce, UnidentifiedCreateError } from "../../provider/lost-answers";
-import { REPLACEMENT_LABEL } from "../../provider/replacements";
-import type { DynamicProviderImpl } from "../../provider/rest-provider";
+import { createOnce, UnidentifiedCreateError } from "../../provider/lifecycle/lost-answers";
+import { REPLACEMENT_LABEL } from "../../provider/lifecycle/replacements";
+import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { mysqlProvider as dbP } from "../../provider/resources/database";
 import { diskProvider as diskP } from "../../provider/resources/disk";
@@ -20,30 +18,30 @@ import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { sshKeySpec } from "../../provider/resources/sshKey";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
-import { client, resetSettings } from "../../provider/settings";
+import { client } from "../../provider/transport/settings";
 import { call, ed25519Key, emulator, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
   emu = await emulator();
-  resetOwnership();
-  resetReplacements();
+  resetSession();
   await useEmulator(emu);
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const PASS = "Str0ng-Passw0rd!";
 type Props = Record<string, unknown>;
-async function make(p: DynamicProviderImpl, news: Props) {
+async function make(p: ResourceProvider, news: Props) {
   const r = await p.check({}, news);
   expect(r.failures).toEqual([]);
   return { ...(await p.create(r.inputs)), inputs: r.inputs };
 }
 /** What the engine does for a change: check with the old inputs, diff against the old outputs. */
-async function plan(p: DynamicProviderImpl, id: string, old: { inputs: Props; outs: Props }, news: Props) {
+async function plan(p: ResourceProvider, id: string, old: { inputs: Props; outs: Props }, news: Props) {
   const r = await p.check(old.inputs, news);
   expect(r.failures).toEqual([]);
   return { inputs: r.inputs, diff: await p.diff(id, old.outs, r.inputs) };
@@ -262,7 +260,7 @@ describe("a pinned label survives a replacement that makes the new resource firs
     expect((await get(`/databases/mysql/instances/${made.id}`)).label).toMatch(/^app-db-[0-9a-f]{7}$/);
     // The old cluster goes another way (the engine's delete failed, say): the new one still has its temporary label.
     await call(emu, "DELETE", `/databases/mysql/instances/${old.id}`);
-    resetReplacements();
+    await useEmulator(emu); // a new session (the next run), configured
     const next = await plan(dbP, made.id, { inputs: checked, outs: made.outs }, { ...base, region: "eu-central" });
     expect(next.diff).toMatchObject({ changes: true, replaces: [] });
     await dbP.update(made.id, made.outs, next.inputs);

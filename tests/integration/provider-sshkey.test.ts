@@ -3,20 +3,20 @@ import type { AddressInfo } from "node:net";
 import type { Emulator } from "../../emulator/server";
 import { call as callImpl, configure } from "../../provider";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
-import { resetSettings } from "../../provider/settings";
 import { addUser, call, ed25519Key, emulator, get, list } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 const settings = (url: string, token: string) => configure({ config: { get: (k: string) => ({ "compute:apiUrl": url, "compute:token": token })[k] } });
 
 beforeEach(async () => {
   emu = await emulator();
-  resetSettings();
+  resetSession();
   await settings(emu.url, emu.token);
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const key = ed25519Key(11, "ci@example");
@@ -65,7 +65,7 @@ test("an API refusal names the operation, the resource and the API's reason", as
 
 test("a read-only token is refused with a clear permission error", async () => {
   const ro = await addUser(emu, "reader", { scopes: "account:read_only" });
-  resetSettings();
+  resetSession();
   await settings(emu.url, ro);
   const err = await p.create({ label: "ci", sshKey: key }).catch((e) => e);
   expect(err.message).toMatch(/^cannot create SSH key: the API answered HTTP 403: .*account:read_write.*check the token's scopes/);
@@ -74,7 +74,7 @@ test("a read-only token is refused with a clear permission error", async () => {
 
 test("a revoked token is a clear 401 that does not print the token", async () => {
   const c = await call(emu, "POST", "/profile/tokens", { body: { label: "temp" } });
-  resetSettings();
+  resetSession();
   await settings(emu.url, c.body.token);
   await call(emu, "DELETE", `/profile/tokens/${c.body.id}`);
   const err = await p.read("1", {}).catch((e) => e);
@@ -83,7 +83,7 @@ test("a revoked token is a clear 401 that does not print the token", async () =>
 });
 
 test("without a token the error says how to set one", async () => {
-  resetSettings();
+  resetSession();
   const saved = { t: process.env.COMPUTE_TOKEN, u: process.env.COMPUTE_API_URL };
   delete process.env.COMPUTE_TOKEN;
   try {
@@ -95,7 +95,7 @@ test("without a token the error says how to set one", async () => {
 });
 
 test("environment variables are used when no config is set", async () => {
-  resetSettings();
+  resetSession();
   const saved = { t: process.env.COMPUTE_TOKEN, u: process.env.COMPUTE_API_URL };
   process.env.COMPUTE_TOKEN = emu.token;
   process.env.COMPUTE_API_URL = emu.url;
@@ -149,7 +149,7 @@ describe("a create whose answer is lost", () => {
     };
     proxy = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
     await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    resetSettings();
+    resetSession();
     await settings(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v4`, emu.token);
   });
   afterEach(async () => {

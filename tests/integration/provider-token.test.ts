@@ -5,8 +5,8 @@
  */
 import type { Emulator } from "../../emulator/server";
 import { tokenProvider as p } from "../../provider/resources/token";
-import { resetSettings } from "../../provider/settings";
 import { addUser, call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -15,7 +15,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await emu.close();
-  resetSettings();
+  resetSession();
 });
 
 const checked = async (news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {

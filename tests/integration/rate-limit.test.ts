@@ -5,13 +5,13 @@
  */
 import type { Emulator } from "../../emulator/server";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
-import { resetSettings } from "../../provider/settings";
 import { addUser, call, ed25519Key, emulator, list, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 let emu: Emulator;
 afterEach(async () => {
   await emu?.close();
-  resetSettings();
+  resetSession();
 });
 
 test("the emulator: a burst of N per token, then 429 with Retry-After; another token has its own", async () => {

@@ -1,20 +1,20 @@
 /**
- * The refresh of a large stack: reads of one collection served from its list (provider/read-batch.ts), the
+ * The refresh of a large stack: reads of one collection served from its list (provider/transport/read-batch.ts), the
  * same records as the items' GETs, with what is never taken from a list (an id the list lacks, anything after
  * a write of this process).
  */
 import type { Emulator } from "../../emulator/server";
-import { THRESHOLD } from "../../provider/read-batch";
+import { THRESHOLD } from "../../provider/transport/read-batch";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
 import { vpcProvider } from "../../provider/resources/vpc";
-import { resetSettings } from "../../provider/settings";
 import { call, ed25519Key, emulator, useEmulator } from "../helpers/emulator";
+import { resetSession } from "../../provider/session";
 
 type Props = Record<string, unknown>;
 let emu: Emulator;
 afterEach(async () => {
   await emu?.close();
-  resetSettings();
+  resetSession();
 });
 
 async function keys(n: number, from = 0): Promise<Array<{ id: string; outs: Props }>> {

@@ -10,9 +10,9 @@
  * and the replay server (which answers 405 to any write and records every request) saw no write.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { resetSettings } from "../../provider/settings";
 import { pluginClient, secret, type PluginClient } from "../helpers/plugin-rpc";
 import { loadAnswers, replayServer, type ReplayServer } from "../helpers/replay";
+import { resetSession } from "../../provider/session";
 
 const TOKEN = "replay-token-0123456789";
 const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   plugin.close();
-  resetSettings();
+  resetSession();
   await srv.close();
 });
 

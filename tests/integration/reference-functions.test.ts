@@ -1,5 +1,5 @@
 /**
- * The read functions of the reference data (sdk/reference.ts, provider/reference.ts) against the emulator:
+ * The read functions of the reference data (sdk/reference.ts, provider/functions/reference.ts) against the emulator:
  * the lists take `filters`, `orderBy` and `order` as every lookup does and return `{ <list>: [...] }`; the
  * array form of the release before (`getImages()`, `getImages(opts)`) still works; the regions' availability
  * (every region's, a paged envelope, or one region's, a plain array) and the profile's grants. What is

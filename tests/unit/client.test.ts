@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AmbiguousCreateError, ApiClient, ApiError, NetworkError } from "../../provider/client";
+import { LostAnswerError, ApiClient, ApiError, NetworkError } from "../../provider/transport/client";
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
 const json =
@@ -100,13 +100,13 @@ test("a create is never sent again after a 5xx or a reset: the failure is report
   const err = await client()
     .request("POST", "/things", { body: {}, idempotent: false })
     .catch((e) => e);
-  expect(err).toBeInstanceOf(AmbiguousCreateError);
+  expect(err).toBeInstanceOf(LostAnswerError);
   expect(seen).toHaveLength(1);
   steps = [reset];
   const err2 = await client()
     .request("POST", "/things", { body: {}, idempotent: false })
     .catch((e) => e);
-  expect(err2).toBeInstanceOf(AmbiguousCreateError);
+  expect(err2).toBeInstanceOf(LostAnswerError);
   expect(err2.original).toBeInstanceOf(NetworkError);
   expect(seen).toHaveLength(2);
 });

@@ -1,7 +1,7 @@
-import { changedPaths, detailedDiff } from "../../provider/diff-paths";
+import { changedPaths, detailedDiff } from "../../provider/model/diff-paths";
 import { instanceSpec } from "../../provider/resources/instance";
 import { configSpec } from "../../provider/resources/config";
-import { UNKNOWN } from "../../provider/table";
+import { UNKNOWN } from "../../provider/model/table";
 
 test("nested paths: objects by key, lists by index, additions and deletions", () => {
   expect(changedPaths("alerts", { cpu: 90, io: 10 }, { cpu: 50, io: 10 })).toEqual([["alerts.cpu", "update"]]);

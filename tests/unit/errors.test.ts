@@ -1,5 +1,5 @@
-import { ApiClient, ApiError, NetworkError } from "../../provider/client";
-import { ComputeError, describeFailure, KeptResourceError } from "../../provider/errors";
+import { ApiClient, ApiError, NetworkError } from "../../provider/transport/client";
+import { ComputeError, describeFailure, KeptResourceError } from "../../provider/lifecycle/errors";
 import { vpcSpec } from "../../provider/resources/vpc";
 
 describe("one error type for failed operations", () => {

@@ -29,7 +29,7 @@ test("the schema marks secret inputs, and leaves replacements to the plugin's di
 
 // The keys Pulumi's schema (pkg/codegen/schema/schema.go: PropertySpec, TypeSpec, ObjectTypeSpec) accepts:
 // JSON Schema's own (additionalProperties: false, anyOf, minLength, pattern...) make the binder refuse the
-// file. tests/integration/codegen.test.ts binds it with the real binder; this is the quick check.
+// file. tests/integration/sdkgen.test.ts binds it with the real binder; this is the quick check.
 const PROPERTY_KEYS = ["type", "$ref", "additionalProperties", "items", "oneOf", "description", "secret", "replaceOnChanges"];
 function checkType(where: string, t: Record<string, unknown>, isProperty: boolean): string[] {
   const bad = Object.keys(t)

@@ -1,8 +1,8 @@
 /**
- * The provider's request budget per API and token (provider/rate-budget.ts), on a fake clock: what a 429
+ * The provider's request budget per API and token (provider/transport/rate-budget.ts), on a fake clock: what a 429
  * teaches, and what it does not.
  */
-import { RateBudget } from "../../provider/rate-budget";
+import { RateBudget } from "../../provider/transport/rate-budget";
 
 beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
 afterEach(() => jest.useRealTimers());

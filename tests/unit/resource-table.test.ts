@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { checkInputs, diffInputs } from "../../provider/check";
-import { declare, fromApi, inputsOf, readResult, toApiBody } from "../../provider/mapping";
-import { UNKNOWN, type ResourceSpec } from "../../provider/table";
+import { checkInputs, diffInputs } from "../../provider/model/check";
+import { declare, fromApi, inputsOf, readResult, toApiBody } from "../../provider/model/mapping";
+import { UNKNOWN, type ResourceSpec } from "../../provider/model/table";
 import { sshKeySpec } from "../../provider/resources/sshKey";
 import { ed25519Key } from "../helpers/emulator";
 

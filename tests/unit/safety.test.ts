@@ -3,12 +3,12 @@
  * inputs that clear, which replacements delete first, and the one timeouts facility.
  */
 import fc from "fast-check";
-import { AUTONAMED, autoName } from "../../provider/naming";
+import { AUTONAMED, autoName } from "../../provider/model/naming";
 import { specs } from "../../provider";
-import { checkInputs, deletesFirst, DECLARED, diffInputs } from "../../provider/check";
-import { updateBody } from "../../provider/mapping";
-import type { ResourceSpec } from "../../provider/table";
-import { DURATION_FORM, parseDuration, timeoutOf } from "../../provider/timeouts";
+import { checkInputs, deletesFirst, DECLARED, diffInputs } from "../../provider/model/check";
+import { updateBody } from "../../provider/model/mapping";
+import type { ResourceSpec } from "../../provider/model/table";
+import { DURATION_FORM, parseDuration, timeoutOf } from "../../provider/model/timeouts";
 
 const spec = (type: string): ResourceSpec => specs.find((s) => s.type === type)!;
 const named = specs.filter((s) => s.autoName);

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { z } from "zod";
 import { definitions } from "../../provider/registry";
-import type { Field } from "../../provider/table";
+import type { Field } from "../../provider/model/table";
 
 /**
  * The generated sdk classes (sdk/<resource>.ts, `npm run gen:schema`) held to their tables with the TypeScript
@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const SDK = path.join(ROOT, "sdk");
 type Json = Record<string, unknown>;
 
-const visible = (fs: Field[]) => fs.filter((f) => !f.name.startsWith("__"));
+const visible = (fs: readonly Field[]) => fs.filter((f) => !f.name.startsWith("__"));
 const isAny = (js: Json) => Object.keys(js).filter((k) => k !== "$schema" && k !== "description").length === 0;
 const jsonOf = (f: Field, io: "input" | "output"): Json => {
   if (!f.schema) return f.outputType === "array" ? { type: "array", items: { type: f.itemType ?? "string" } } : { type: f.outputType ?? "string" };

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ApiClient } from "../../client";
-import type { CheckFailure } from "../../check";
-import { instancePath } from "../../steps";
-import { idInput, type Props } from "../../table";
+import type { ApiClient } from "../../transport/client";
+import type { CheckFailure } from "../../model/check";
+import { instancePath } from "./power";
+import { idInput, type Props } from "../../model/table";
 import type { ApiInterface, ProfileApi } from "./interfaces";
 
 /** `cloneFrom`: an instance made as a clone of another (`POST /compute/instances/{computeId}/clone`). */

@@ -1,14 +1,13 @@
-import type { CheckFailure } from "../../check";
-import { claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "../../declared";
+import type { CheckFailure } from "../../model/check";
+import { claimAsList, claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "../../lifecycle/program";
 import { defineResource } from "../../definition";
-import { createOnce } from "../../lost-answers";
-import { fromApi, toApiBody } from "../../mapping";
-import { isExisting, RESOURCE_NAME } from "../../naming";
-import { claimAsList } from "../../ownership";
-import { generatedPassword } from "../../passwords";
-import { client as settingsClient } from "../../settings";
-import { instancePath, power, say, untilAccepted } from "../../steps";
-import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../table";
+import { fromApi, toApiBody } from "../../model/mapping";
+import { isExisting, RESOURCE_NAME } from "../../model/naming";
+import { generatedPassword } from "../../model/passwords";
+import { client as settingsClient } from "../../transport/settings";
+import { say, untilAccepted } from "../../lifecycle/steps";
+import { instancePath, power } from "./power";
+import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../model/table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
 import { backupElsewhere, restoreOf, restoreRefusal } from "./restore";
@@ -38,7 +37,7 @@ function outputsOf(api: InstanceApi, inputs: Props): Props {
 /**
  * An instance: its table, plus the password it is deployed with, the PUT of what the create body cannot
  * carry, the wait until it runs (or is offline), its interfaces and swap disk as outputs, and the in-place
- * changes (update.ts). A replacement is made first (provider/replacements.ts).
+ * changes (update.ts). A replacement is made first (provider/lifecycle/replacements.ts).
  */
 export const instance = defineResource({
   spec: instanceSpec,
@@ -118,20 +117,18 @@ export const instance = defineResource({
       }
     },
 
-    prepare: (ins) => ((ins.image !== undefined || ins.scriptId !== undefined) && ins.rootPass === undefined ? { ...ins, rootPass: generatedPassword() } : ins),
-
-    createBody(ins) {
+    createBody(table, ins) {
       if (ins.restore !== undefined) say("restore: a new instance is not restored into (nothing is sent for it); create it from a backup with backupId");
       if (ins.cloneFrom !== undefined) return cloneBody(ins);
       // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
-      const body = toApiBody(instanceSpec, ins);
+      const body = { ...table };
       for (const k of PUT_ONLY) delete body[snake(k)];
       if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
       return body;
     },
 
     // A clone is made from its source's path; a lost answer is found by its label as any instance's.
-    send: (c, body, ins) => createOnce(c, ins.cloneFrom === undefined ? instanceSpec : { ...instanceSpec, collectionPath: () => clonePath(ins) }, body, ins),
+    send: (create, { inputs }) => create(inputs.cloneFrom === undefined ? undefined : clonePath(inputs)),
 
     async afterCreate(ctx) {
       const { client: c, id, props: ins } = ctx;
@@ -149,8 +146,6 @@ export const instance = defineResource({
     },
 
     update: updateInstance,
-    keptUpdateNote: "The state records the instance as it is now; run pulumi up again to finish.",
-    carry: ["rootPass"],
 
     mapOutputs: outputsOf,
 
@@ -170,7 +165,7 @@ export const instance = defineResource({
         if (list) {
           extra.vpcIpv4 = vpcAddress(list);
           const actual = interfacesFromApi(list);
-          extra.interfaces = interfacesMatch(props.interfaces as Props[], actual) ? props.interfaces : actual;
+          extra.interfaces = interfacesMatch(props.interfaces, actual) ? props.interfaces : actual;
         }
       }
       // The swap size is learnt once and kept: an image deploy makes the swap disk it was asked for (512 MB
@@ -199,7 +194,7 @@ export const instance = defineResource({
       const restored = changed.includes("restore") && news.restore !== undefined;
       if (restored) {
         if (olds.swapSize !== undefined) outs.swapSize = UNKNOWN;
-        if (news.interfaces !== undefined && (news.restore as Props).overwrite === true) outs.bootConfigId = UNKNOWN;
+        if (news.interfaces !== undefined && restoreOf(news)?.overwrite === true) outs.bootConfigId = UNKNOWN;
       }
       if (changed.includes("booted") || changed.includes("image") || restored) {
         outs.status = news.booted === false ? "offline" : "running";
@@ -213,8 +208,6 @@ export const instance = defineResource({
     },
     // The API refuses while the instance is cloned or restores a backup (a clone of it under way): waited for.
     deleteSteps: ({ id, timeoutMs }, remove) => untilAccepted(`instance ${id}`, timeoutMs, remove, () => true),
-    waitGone: true,
-    keptNote: "run pulumi up again to continue, or pulumi destroy to remove it.",
   },
 });
 export const instanceProvider = instance.provider;

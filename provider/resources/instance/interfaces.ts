@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ApiClient } from "../../client";
-import { instancePath } from "../../steps";
-import type { Props } from "../../table";
+import type { ApiClient } from "../../transport/client";
+import { instancePath } from "./power";
+import type { Props } from "../../model/table";
 
 /**
  * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ApiClient } from "../../client";
-import { act } from "../../lost-answers";
-import { instancePath, typePath } from "../../steps";
-import { backupIdInput, containsUnknown, idInput, type Props } from "../../table";
+import type { ApiClient } from "../../transport/client";
+import { act } from "../../lifecycle/lost-answers";
+import { instancePath, typePath } from "./power";
+import { backupIdInput, containsUnknown, idInput } from "../../model/table";
 import { backupsOf, type BackupApi } from "../instanceSnapshot";
 
 /**
@@ -33,8 +33,8 @@ interface InstanceLike {
 }
 
 /** The restore the program asks for, when it is known (not planned unknown). */
-export const restoreOf = (props: Props): Restore | undefined =>
-  props.restore !== undefined && props.restore !== null && !containsUnknown(props.restore) ? (props.restore as Restore) : undefined;
+export const restoreOf = (props: { restore?: Restore | null }): Restore | undefined =>
+  props.restore !== undefined && props.restore !== null && !containsUnknown(props.restore) ? props.restore : undefined;
 
 const sourceOf = (r: Restore, id: string): string => String(r.sourceComputeId ?? id);
 

@@ -1,7 +1,8 @@
-import type { ApiClient } from "../../client";
-import { act } from "../../lost-answers";
-import { instancePath, typePath, waitStatus } from "../../steps";
-import type { Props } from "../../table";
+import type { ApiClient } from "../../transport/client";
+import { act } from "../../lifecycle/lost-answers";
+import { waitStatus } from "../../lifecycle/steps";
+import { instancePath, typePath } from "./power";
+import type { Props } from "../../model/table";
 
 /** `swapSize`: the swap disk an image deploy makes, read back, checked at preview and resized in place. */
 
@@ -55,7 +56,7 @@ export async function resizeSwap(c: ApiClient, id: string, size: number, timeout
   if (swap.size === size) return;
   const disk = `${instancePath(id)}/disks/${swap.id}`;
   await act(c, `${disk}/resize`, { size }, async () => {
-    const d = (await c.get<DiskApi>(disk)) as DiskApi;
+    const d = await c.get<DiskApi>(disk);
     return d.status === "not ready" || d.size === size;
   });
   const resized = { what: `to be resized to ${size} MB`, done: (d: DiskApi) => d.status === "ready" && d.size === size };

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../rules";
-import { instancePath } from "../../steps";
-import { madeSince, rule, type ResourceSpec } from "../../table";
+import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../model/rules";
+import { generatedPassword } from "../../model/passwords";
+import { instancePath } from "./power";
+import { madeSince, rule, table } from "../../model/table";
 import { cloneFromInput } from "./clone";
 import { interfacesInput } from "./interfaces";
 import { restoreInput } from "./restore";
@@ -21,7 +22,7 @@ export interface InstanceApi {
 
 const publicKey = rule((v) => sshPublicKeyError(v));
 
-export const instanceSpec: ResourceSpec<InstanceApi> = {
+export const instanceSpec = table<InstanceApi>()({
   type: "Instance",
   noun: "instance",
   uniqueLabel: true,
@@ -148,6 +149,8 @@ export const ip = web.ipv4[0];`,
       secret: true,
       writeOnly: true,
       computed: true,
+      // A deploy given none gets a strong one (kept as a secret output).
+      generate: { value: generatedPassword, when: (ins) => ins.image !== undefined || ins.scriptId !== undefined },
       schema: rule(rootPassError),
       description:
         "Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
@@ -317,14 +320,19 @@ export const ip = web.ipv4[0];`,
     },
   ],
   timeouts: { defaults: { create: "15m", update: "60m", delete: "10m" }, note: "Pulumi's `customTimeouts` do not reach dynamic providers." },
+  waitGone: true,
+  kept: {
+    note: "run pulumi up again to continue, or pulumi destroy to remove it.",
+    updateNote: "The state records the instance as it is now; run pulumi up again to finish.",
+  },
   collectionPath: () => "/compute/instances",
   readsFromList: true,
   itemPath: (id) => instancePath(id),
   // A lost create answer: the instance with our label (every create carries one: auto-named or pinned),
   // made since this create began.
-  async findExisting(client, body, _inputs, since) {
+  async findExisting(client, body, _inputs, since): Promise<InstanceApi | undefined> {
     if (typeof body.label !== "string") throw new Error("the answer to the create was lost and it had no label to find the instance by");
     const all = await client.list<InstanceApi>("/compute/instances");
     return all.find((i) => i.label === body.label && madeSince(i.created, since));
   },
-};
+});

@@ -1,10 +1,11 @@
-import type { ApiClient } from "../../client";
-import { act } from "../../lost-answers";
-import { toApiBody, updateBody } from "../../mapping";
-import { generatedPassword } from "../../passwords";
-import type { HookContext } from "../../rest-provider";
-import { instancePath, power, powerCycle, type StatusWait } from "../../steps";
-import { convertKeys, snake, type Props } from "../../table";
+import type { ApiClient } from "../../transport/client";
+import { act } from "../../lifecycle/lost-answers";
+import { toApiBody, updateBody } from "../../model/mapping";
+import { generatedPassword } from "../../model/passwords";
+import type { HookContext } from "../../lifecycle/rest-provider";
+import { type StatusWait } from "../../lifecycle/steps";
+import { instancePath, power, powerCycle } from "./power";
+import { convertKeys, snake, type Props } from "../../model/table";
 import { bootConfig, vpcAddress, type ApiInterface } from "./interfaces";
 import { snapshotBeforeChange } from "./presnapshot";
 import { restoreInto, restoreOf } from "./restore";
@@ -22,7 +23,7 @@ export const settled = (what: string, want: (i: InstanceApi) => boolean = () => 
 
 /** Sends a change action (rebuild, resize), telling from the instance whether a lost answer took effect. */
 async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied: (i: InstanceApi) => boolean): Promise<void> {
-  await act(c, `${instancePath(id)}/${action}`, body, async () => applied((await c.get<InstanceApi>(instancePath(id))) as InstanceApi));
+  await act(c, `${instancePath(id)}/${action}`, body, async () => applied(await c.get<InstanceApi>(instancePath(id))));
 }
 
 /**
@@ -40,7 +41,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
   ctx.keep.rootPass = olds.rootPass;
   const has = (f: string) => changed.includes(f);
   const settle = async (what: string, want?: (i: InstanceApi) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
-  const current = async () => (ctx.latest = (await c.get<InstanceApi>(instancePath(id))) as InstanceApi);
+  const current = async () => (ctx.latest = await c.get<InstanceApi>(instancePath(id)));
   const seen = (i: object) => (ctx.latest = i as InstanceApi);
 
   // 0. A create cut short (a timeout, Ctrl-C) kept it in the stack before it settled: that wait goes on first.

@@ -1,0 +1,88 @@
+import { resetCancel } from "./lifecycle/cancel";
+import type { ApiClient } from "./transport/client";
+import { RateBudget } from "./transport/rate-budget";
+import { ListReads } from "./transport/read-batch";
+
+/**
+ * What one provider process holds across the operations it runs, in one object with one reset: the engine
+ * runs every resource of a program in one process (the dynamic provider's, or the plugin's), calling check,
+ * diff, create, update and delete one after another, and these records tie those calls together. Nothing
+ * here is serialized into the stack. The modules that use a record hold its rules; this holds the data.
+ */
+
+/** Provider settings: `compute:token` / `compute:apiUrl` (through configure), else the environment's. */
+export interface Settings {
+  token?: string;
+  apiUrl?: string;
+}
+
+/** A create-first replacement under way (lifecycle/replacements.ts): the old resource, the pinned label both want. */
+export interface PendingReplacement {
+  type: string;
+  oldId: string;
+  /** The pinned label both want. */
+  label: string;
+  newId?: string;
+  /** The label the new resource has until the old one is gone. */
+  temp?: string;
+}
+
+/**
+ * What the program declares across resources, recorded as the engine checks and diffs them, so that rules
+ * that hold across resources are refused at preview instead of by the API halfway through an `up`
+ * (lifecycle/program.ts). Keyed by the resource's name in the program, which a replacement keeps.
+ */
+export class Declarations {
+  /** An instance's one snapshot slot: who of this program takes it. */
+  readonly snapshotSlots = new Map<string, string>();
+  /** The snapshot resources of a database (the API keeps at most 3). */
+  readonly databaseSnapshots = new Map<string, Set<string>>();
+  /** An Instance's planned backup service (its diff sees it before the update that enables it). */
+  readonly plannedBackups = new Map<string, boolean>();
+  /** An Instance's `snapshotBeforeChange`, for its disks' steps. */
+  readonly preChangeSnapshots = new Map<string, boolean>();
+  /** The subnets of a VPC, by resource name: their labels and ranges. */
+  readonly subnets = new Map<string, Map<string, { label: string; ipv4: string }>>();
+  /** Who manages a profile's interfaces as a list (a Config's or an Instance's `interfaces`), by profile. */
+  readonly interfacesAsList = new Map<string, string>();
+  /** Who manages a profile's interfaces one by one (Interface resources), by profile. */
+  readonly interfacesOneByOne = new Map<string, string>();
+  /** The pinned labels existing data-holding resources hold (lifecycle/replacements.ts), by type and name. */
+  readonly heldLabels = new Map<string, string>();
+}
+
+/** The request budget and the list reads of one API and token, shared by every client of the process. */
+export interface PerApi {
+  budget: RateBudget;
+  reads: ListReads;
+}
+
+export class Session {
+  /** What configure() set. */
+  settings: Settings = {};
+  /** The client of the current settings, reused across calls. */
+  client?: { key: string; client: ApiClient };
+  readonly declared = new Declarations();
+  /** Create-first replacements under way, by type and old id. */
+  readonly replacements = new Map<string, PendingReplacement>();
+  private readonly apis = new Map<string, PerApi>();
+
+  /** The budget and list reads of an API (its base URL) and token in this process. */
+  perApi(baseUrl: string, token: string): PerApi {
+    const key = `${baseUrl}\n${token}`;
+    let p = this.apis.get(key);
+    if (!p) this.apis.set(key, (p = { budget: new RateBudget(), reads: new ListReads() }));
+    return p;
+  }
+}
+
+let current = new Session();
+
+/** The session of this process. */
+export const session = (): Session => current;
+
+/** A new session, as a new provider process would have (tests), with no cancellation pending. */
+export function resetSession(): void {
+  current = new Session();
+  resetCancel();
+}
