@@ -108,7 +108,7 @@ export interface InstanceArgs {
   allowAutoDiskResize?: pulumi.Input<boolean>;
   /** Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes. */
   rebuildOnImageChange?: pulumi.Input<boolean>;
-  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers. */
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes. */
   timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; update?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
 }
 
@@ -180,7 +180,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly allowAutoDiskResize: pulumi.Output<boolean | undefined>;
   /** Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes. */
   declare readonly rebuildOnImageChange: pulumi.Output<boolean | undefined>;
-  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers. */
+  /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes. */
   declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
   /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... */
   declare readonly status: pulumi.Output<string>;

@@ -44,7 +44,7 @@ export interface HookContext<Api, In extends object = Props> {
   client: ApiClient;
   id: string;
   props: Typed<In>;
-  /** The wait budget of this operation (the `timeouts` input, else the defaults, else `customTimeouts`). */
+  /** The wait budget of this operation (the plugin's `customTimeouts` when given, else the `timeouts` input, else the defaults). */
   timeoutMs: number;
   /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
   outputs: Props;

@@ -143,7 +143,7 @@ type Instance struct {
 	SwapSize pulumi.IntOutput `pulumi:"swapSize"`
 	// Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
-	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.
+	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes.
 	Timeouts InstanceTimeoutsPtrOutput `pulumi:"timeouts"`
 	// Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish.
 	Type pulumi.StringOutput `pulumi:"type"`
@@ -274,7 +274,7 @@ type instanceArgs struct {
 	SwapSize *int `pulumi:"swapSize"`
 	// Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.
 	Tags []string `pulumi:"tags"`
-	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.
+	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes.
 	Timeouts *InstanceTimeouts `pulumi:"timeouts"`
 	// Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish.
 	Type string `pulumi:"type"`
@@ -336,7 +336,7 @@ type InstanceArgs struct {
 	SwapSize pulumi.IntPtrInput
 	// Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.
 	Tags pulumi.StringArrayInput
-	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.
+	// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes.
 	Timeouts InstanceTimeoutsPtrInput
 	// Instance type id. Changed in place by a resize (see `migrationType`, `allowAutoDiskResize`); the provider waits for the resize to finish.
 	Type pulumi.StringInput
@@ -561,7 +561,7 @@ func (o InstanceOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
 }
 
-// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` do not reach dynamic providers.
+// How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes.
 func (o InstanceOutput) Timeouts() InstanceTimeoutsPtrOutput {
 	return o.ApplyT(func(v *Instance) InstanceTimeoutsPtrOutput { return v.Timeouts }).(InstanceTimeoutsPtrOutput)
 }
