@@ -44,7 +44,7 @@ export function writeChecksums(dir: string): string {
   return file;
 }
 
-/** Every file that writes the version, and how to find it there (a test checks they agree: tests/unit/versions.test.ts). */
+/** Every file that writes the version, and how to find it there (tests/e2e/release.e2e.test.ts checks they agree). */
 export const VERSION_SITES: Array<{ file: string; pattern: RegExp }> = [
   { file: "package.json", pattern: /^ {2}"version": "([^"]+)"/m },
   { file: "package-lock.json", pattern: /^ {2}"version": "([^"]+)"/m },

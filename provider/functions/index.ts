@@ -35,7 +35,7 @@ export function resourceItem(spec: ResourceSpec, description: string): ItemType 
 
 /**
  * The token scope each resource's lookup needs, as the spec's endpoint tables say (docs/functions.md shows
- * it). Keyed by the lookup's name: a lookup without one fails tests/unit/function-rows.test.ts.
+ * it). Keyed by the lookup's name: a lookup without one fails tests/integration/lookups.test.ts.
  */
 export const LOOKUP_SCOPES: Record<string, string> = {
   getInstances: "`computes:read_only`",

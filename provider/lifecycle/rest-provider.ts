@@ -23,7 +23,7 @@ import {
 import { budgetOf } from "../model/timeouts";
 import { waitFor } from "./wait";
 
-/** The six methods of a provider of one resource type: what the dynamic provider server and the plugin call. */
+/** The seven methods of a provider of one resource type: what the dynamic provider server and the plugin call. */
 export interface ResourceProvider {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
   /** `changed`: the inputs that differ (for the plugin's detailed diff; the dynamic provider server ignores it). */
@@ -116,8 +116,8 @@ export interface ProviderHooks<Api extends ApiRecord, In extends object = Props>
 
 /**
  * The generic provider for a REST resource described by a table: POST to create, GET to read (404 means
- * gone), PUT of the changed fields to update, DELETE to delete (404 is success); `hooks` add waits, power
- * cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
+ * gone), PUT of the changed fields to update, DELETE to delete (404 is success), with the waits the table
+ * says (`waitCreated`, `waitGone`); `hooks` add power cycles, cross-field rules and extra outputs. A failure after the resource exists keeps it in the stack.
  * A data-holding resource with a pinned unique label is replaced create-first (provider/lifecycle/replacements.ts).
  */
 export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(

@@ -132,7 +132,7 @@ export const diskSpec = table<DiskApi>()({
   // earlier than this create began (less a minute for clock skew). A sibling is never taken for it.
   async findExisting(client, body, inputs, since): Promise<DiskApi | undefined> {
     const all = await client.list<DiskApi>(diskSpec.collectionPath(inputs));
-    const fs = (body.filesystem as string | undefined) ?? (body.image === undefined ? "ext4" : undefined);
+    const fs = typeof body.filesystem === "string" ? body.filesystem : body.image === undefined ? "ext4" : undefined;
     const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && madeSince(d.created, since));
     if (found.length > 1)
       throw new Error(

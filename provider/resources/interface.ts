@@ -5,7 +5,7 @@ import { say } from "../lifecycle/steps";
 import { powerCycle } from "./instance/power";
 import { claimOneByOne } from "../lifecycle/program";
 import type { CheckFailure } from "../model/check";
-import { idInput, UNKNOWN, table } from "../model/table";
+import { idInput, UNKNOWN, table, isObject } from "../model/table";
 
 export interface InterfaceApi {
   id: number;
@@ -110,14 +110,14 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   // pre-existing twin apart, at one more request per create: not done (docs/reliability.md).
   async findExisting(client, body, inputs): Promise<InterfaceApi | undefined> {
     const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
-    const vpcAddress = (body.ipv4 as { vpc?: string } | undefined)?.vpc;
+    const vpcAddress = isObject(body.ipv4) ? body.ipv4.vpc : undefined;
     const made = list.filter(
       (i) =>
         i.purpose === body.purpose &&
         (body.label === undefined || i.label === body.label) &&
         (body.ipam_address === undefined || i.ipam_address === body.ipam_address) &&
         (body.subnet_id === undefined || i.subnet_id === body.subnet_id) &&
-        (vpcAddress === undefined || (i.ipv4 as { vpc?: string } | null | undefined)?.vpc === vpcAddress),
+        (vpcAddress === undefined || (isObject(i.ipv4) && i.ipv4.vpc === vpcAddress)),
     );
     if (made.length > 1) {
       throw new Error(
@@ -160,8 +160,7 @@ export const iface = defineResource({
     },
     // A 1:1 NAT of `any` is answered with the address the API picks.
     plan(_ctx, outs) {
-      const ipv4 = outs.ipv4 as { nat11?: unknown } | undefined;
-      if (ipv4 && typeof ipv4 === "object" && ipv4.nat11 === "any") outs.ipv4 = UNKNOWN;
+      if (isObject(outs.ipv4) && outs.ipv4.nat11 === "any") outs.ipv4 = UNKNOWN;
     },
     // Rule 4: the API deletes no active interface. Its instance is shut down for the delete, then booted again.
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {

@@ -84,7 +84,7 @@ export const subnet = defineResource({
     validate(news, _olds, r) {
       const failures: CheckFailure[] = [];
       const vpc = news.vpcId;
-      const { label, ipv4 } = r.inputs as { label?: unknown; ipv4?: unknown };
+      const { label, ipv4 } = r.inputs;
       const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(label);
       if (
         !r.failures.length &&

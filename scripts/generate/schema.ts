@@ -37,7 +37,7 @@ export function packageSchema(
       inputProperties: Object.fromEntries(inputs.map((f) => [f.name, props[f.name]])),
       requiredInputs: inputs.filter((f) => f.required).map((f) => f.name),
       // A stack made with the dynamic classes moves to the generated SDKs without replacement: the engine
-      // takes the dynamic form's entry for this resource (docs/migrate.md).
+      // takes the dynamic form's entry for this resource (README.md: from the dynamic classes to the plugin SDK).
       aliases: [{ type: `pulumi-nodejs:dynamic/compute:${spec.type}` }],
     };
   }

@@ -6,7 +6,7 @@
  * stacks of the plugin form (examples/all on the plugin SDK, made by the plugin of the release before its
  * smaller state entries, and by the one before exact previews), with this release's plugin and its SDK.
  * Each runs the program its stack was made with, kept beside its state: tests/programs/upgrade, and the
- * plugin fixtures' own program/ folder (examples/all as it was then, 17 resources).
+ * plugin fixtures' own program/ folder (examples/all as it was then: 16 resources, 17 with the stack).
  */
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import type { CheckFailure } from "../../model/check";
 import { instancePath } from "./power";
-import { idInput, type Props } from "../../model/table";
+import { idInput, isObject, type Props } from "../../model/table";
 import type { ApiInterface, ProfileApi } from "./interfaces";
 
 /** `cloneFrom`: an instance made as a clone of another (`POST /compute/instances/{computeId}/clone`). */
@@ -27,18 +27,21 @@ export const NOT_WITH_CLONE = [
   "firewallId",
 ];
 
-export const clonePath = (ins: Props): string => `${instancePath((ins.cloneFrom as { computeId: number }).computeId)}/clone`;
+/** What a clone is made from: its source, and what of it to copy. */
+export type CloneFrom = z.output<typeof cloneFromInput>;
+
+/** The path a clone of the source is made at. */
+export const clonePath = (from: CloneFrom): string => `${instancePath(from.computeId)}/clone`;
 
 /** The clone body: a new target instance (its region, type and label), and what of the source to copy. */
-export function cloneBody(ins: Props): Props {
-  const from = ins.cloneFrom as { disks?: number[]; configs?: number[] };
+export function cloneBody(from: CloneFrom, ins: Props & { metadata?: { userData?: string } }): Props {
   const body: Props = { region: ins.region, type: ins.type, label: ins.label };
   if (ins.group !== undefined) body.group = ins.group;
   if (ins.backupsEnabled !== undefined) body.backups_enabled = ins.backupsEnabled;
   if (from.disks) body.disks = from.disks;
   if (from.configs) body.configs = from.configs;
   if (ins.privateIp !== undefined) body.private_ip = ins.privateIp;
-  const userData = (ins.metadata as { userData?: string } | undefined)?.userData;
+  const userData = ins.metadata?.userData;
   if (userData !== undefined) body.metadata = { user_data: userData };
   return body;
 }
@@ -52,7 +55,7 @@ interface SourceApi {
  * `metadata.userData`; a source with a VLAN interface cannot go to a region without VLAN support.
  */
 export async function cloneRuleFailures(c: ApiClient, ins: Props): Promise<CheckFailure[]> {
-  const from = String((ins.cloneFrom as { computeId: unknown }).computeId);
+  const from = String(isObject(ins.cloneFrom) ? ins.cloneFrom.computeId : undefined);
   const failures: CheckFailure[] = [];
   const src = await c.get<SourceApi>(instancePath(from), true);
   if (!src) return [{ property: "cloneFrom", reason: `cloneFrom.computeId: instance ${from} not found` }];

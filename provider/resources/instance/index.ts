@@ -119,7 +119,7 @@ export const instance = defineResource({
 
     createBody(table, ins) {
       if (ins.restore !== undefined) say("restore: a new instance is not restored into (nothing is sent for it); create it from a backup with backupId");
-      if (ins.cloneFrom !== undefined) return cloneBody(ins);
+      if (ins.cloneFrom !== undefined) return cloneBody(ins.cloneFrom, ins);
       // The create body has no alerts, watchdog or backup schedule: those follow in one PUT.
       const body = { ...table };
       for (const k of PUT_ONLY) delete body[snake(k)];
@@ -128,7 +128,7 @@ export const instance = defineResource({
     },
 
     // A clone is made from its source's path; a lost answer is found by its label as any instance's.
-    send: (create, { inputs }) => create(inputs.cloneFrom === undefined ? undefined : clonePath(inputs)),
+    send: (create, { inputs }) => create(inputs.cloneFrom === undefined ? undefined : clonePath(inputs.cloneFrom)),
 
     async afterCreate(ctx) {
       const { client: c, id, props: ins } = ctx;

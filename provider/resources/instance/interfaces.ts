@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { instancePath } from "./power";
-import type { Props } from "../../model/table";
+import { isObject, type Props } from "../../model/table";
 
 /**
  * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,
@@ -36,11 +36,19 @@ export const interfacesInput = z
   .refine((l) => l.filter((i) => i.primary).length <= 1, "at most one interface can be primary")
   .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, "at most one public interface");
 
-/** An interface as the API reports it. */
-export type ApiInterface = Props;
+/** An interface as the API reports it (the fields read here; the others pass through). */
+export interface ApiInterface extends Props {
+  purpose?: string;
+  label?: string | null;
+  ipam_address?: string | null;
+  primary?: boolean;
+  subnet_id?: number | null;
+  ipv4?: { vpc?: string; nat_1_1?: string | null } | null;
+  ip_ranges?: unknown;
+}
 
 /** The first vpc interface's address. */
-export const vpcAddress = (list: ApiInterface[]): string | undefined => (list.find((i) => i.purpose === "vpc")?.ipv4 as { vpc?: string } | undefined)?.vpc;
+export const vpcAddress = (list: ApiInterface[]): string | undefined => list.find((i) => i.purpose === "vpc")?.ipv4?.vpc;
 
 /** Interfaces as the user declares them, from the API's records (for drift). */
 export function interfacesFromApi(list: ApiInterface[]): Props[] {
@@ -53,7 +61,7 @@ export function interfacesFromApi(list: ApiInterface[]): Props[] {
     if (i.primary) out.primary = true;
     if (i.purpose === "vpc") {
       out.subnetId = i.subnet_id;
-      const v4 = i.ipv4 as { vpc?: string; nat_1_1?: string | null } | null;
+      const v4 = i.ipv4;
       if (v4) out.ipv4 = { vpc: v4.vpc, ...(v4.nat_1_1 ? { nat11: v4.nat_1_1 } : {}) };
       if (Array.isArray(i.ip_ranges) && i.ip_ranges.length) out.ipRanges = i.ip_ranges;
     }
@@ -66,7 +74,11 @@ export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
   if (declared.length !== actual.length) return false;
   return declared.every((d, i) =>
     Object.entries(d).every(([k, v]) => {
-      if (k === "ipv4" && v && typeof v === "object") return Object.entries(v).every(([kk, vv]) => (actual[i].ipv4 as Props | undefined)?.[kk] === vv);
+      if (k === "ipv4" && v && typeof v === "object")
+        return Object.entries(v).every(([kk, vv]) => {
+          const got = actual[i].ipv4;
+          return isObject(got) && got[kk] === vv;
+        });
       if (k === "primary") return Boolean(v) === Boolean(actual[i].primary);
       return JSON.stringify(actual[i][k]) === JSON.stringify(v);
     }),

@@ -52,21 +52,21 @@ export async function power<T extends InstanceStatus>(
  * instance is shut down, `change` runs, and the instance is booted again whether the change went through or
  * was refused. `seen` gets the instance record each time it is read (what a failure keeps).
  */
-export async function powerCycle<T>(
+export async function powerCycle<T, I extends InstanceStatus = InstanceStatus>(
   c: ApiClient,
   computeId: string | number,
-  opts: { timeoutMs: number; why: string; seen?: (instance: InstanceStatus) => void },
+  opts: { timeoutMs: number; why: string; seen?: (instance: I) => void },
   change: () => Promise<T>,
 ): Promise<T> {
   const seen = opts.seen ?? (() => undefined);
-  const now = await c.get<InstanceStatus>(instancePath(computeId));
+  const now = await c.get<I>(instancePath(computeId));
   seen(now);
   const wasRunning = now.status === "running";
-  if (wasRunning) seen(await power(c, computeId, "shutdown", { timeoutMs: opts.timeoutMs, why: `to shut down for ${opts.why}` }));
+  if (wasRunning) seen(await power<I>(c, computeId, "shutdown", { timeoutMs: opts.timeoutMs, why: `to shut down for ${opts.why}` }));
   try {
     return await change();
   } finally {
-    if (wasRunning) seen(await power(c, computeId, "boot", { timeoutMs: opts.timeoutMs, why: `to boot after ${opts.why}` }));
+    if (wasRunning) seen(await power<I>(c, computeId, "boot", { timeoutMs: opts.timeoutMs, why: `to boot after ${opts.why}` }));
   }
 }
 

@@ -42,7 +42,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
   const has = (f: string) => changed.includes(f);
   const settle = async (what: string, want?: (i: InstanceApi) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
   const current = async () => (ctx.latest = await c.get<InstanceApi>(instancePath(id)));
-  const seen = (i: object) => (ctx.latest = i as InstanceApi);
+  const seen = (i: InstanceApi) => (ctx.latest = i);
 
   // 0. A create cut short (a timeout, Ctrl-C) kept it in the stack before it settled: that wait goes on first.
   if (typeof olds.status === "string" && !SETTLED.has(olds.status)) await settle("to finish what the last run began");
@@ -121,7 +121,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
   }
   // 6. Interfaces: redefine the boot profile's interfaces, then reboot so they take effect.
   if (has("interfaces")) {
-    const cfgId = (olds.bootConfigId as number | undefined) ?? (await bootConfig(c, id))?.id;
+    const cfgId = olds.bootConfigId !== undefined && olds.bootConfigId !== null ? Number(olds.bootConfigId) : (await bootConfig(c, id))?.id;
     if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
     extra.bootConfigId = cfgId;
     const put = { body: { interfaces: convertKeys(news.interfaces, snake) } };
