@@ -1,6 +1,6 @@
 import { BASE_MS } from "../../emulator/routes/compute";
 import type { Emulator } from "../../emulator/server";
-import { call } from "./emulator";
+import { call, emulator } from "./emulator";
 
 /** What the emulator's compute suites (tests/integration/emulator-compute-*.test.ts) share. */
 
@@ -13,8 +13,25 @@ export const I = (id: number) => `/compute/instances/${id}`;
 /** The fields a 400 answer names. */
 export const fields = (r: { body: any }) => r.body.errors.map((e: any) => e.field);
 
-/** Calls on the suite's emulator (read at each call: a suite starts one per test) and its clock. */
-export function computeCalls(emu: () => Emulator, tick: (ms: number) => void) {
+/**
+ * The suite's emulator, one per test on a clock the test moves (speed 1: transitions take BASE_MS), and
+ * calls on it. Registers the suite's beforeEach and afterEach.
+ */
+export function useComputeEmulator() {
+  let current: Emulator | undefined;
+  let clock = 0;
+  beforeEach(async () => {
+    clock = Date.parse("2026-03-10T12:00:00Z");
+    current = await emulator({ now: () => clock, speed: 1 });
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+  const emu = (): Emulator => {
+    if (!current) throw new Error("the compute suites' emulator is made in beforeEach");
+    return current;
+  };
+  const tick = (ms: number) => void (clock += ms);
   const create = (body: Record<string, unknown>, token?: string) => call(emu(), "POST", "/compute/instances", { body, token });
   /** An instance deployed from an image, provisioned (the clock moved past its provisioning). */
   const deployed = async (extra: Record<string, unknown> = {}) => {
@@ -25,5 +42,5 @@ export function computeCalls(emu: () => Emulator, tick: (ms: number) => void) {
   };
   /** A GET's body, whatever its status. */
   const get = async (path: string) => (await call(emu(), "GET", path)).body;
-  return { create, deployed, get };
+  return { emu, tick, create, deployed, get };
 }

@@ -1,27 +1,14 @@
-import type { Emulator } from "../../emulator/server";
 import { BASE_MS } from "../../emulator/routes/compute";
-import { computeCalls, I, PASS, fields } from "../helpers/compute-calls";
-import { addUser, call, ed25519Key, emulator } from "../helpers/emulator";
+import { useComputeEmulator, I, PASS, fields } from "../helpers/compute-calls";
+import { addUser, call, ed25519Key } from "../helpers/emulator";
 
 /** The compute API's reference data (regions, types, kernels, public images) and the instance itself: create, update, delete. */
 
-/** The emulator on a clock the test moves (speed 1: transitions take BASE_MS). */
-let emu: Emulator;
-let clock: number;
-const tick = (ms: number) => (clock += ms);
-beforeEach(async () => {
-  clock = Date.parse("2026-03-10T12:00:00Z");
-  emu = await emulator({ now: () => clock, speed: 1 });
-});
-afterEach(async () => {
-  await emu.close();
-});
-
-const { create, deployed, get } = computeCalls(() => emu, tick);
+const { emu, tick, create, deployed, get } = useComputeEmulator();
 
 describe("reference data (no token needed)", () => {
   test("regions, with capabilities and status", async () => {
-    const r = await call(emu, "GET", "/regions", { token: null });
+    const r = await call(emu(), "GET", "/regions", { token: null });
     expect(r.status).toBe(200);
     expect(r.body.results).toBeGreaterThan(2);
     expect(r.body.data.some((x: any) => x.capabilities.includes("Metadata"))).toBe(true);
@@ -29,36 +16,36 @@ describe("reference data (no token needed)", () => {
     expect(r.body.data[0]).toEqual(
       expect.objectContaining({ id: expect.any(String), label: expect.any(String), country: expect.any(String), status: "ok", resolvers: expect.any(Object) }),
     );
-    expect((await call(emu, "GET", "/regions/us-east", { token: null })).body.id).toBe("us-east");
-    expect((await call(emu, "GET", "/regions/mars-1", { token: null })).status).toBe(404);
+    expect((await call(emu(), "GET", "/regions/us-east", { token: null })).body.id).toBe("us-east");
+    expect((await call(emu(), "GET", "/regions/mars-1", { token: null })).status).toBe(404);
   });
 
   test("availability, for all regions and one", async () => {
-    const all = await call(emu, "GET", "/regions/availability", { token: null });
+    const all = await call(emu(), "GET", "/regions/availability", { token: null });
     expect(all.body.data[0]).toEqual({ region: expect.any(String), plan: expect.any(String), available: expect.any(Boolean) });
-    const one = await call(emu, "GET", "/regions/eu-central/availability", { token: null });
+    const one = await call(emu(), "GET", "/regions/eu-central/availability", { token: null });
     expect(one.body.every((x: any) => x.region === "eu-central")).toBe(true);
   });
 
   test("types with class, prices and successor", async () => {
-    const r = await call(emu, "GET", "/compute/types", { token: null });
+    const r = await call(emu(), "GET", "/compute/types", { token: null });
     const t = r.body.data.find((x: any) => x.id === "c1-standard-2");
     expect(t).toMatchObject({ class: "standard", successor: "c2-standard-2", price: { hourly: expect.any(Number), monthly: expect.any(Number) } });
     expect(t.addons.backups.price).toEqual({ hourly: expect.any(Number), monthly: expect.any(Number) });
-    expect((await call(emu, "GET", "/compute/types/c1-nano-1", { token: null })).body.class).toBe("nanode");
+    expect((await call(emu(), "GET", "/compute/types/c1-nano-1", { token: null })).body.class).toBe("nanode");
   });
 
   test("kernels, with ids that contain a slash", async () => {
-    const r = await call(emu, "GET", "/compute/kernels?page_size=25", { token: null });
+    const r = await call(emu(), "GET", "/compute/kernels?page_size=25", { token: null });
     expect(r.body.data.map((k: any) => k.id)).toContain("compute/latest-64bit");
-    const k = await call(emu, "GET", "/compute/kernels/compute/latest-64bit", { token: null });
+    const k = await call(emu(), "GET", "/compute/kernels/compute/latest-64bit", { token: null });
     expect(k.body).toMatchObject({ id: "compute/latest-64bit", architecture: "x86_64", kvm: true });
   });
 
   test("public images", async () => {
-    const r = await call(emu, "GET", "/images", { token: null });
+    const r = await call(emu(), "GET", "/images", { token: null });
     expect(r.body.data.every((i: any) => i.is_public && i.id.startsWith("compute/"))).toBe(true);
-    expect((await call(emu, "GET", "/images/compute/debian12", { token: null })).body).toMatchObject({ status: "available", capabilities: ["cloud-init"] });
+    expect((await call(emu(), "GET", "/images/compute/debian12", { token: null })).body).toMatchObject({ status: "available", capabilities: ["cloud-init"] });
   });
 });
 
@@ -194,35 +181,35 @@ describe("instance create", () => {
     const base = { region: "us-east", type: "c1-nano-1", image: "compute/debian12", root_pass: PASS };
     expect((await create({ ...base, authorized_keys: ["nope"] })).body.errors[0].field).toBe("authorized_keys[0]");
     expect((await create({ ...base, authorized_users: ["admin"] })).body.errors[0].reason).toMatch(/no SSH key/);
-    await call(emu, "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(1) } });
+    await call(emu(), "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(1) } });
     expect((await create({ ...base, authorized_users: ["admin"], authorized_keys: [ed25519Key(2)] })).status).toBe(200);
   });
 
   test("restricted users: add_computes to create, no tags, and only their own instances", async () => {
-    const none = await addUser(emu, "noadd", { restricted: true });
+    const none = await addUser(emu(), "noadd", { restricted: true });
     expect((await create({ region: "us-east", type: "c1-nano-1" }, none)).status).toBe(403);
-    const can = await addUser(emu, "canadd", { restricted: true, global: { add_computes: true } });
+    const can = await addUser(emu(), "canadd", { restricted: true, global: { add_computes: true } });
     expect((await create({ region: "us-east", type: "c1-nano-1", tags: ["abc"] }, can)).status).toBe(403);
     const mine = await create({ region: "us-east", type: "c1-nano-1" }, can);
     expect(mine.status).toBe(200);
-    expect((await call(emu, "GET", I(mine.body.id), { token: can })).status).toBe(200);
-    expect((await call(emu, "PUT", I(mine.body.id), { token: can, body: { tags: ["abc"] } })).status).toBe(403);
+    expect((await call(emu(), "GET", I(mine.body.id), { token: can })).status).toBe(200);
+    expect((await call(emu(), "PUT", I(mine.body.id), { token: can, body: { tags: ["abc"] } })).status).toBe(403);
     const theirs = await create({ region: "us-east", type: "c1-nano-1" });
-    expect((await call(emu, "GET", I(theirs.body.id), { token: can })).status).toBe(404);
-    expect((await call(emu, "GET", "/compute/instances", { token: can })).body.results).toBe(1);
+    expect((await call(emu(), "GET", I(theirs.body.id), { token: can })).status).toBe(404);
+    expect((await call(emu(), "GET", "/compute/instances", { token: can })).body.results).toBe(1);
   });
 
   test("the computes scope is needed", async () => {
-    const t = await addUser(emu, "acct", { scopes: "account:read_write computes:read_only" });
+    const t = await addUser(emu(), "acct", { scopes: "account:read_write computes:read_only" });
     expect((await create({ region: "us-east", type: "c1-nano-1" }, t)).status).toBe(403);
-    expect((await call(emu, "GET", "/compute/instances", { token: t })).status).toBe(200);
+    expect((await call(emu(), "GET", "/compute/instances", { token: t })).status).toBe(200);
   });
 });
 
 describe("instance update and delete", () => {
   test("PUT changes label, group, tags, alerts, watchdog and the backup schedule", async () => {
     const inst = await deployed();
-    const r = await call(emu, "PUT", I(inst.id), {
+    const r = await call(emu(), "PUT", I(inst.id), {
       body: {
         label: "renamed",
         group: "g",
@@ -241,7 +228,7 @@ describe("instance update and delete", () => {
     });
     expect(r.body.alerts.cpu).toBe(150);
     expect(r.body.alerts.io).toBe(10000);
-    const bad = await call(emu, "PUT", I(inst.id), {
+    const bad = await call(emu(), "PUT", I(inst.id), {
       body: { alerts: { cpu: -1, nope: 1 }, backups: { schedule: { day: "Someday" } }, watchdog_enabled: "yes" },
     });
     expect(fields(bad).sort()).toEqual(["alerts.cpu", "alerts.nope", "backups.schedule.day", "watchdog_enabled"]);
@@ -249,16 +236,16 @@ describe("instance update and delete", () => {
 
   test("delete: deleting, then gone with its disks, profiles and backups", async () => {
     const inst = await deployed();
-    expect((await call(emu, "DELETE", I(inst.id))).body).toEqual({});
+    expect((await call(emu(), "DELETE", I(inst.id))).body).toEqual({});
     expect((await get(I(inst.id))).status).toBe("deleting");
     expect((await get(`${I(inst.id)}/disks`)).data.every((x: any) => x.status === "deleting")).toBe(true);
-    expect((await call(emu, "POST", `${I(inst.id)}/boot`, { body: {} })).body.errors[0].reason).toMatch(/running or queued/);
-    expect((await call(emu, "DELETE", I(inst.id))).status).toBe(200);
+    expect((await call(emu(), "POST", `${I(inst.id)}/boot`, { body: {} })).body.errors[0].reason).toMatch(/running or queued/);
+    expect((await call(emu(), "DELETE", I(inst.id))).status).toBe(200);
     tick(BASE_MS.deleting);
-    expect((await call(emu, "GET", I(inst.id))).status).toBe(404);
+    expect((await call(emu(), "GET", I(inst.id))).status).toBe(404);
     expect((await get("/compute/instances")).results).toBe(0);
     // The API has no list of a gone instance's disks or profiles: the store shows none were left behind.
-    expect(emu.store.data.disks.filter((x) => x.compute_id === inst.id)).toEqual([]);
-    expect(emu.store.data.configs.filter((x) => x.compute_id === inst.id)).toEqual([]);
+    expect(emu().store.data.disks.filter((x) => x.compute_id === inst.id)).toEqual([]);
+    expect(emu().store.data.configs.filter((x) => x.compute_id === inst.id)).toEqual([]);
   });
 });
