@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { applyFilter, FilterError, parseFilter } from "./filter";
 
 /** One item of the API's error envelope: `{"errors":[{"reason": ..., "field": ...}]}`. */
 export interface ErrorItem {
@@ -146,12 +147,25 @@ export const NO_CONTENT = Symbol("no content");
 
 export const PAGE_SIZE = { min: 25, max: 500, default: 100 };
 
-/** Validates `page` and `page_size` and slices a list into the API's envelope. */
-export function paginate<T>(items: T[], query: URLSearchParams): { data: T[]; page: number; pages: number; results: number } {
+/**
+ * Validates `page` and `page_size`, applies the `X-Filter` header (emulator/filter.ts: which records, their
+ * order; a bad header is a 400 on `X-Filter`), and slices what is left into the API's envelope.
+ */
+export function paginate<T>(
+  all: T[],
+  { query, headers }: Pick<RequestContext, "query" | "headers">,
+): { data: T[]; page: number; pages: number; results: number } {
   const errors = new FieldErrors();
   const page = intParam(query, "page", 1, errors, 1, Number.MAX_SAFE_INTEGER);
   const pageSize = intParam(query, "page_size", PAGE_SIZE.default, errors, PAGE_SIZE.min, PAGE_SIZE.max);
   errors.throwIfAny();
+  let items = all;
+  try {
+    const filter = parseFilter(headers, all);
+    if (filter) items = applyFilter(all, filter);
+  } catch (e) {
+    throw e instanceof FilterError ? badRequest(e.message, "X-Filter") : e;
+  }
   const pages = Math.max(1, Math.ceil(items.length / pageSize));
   return { data: items.slice((page - 1) * pageSize, page * pageSize), page, pages, results: items.length };
 }

@@ -130,7 +130,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
 
   router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => {
     const own = ctx.token && (ctx.token.scopes === "*" || /\bimages:read_(only|write)\b/.test(ctx.token.scopes)) ? mine(ctx.user?.username) : [];
-    return paginate([...catalog.images, ...own].map(imageView), ctx.query);
+    return paginate([...catalog.images, ...own].map(imageView), ctx);
   });
   router.add("POST", "/images", { scope: rw, auth: "required" }, (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;

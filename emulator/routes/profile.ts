@@ -117,7 +117,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
   router.add("GET", "/profile/tokens", { scope: ro, auth: "required" }, (ctx) =>
     paginate(
       store.data.tokens.filter((t) => t.username === me(ctx).username).map((t) => tokenView(t)),
-      ctx.query,
+      ctx,
     ),
   );
 
@@ -200,7 +200,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     return body.label;
   };
 
-  router.add("GET", "/profile/sshkeys", { scope: ro, auth: "required" }, (ctx) => paginate(myKeys(ctx).map(sshKeyView), ctx.query));
+  router.add("GET", "/profile/sshkeys", { scope: ro, auth: "required" }, (ctx) => paginate(myKeys(ctx).map(sshKeyView), ctx));
   router.add("POST", "/profile/sshkeys", { scope: rw, auth: "required" }, (ctx) => {
     const body = jsonObject(ctx);
     const errors = new FieldErrors();

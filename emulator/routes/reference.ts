@@ -23,11 +23,11 @@ export const referenceFamily: ApiFamily = { name: "reference", register: registe
 
 function registerReferenceRoutes({ router }: FamilyContext): void {
   const open = { scope: null, auth: "none" } as const;
-  router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx.query));
+  router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx));
   router.add("GET", "/regions/availability", open, (ctx) =>
     paginate(
       catalog.regions.flatMap((r) => availability(r.id)),
-      ctx.query,
+      ctx,
     ),
   );
   router.add("GET", "/regions/{regionId}", open, (ctx) => catalog.regions.find((r) => r.id === ctx.params.regionId) ?? Promise.reject(notFound()));
@@ -35,10 +35,10 @@ function registerReferenceRoutes({ router }: FamilyContext): void {
     if (!catalog.regions.some((r) => r.id === ctx.params.regionId)) throw notFound();
     return availability(ctx.params.regionId);
   });
-  router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx.query));
+  router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx));
   router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
-  router.add("GET", "/databases/engines", open, (ctx) => paginate(catalog.engines, ctx.query));
+  router.add("GET", "/databases/engines", open, (ctx) => paginate(catalog.engines, ctx));
   router.add("GET", "/databases/engines/{engineId*}", open, (ctx) => catalog.engines.find((e) => e.id === ctx.params.engineId) ?? Promise.reject(notFound()));
-  router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx.query));
+  router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx));
   router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
 }

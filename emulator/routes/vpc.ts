@@ -142,7 +142,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     return s;
   };
 
-  router.add("GET", "/vpcs", { scope: null, auth: "required" }, (ctx) => paginate(d.vpcs.filter((v) => canSee(ctx, v)).map(vpcView), ctx.query));
+  router.add("GET", "/vpcs", { scope: null, auth: "required" }, (ctx) => paginate(d.vpcs.filter((v) => canSee(ctx, v)).map(vpcView), ctx));
   router.add("POST", "/vpcs", { scope: rw, auth: "required" }, (ctx) => {
     const u = ctx.user!;
     if (u.restricted && !u.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
@@ -181,7 +181,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     for (const s of subnets as Array<{ label: string; ipv4: string }>) newSubnet(v.id, s.label, s.ipv4, u.username);
     return vpcView(v);
   });
-  router.add("GET", "/vpcs/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips(d.vpcs.filter((v) => canSee(ctx, v))), ctx.query));
+  router.add("GET", "/vpcs/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips(d.vpcs.filter((v) => canSee(ctx, v))), ctx));
   router.add("GET", "/vpcs/{vpcId}", { scope: null, auth: "required" }, (ctx) => vpcView(vpc(ctx)));
   router.add("PUT", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
     const v = vpc(ctx, true);
@@ -211,10 +211,10 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     for (const s of subnets) store.event("subnet_delete", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
     return {};
   });
-  router.add("GET", "/vpcs/{vpcId}/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips([vpc(ctx)]), ctx.query));
+  router.add("GET", "/vpcs/{vpcId}/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips([vpc(ctx)]), ctx));
   router.add("GET", "/vpcs/{vpcId}/subnets", { scope: null, auth: "required" }, (ctx) => {
     const v = vpc(ctx);
-    return paginate(d.subnets.filter((s) => s.vpc_id === v.id).map(subnetView), ctx.query);
+    return paginate(d.subnets.filter((s) => s.vpc_id === v.id).map(subnetView), ctx);
   });
   router.add("POST", "/vpcs/{vpcId}/subnets", { scope: rw, auth: "required" }, (ctx) => {
     const v = vpc(ctx, true);

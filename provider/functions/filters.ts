@@ -2,8 +2,9 @@ import { z } from "zod";
 import type { Field, Props } from "../model/table";
 
 /**
- * `filters`, `orderBy` and `order` of the lookups, applied on the client (the API documents no filter):
- * which fields they may name, and the filtering and sorting of the items.
+ * `filters`, `orderBy` and `order` of the lookups: which fields they may name, the part of them the API's
+ * `X-Filter` header can say (sent with the list's requests, so that a filtered lookup of a large account reads
+ * few pages), and the filtering and sorting of the items on the client, which always runs.
  */
 
 /** Thrown for arguments that break a rule: names the argument. */
@@ -113,4 +114,81 @@ export function filterAndOrder(fn: string, fields: Field[], items: Props[], args
     throw new FunctionArgsError(`${fn}: order needs orderBy`);
   }
   return out;
+}
+
+/**
+ * How the API holds an item's field: its name there, and the JSON type of its values (or of a list's items);
+ * `id` is the integer an item's id string shows in decimal.
+ */
+export interface ApiField {
+  api: string;
+  type: "string" | "number" | "boolean" | "id";
+}
+
+/** The JSON type of a field's plain values (of its items, for a list) from its schema or output type; undefined for anything else. */
+export function plainType(f: Field): "string" | "number" | "boolean" | undefined {
+  const of = (t: unknown) => (t === "string" ? "string" : t === "integer" || t === "number" ? "number" : t === "boolean" ? "boolean" : undefined);
+  if (f.raw) return undefined;
+  if (!f.schema) return f.outputType === "array" ? of(f.itemType) : of(f.outputType);
+  type Node = { type?: unknown; items?: Node; anyOf?: Node[] };
+  let js: Node;
+  try {
+    js = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as Node;
+  } catch {
+    return undefined;
+  }
+  // One JSON type besides null (a nullable field), or a list of such.
+  const single = (n: Node | undefined): Node | undefined => {
+    if (!n) return undefined;
+    if (Array.isArray(n.anyOf)) {
+      const rest = n.anyOf.filter((x) => x.type !== "null");
+      return rest.length === 1 ? single(rest[0]) : undefined;
+    }
+    if (Array.isArray(n.type)) {
+      const rest = n.type.filter((t) => t !== "null");
+      return rest.length === 1 ? { ...n, type: rest[0] } : undefined;
+    }
+    return n;
+  };
+  const node = single(js);
+  return node?.type === "array" ? of(single(node.items)?.type) : of(node?.type);
+}
+
+/**
+ * A filter value as the API holds it, when the client's comparison (`same`) can match it, else undefined: the
+ * text of a value for a text field, a number for a number (`"4.0"` is 4), `true`/`false` for a boolean.
+ */
+function apiValue(type: ApiField["type"], v: unknown): string | number | boolean | undefined {
+  const text = String(v);
+  if (type === "string") return text;
+  if (type === "boolean") return text === "true" ? true : text === "false" ? false : undefined;
+  if (type === "id") return /^(0|[1-9]\d{0,15})$/.test(text) ? Number(text) : undefined;
+  if (typeof v === "number") return v;
+  return typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
+}
+
+/** A header longer than this is not sent: the filters apply on the client only. */
+const MAX_HEADER = 4096;
+
+/**
+ * The API's `X-Filter` header for the part of `filters` and `orderBy`/`order` it can say, or undefined: a filter
+ * on a field the API holds as the item shows it (`apiField`), whose every value the API can hold (several
+ * values: `+or`; several filters: `+and`), and the order when `orderBy` is such a field. Every item the
+ * client's filters keep is in the API's answer, so that the client's pass gives what it gives on the whole list.
+ */
+export function apiFilter(args: Props, apiField: (name: string) => ApiField | undefined): Record<string, unknown> | undefined {
+  const parts: Record<string, unknown>[] = [];
+  for (const f of (args.filters as { name: string; values: unknown[] }[] | undefined) ?? []) {
+    const field = apiField(f.name);
+    if (!field) continue;
+    const values = f.values.map((v) => apiValue(field.type, v));
+    if (values.some((v) => v === undefined)) continue;
+    const distinct = [...new Set(values)];
+    parts.push(distinct.length === 1 ? { [field.api]: distinct[0] } : { "+or": distinct.map((v) => ({ [field.api]: v })) });
+  }
+  const header: Record<string, unknown> = parts.length === 1 ? { ...parts[0] } : parts.length > 1 ? { "+and": parts } : {};
+  const by = typeof args.orderBy === "string" ? apiField(args.orderBy) : undefined;
+  if (by) Object.assign(header, { "+order_by": by.api, "+order": args.order === "desc" ? "desc" : "asc" });
+  if (Object.keys(header).length === 0 || JSON.stringify(header).length > MAX_HEADER) return undefined;
+  return header;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { Field, Props } from "../model/table";
+import type { ApiField } from "./filters";
 
 /**
  * The read functions are rows (provider/functions/index.ts assembles them): the sdk's `getX()` functions and the
@@ -22,8 +23,10 @@ export interface FunctionSpec {
   path(args: Props): string;
   /** For a single read: the words for a missing item ("region eu-west"). */
   what?(args: Props): string;
-  /** A list that takes `filters`, `orderBy` and `order` (applied here: the API documents no filter). */
+  /** A list that takes `filters`, `orderBy` and `order` (the API's `X-Filter` for what it can say, then on the client). */
   filterable?: boolean;
+  /** How the API holds an item field the header may name (default: the API's field of an item whose fields are the API's in camelCase). */
+  apiField?: (name: string) => ApiField | undefined;
   /**
    * The TypeScript sdk's form of a release before the list took arguments: `getX()` and `getX(opts)` returned
    * the bare list. Kept (deprecated) so that such programs still compile and run: they get an array that

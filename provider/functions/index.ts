@@ -1,11 +1,11 @@
-import type { ApiClient } from "../transport/client";
-import type { ResourceDefinition } from "../definition";
-import { checkFilterNames, FILTER_ARGS, filterAndOrder, FunctionArgsError } from "./filters";
+import { ApiError, type ApiClient } from "../transport/client";
+import type { LookupRow, ResourceDefinition } from "../definition";
+import { apiFilter, checkFilterNames, FILTER_ARGS, filterAndOrder, FunctionArgsError, plainType, type ApiField } from "./filters";
 import { parentArg, type FunctionSpec, type ItemType } from "./function-table";
 import { fromApi } from "../model/mapping";
 import { REFERENCE_ITEMS, referenceFunctions } from "./reference";
 import { definitions } from "../registry";
-import { camel, convertKeys, type Props, type ResourceSpec } from "../model/table";
+import { apiName, camel, convertKeys, type Props, type ResourceSpec } from "../model/table";
 
 export { FILTER_ARGS, FunctionArgsError, type FunctionSpec, type ItemType };
 
@@ -73,7 +73,46 @@ function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
     list: row.list,
     // An API record as the resource's outputs show it: the table's fields, the id as a string.
     toItem: (api) => ({ ...fromApi(spec, api, {}), ...(row.extra ? row.extra(api) : {}), id: String(api.id) }),
+    apiField: resourceApiField(spec, row),
   };
+}
+
+/**
+ * The fields of a resource's items the API holds as the item shows them: the id (an integer there), and the
+ * table's plain fields the item takes as they are (not those `extra` rebuilds, such as a database's engine).
+ */
+function resourceApiField(spec: ResourceSpec, row: LookupRow): (name: string) => ApiField | undefined {
+  const rebuilt = row.extra ? Object.keys(row.extra({})) : [];
+  return (name) => {
+    if (name === "id") return { api: "id", type: "id" };
+    const f = spec.fields.find((x) => x.name === name);
+    if (!f || rebuilt.includes(name) || f.writeOnly || f.control || f.inPath || f.secret) return undefined;
+    const type = plainType(f);
+    return type ? { api: apiName(f), type } : undefined;
+  };
+}
+
+/** The API's field of an item made of the API's record in camelCase (the reference data's). */
+const recordApiField =
+  (spec: FunctionSpec) =>
+  (name: string): ApiField | undefined => {
+    const f = itemFieldsOf(spec).find((x) => x.name === name);
+    const type = f ? plainType(f) : undefined;
+    return f && type ? { api: apiName(f), type } : undefined;
+  };
+
+/**
+ * Every page of a list, with the `X-Filter` header when there is one; a header the API refuses (a 400 on
+ * `X-Filter`: a field it does not filter on) is dropped, and the whole list read, for the client to filter.
+ */
+async function readList(c: ApiClient, path: string, filter: object | undefined): Promise<Props[]> {
+  if (!filter) return c.list<Props>(path);
+  try {
+    return await c.list<Props>(path, Infinity, filter);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 400 && e.errors.some((x) => x.field === "X-Filter")) return c.list<Props>(path);
+    throw e;
+  }
 }
 
 /** Every object type the functions return, by name. */
@@ -111,7 +150,9 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
   }
   if (spec.listKey) {
     const path = spec.path(args);
-    const raw = spec.list ? await spec.list(c, path, args) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await c.list<Props>(path);
+    // The API filters a paged list itself (X-Filter) as far as it can; the client's pass below makes the result.
+    const filter = spec.filterable ? apiFilter(args, spec.apiField ?? (spec.toItem ? () => undefined : recordApiField(spec))) : undefined;
+    const raw = spec.list ? await spec.list(c, path, args) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await readList(c, path, filter);
     let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : (convertKeys(r, camel) as Props)));
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };

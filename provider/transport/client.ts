@@ -115,6 +115,8 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** HTTP statuses that are an answer, not an error (for example 404 on a read). */
   accept?: number[];
+  /** Headers beyond the client's own (a list's `X-Filter`). */
+  headers?: Record<string, string>;
 }
 
 /** A create whose outcome is unknown: the server may or may not have made the resource. */
@@ -234,7 +236,7 @@ export class ApiClient {
   private async once<T>(method: string, path: string, ro: RequestOptions): Promise<{ status: number; body: T }> {
     const url = new URL(path.replace(/^\//, ""), this.base);
     for (const [k, v] of Object.entries(ro.query ?? {})) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.opts.userAgent ?? "pulumi-compute" };
+    const headers: Record<string, string> = { ...ro.headers, accept: "application/json", "user-agent": this.opts.userAgent ?? "pulumi-compute" };
     // Reference data and public images need no token: send none rather than an empty one.
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let body: string | undefined;
@@ -292,11 +294,15 @@ export class ApiClient {
     return r.status === 404 ? undefined : r.body;
   }
 
-  /** Reads every page of a list (page size 500, the largest the API allows), or the first `maxPages`. */
-  async list<T>(path: string, maxPages = Infinity): Promise<T[]> {
+  /**
+   * Reads every page of a list (page size 500, the largest the API allows), or the first `maxPages`; with
+   * `filter`, only the records it keeps, in its order (the API's `X-Filter` header, sent with each page).
+   */
+  async list<T>(path: string, maxPages = Infinity, filter?: object): Promise<T[]> {
     const out: T[] = [];
+    const headers = filter ? { "x-filter": JSON.stringify(filter) } : undefined;
     for (let page = 1; ; page++) {
-      const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 } });
+      const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 }, headers });
       out.push(...r.body.data);
       if (page >= r.body.pages || page >= maxPages) return out;
     }

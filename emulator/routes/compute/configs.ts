@@ -105,7 +105,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx);
     return paginate(
       configsOf(inst.id).map((c) => configView(inst, c)),
-      ctx.query,
+      ctx,
     );
   });
   router.add("POST", "/compute/instances/{computeId}/configs", { scope: rw, auth: "required" }, (ctx) => {

@@ -1,7 +1,7 @@
 import { isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { lengthError } from "../../rules";
+import { lengthError, rootPassError, WEAK_PASSWORD } from "../../rules";
 import { apiTime, settle } from "../../state";
 import type { DiskRecord, InstanceRecord } from "./records";
 
@@ -20,9 +20,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     return running(inst) && Boolean(cfg && Object.values(cfg.devices).some((v) => v?.disk_id === diskId));
   };
 
-  router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) =>
-    paginate(disksOf(instance(ctx).id).map(diskView), ctx.query),
-  );
+  router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) => paginate(disksOf(instance(ctx).id).map(diskView), ctx));
   router.add("POST", "/compute/instances/{computeId}/disks", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);

@@ -13,7 +13,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
 
   router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) => {
     purge();
-    return paginate(d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map(instanceView), ctx.query);
+    return paginate(d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map(instanceView), ctx);
   });
 
   router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
@@ -235,6 +235,6 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     const bytesOut = inst.id * month * 2_000_000;
     return { bytes_in: bytesIn, bytes_out: bytesOut, bytes_total: bytesIn + bytesOut };
   });
-  router.add("GET", "/compute/instances/{computeId}/volumes", { scope: ro, auth: "required" }, (ctx) => (instance(ctx), paginate([], ctx.query)));
-  router.add("GET", "/compute/instances/{computeId}/nodebalancers", { scope: ro, auth: "required" }, (ctx) => (instance(ctx), paginate([], ctx.query)));
+  router.add("GET", "/compute/instances/{computeId}/volumes", { scope: ro, auth: "required" }, (ctx) => (instance(ctx), paginate([], ctx)));
+  router.add("GET", "/compute/instances/{computeId}/nodebalancers", { scope: ro, auth: "required" }, (ctx) => (instance(ctx), paginate([], ctx)));
 }

@@ -21,7 +21,7 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
   router.add("GET", `${base}/{instanceId}/backups`, { scope: rw, auth: "required" }, (ctx) => {
     const db = find(ctx, engine);
     notProvisioning(db, "backups");
-    return paginate(backupsOf(db).map(backupView), ctx.query);
+    return paginate(backupsOf(db).map(backupView), ctx);
   });
   router.add("POST", `${base}/{instanceId}/backups`, { scope: rw, auth: "required" }, (ctx) => {
     const db = find(ctx, engine, "read_write");

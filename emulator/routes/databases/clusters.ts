@@ -57,7 +57,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   router.add("GET", base, { scope: ro, auth: "required" }, (ctx) =>
     paginate(
       d.databases.filter((x) => x.engine === engine && canSee(ctx, x, "read_only")).map((x) => dbView(settle(x, now()))),
-      ctx.query,
+      ctx,
     ),
   );
 
@@ -201,6 +201,6 @@ export function registerClusterListRoute(router: Router, databases: DatabaseCont
     return { ...rest, instance_uri: `/v4/databases/${db.engine}/instances/${db.id}` };
   };
   router.add("GET", "/databases/instances", { scope: ro, auth: "required" }, (ctx) =>
-    paginate(d.databases.filter((x) => canSee(ctx, x, "read_only")).map(listItem), ctx.query),
+    paginate(d.databases.filter((x) => canSee(ctx, x, "read_only")).map(listItem), ctx),
   );
 }

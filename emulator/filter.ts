@@ -1,0 +1,140 @@
+import type { IncomingMessage } from "node:http";
+
+/**
+ * The `X-Filter` request header of the real API, which filters and orders any list: a JSON object whose keys
+ * are the records' fields (equality; on a list field, the list holds the value), `+and` and `+or` (lists of
+ * such objects), and `+order_by` with `+order`. A field's value may be an object of operators: `+gt`, `+gte`,
+ * `+lt`, `+lte`, `+neq`, `+contains`. A field may be filtered when the listed records hold plain values there
+ * (text, numbers, booleans, null, or lists of those), or a list of labelled objects, which a value matches by
+ * an item's label (a profile's `interfaces`: the real API answered a configs list filtered by
+ * `{"interfaces": "<vlan label>"}`, recorded); anything else is a 400 on `X-Filter`, as the real API answers
+ * (`Cannot filter on foo`).
+ */
+
+/** A header the records do not allow: its reason is the 400's, on the field `X-Filter` (emulator/http.ts). */
+export class FilterError extends Error {}
+
+type Plain = string | number | boolean | null;
+type Test = (record: Record<string, unknown>) => boolean;
+
+/** What a header asks for: which records to keep, and the order. */
+export interface ListFilter {
+  keep: Test;
+  orderBy?: string;
+  desc: boolean;
+}
+
+const OPERATORS = ["+gt", "+gte", "+lt", "+lte", "+neq", "+contains"] as const;
+type Operator = (typeof OPERATORS)[number];
+
+const fail = (reason: string) => new FilterError(reason);
+const isPlain = (v: unknown): v is Plain => v === null || ["string", "number", "boolean"].includes(typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The fields of `records` a filter may name: those whose every value is plain or a list of plain values. With
+ * no records there is nothing to check a name against, and every name is taken (the answer is empty anyway).
+ */
+function filterable(records: unknown[]): (field: string) => boolean {
+  if (records.length === 0) return () => true;
+  const seen = new Map<string, boolean>();
+  for (const r of records) {
+    if (!isObject(r)) continue;
+    for (const [k, v] of Object.entries(r)) {
+      const plain = isPlain(v) || (Array.isArray(v) && v.every((x) => isPlain(x) || (isObject(x) && "label" in x)));
+      seen.set(k, (seen.get(k) ?? true) && plain);
+    }
+  }
+  return (field) => seen.get(field) === true;
+}
+
+/** Reads the header (absent: undefined); a header that is not a filter the records allow is a 400 on `X-Filter`. */
+export function parseFilter(headers: IncomingMessage["headers"], records: unknown[]): ListFilter | undefined {
+  const raw = headers["x-filter"];
+  if (raw === undefined) return undefined;
+  const text = Array.isArray(raw) ? raw.join(",") : raw;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw fail("X-Filter is not valid JSON");
+  }
+  if (!isObject(json)) throw fail("X-Filter must be a JSON object");
+  const allowed = filterable(records);
+  const { "+order_by": orderBy, "+order": order, ...rest } = json;
+  if (orderBy !== undefined && (typeof orderBy !== "string" || !allowed(orderBy))) throw fail(`Cannot order by ${String(orderBy)}`);
+  if (order !== undefined && order !== "asc" && order !== "desc") throw fail("+order must be asc or desc");
+  return { keep: test(rest, allowed), orderBy, desc: order === "desc" };
+}
+
+/** The test of one filter object: every key must hold. */
+function test(filter: Record<string, unknown>, allowed: (field: string) => boolean): Test {
+  const parts: Test[] = Object.entries(filter).map(([key, value]) => {
+    if (key === "+and" || key === "+or") {
+      if (!Array.isArray(value) || !value.every(isObject)) throw fail(`${key} must be a list of filter objects`);
+      const tests = value.map((v) => test(v, allowed));
+      return key === "+and" ? (r) => tests.every((t) => t(r)) : (r) => tests.some((t) => t(r));
+    }
+    if (key.startsWith("+") || !allowed(key)) throw fail(`Cannot filter on ${key}`);
+    if (isPlain(value)) return (r) => equals(r[key], value);
+    if (!isObject(value)) throw fail(`Invalid filter value for ${key}`);
+    const ops = Object.entries(value).map(([op, operand]) => operator(key, op, operand));
+    if (ops.length === 0) throw fail(`Invalid filter value for ${key}`);
+    return (r) => ops.every((t) => t(r[key]));
+  });
+  return (r) => parts.every((t) => t(r));
+}
+
+/** Equality: the same plain value, or a list that holds it (or holds an object of that label). */
+function equals(have: unknown, want: Plain): boolean {
+  return Array.isArray(have) ? have.some((x) => x === want || (isObject(x) && x.label === want)) : have === want;
+}
+
+/** One operator on one field's value. */
+function operator(field: string, op: string, operand: unknown): (have: unknown) => boolean {
+  if (!(OPERATORS as readonly string[]).includes(op)) throw fail(`Unknown filter operator ${op} on ${field}`);
+  const o = op as Operator;
+  if (o === "+neq") {
+    if (!isPlain(operand)) throw fail(`${o} on ${field} needs a plain value`);
+    return (have) => !equals(have, operand);
+  }
+  if (o === "+contains") {
+    if (typeof operand !== "string") throw fail(`${o} on ${field} needs a string`);
+    return (have) => (Array.isArray(have) ? have : [have]).some((x) => typeof x === "string" && x.includes(operand));
+  }
+  if (typeof operand !== "number" && typeof operand !== "string") throw fail(`${o} on ${field} needs a number or a string`);
+  return (have) => {
+    // Numbers compare with numbers, text with text (timestamps in ISO form compare as times); anything else never matches.
+    if (typeof have !== typeof operand) return false;
+    const c = compare(have as Plain, operand);
+    return o === "+gt" ? c > 0 : o === "+gte" ? c >= 0 : o === "+lt" ? c < 0 : c <= 0;
+  };
+}
+
+/** Numbers by value, booleans false before true, text by code points. */
+function compare(a: Plain, b: Plain): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Keeps the records the filter asks for, in its order (stable; null or missing last ascending, first descending). */
+export function applyFilter<T>(items: T[], filter: ListFilter): T[] {
+  const rec = (x: T): Record<string, unknown> => (isObject(x) ? x : {});
+  const kept = items.filter((x) => filter.keep(rec(x)));
+  const by = filter.orderBy;
+  if (by === undefined) return kept;
+  const dir = filter.desc ? -1 : 1;
+  const key = (x: T): Plain | undefined => {
+    const v = rec(x)[by];
+    if (v === null || v === undefined) return undefined;
+    return Array.isArray(v) ? (v.length ? (v[0] as Plain) : undefined) : (v as Plain);
+  };
+  return [...kept].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === undefined || y === undefined) return (x === y ? 0 : x === undefined ? 1 : -1) * dir;
+    return compare(x, y) * dir;
+  });
+}
