@@ -1,8 +1,21 @@
 import catalogJson from "./data/catalog.json";
 
-/** The reference data: one data file, `emulator/data/catalog.json`. */
+/**
+ * The reference data: one data file, `emulator/data/catalog.json`. It holds the real API's lists as recorded
+ * in linode/linodego's cassettes (renamed: `compute/...` ids, `Computes` capabilities, `Compute 2GB` labels)
+ * beside the emulator's own entries (`c1-*` types and the kernels and engines the tests use); an id both
+ * have is one entry (docs/spec-gaps.md, "The catalogue").
+ */
 export interface Catalog {
-  regions: Array<{ id: string; label: string; country: string; capabilities: string[]; status: "ok" | "outage"; resolvers: { ipv4: string; ipv6: string } }>;
+  regions: Array<{
+    id: string;
+    label: string;
+    country: string;
+    site_type: string;
+    capabilities: string[];
+    status: "ok" | "outage";
+    resolvers: { ipv4: string; ipv6: string };
+  }>;
   types: Array<{
     id: string;
     label: string;
