@@ -5,6 +5,7 @@ import { computeFamily } from "./compute";
 import { databaseFamily } from "./databases";
 import { imageFamily } from "./images";
 import { profileFamily } from "./profile";
+import { profileSecurityFamily } from "./profile-security";
 import { referenceFamily } from "./reference";
 import { vpcFamily } from "./vpc";
 
@@ -15,7 +16,7 @@ import { vpcFamily } from "./vpc";
  * The order is the routes' registration order; the families' services do not depend on it.
  */
 export const apiFamilies = (opts: EmulatorOptions) =>
-  [referenceFamily, profileFamily, vpcFamily, imageFamily(opts.images ?? {}), computeFamily, databaseFamily] as const;
+  [referenceFamily, profileFamily, profileSecurityFamily, vpcFamily, imageFamily(opts.images ?? {}), computeFamily, databaseFamily] as const;
 
 /** The whole state (and state file): the core and every family's collections. */
 export type EmulatorState = CoreState & FamiliesState<ReturnType<typeof apiFamilies>>;

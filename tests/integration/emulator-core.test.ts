@@ -322,7 +322,7 @@ describe("--state FILE", () => {
     const old = path.join(dir, "old.json");
     try {
       const a = await emulator({ stateFile: fresh });
-      expect(keysOf(fresh)).toEqual([...KEYS, "databases", "databaseBackups"].sort());
+      expect(keysOf(fresh)).toEqual([...KEYS, "databases", "databaseBackups", "logins", "authorizedApps", "trustedDevices", "profileSettings"].sort());
       await a.close();
       // A file of a release before the databases: the upgrade fixture without them.
       const fixture = JSON.parse(readFileSync(path.join(__dirname, "../fixtures/upgrade-0.1.0/emulator.json"), "utf8")) as Record<string, unknown>;
@@ -353,7 +353,10 @@ describe("API families", () => {
 
   test("each collection of the state file belongs to one family", () => {
     expect(familyCollections(apiFamilies({})).sort()).toEqual(
-      ["sshkeys", "vpcs", "subnets", "images", "instances", "configs", "disks", "backups", "databases", "databaseBackups"].sort(),
+      [
+        ...["sshkeys", "vpcs", "subnets", "images", "instances", "configs", "disks", "backups", "databases", "databaseBackups"],
+        ...["logins", "authorizedApps", "trustedDevices", "profileSettings"],
+      ].sort(),
     );
     const clash = { name: "clash", state: collections<{ vpcs: unknown[] }>({ vpcs: [] }), register: () => undefined };
     expect(() => familyCollections([...apiFamilies({}), clash])).toThrow(/families vpc and clash both keep a collection named vpcs/);

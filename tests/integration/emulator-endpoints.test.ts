@@ -1,0 +1,145 @@
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { BASE_MS } from "../../emulator/routes/compute";
+import { DB_MS } from "../../emulator/routes/databases";
+import type { Emulator } from "../../emulator/server";
+import { call, ed25519Key, emulator } from "../helpers/emulator";
+
+/**
+ * Every endpoint of the three spec documents is served by the emulator. The endpoint tables are read from
+ * the spec folder beside the repository (`../shared/spec`), their abbreviations (`I`, `M`, `P`) expanded,
+ * and each method and path called with the ids of records made first through the API, so that a 404 means
+ * a missing route, not a missing record. A 400 (a missing body) counts as served.
+ */
+
+const SPEC_DIR = path.resolve(__dirname, "../../../shared/spec");
+const DOCUMENTS = ["compute-api.md", "databases-api.md", "profile-api.md"];
+
+interface Endpoint {
+  doc: string;
+  method: string;
+  path: string;
+}
+
+/** The rows of the tables of a document's "Endpoints" section, with its abbreviations expanded. */
+function endpointsOf(doc: string): Endpoint[] {
+  const text = readFileSync(path.join(SPEC_DIR, doc), "utf8");
+  const start = text.indexOf("\n## Endpoints");
+  if (start < 0) throw new Error(`${doc} has no "## Endpoints" section`);
+  const end = text.indexOf("\n## ", start + 1);
+  const section = text.slice(start, end < 0 ? undefined : end);
+  // "`I` below means `/compute/instances/{computeId}`", "`M` is `/databases/mysql/instances`".
+  const abbreviations = new Map<string, string>();
+  for (const m of section.matchAll(/`([A-Z])`(?: below)? (?:means|is) `(\/[^`]+)`/g)) abbreviations.set(m[1], m[2]);
+  const endpoints: Endpoint[] = [];
+  for (const line of section.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (cells.length < 4 || !/^(GET|POST|PUT|DELETE|PATCH)$/.test(cells[1])) continue;
+    const raw = cells[2].replace(/`/g, "");
+    const head = /^([A-Z])(\/.*)?$/.exec(raw);
+    let p = raw;
+    if (head) {
+      const base = abbreviations.get(head[1]);
+      if (!base) throw new Error(`${doc}: the abbreviation ${head[1]} (in ${raw}) is not defined in its Endpoints section`);
+      p = base + (head[2] ?? "");
+    }
+    if (!p.startsWith("/")) throw new Error(`${doc}: a path that is not one: ${raw}`);
+    endpoints.push({ doc, method: cells[1], path: p });
+  }
+  return endpoints;
+}
+
+const PASS = "Str0ng-Passw0rd!";
+const M = "/databases/mysql/instances";
+const P = "/databases/postgresql/instances";
+
+/** One record of each family, made through the API on an emulator whose clock the fixture moves. */
+async function fixtures(emu: Emulator, tick: (ms: number) => void): Promise<Record<string, string>> {
+  const ok = async (method: string, p: string, body?: unknown) => {
+    const r = await call(emu, method, p, { body });
+    if (r.status !== 200) throw new Error(`fixture ${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const firstId = async (p: string) => {
+    const r = await call(emu, "GET", p);
+    const items = Array.isArray(r.body) ? r.body : r.body?.data;
+    return r.status === 200 && items?.length ? String(items[0].id) : "1";
+  };
+  const ids: Record<string, string> = {};
+  ids.sshKeyId = String((await ok("POST", "/profile/sshkeys", { label: "key", ssh_key: ed25519Key(1) })).id);
+  ids.tokenId = String((await ok("POST", "/profile/tokens", { label: "token", scopes: "*" })).id);
+  ids.loginId = await firstId("/profile/logins");
+  ids.appId = await firstId("/profile/apps");
+  ids.deviceId = await firstId("/profile/devices");
+  const vpc = await ok("POST", "/vpcs", { label: "vpc-1", region: "us-east", subnets: [{ label: "sub-1", ipv4: "10.0.0.0/24" }] });
+  ids.vpcId = String(vpc.id);
+  ids.vpcSubnetId = await firstId(`/vpcs/${vpc.id}/subnets`);
+  const instance = await ok("POST", "/compute/instances", {
+    label: "web-1",
+    region: "us-east",
+    type: "c1-standard-2",
+    image: "compute/debian12",
+    root_pass: PASS,
+    backups_enabled: true,
+  });
+  ids.computeId = String(instance.id);
+  tick(BASE_MS.provisioning * 2);
+  const I = `/compute/instances/${instance.id}`;
+  ids.configId = await firstId(`${I}/configs`);
+  ids.diskId = await firstId(`${I}/disks`);
+  ids.interfaceId = String((await ok("POST", `${I}/configs/${ids.configId}/interfaces`, { purpose: "vpc", subnet_id: Number(ids.vpcSubnetId) })).id);
+  ids.computeBackupId = String((await ok("POST", `${I}/backups`, { label: "snap" })).id);
+  tick(BASE_MS.snapshot * 2);
+  ids.imageId = String((await ok("POST", "/images", { disk_id: Number(ids.diskId), label: "img" })).id);
+  const engines = await ok("GET", "/databases/engines");
+  ids.engineId = engines.data.find((e: { engine: string }) => e.engine === "mysql").id;
+  const pgEngine = engines.data.find((e: { engine: string }) => e.engine === "postgresql").id;
+  const db = { region: "us-east", type: "c1-standard-2" };
+  ids.mysqlId = String((await ok("POST", M, { label: "mysql-1", engine: ids.engineId, ...db })).id);
+  ids.postgresqlId = String((await ok("POST", P, { label: "pg-1", engine: pgEngine, ...db })).id);
+  tick(DB_MS.provisioning * 2);
+  await ok("POST", `${M}/${ids.mysqlId}/backups`, { label: "snap1" });
+  tick(DB_MS.snapshot * 2);
+  ids.databaseBackupId = await firstId(`${M}/${ids.mysqlId}/backups`);
+  ids.kernelId = await firstId("/compute/kernels");
+  ids.typeId = "c1-standard-2";
+  ids.regionId = "us-east";
+  tick(3_600_000);
+  return ids;
+}
+
+/** The path with its parameters filled from the fixtures' ids (a backup of an instance or of a database). */
+function fill(p: string, ids: Record<string, string>, now: Date): string {
+  return p.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === "backupId") return p.startsWith("/databases/") ? ids.databaseBackupId : ids.computeBackupId;
+    if (name === "instanceId") return p.startsWith(P) ? ids.postgresqlId : ids.mysqlId;
+    if (name === "year") return String(now.getUTCFullYear());
+    if (name === "month") return String(now.getUTCMonth() + 1);
+    const id = ids[name];
+    if (id === undefined) throw new Error(`no fixture gives the path parameter {${name}} of ${p}`);
+    return id;
+  });
+}
+
+test("every endpoint of the three spec documents is served", async () => {
+  if (!existsSync(SPEC_DIR))
+    throw new Error(`The spec folder ${SPEC_DIR} is missing: this test reads the endpoint tables of shared/spec beside the repository`);
+  const endpoints = DOCUMENTS.flatMap(endpointsOf);
+  expect(endpoints.length).toBeGreaterThan(100);
+  const missing: string[] = [];
+  // A fresh emulator and fresh records for each endpoint: a DELETE or a rebuild cannot hide another route.
+  for (const e of endpoints) {
+    let clock = Date.parse("2026-03-10T12:00:00Z");
+    const emu = await emulator({ now: () => clock, speed: 1 });
+    try {
+      const ids = await fixtures(emu, (ms) => void (clock += ms));
+      const p = fill(e.path, ids, new Date(clock));
+      const r = await call(emu, e.method, p, e.method === "POST" || e.method === "PUT" ? { body: {} } : {});
+      if (r.status === 404 || r.status === 405 || r.status >= 500) missing.push(`${e.method} ${e.path} (${e.doc}): ${r.status} for ${e.method} ${p}`);
+    } finally {
+      await emu.close();
+    }
+  }
+  console.log(`Endpoints in the spec: ${endpoints.length}; served by the emulator: ${endpoints.length - missing.length}`);
+  expect(missing).toEqual([]);
+}, 120_000);
