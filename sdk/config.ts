@@ -93,6 +93,21 @@ export class Config extends pulumi.dynamic.Resource {
       ipRanges?: string[];
     }[]
   >;
+  /** The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down. */
+  declare readonly interfaceRecords: pulumi.Output<
+    {
+      id: number;
+      purpose: "public" | "vlan" | "vpc";
+      label?: string;
+      ipamAddress?: string;
+      primary: boolean;
+      active: boolean;
+      vpcId?: number;
+      subnetId?: number;
+      ipv4?: { vpc?: string; nat11?: string };
+      ipRanges?: string[];
+    }[]
+  >;
   /** Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it. */
   declare readonly booted: pulumi.Output<boolean>;
   /** After a change, reboot a running instance with this profile so the change takes effect now (default false: at the next boot). */

@@ -121,6 +121,19 @@ export interface ConfigInfo {
         ipRanges?: string[];
       }>
     | unknown[];
+  /** The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down. */
+  interfaceRecords?: Array<{
+    id: number;
+    purpose: "public" | "vlan" | "vpc";
+    label?: string;
+    ipamAddress?: string;
+    primary: boolean;
+    active: boolean;
+    vpcId?: number;
+    subnetId?: number;
+    ipv4?: { vpc?: string; nat11?: string };
+    ipRanges?: string[];
+  }>;
 }
 
 /** Interface as the API shows it: the resource's outputs (`Interface`). */
@@ -615,7 +628,7 @@ export interface GetConfigsArgs {
   computeId: number | string;
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, devices, helpers, kernel, memoryLimit, rootDevice, runLevel, virtMode, comments, interfaces. */
+  /** Sort by this field of the items: id, label, devices, helpers, kernel, memoryLimit, rootDevice, runLevel, virtMode, comments, interfaces, interfaceRecords. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

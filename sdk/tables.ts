@@ -82,6 +82,7 @@ export const TABLES = {
       "virtMode",
       "comments",
       "interfaces",
+      "interfaceRecords",
       "booted",
       "rebootOnChange",
       "timeouts",

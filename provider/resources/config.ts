@@ -6,15 +6,51 @@ import { claimAsList } from "../lifecycle/program";
 import { DEVICE_SLOTS, lengthError } from "../model/rules";
 import { putChanged, say } from "../lifecycle/steps";
 import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance/power";
-import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, table, isObject } from "../model/table";
-import { interfacesFromApi, interfacesInput, interfacesMatch } from "./instance/interfaces";
+import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, table, isObject, UNKNOWN, fieldOf } from "../model/table";
+import { interfacesFromApi, interfacesInput, interfacesMatch, type ApiInterface } from "./instance/interfaces";
+import type { PlanContext } from "../model/plan";
 
 export interface ConfigApi {
   id: number;
   label: string;
   devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
-  interfaces: Array<Record<string, unknown>>;
+  interfaces: ApiInterface[];
   [k: string]: unknown;
+}
+
+/** An interface of the profile as the API records it (what `interfaceRecords` lists; the API's nulls left out). */
+const interfaceRecord = z.object({
+  id: z.number().int(),
+  purpose: z.enum(["public", "vlan", "vpc"]),
+  label: z.string().optional(),
+  ipamAddress: z.string().optional(),
+  primary: z.boolean(),
+  active: z.boolean(),
+  vpcId: z.number().int().optional(),
+  subnetId: z.number().int().optional(),
+  ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).optional(),
+  ipRanges: z.array(z.string()).optional(),
+});
+
+/** Leaves out the keys whose value is null or missing. */
+const given = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+/** The profile's interfaces as the API records them, in its order (ids, `active`, the VPC the subnet is in). */
+export function interfaceRecords(list: ApiInterface[]): Props[] {
+  return list.map((i) =>
+    given({
+      id: i.id,
+      purpose: i.purpose,
+      label: i.label,
+      ipamAddress: i.ipam_address,
+      primary: i.primary === true,
+      active: i.active === true,
+      vpcId: i.vpc_id,
+      subnetId: i.subnet_id,
+      ipv4: isObject(i.ipv4) ? given({ vpc: i.ipv4.vpc, nat11: i.ipv4.nat_1_1 }) : undefined,
+      ipRanges: i.ip_ranges,
+    }),
+  );
 }
 
 const device = z
@@ -134,6 +170,16 @@ export const configSpec = table<ConfigApi>()({
         "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.",
     },
     {
+      name: "interfaceRecords",
+      kind: "output",
+      api: "interfaces",
+      outputType: "array",
+      changesWith: ["interfaces"],
+      schema: z.array(interfaceRecord),
+      description:
+        "The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.",
+    },
+    {
       name: "booted",
       kind: "input",
       control: true,
@@ -189,7 +235,29 @@ async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise
   }
   const actual = interfacesFromApi(api.interfaces ?? []);
   outs.interfaces = Array.isArray(props.interfaces) && interfacesMatch(props.interfaces.filter(isObject), actual) ? props.interfaces : actual;
+  outs.interfaceRecords = interfaceRecords(api.interfaces ?? []);
   return outs;
+}
+
+/** After a boot, reboot or shutdown: the profile read again, since its interfaces' `active` changed with it. */
+const afterPower = async (c: ApiClient, id: string, props: Props, api: ConfigApi): Promise<ConfigApi> =>
+  api.interfaces?.length ? c.get<ConfigApi>(configSpec.itemPath(id, props)) : api;
+
+/**
+ * preview: a boot, reboot or shutdown (`booted` changed, or `rebootOnChange` with a change sent) may change
+ * whether each interface is active; the ids stay. A state written before `interfaceRecords` existed plans
+ * them unknown (the update reads them).
+ */
+function plan({ op, olds, news, changed }: PlanContext, outs: Props): void {
+  if (op === "create" || changed.includes("interfaces")) return;
+  const records = olds.interfaceRecords;
+  if (!Array.isArray(records)) {
+    outs.interfaceRecords = UNKNOWN;
+    return;
+  }
+  const sent = changed.some((f) => !fieldOf(configSpec, f)?.control);
+  const powered = changed.includes("booted") ? news.booted !== undefined : sent && news.rebootOnChange === true;
+  if (powered) outs.interfaceRecords = (records as unknown[]).map((r) => (isObject(r) ? { ...r, active: UNKNOWN } : r));
 }
 
 /**
@@ -198,7 +266,13 @@ async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise
  */
 export const config = defineResource({
   spec: configSpec,
-  lookup: { name: "getConfigs", listKey: "configs", description: "The configuration profiles of an instance.", parents: { computeId: "instance" } },
+  lookup: {
+    name: "getConfigs",
+    listKey: "configs",
+    description: "The configuration profiles of an instance.",
+    parents: { computeId: "instance" },
+    extra: (api) => ({ interfaceRecords: interfaceRecords((api as ConfigApi).interfaces ?? []) }),
+  },
   sdk: { file: "config" },
   hooks: {
     diff(_client, id, olds, news) {
@@ -211,6 +285,8 @@ export const config = defineResource({
         const status = await instanceStatus(c, inputs);
         if (inputs.booted === true) await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
         else if (status === "running") await power(c, String(inputs.computeId), "shutdown", { configId: id, timeoutMs });
+        else return api;
+        return afterPower(c, id, inputs, api);
       }
       return api;
     },
@@ -222,9 +298,11 @@ export const config = defineResource({
       if (changed.includes("booted") && news.booted === true) await power(c, computeId, status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });
       else if (changed.includes("booted") && news.booted === false && status === "running") await power(c, computeId, "shutdown", { configId: id, timeoutMs });
       else if (sent.length && news.rebootOnChange === true && status === "running") await power(c, computeId, "reboot", { configId: id, timeoutMs });
-      return api;
+      else return api;
+      return afterPower(c, id, olds, api);
     },
     extraOutputs,
+    plan,
     // The API keeps the profile a running instance booted with: a booted profile shuts it down first. One
     // booted by hand, or by another resource: the instance is shut down for the delete, and stays so (it
     // cannot boot a profile that is gone).

@@ -34,10 +34,22 @@ const unknown = (v: unknown) => v === UNKNOWN || (isSecretValue(v) && v.value ==
 /** The API requests the emulator has seen (its log, less the admin requests that read it). */
 const requests = async () => ((await get(emu, "/__emulator/log")) as { path: string }[]).filter((e) => e.path.startsWith("/v4")).length;
 
+/** A planned value against the value returned: equal, but where the plan says unknown (at any depth). */
+function agrees(planned: unknown, actual: unknown): boolean {
+  if (unknown(planned)) return true;
+  if (Array.isArray(planned)) return Array.isArray(actual) && planned.length === actual.length && planned.every((v, i) => agrees(v, actual[i]));
+  if (planned && typeof planned === "object" && !isSecretValue(planned)) {
+    if (!actual || typeof actual !== "object" || Array.isArray(actual)) return false;
+    const keys = new Set([...Object.keys(planned), ...Object.keys(actual)]);
+    return [...keys].every((k) => agrees((planned as Props)[k], (actual as Props)[k]));
+  }
+  return JSON.stringify(actual) === JSON.stringify(planned);
+}
+
 /** What a plan says against what the operation did: known values hold, nothing returned is missing from the plan. */
 function holds(what: string, planned: Props, actual: Props): void {
   const lies = Object.entries(planned)
-    .filter(([k, v]) => !unknown(v) && JSON.stringify(actual[k]) !== JSON.stringify(v))
+    .filter(([k, v]) => !agrees(v, actual[k]))
     .map(([k, v]) => `${k}: planned ${JSON.stringify(v)}, got ${JSON.stringify(actual[k])}`);
   expect([what, lies]).toEqual([what, []]);
   const missing = Object.keys(actual).filter((k) => !(k in planned));
@@ -155,6 +167,29 @@ test("an instance with interfaces, its disks, profiles, interfaces and an image"
     { computeId: host.id, label: "boot", devices: { sda: { diskId: disk.id } }, booted: true },
   ];
   const profile = await lifecycle("Config", "boot", profileSteps);
+  // A profile with its interfaces as a list: their records are unknown until made, their ids stay known
+  // through a reboot (only whether each is active may change), and new interfaces are new records.
+  const listed = { computeId: host.id, devices: { sda: { diskId: disk.id } }, label: "listed" };
+  const ifaces = [{ purpose: "public" }, { purpose: "vpc", subnetId: subnet.id }];
+  const withList = await lifecycle(
+    "Config",
+    "listed",
+    [
+      { ...listed, interfaces: ifaces, booted: true },
+      { ...listed, interfaces: ifaces, booted: true, kernel: "compute/grub2", rebootOnChange: true },
+      { ...listed, interfaces: [ifaces[1]], booted: true, kernel: "compute/grub2" },
+    ],
+    (i, planned, olds) => {
+      if (i === 0) expect(planned.interfaceRecords).toBe(UNKNOWN);
+      if (i === 1) {
+        const ids = (olds.interfaceRecords as Props[]).map((r) => r.id);
+        expect((planned.interfaceRecords as Props[]).map((r) => [r.id, r.active])).toEqual(ids.map((id) => [id, UNKNOWN]));
+      }
+      if (i === 2) expect(planned.interfaceRecords).toBe(UNKNOWN);
+    },
+  );
+  expect((withList.outs.interfaceRecords as Props[]).map((r) => [r.purpose, r.subnetId])).toEqual([["vpc", Number(subnet.id)]]);
+  await plugin.del("Config", withList.id, withList.outs);
   const vpcIface = { computeId: host.id, configId: profile.id, purpose: "vpc", subnetId: subnet.id };
   await lifecycle("Interface", "eth1", [
     { ...vpcIface, ipv4: { nat11: "any" } },

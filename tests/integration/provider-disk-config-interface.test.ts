@@ -169,6 +169,43 @@ describe("Config", () => {
     // The instance runs with the profile: its interfaces are the active ones.
     expect((await get(emu, `/compute/instances/${inst.id}/configs/${c.id}`)).interfaces.map((i: any) => i.active)).toEqual([true, true]);
   });
+
+  test("inline interfaces report their records (ids, active, vpcId, subnetId) after create, read and update", async () => {
+    const vpc = (await call(emu, "POST", "/vpcs", { body: { label: "rec-net", region: "us-east" } })).body;
+    const subnet = (await call(emu, "POST", `/vpcs/${vpc.id}/subnets`, { body: { label: "rec-sub", ipv4: "10.9.0.0/24" } })).body;
+    const computeId = await bare();
+    const root = await make(diskP, { computeId, label: "root", size: 1000 });
+    const declared = [{ purpose: "public" }, { purpose: "vpc", subnetId: subnet.id }];
+    const c = await make(cfgP, { computeId, label: "records", devices: { sda: { diskId: root.id } }, interfaces: declared, booted: true });
+    // The declared form stays as the program gave it; the records are the API's, read after the boot.
+    expect(c.outs.interfaces).toEqual(declared);
+    const api = (await get(emu, `/compute/instances/${computeId}/configs/${c.id}/interfaces`)) as any[];
+    expect(api.map((i) => i.active)).toEqual([true, true]);
+    const vpcAddress = api[1].ipv4.vpc;
+    expect(vpcAddress).toMatch(/^10\.9\.0\.\d+$/);
+    expect(c.outs.interfaceRecords).toEqual([
+      { id: api[0].id, purpose: "public", primary: false, active: true },
+      { id: api[1].id, purpose: "vpc", primary: false, active: true, vpcId: vpc.id, subnetId: subnet.id, ipv4: { vpc: vpcAddress }, ipRanges: [] },
+    ]);
+    // A refresh reads the same records, and proposes no change.
+    const r = await cfgP.read(c.id, c.outs);
+    expect(r.props!.interfaceRecords).toEqual(c.outs.interfaceRecords);
+    expect(r.inputs).not.toHaveProperty("interfaceRecords");
+    expect((await cfgP.diff(c.id, r.props!, c.inputs)).changes).toBe(false);
+    // New interfaces are new records: new ids, not active until the next boot with the profile.
+    const u = await change(cfgP, c.id, r.props!, {
+      computeId,
+      label: "records",
+      devices: { sda: { diskId: root.id } },
+      interfaces: [declared[1]],
+      booted: true,
+    });
+    expect(u.diff).toMatchObject({ changes: true, replaces: [], changed: ["interfaces"] });
+    const after = (await u.update()).outs.interfaceRecords as any[];
+    const now = (await get(emu, `/compute/instances/${computeId}/configs/${c.id}/interfaces`)) as any[];
+    expect(after).toEqual([expect.objectContaining({ id: now[0].id, purpose: "vpc", active: false, vpcId: vpc.id, subnetId: subnet.id })]);
+    expect(now[0].id).not.toBe(api[1].id);
+  });
 });
 
 describe("Config booted", () => {

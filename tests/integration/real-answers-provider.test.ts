@@ -11,7 +11,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { pluginClient, secret, type PluginClient } from "../helpers/plugin-rpc";
-import { loadAnswers, replayServer, type ReplayServer } from "../helpers/replay";
+import { answerNamed, loadAnswers, replayServer, type Answer, type ReplayServer } from "../helpers/replay";
 import { resetSession } from "../../provider/session";
 
 const TOKEN = "replay-token-0123456789";
@@ -20,9 +20,29 @@ const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 let srv: ReplayServer;
 let plugin: PluginClient;
 
+/**
+ * Group D records its profile only in the instance's configs list: the same record is served at the
+ * profile's own path (the spec's GET of one profile answers the record its list holds).
+ */
+function listItemAnswer(answers: Answer[], name: string): Answer {
+  const list = answerNamed(answers, name);
+  const item = (list.body as { data: Array<{ id: number }> }).data[0];
+  return { ...list, name: `${name}-item`, kind: "config", path: `${list.path}/${item.id}`, body: item };
+}
+
+const answers = loadAnswers();
+answers.push(listItemAnswer(answers, "configs-vlan-with-disks"));
+
+/** The interfaces of a profile's recorded record (the GET, or the create or update answer of its path). */
+function recordedInterfaces(importId: string): Array<{ id: number; active: boolean }> {
+  const path = `/compute/instances/${importId.replace("/", "/configs/")}`;
+  const a = answers.find((x) => (x.method === "GET" && x.path === path) || x.itemPath === path);
+  return (a!.body as { interfaces: Array<{ id: number; active: boolean }> }).interfaces;
+}
+
 beforeAll(async () => {
   // The answers of one GET path: HEAD's `databases` is served at /databases/instances (the first wins).
-  srv = await replayServer(loadAnswers(), { token: TOKEN });
+  srv = await replayServer(answers, { token: TOKEN });
   plugin = await pluginClient();
   await plugin.configure({ apiUrl: srv.url, token: secret(TOKEN) });
 });
@@ -50,6 +70,7 @@ const CASES: Array<[type: string, importId: string, what: string]> = [
   ["Config", "82372487/85836393", "a vpc interface without nat_1_1, no disks"],
   ["Config", "82372480/85836382", "a vpc interface with nat_1_1, reordered"],
   ["Config", "82372491/85836407", "group G: no disks, no interfaces"],
+  ["Config", "61876248/65096772", "group D: the vlan profile of the configs list, with its two disks"],
   ["Config", "82362784/85826676", "group I: the profile of the subnet's interface"],
   ["Interface", "82372477/85836379/6763950", "group H: a vpc interface, nat_1_1 null (the add answer)"],
   ["Interface", "97189528/100667257/12282598", "a vpc interface, primary, nat_1_1 set (the update answer)"],
@@ -115,6 +136,14 @@ describe.each(CASES)("%s %s (%s)", (type, importId) => {
     else {
       const d3 = await plugin.diff(type, id, refreshed.outs, asProgram.inputs);
       expect({ diffs: d3.diffs, replaces: d3.replaces, changes: d3.changes }).toEqual({ diffs: [], replaces: [], changes: NONE });
+    }
+
+    // A profile's outputs carry its interfaces as the API records them: their ids and whether they are active.
+    if (type === "Config") {
+      const want = recordedInterfaces(importId).map((i) => ({ id: i.id, active: i.active }));
+      for (const outs of [imported.outs, refreshed.outs]) {
+        expect((outs.interfaceRecords as Array<Record<string, unknown>>).map((r) => ({ id: r.id, active: r.active }))).toEqual(want);
+      }
     }
 
     const mine = srv.requests.slice(before);

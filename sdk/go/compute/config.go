@@ -90,6 +90,8 @@ type Config struct {
 	Devices ConfigDeviceMapOutput `pulumi:"devices"`
 	// Boot helpers; the ones left out keep the service's defaults. Changed in place.
 	Helpers ConfigHelpersOutput `pulumi:"helpers"`
+	// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+	InterfaceRecords ConfigInterfaceRecordArrayOutput `pulumi:"interfaceRecords"`
 	// The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.
 	Interfaces ConfigInterfaceArrayOutput `pulumi:"interfaces"`
 	// Kernel id (default `compute/latest-64bit`). Changed in place.
@@ -284,6 +286,11 @@ func (o ConfigOutput) Devices() ConfigDeviceMapOutput {
 // Boot helpers; the ones left out keep the service's defaults. Changed in place.
 func (o ConfigOutput) Helpers() ConfigHelpersOutput {
 	return o.ApplyT(func(v *Config) ConfigHelpersOutput { return v.Helpers }).(ConfigHelpersOutput)
+}
+
+// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+func (o ConfigOutput) InterfaceRecords() ConfigInterfaceRecordArrayOutput {
+	return o.ApplyT(func(v *Config) ConfigInterfaceRecordArrayOutput { return v.InterfaceRecords }).(ConfigInterfaceRecordArrayOutput)
 }
 
 // The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.

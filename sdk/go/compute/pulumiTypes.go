@@ -316,6 +316,8 @@ type ConfigInfo struct {
 	Helpers *ConfigInfoHelpers `pulumi:"helpers"`
 	// The configuration profile's id, as a string (the Pulumi id of the resource: `Config.get(name, id)`).
 	Id string `pulumi:"id"`
+	// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+	InterfaceRecords []ConfigInfoInterfaceRecord `pulumi:"interfaceRecords"`
 	// The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.
 	Interfaces []ConfigInfoInterface `pulumi:"interfaces"`
 	// Kernel id (default `compute/latest-64bit`). Changed in place.
@@ -365,6 +367,11 @@ func (o ConfigInfoOutput) Helpers() ConfigInfoHelpersPtrOutput {
 // The configuration profile's id, as a string (the Pulumi id of the resource: `Config.get(name, id)`).
 func (o ConfigInfoOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v ConfigInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+func (o ConfigInfoOutput) InterfaceRecords() ConfigInfoInterfaceRecordArrayOutput {
+	return o.ApplyT(func(v ConfigInfo) []ConfigInfoInterfaceRecord { return v.InterfaceRecords }).(ConfigInfoInterfaceRecordArrayOutput)
 }
 
 // The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.
@@ -723,6 +730,164 @@ func (o ConfigInfoInterfaceIpv4PtrOutput) Vpc() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type ConfigInfoInterfaceRecord struct {
+	Active      bool                           `pulumi:"active"`
+	Id          int                            `pulumi:"id"`
+	IpRanges    []string                       `pulumi:"ipRanges"`
+	IpamAddress *string                        `pulumi:"ipamAddress"`
+	Ipv4        *ConfigInfoInterfaceRecordIpv4 `pulumi:"ipv4"`
+	Label       *string                        `pulumi:"label"`
+	Primary     bool                           `pulumi:"primary"`
+	// One of `public`, `vlan`, `vpc`.
+	Purpose  string `pulumi:"purpose"`
+	SubnetId *int   `pulumi:"subnetId"`
+	VpcId    *int   `pulumi:"vpcId"`
+}
+
+type ConfigInfoInterfaceRecordOutput struct{ *pulumi.OutputState }
+
+func (ConfigInfoInterfaceRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConfigInfoInterfaceRecord)(nil)).Elem()
+}
+
+func (o ConfigInfoInterfaceRecordOutput) ToConfigInfoInterfaceRecordOutput() ConfigInfoInterfaceRecordOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordOutput) ToConfigInfoInterfaceRecordOutputWithContext(ctx context.Context) ConfigInfoInterfaceRecordOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordOutput) Active() pulumi.BoolOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) bool { return v.Active }).(pulumi.BoolOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) int { return v.Id }).(pulumi.IntOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) IpRanges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) []string { return v.IpRanges }).(pulumi.StringArrayOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) IpamAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) *string { return v.IpamAddress }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) Ipv4() ConfigInfoInterfaceRecordIpv4PtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) *ConfigInfoInterfaceRecordIpv4 { return v.Ipv4 }).(ConfigInfoInterfaceRecordIpv4PtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) Primary() pulumi.BoolOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) bool { return v.Primary }).(pulumi.BoolOutput)
+}
+
+// One of `public`, `vlan`, `vpc`.
+func (o ConfigInfoInterfaceRecordOutput) Purpose() pulumi.StringOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) string { return v.Purpose }).(pulumi.StringOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) SubnetId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) *int { return v.SubnetId }).(pulumi.IntPtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordOutput) VpcId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecord) *int { return v.VpcId }).(pulumi.IntPtrOutput)
+}
+
+type ConfigInfoInterfaceRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ConfigInfoInterfaceRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ConfigInfoInterfaceRecord)(nil)).Elem()
+}
+
+func (o ConfigInfoInterfaceRecordArrayOutput) ToConfigInfoInterfaceRecordArrayOutput() ConfigInfoInterfaceRecordArrayOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordArrayOutput) ToConfigInfoInterfaceRecordArrayOutputWithContext(ctx context.Context) ConfigInfoInterfaceRecordArrayOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordArrayOutput) Index(i pulumi.IntInput) ConfigInfoInterfaceRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ConfigInfoInterfaceRecord {
+		return vs[0].([]ConfigInfoInterfaceRecord)[vs[1].(int)]
+	}).(ConfigInfoInterfaceRecordOutput)
+}
+
+type ConfigInfoInterfaceRecordIpv4 struct {
+	Nat11 *string `pulumi:"nat11"`
+	Vpc   *string `pulumi:"vpc"`
+}
+
+type ConfigInfoInterfaceRecordIpv4Output struct{ *pulumi.OutputState }
+
+func (ConfigInfoInterfaceRecordIpv4Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConfigInfoInterfaceRecordIpv4)(nil)).Elem()
+}
+
+func (o ConfigInfoInterfaceRecordIpv4Output) ToConfigInfoInterfaceRecordIpv4Output() ConfigInfoInterfaceRecordIpv4Output {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordIpv4Output) ToConfigInfoInterfaceRecordIpv4OutputWithContext(ctx context.Context) ConfigInfoInterfaceRecordIpv4Output {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordIpv4Output) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecordIpv4) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordIpv4Output) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInfoInterfaceRecordIpv4) *string { return v.Vpc }).(pulumi.StringPtrOutput)
+}
+
+type ConfigInfoInterfaceRecordIpv4PtrOutput struct{ *pulumi.OutputState }
+
+func (ConfigInfoInterfaceRecordIpv4PtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ConfigInfoInterfaceRecordIpv4)(nil)).Elem()
+}
+
+func (o ConfigInfoInterfaceRecordIpv4PtrOutput) ToConfigInfoInterfaceRecordIpv4PtrOutput() ConfigInfoInterfaceRecordIpv4PtrOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordIpv4PtrOutput) ToConfigInfoInterfaceRecordIpv4PtrOutputWithContext(ctx context.Context) ConfigInfoInterfaceRecordIpv4PtrOutput {
+	return o
+}
+
+func (o ConfigInfoInterfaceRecordIpv4PtrOutput) Elem() ConfigInfoInterfaceRecordIpv4Output {
+	return o.ApplyT(func(v *ConfigInfoInterfaceRecordIpv4) ConfigInfoInterfaceRecordIpv4 {
+		if v != nil {
+			return *v
+		}
+		var ret ConfigInfoInterfaceRecordIpv4
+		return ret
+	}).(ConfigInfoInterfaceRecordIpv4Output)
+}
+
+func (o ConfigInfoInterfaceRecordIpv4PtrOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConfigInfoInterfaceRecordIpv4) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Nat11
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInfoInterfaceRecordIpv4PtrOutput) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConfigInfoInterfaceRecordIpv4) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Vpc
+	}).(pulumi.StringPtrOutput)
+}
+
 type ConfigInterface struct {
 	IpRanges    []string             `pulumi:"ipRanges"`
 	IpamAddress *string              `pulumi:"ipamAddress"`
@@ -997,6 +1162,164 @@ func (o ConfigInterfaceIpv4PtrOutput) Nat11() pulumi.StringPtrOutput {
 
 func (o ConfigInterfaceIpv4PtrOutput) Vpc() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConfigInterfaceIpv4) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Vpc
+	}).(pulumi.StringPtrOutput)
+}
+
+type ConfigInterfaceRecord struct {
+	Active      bool                       `pulumi:"active"`
+	Id          int                        `pulumi:"id"`
+	IpRanges    []string                   `pulumi:"ipRanges"`
+	IpamAddress *string                    `pulumi:"ipamAddress"`
+	Ipv4        *ConfigInterfaceRecordIpv4 `pulumi:"ipv4"`
+	Label       *string                    `pulumi:"label"`
+	Primary     bool                       `pulumi:"primary"`
+	// One of `public`, `vlan`, `vpc`.
+	Purpose  string `pulumi:"purpose"`
+	SubnetId *int   `pulumi:"subnetId"`
+	VpcId    *int   `pulumi:"vpcId"`
+}
+
+type ConfigInterfaceRecordOutput struct{ *pulumi.OutputState }
+
+func (ConfigInterfaceRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConfigInterfaceRecord)(nil)).Elem()
+}
+
+func (o ConfigInterfaceRecordOutput) ToConfigInterfaceRecordOutput() ConfigInterfaceRecordOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordOutput) ToConfigInterfaceRecordOutputWithContext(ctx context.Context) ConfigInterfaceRecordOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordOutput) Active() pulumi.BoolOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) bool { return v.Active }).(pulumi.BoolOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) int { return v.Id }).(pulumi.IntOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) IpRanges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) []string { return v.IpRanges }).(pulumi.StringArrayOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) IpamAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) *string { return v.IpamAddress }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) Ipv4() ConfigInterfaceRecordIpv4PtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) *ConfigInterfaceRecordIpv4 { return v.Ipv4 }).(ConfigInterfaceRecordIpv4PtrOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) Primary() pulumi.BoolOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) bool { return v.Primary }).(pulumi.BoolOutput)
+}
+
+// One of `public`, `vlan`, `vpc`.
+func (o ConfigInterfaceRecordOutput) Purpose() pulumi.StringOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) string { return v.Purpose }).(pulumi.StringOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) SubnetId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) *int { return v.SubnetId }).(pulumi.IntPtrOutput)
+}
+
+func (o ConfigInterfaceRecordOutput) VpcId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecord) *int { return v.VpcId }).(pulumi.IntPtrOutput)
+}
+
+type ConfigInterfaceRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ConfigInterfaceRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ConfigInterfaceRecord)(nil)).Elem()
+}
+
+func (o ConfigInterfaceRecordArrayOutput) ToConfigInterfaceRecordArrayOutput() ConfigInterfaceRecordArrayOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordArrayOutput) ToConfigInterfaceRecordArrayOutputWithContext(ctx context.Context) ConfigInterfaceRecordArrayOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordArrayOutput) Index(i pulumi.IntInput) ConfigInterfaceRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ConfigInterfaceRecord {
+		return vs[0].([]ConfigInterfaceRecord)[vs[1].(int)]
+	}).(ConfigInterfaceRecordOutput)
+}
+
+type ConfigInterfaceRecordIpv4 struct {
+	Nat11 *string `pulumi:"nat11"`
+	Vpc   *string `pulumi:"vpc"`
+}
+
+type ConfigInterfaceRecordIpv4Output struct{ *pulumi.OutputState }
+
+func (ConfigInterfaceRecordIpv4Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConfigInterfaceRecordIpv4)(nil)).Elem()
+}
+
+func (o ConfigInterfaceRecordIpv4Output) ToConfigInterfaceRecordIpv4Output() ConfigInterfaceRecordIpv4Output {
+	return o
+}
+
+func (o ConfigInterfaceRecordIpv4Output) ToConfigInterfaceRecordIpv4OutputWithContext(ctx context.Context) ConfigInterfaceRecordIpv4Output {
+	return o
+}
+
+func (o ConfigInterfaceRecordIpv4Output) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecordIpv4) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInterfaceRecordIpv4Output) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConfigInterfaceRecordIpv4) *string { return v.Vpc }).(pulumi.StringPtrOutput)
+}
+
+type ConfigInterfaceRecordIpv4PtrOutput struct{ *pulumi.OutputState }
+
+func (ConfigInterfaceRecordIpv4PtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ConfigInterfaceRecordIpv4)(nil)).Elem()
+}
+
+func (o ConfigInterfaceRecordIpv4PtrOutput) ToConfigInterfaceRecordIpv4PtrOutput() ConfigInterfaceRecordIpv4PtrOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordIpv4PtrOutput) ToConfigInterfaceRecordIpv4PtrOutputWithContext(ctx context.Context) ConfigInterfaceRecordIpv4PtrOutput {
+	return o
+}
+
+func (o ConfigInterfaceRecordIpv4PtrOutput) Elem() ConfigInterfaceRecordIpv4Output {
+	return o.ApplyT(func(v *ConfigInterfaceRecordIpv4) ConfigInterfaceRecordIpv4 {
+		if v != nil {
+			return *v
+		}
+		var ret ConfigInterfaceRecordIpv4
+		return ret
+	}).(ConfigInterfaceRecordIpv4Output)
+}
+
+func (o ConfigInterfaceRecordIpv4PtrOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConfigInterfaceRecordIpv4) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Nat11
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ConfigInterfaceRecordIpv4PtrOutput) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConfigInterfaceRecordIpv4) *string {
 		if v == nil {
 			return nil
 		}
@@ -11000,10 +11323,18 @@ func init() {
 	pulumi.RegisterOutputType(ConfigInfoInterfaceArrayOutput{})
 	pulumi.RegisterOutputType(ConfigInfoInterfaceIpv4Output{})
 	pulumi.RegisterOutputType(ConfigInfoInterfaceIpv4PtrOutput{})
+	pulumi.RegisterOutputType(ConfigInfoInterfaceRecordOutput{})
+	pulumi.RegisterOutputType(ConfigInfoInterfaceRecordArrayOutput{})
+	pulumi.RegisterOutputType(ConfigInfoInterfaceRecordIpv4Output{})
+	pulumi.RegisterOutputType(ConfigInfoInterfaceRecordIpv4PtrOutput{})
 	pulumi.RegisterOutputType(ConfigInterfaceOutput{})
 	pulumi.RegisterOutputType(ConfigInterfaceArrayOutput{})
 	pulumi.RegisterOutputType(ConfigInterfaceIpv4Output{})
 	pulumi.RegisterOutputType(ConfigInterfaceIpv4PtrOutput{})
+	pulumi.RegisterOutputType(ConfigInterfaceRecordOutput{})
+	pulumi.RegisterOutputType(ConfigInterfaceRecordArrayOutput{})
+	pulumi.RegisterOutputType(ConfigInterfaceRecordIpv4Output{})
+	pulumi.RegisterOutputType(ConfigInterfaceRecordIpv4PtrOutput{})
 	pulumi.RegisterOutputType(ConfigTimeoutsOutput{})
 	pulumi.RegisterOutputType(ConfigTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(DatabaseEngineOutput{})
