@@ -212,7 +212,7 @@ export function ipamAddressError(value: unknown): string | undefined {
 export function vpcLabelError(label: string): string | undefined {
   const len = lengthError(label, 1, 64);
   if (len) return len;
-  if (!/^[A-Za-z0-9-]+$/.test(label)) return "must use only ASCII letters, digits and hyphens";
+  if (!/^[A-Za-z0-9-]+$/.test(label)) return "must include only ASCII letters, numbers, and dashes";
   if (label.includes("--")) return "must not have two hyphens in a row";
   return undefined;
 }

@@ -84,6 +84,8 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
    * An image as the API shows it (public from the catalogue, or private): with `tags`, which the real API
    * answers (empty: the spec gives no way to tag an image).
    */
+  /** The data on a disk of `size` MB of an instance deployed from `image`: that image's size, when it is known. */
+  const dataSize = (size: number, image: string | null) => Math.min(size, catalog.images.find((i) => i.id === image)?.size ?? size);
   const imageView = (img: ImageRecord | (typeof catalog.images)[number]) => ({ tags: [] as string[], ...view(img) });
   const privateImage = (ctx: RequestContext) => {
     const img = mine(ctx.user?.username).find((i) => i.id === ctx.params.imageId);
@@ -144,7 +146,9 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       disk && compute.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
     if (body.disk_id === undefined) errors.add("disk_id", "disk_id is required");
     else if (!disk || !inst) errors.add("disk_id", `Disk ${String(body.disk_id)} not found`);
-    else if (settle(disk, now()).status !== "ready") errors.add("disk_id", "The disk is not ready");
+    // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
+    // disk `not ready` (recorded). One being deleted cannot.
+    else if (settle(disk, now()).status === "deleting") errors.add("disk_id", "The disk is being deleted");
     checkText(body, errors);
     errors.throwIfAny();
     const img = newImage(ctx, {
@@ -153,7 +157,10 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       capabilities: body.cloud_init === true ? ["cloud-init"] : [],
       size: disk!.size,
       status: "creating",
-      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }],
+      // Once captured, the image's size is that of the data (its minimum deploy size), no longer the disk's: the
+      // real API made a 2,000 MB disk from an image captured from a 25,088 MB disk (recorded). The emulator keeps
+      // no data: the data is the image the instance was deployed from, or the disk when there is none.
+      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing), patch: { size: dataSize(disk!.size, inst!.image) } }],
     });
     store.event("image_create", ctx.user!.username, { id: img.id, type: "image", label: img.label });
     return imageView(img);

@@ -4,6 +4,7 @@ import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, typ
 import { SUBNETS, type SubnetLookup } from "../lookups";
 import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
 import { apiTime, settle } from "../state";
+import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
 
 const rw = { group: "vpc", level: "read_write" } as const;
@@ -130,7 +131,12 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
   };
   /** Why a subnet cannot be deleted now, or undefined. */
   const inUse = (s: SubnetRecord) => {
-    const u = users(s.id);
+    // An instance being deleted gives its interfaces up: the real API deleted a VPC right after the instance
+    // that used its subnet (recorded, while that instance was still `deleting`).
+    const u = users(s.id).filter((x) => {
+      const inst = compute.instances.find((i) => i.id === x.cfg.compute_id);
+      return inst !== undefined && inst.status !== "deleting" && inst.status !== GONE && !inst._queue.some((step) => step.status === GONE);
+    });
     if (!u.length) return undefined;
     const list = u.map((x) => `instance ${x.cfg.compute_id} (profile ${x.cfg.id}, interface ${x.iface.id}${x.active ? ", active" : ""})`).join(", ");
     return `Subnet ${s.label} (${s.id}) is in use by ${list}: delete those interfaces first (an active one needs its instance shut down)`;

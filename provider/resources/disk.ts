@@ -177,9 +177,10 @@ export const disk = defineResource({
             });
             ctx.latest = await ctx.wait(ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size));
           }
-          // The per-disk password reset: setting the same password twice is harmless.
+          // The per-disk password reset (its field is `password`, as the real API's recorded answers show): setting
+          // the same password twice is harmless.
           if (password) {
-            await act(c, `${item}/password`, { root_pass: news.rootPass });
+            await act(c, `${item}/password`, { password: news.rootPass });
             ctx.keep.rootPass = news.rootPass ?? olds.rootPass;
           }
         });

@@ -144,15 +144,21 @@ function agent(): Agent {
   return sharedAgent;
 }
 
+/**
+ * The API's 400 while the instance has running or queued actions ("Compute busy.": one disk made at a time, a
+ * resize while another is under way): refused, nothing done, and accepted once they finish.
+ */
+export const isBusy = (err: unknown): boolean => err instanceof ApiError && err.status === 400 && err.errors.some((e) => e.reason === "Compute busy.");
+
 function isTransient(err: unknown): boolean {
   if (err instanceof NetworkError) return true;
-  if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
+  if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500 || isBusy(err);
   return false;
 }
 
 /** True when a failed create surely had no effect, so sending it again cannot make a duplicate. */
 function surelyNotApplied(err: unknown): boolean {
-  if (err instanceof ApiError) return err.status === 429;
+  if (err instanceof ApiError) return err.status === 429 || isBusy(err);
   if (err instanceof NetworkError) return !err.sent;
   return false;
 }

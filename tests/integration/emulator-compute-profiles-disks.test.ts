@@ -23,6 +23,16 @@ describe("configuration profiles and interfaces", () => {
     expect(fields(bad).sort()).toEqual(["devices.sda.disk_id", "devices.sdz", "kernel", "label", "memory_limit", "run_level", "virt_mode"]);
   });
 
+  test("`interfaces: null` (the Go client's body without interfaces) is taken as not given: none at create, kept at update", async () => {
+    const inst = await deployed();
+    const made = await call(emu(), "POST", `${I(inst.id)}/configs`, { body: { label: "nulls", devices: {}, interfaces: null } });
+    expect([made.status, made.body.interfaces]).toEqual([200, []]);
+    const withOne = await call(emu(), "PUT", `${I(inst.id)}/configs/${made.body.id}`, { body: { interfaces: [{ purpose: "public" }] } });
+    expect(withOne.body.interfaces.map((i: { purpose: string }) => i.purpose)).toEqual(["public"]);
+    const kept = await call(emu(), "PUT", `${I(inst.id)}/configs/${made.body.id}`, { body: { comments: "", interfaces: null } });
+    expect([kept.status, kept.body.interfaces.map((i: { id: number }) => i.id)]).toEqual([200, withOne.body.interfaces.map((i: { id: number }) => i.id)]);
+  });
+
   test("interfaces: add (a new primary clears the old), at most 3, order, update rules, delete rules, events", async () => {
     const inst = await deployed({ interfaces: [{ purpose: "public", primary: true }] });
     const cfg = (await get(`${I(inst.id)}/configs`)).data[0];
@@ -95,8 +105,11 @@ describe("disks", () => {
     expect((await call(emu(), "POST", D, { body: { label: "x", size: 10, filesystem: "ntfs" } })).body.errors[0].field).toBe("filesystem");
     const disk = (await call(emu(), "POST", D, { body: { label: "data", size: 2000, filesystem: "ext3" } })).body;
     expect(disk).toMatchObject({ label: "data", size: 2000, filesystem: "ext3", status: "not ready" });
+    // One disk at a time, as the real API answered (recorded): "Compute busy." until the first is ready.
+    expect((await call(emu(), "POST", D, { body: { label: "second", size: 100 } })).body.errors).toEqual([{ reason: "Compute busy." }]);
     tick(BASE_MS.disk);
     expect((await get(`${D}/${disk.id}`)).status).toBe("ready");
+    expect((await call(emu(), "POST", D, { body: { label: "second", size: 100 } })).status).toBe(200);
     expect((await call(emu(), "PUT", `${D}/${disk.id}`, { body: { label: "renamed" } })).body.label).toBe("renamed");
   });
 

@@ -121,7 +121,8 @@ describe("Image", () => {
       label: expect.stringMatching(/^golden-[0-9a-f]{7}$/),
       description: "golden",
       isPublic: false,
-      size: disk.size,
+      // Once captured, an image is as large as its data: here the debian12 image the disk was deployed from.
+      size: (await call(emu, "GET", "/images/compute/debian12")).body.size,
     });
     const u = await imgP.update(img.id, img.outs, { diskId: disk.id, label: "golden", description: "v2" });
     expect(u.outs).toMatchObject({ label: "golden", description: "v2" });

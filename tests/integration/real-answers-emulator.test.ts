@@ -23,11 +23,9 @@ import { DB_MS } from "../../emulator/routes/databases";
 import { BASE_MS } from "../../emulator/timing";
 import { addUser, call, ed25519Key, emulator, type Answer as EmuAnswer } from "../helpers/emulator";
 import { loadAnswers, type Answer } from "../helpers/replay";
+import { compare, paths, shape, type Difference } from "../helpers/shapes";
 
 const answers = loadAnswers();
-
-/** Keys whose object is a map (its keys are data). */
-const MAP_KEYS = new Set(["members"]);
 
 // Why a difference is kept. Each is also a line of docs/spec-gaps.md.
 const NEWER_DATABASE_PLATFORM =
@@ -39,8 +37,6 @@ const GRANT_NAMES =
 const IMAGE_REPLICATION = "Only a replicated image has `regions` and `total_size`; the spec has no image replication, and the emulator replicates no image.";
 const REGION_EXTRAS =
   "`monitors` and `placement_group_limits` belong to services the spec does not have (monitoring, placement groups); the emulator's regions leave them out.";
-const NO_FILTERING =
-  "The spec documents no filtering (no `X-Filter` header): the emulator ignores the header and answers the list, where the real API refuses a filter on an unknown field (400 `Cannot filter on foo`). The provider filters on the client.";
 
 /**
  * Differences kept on purpose: `<kind> <field path>` (`[]` for the items of an array), or the name of a
@@ -77,86 +73,10 @@ const ALLOWED: Record<string, string> = {
   "image total_size": IMAGE_REPLICATION,
   "regions data[].monitors": REGION_EXTRAS,
   "regions data[].placement_group_limits": REGION_EXTRAS,
-  "error-400-filter": NO_FILTERING,
 };
 
 /** Why a difference is allowed, if it is: by kind and field, or the whole answer. */
 const allowed = (d: { kind: string; path: string; answer: string }): string | undefined => ALLOWED[`${d.kind} ${d.path}`] ?? ALLOWED[d.answer];
-
-// ---- shapes -----------------------------------------------------------------------------------------
-
-type Shape =
-  | { t: "null" }
-  | { t: "string" | "number" | "boolean" }
-  | { t: "array"; item?: Shape }
-  | { t: "object"; keys: Record<string, Shape> }
-  | { t: "mixed"; of: string[] };
-
-const typeName = (s: Shape): string => (s.t === "mixed" ? s.of.join("|") : s.t);
-
-function merge(a: Shape | undefined, b: Shape | undefined): Shape | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  if (a.t === "null") return b;
-  if (b.t === "null") return a;
-  if (a.t !== b.t) return { t: "mixed", of: [...new Set([...typeName(a).split("|"), ...typeName(b).split("|")])].sort() };
-  if (a.t === "object" && b.t === "object") {
-    const keys: Record<string, Shape> = { ...a.keys };
-    for (const [k, v] of Object.entries(b.keys)) keys[k] = merge(keys[k], v)!;
-    return { t: "object", keys };
-  }
-  if (a.t === "array" && b.t === "array") return { t: "array", item: merge(a.item, b.item) };
-  return a;
-}
-
-function shape(v: unknown, key?: string): Shape {
-  if (v === null || v === undefined) return { t: "null" };
-  if (Array.isArray(v)) return { t: "array", item: v.map((x) => shape(x)).reduce<Shape | undefined>(merge, undefined) };
-  if (typeof v === "object") {
-    const entries = Object.entries(v as Record<string, unknown>);
-    if (key !== undefined && MAP_KEYS.has(key)) {
-      const values = entries.map(([, x]) => shape(x)).reduce<Shape | undefined>(merge, undefined);
-      return { t: "object", keys: values ? { "<key>": values } : {} };
-    }
-    return { t: "object", keys: Object.fromEntries(entries.map(([k, x]) => [k, shape(x, k)])) };
-  }
-  const t = typeof v;
-  if (t === "string" || t === "number" || t === "boolean") return { t };
-  throw new Error(`not JSON: ${String(v)}`);
-}
-
-/** Every field path the shape has (`a.b`, `list[].c`), for "another answer of this kind has it". */
-function paths(s: Shape, at: string, out: Set<string>): Set<string> {
-  if (at) out.add(at);
-  if (s.t === "object") for (const [k, v] of Object.entries(s.keys)) paths(v, at ? `${at}.${k}` : k, out);
-  if (s.t === "array" && s.item) paths(s.item, `${at}[]`, out);
-  return out;
-}
-
-interface Difference {
-  path: string;
-  real: string;
-  emulator: string;
-}
-
-function compare(real: Shape, emu: Shape, at: string, out: Difference[]): Difference[] {
-  const here = at || "(body)";
-  if (real.t === "null" || emu.t === "null") return out;
-  if (real.t !== emu.t) {
-    out.push({ path: here, real: typeName(real), emulator: typeName(emu) });
-    return out;
-  }
-  if (real.t === "object" && emu.t === "object") {
-    for (const [k, v] of Object.entries(real.keys)) {
-      const p = at ? `${at}.${k}` : k;
-      if (!(k in emu.keys)) out.push({ path: p, real: typeName(v), emulator: "absent" });
-      else compare(v, emu.keys[k], p, out);
-    }
-    for (const [k, v] of Object.entries(emu.keys)) if (!(k in real.keys)) out.push({ path: at ? `${at}.${k}` : k, real: "absent", emulator: typeName(v) });
-  }
-  if (real.t === "array" && emu.t === "array" && real.item && emu.item) compare(real.item, emu.item, `${at}[]`, out);
-  return out;
-}
 
 // ---- the emulator's answers -------------------------------------------------------------------------
 

@@ -117,6 +117,19 @@ test("a create refused with 429 is retried (the server did nothing)", async () =
   expect(seen).toHaveLength(2);
 });
 
+test('a create refused with 400 "Compute busy." (the instance has actions under way) is sent again; other 400s are not', async () => {
+  steps = [json(400, { errors: [{ reason: "Compute busy." }] }), json(400, { errors: [{ reason: "Compute busy." }] }), json(200, { id: 9 })];
+  expect((await client().request("POST", "/things", { body: {}, idempotent: false })).body).toEqual({ id: 9 });
+  expect(seen).toHaveLength(3);
+  steps = [json(400, { errors: [{ reason: "Label must be unique", field: "label" }] })];
+  expect(
+    await client()
+      .request("POST", "/things", { body: {}, idempotent: false })
+      .catch((e) => e),
+  ).toBeInstanceOf(ApiError);
+  expect(seen).toHaveLength(4);
+});
+
 test("a refused connection is retried, also for creates, and reported when it persists", async () => {
   const dead = new ApiClient({ baseUrl: "http://127.0.0.1:1/v4", token: "t", retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
   const err = await dead.request("POST", "/things", { body: {}, idempotent: false }).catch((e) => e);

@@ -201,8 +201,8 @@ describe("emulator/rules: VPC and subnet labels", () => {
     expect(vpcLabelError("net-1-A")).toBeUndefined();
     expect(vpcLabelError("")).toBe("must be 1 to 64 characters (got 0)");
     expect(vpcLabelError("n".repeat(65))).toBe("must be 1 to 64 characters (got 65)");
-    expect(vpcLabelError("net_1")).toBe("must use only ASCII letters, digits and hyphens");
-    expect(vpcLabelError("net.1")).toBe("must use only ASCII letters, digits and hyphens");
+    expect(vpcLabelError("net_1")).toBe("must include only ASCII letters, numbers, and dashes");
+    expect(vpcLabelError("net.1")).toBe("must include only ASCII letters, numbers, and dashes");
   });
   it("refuses two hyphens in a row", () => {
     expect(vpcLabelError("net--1")).toBe("must not have two hyphens in a row");

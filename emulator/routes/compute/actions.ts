@@ -39,7 +39,21 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
   router.add("POST", "/compute/instances/{computeId}/boot", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
-    if (busy(inst)) throw busyError();
+    if (inst.status === "deleting") throw busyError();
+    if (busy(inst)) {
+      // Spec rule 9 does not list boot among the actions refused while others run, and the real API accepted a
+      // boot sent right after a create (recorded): the boot is queued after what is under way.
+      const last = inst._queue[inst._queue.length - 1];
+      if (last.status === "running") return {};
+      const cfg = pickConfig(inst, body.config_id, false);
+      inst._queue.push({
+        status: "running",
+        at: last.at + dur("booting"),
+        patch: { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) },
+      });
+      store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+      return {};
+    }
     if (running(inst)) return {}; // already running: nothing to do (a repeated boot is harmless)
     bootInto(inst, pickConfig(inst, body.config_id, false), "booting", dur("booting"));
     store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });

@@ -21,7 +21,8 @@ export const GONE = "__gone";
 
 export const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
-export const busyError = () => badRequest("The instance has running or queued actions: wait for them to finish");
+/** The real API's refusal while an instance has running or queued actions (recorded: "Linode busy.", renamed). */
+export const busyError = () => badRequest("Compute busy.");
 
 /** The base of the compute context: the store and the compute collections in it, the clock and speed, the catalogue's types and regions. */
 export type ComputeBase = ReturnType<typeof computeBase>;

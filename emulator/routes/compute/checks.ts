@@ -73,7 +73,9 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       return void errors.add("metadata.user_data", "Must be a base64-encoded string");
     if (md.user_data === undefined) return null;
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(md.user_data)) errors.add("metadata.user_data", "Must be base64-encoded");
-    if (!img || !img.capabilities.includes("cloud-init")) errors.add("metadata.user_data", "User data needs an image with the cloud-init capability");
+    // Without an image there is nothing to check against: the real API answered 200 (`has_user_data: true`) to
+    // an instance created with user data and no image (recorded), which is kept for a later deploy.
+    if (img && !img.capabilities.includes("cloud-init")) errors.add("metadata.user_data", "User data needs an image with the cloud-init capability");
     const r = region ? regionOf(region) : undefined;
     if (r && !r.capabilities.includes("Metadata")) errors.add("metadata.user_data", `Region ${r.id} does not have the Metadata capability`);
     return md.user_data;

@@ -83,7 +83,9 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       if (!["paravirt", "fullvirt"].includes(body.virt_mode as string)) errors.add("virt_mode", "Must be one of paravirt, fullvirt");
       else out.virt_mode = body.virt_mode as ConfigRecord["virt_mode"];
     }
-    if (body.interfaces !== undefined) {
+    // `null` is taken as not given, as the real API does (recorded: the Go client sends it when no interfaces
+    // are given; a create then has none, an update keeps them).
+    if (body.interfaces !== undefined && body.interfaces !== null) {
       const list = body.interfaces;
       if (!Array.isArray(list)) errors.add("interfaces", "Must be an array of interfaces");
       else {

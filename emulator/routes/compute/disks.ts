@@ -1,4 +1,4 @@
-import { isInt, ro, rw } from "./base";
+import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
 import { lengthError, rootPassError, WEAK_PASSWORD } from "../../rules";
@@ -41,6 +41,9 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const free = typeOf(inst.type)!.disk - usedDisk(inst.id);
     if (isInt(body.size) && body.size > free) errors.add("size", `Only ${free} MB of the type's disk allowance is free`);
     errors.throwIfAny();
+    // One disk is made at a time: the real API answered "Linode busy." (renamed) to a disk create while another
+    // disk of the instance was still `not ready` (recorded, until it was ready).
+    if (disksOf(inst.id).some((x) => x.status === "not ready")) throw busyError();
     const label = (body.label as string | undefined) ?? `${img!.label} Disk`;
     const filesystem = (body.filesystem as DiskRecord["filesystem"] | undefined) ?? "ext4";
     const x = newDisk(inst.id, label, body.size as number, filesystem, dur("disk"));
@@ -82,7 +85,14 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const inst = instance(ctx, "read_write");
     disk(ctx, inst);
     const errors = new FieldErrors();
-    checkRootPass(jsonObject(ctx), errors, true);
+    // The real API names the new password `password` here (recorded: the Go client's per-disk reset), where the
+    // instance's reset (compute-api.md) says `root_pass`.
+    const password = jsonObject(ctx).password;
+    if (typeof password !== "string") errors.add("password", "password is required: a string of 7 to 128 characters");
+    else {
+      const e = rootPassError(password);
+      if (e) errors.add("password", e.startsWith(WEAK_PASSWORD) ? WEAK_PASSWORD : `password ${e}`);
+    }
     errors.throwIfAny();
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset a disk's root password");
     store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });

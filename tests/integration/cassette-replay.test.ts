@@ -1,0 +1,275 @@
+/**
+ * The real API's recorded conversations, replayed against the emulator (tests/fixtures/cassettes: the official
+ * Go client's integration tests as recorded by go-vcr, renamed to this API; see its README). Each cassette runs
+ * in order against a fresh emulator, as the Go client sent it:
+ *
+ * - the ids the recording's creates answered are mapped to the emulator's as they are made, in the paths and
+ *   bodies of the requests that follow (and `private/<id>` image ids);
+ * - a GET the client repeated until a state (a status) is repeated until the emulator shows the state the
+ *   recording reached, for a while; a request the client sent after waiting on something outside the spec
+ *   (the events list) is sent after a short wait;
+ * - a request the real API refused with "Compute busy." (the instance had actions under way) and the client
+ *   sent again is sent as the client sent it in the end: once, again while the emulator answers busy;
+ * - request values that were valid when recorded are given a valid form again: an `expiry` now in the past (or
+ *   sanitized to `2018-01-02T03:04:05`, as every recorded time) is a year ahead, an `email` sanitized to
+ *   `REDACTED` an address;
+ * - each interaction is compared: the HTTP status, the error body (each `reason` and `field`) and, for an
+ *   answer with a body, its shape (tests/helpers/shapes.ts: field names and JSON types, recursively). A
+ *   field the emulator answers and the 2024 recording lacks is no departure when the newer recorded answers
+ *   of the same collection have it (tests/fixtures/real-answers: the API grew it since).
+ *
+ * Every departure left is one row of docs/spec-gaps.md's section "Recorded conversations replayed", with its
+ * reason: the test fails on a departure that is not there, and on a row that no longer matches anything.
+ * It prints the figures (cassettes, interactions, equal status, equal error or shape).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Emulator } from "../../emulator/server";
+import { emulator } from "../helpers/emulator";
+import { loadAnswers } from "../helpers/replay";
+import { compare, paths, shape } from "../helpers/shapes";
+
+const ROOT = join(__dirname, "..", "..");
+const DIR = join(ROOT, "tests", "fixtures", "cassettes");
+
+interface Recorded {
+  /** The index in the cassette's `interactions`. */
+  i: number;
+  method: string;
+  path: string;
+  query?: string;
+  /** The `X-Filter` header, parsed. */
+  filter?: unknown;
+  body?: unknown;
+  status: number;
+  response: unknown;
+  /** The client sent this GET this many times in a row (waiting for a state): the last answer is kept. */
+  polls?: number;
+  /** Requests outside the spec came just before (the client waited on events). */
+  after?: string;
+}
+
+interface Cassette {
+  cassette: string;
+  commit: string;
+  recorded: number;
+  outside: number;
+  limited: number;
+  interactions: Recorded[];
+}
+
+const cassettes: Array<[string, Cassette]> = readdirSync(DIR)
+  .filter((f) => f.endsWith(".json"))
+  .sort()
+  .map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(DIR, f), "utf8")) as Cassette]);
+
+/** The departures docs/spec-gaps.md accepts: its section's rows, `departure` -> why. */
+function acceptedDepartures(): Map<string, string> {
+  const text = readFileSync(join(ROOT, "docs", "spec-gaps.md"), "utf8");
+  const start = text.indexOf("## Recorded conversations replayed");
+  if (start < 0) throw new Error('docs/spec-gaps.md has no section "## Recorded conversations replayed"');
+  const rest = text.slice(start + 3);
+  const section = rest.slice(0, rest.search(/\n## /) < 0 ? undefined : rest.search(/\n## /));
+  const rows = new Map<string, string>();
+  for (const line of section.split("\n")) {
+    const m = /^\| `([^`]+)` \| (.+) \|$/.exec(line.trim());
+    if (m) rows.set(m[1], m[2]);
+  }
+  return rows;
+}
+
+// ---- ids -----------------------------------------------------------------------------------------------
+
+const ID_KEY = /^(id|.*_id)$/;
+const ID_LISTS = new Set(["ids", "disks", "configs"]);
+
+/** The recording's ids and the emulator's, learnt from the answers as the records are made. */
+class Ids {
+  readonly map = new Map<string, string>();
+
+  learn(real: unknown, emu: unknown, key?: string): void {
+    if (real === null || emu === null || real === undefined || emu === undefined) return;
+    if (Array.isArray(real) && Array.isArray(emu)) {
+      // Items are paired by their label where they have one (a list's order may differ), else by position.
+      const label = (x: unknown) => (isRecord(x) && typeof x.label === "string" && x.label !== "" ? x.label : undefined);
+      const emuByLabel = new Map(emu.filter((x) => label(x) !== undefined).map((x) => [label(x), x] as const));
+      real.forEach((r, n) => {
+        const twin = label(r) !== undefined && emuByLabel.has(label(r)) ? emuByLabel.get(label(r)) : emu[n];
+        this.learn(r, twin, key);
+      });
+      return;
+    }
+    if (isRecord(real) && isRecord(emu)) {
+      for (const [k, v] of Object.entries(real)) this.learn(v, emu[k], k);
+      return;
+    }
+    if (key === undefined || !ID_KEY.test(key)) return;
+    if (typeof real === "number" && typeof emu === "number" && !this.map.has(String(real))) this.map.set(String(real), String(emu));
+    if (typeof real === "string" && typeof emu === "string" && real.startsWith("private/") && !this.map.has(real)) this.map.set(real, emu);
+  }
+
+  path(p: string): string {
+    const priv = /^(\/images\/)(private\/\d+)(.*)$/.exec(p);
+    if (priv) p = priv[1] + (this.map.get(priv[2]) ?? priv[2]) + priv[3];
+    return p
+      .split("/")
+      .map((seg) => (/^\d+$/.test(seg) ? (this.map.get(seg) ?? seg) : seg))
+      .join("/");
+  }
+
+  body(v: unknown, key?: string): unknown {
+    if (key === "expiry" && typeof v === "string" && Date.parse(`${v}Z`) < Date.now())
+      return new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 19);
+    if (v === "REDACTED" && key === "email") return "recorded@example.com";
+    if (Array.isArray(v)) return v.map((x) => this.body(x, key !== undefined && ID_LISTS.has(key) ? "id" : undefined));
+    if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.body(x, k)]));
+    if (key !== undefined && ID_KEY.test(key)) {
+      if (typeof v === "number" && this.map.has(String(v))) return Number(this.map.get(String(v)));
+      if (typeof v === "string" && this.map.has(v)) return this.map.get(v);
+    }
+    if (typeof v === "string" && this.map.has(v) && v.startsWith("private/")) return this.map.get(v);
+    return v;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// ---- the replay ----------------------------------------------------------------------------------------
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+async function send(emu: Emulator, r: Recorded, ids: Ids): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${emu.token}`, accept: "application/json" };
+  if (r.filter !== undefined) headers["x-filter"] = JSON.stringify(ids.body(r.filter));
+  let body: string | undefined;
+  if (r.body !== undefined) {
+    body = JSON.stringify(ids.body(r.body));
+    headers["content-type"] = "application/json";
+  }
+  const res = await fetch(`${emu.url}${ids.path(r.path)}${r.query ? `?${r.query}` : ""}`, { method: r.method, headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The states an answer shows: its `status`, or its items' (a list). */
+function states(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (typeof body.status === "string") return body.status;
+  if (Array.isArray(body.data)) {
+    const s = body.data.filter(isRecord).map((x) => x.status);
+    return s.some((x) => typeof x === "string") ? JSON.stringify(s) : undefined;
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The collection a path reads: its part before the first id (`/compute/instances`, `/vpcs`, `/profile/tokens`). */
+const collectionOf = (path: string) => path.split(/\/(?:\d+|private)(?:\/|$)/)[0];
+
+/** The fields the newer recorded answers have, by collection (`data[].` taken off a list's items). */
+const NEWER_FIELDS = (() => {
+  const out = new Map<string, Set<string>>();
+  for (const a of loadAnswers()) {
+    if (a.body === null || typeof a.body !== "object") continue;
+    const set = out.get(collectionOf(a.path)) ?? new Set<string>();
+    for (const p of paths(shape(a.body), "", new Set())) set.add(p.replace(/^data\[\]\./, ""));
+    out.set(collectionOf(a.path), set);
+  }
+  return out;
+})();
+const newerField = (path: string, field: string) => NEWER_FIELDS.get(collectionOf(path))?.has(field.replace(/^data\[\]\./, "")) ?? false;
+
+/** A path with its ids taken out, for the departures of a kind of answer: `GET /compute/instances/{id}/disks`. */
+const pattern = (r: Recorded) => `${r.method} ${r.path.replace(/\/private\/\d+/, "/private/{id}").replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
+
+const errorsOf = (body: unknown): string =>
+  isRecord(body) && Array.isArray(body.errors)
+    ? body.errors
+        .filter(isRecord)
+        .map((e) => (e.field !== undefined ? `${String(e.field)}: ${String(e.reason)}` : String(e.reason)))
+        .join("; ")
+    : JSON.stringify(body);
+
+interface Departure {
+  key: string;
+  detail: string;
+}
+
+const found: Departure[] = [];
+const figures = { cassettes: 0, interactions: 0, equalStatus: 0, equalBody: 0, busyRetries: 0, newerFields: new Set<string>() };
+
+/** The real API's answer while an instance has actions under way. */
+const busy = (body: unknown) => errorsOf(body) === "Compute busy.";
+
+async function replay(name: string, c: Cassette): Promise<void> {
+  const emu = await emulator({ speed: 0.001 });
+  const ids = new Ids();
+  try {
+    for (const [n, r] of c.interactions.entries()) {
+      const next = c.interactions[n + 1];
+      if (busy(r.response) && next && next.method === r.method && next.path === r.path && JSON.stringify(next.body) === JSON.stringify(r.body)) {
+        figures.busyRetries++;
+        continue;
+      }
+      if (r.after) await sleep(60);
+      let got = await send(emu, r, ids);
+      for (let k = 0; k < 100 && busy(got.body) && !busy(r.response); k++) {
+        await sleep(20);
+        got = await send(emu, r, ids);
+      }
+      const want = states(r.response);
+      if (r.method === "GET" && want !== undefined && r.status === got.status) {
+        // The client waited for this state (it sent the GET again and again): wait for it too, a while.
+        for (let n = 0; n < (r.polls ? 150 : 10) && states(got.body) !== want; n++) {
+          await sleep(20);
+          got = await send(emu, r, ids);
+        }
+      }
+      figures.interactions++;
+      const where = `${name}#${r.i}`;
+      if (got.status !== r.status) {
+        found.push({
+          key: `${where} status`,
+          detail: `${r.method} ${r.path}: recorded ${r.status} ${r.status >= 400 ? errorsOf(r.response) : ""}, emulator ${got.status} ${got.status >= 400 ? errorsOf(got.body) : ""}`,
+        });
+        continue;
+      }
+      figures.equalStatus++;
+      if (r.status >= 400) {
+        if (errorsOf(r.response) === errorsOf(got.body)) figures.equalBody++;
+        else found.push({ key: `${where} error`, detail: `${r.method} ${r.path}: recorded "${errorsOf(r.response)}", emulator "${errorsOf(got.body)}"` });
+        continue;
+      }
+      ids.learn(r.response, got.body);
+      const all = r.response === null || got.body === null ? [] : compare(shape(r.response), shape(got.body), "", []);
+      const diffs = all.filter((d) => !(d.real === "absent" && newerField(r.path, d.path)));
+      for (const d of all) if (!diffs.includes(d)) figures.newerFields.add(`${pattern(r)} ${d.path}`);
+      if (!diffs.length) figures.equalBody++;
+      for (const d of diffs) found.push({ key: `${pattern(r)} ${d.path}`, detail: `${where}: recorded ${d.real}, emulator ${d.emulator}` });
+    }
+    figures.cassettes++;
+  } finally {
+    await emu.close();
+  }
+}
+
+describe("the real API's recorded conversations, replayed against the emulator", () => {
+  test.each(cassettes)("%s", async (name, c) => replay(name, c), 30_000);
+
+  test("every departure is accepted in docs/spec-gaps.md with its reason, and every accepted one still happens", () => {
+    const accepted = acceptedDepartures();
+    const keys = new Set(found.map((d) => d.key));
+    const unexplained = found.filter((d) => !accepted.has(d.key));
+    const stale = [...accepted.keys()].filter((k) => !keys.has(k));
+    console.log(
+      `replayed ${figures.cassettes} cassettes, ${figures.interactions} interactions (and ${figures.busyRetries} "Compute busy." refusals the client sent again): ${figures.equalStatus} with the recorded status, ` +
+        `${figures.equalBody} with the recorded error or shape (${figures.newerFields.size} fields of the newer recordings beside); ${keys.size} departures accepted in docs/spec-gaps.md`,
+    );
+    const lines = [...new Map(unexplained.map((d) => [d.key, d.detail])).entries()].map(([k, d]) => `| \`${k}\` | ${d} |`);
+    expect({ unexplained: lines, stale }).toEqual({ unexplained: [], stale: [] });
+  });
+});
