@@ -582,7 +582,7 @@ export interface ProfileGrants {
 export interface GetInstancesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, region, type, label, group, tags, alerts, watchdogEnabled, booted, image, swapSize, status, ipv4, ipv6, specs, hypervisor, hostUuid, hasUserData, backups, vpcIpv4, bootConfigId, created, updated. */
+  /** Sort by this field of the items: id, region, type, label, group, tags, watchdogEnabled, booted, image, swapSize, status, ipv4, ipv6, hypervisor, hostUuid, hasUserData, vpcIpv4, bootConfigId, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -628,7 +628,7 @@ export interface GetConfigsArgs {
   computeId: number | string;
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, devices, helpers, kernel, memoryLimit, rootDevice, runLevel, virtMode, comments, interfaces, interfaceRecords. */
+  /** Sort by this field of the items: id, label, kernel, memoryLimit, rootDevice, runLevel, virtMode, comments, interfaces. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -653,7 +653,7 @@ export interface GetInterfacesArgs {
   configId: number | string;
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, purpose, label, ipamAddress, primary, subnetId, ipv4, ipRanges, vpcId, active. */
+  /** Sort by this field of the items: id, purpose, label, ipamAddress, primary, subnetId, ipRanges, vpcId, active. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -676,7 +676,7 @@ export interface GetInstanceBackupsArgs {
   computeId: number | string;
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, status, type, available, configs, disks, created, finished, updated. */
+  /** Sort by this field of the items: id, label, status, type, available, configs, created, finished, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -720,7 +720,7 @@ export interface GetSubnetsArgs {
   vpcId: number | string;
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, ipv4, computes, created, updated. */
+  /** Sort by this field of the items: id, label, ipv4, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -741,7 +741,7 @@ export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOutput
 export interface GetMysqlDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -762,7 +762,7 @@ export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, op
 export interface GetPostgresDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, updates, status, hosts, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -921,7 +921,7 @@ export function getDatabaseEnginesOutput(args?: Inputs<GetDatabaseEnginesArgs>, 
 export interface GetDatabaseTypesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, class, disk, memory, vcpus, gpus, networkOut, transfer, price, regionPrices, addons, successor. */
+  /** Sort by this field of the items: id, label, class, disk, memory, vcpus, gpus, networkOut, transfer, successor. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

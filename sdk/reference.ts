@@ -22,7 +22,7 @@ async function runList(name: string, key: string, args: Record<string, unknown>,
 export interface GetRegionsArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, country, capabilities, status, resolvers. */
+  /** Sort by this field of the items: id, label, country, capabilities, status. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -68,7 +68,7 @@ export function getRegionOutput(id: pulumi.Input<string>, opts?: ReadOutputOptio
 export interface GetTypesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, class, disk, memory, vcpus, gpus, networkOut, transfer, price, regionPrices, addons, successor. */
+  /** Sort by this field of the items: id, label, class, disk, memory, vcpus, gpus, networkOut, transfer, successor. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

@@ -80,12 +80,12 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     const own = mine(username).find((i) => i.id === id);
     return own ? (view(own) as never) : undefined;
   };
+  /** The data on a disk of `size` MB of an instance deployed from `image` (an approximation: the emulator keeps no data): that public image's size, when known. */
+  const dataSize = (size: number, image: string | null) => Math.min(size, catalog.images.find((i) => i.id === image)?.size ?? size);
   /**
    * An image as the API shows it (public from the catalogue, or private): with `tags`, which the real API
    * answers (empty: the spec gives no way to tag an image).
    */
-  /** The data on a disk of `size` MB of an instance deployed from `image`: that image's size, when it is known. */
-  const dataSize = (size: number, image: string | null) => Math.min(size, catalog.images.find((i) => i.id === image)?.size ?? size);
   const imageView = (img: ImageRecord | (typeof catalog.images)[number]) => ({ tags: [] as string[], ...view(img) });
   const privateImage = (ctx: RequestContext) => {
     const img = mine(ctx.user?.username).find((i) => i.id === ctx.params.imageId);

@@ -1,4 +1,4 @@
-import type { ApiClient } from "../transport/client";
+import { isBusy, type ApiClient } from "../transport/client";
 import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "../model/check";
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
@@ -6,7 +6,7 @@ import { declare, fromApi, readResult, toApiBody } from "../model/mapping";
 import { isExisting, RESOURCE_NAME } from "../model/naming";
 import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
 import { client as settingsClient } from "../transport/settings";
-import { putChanged, waitStatus } from "./steps";
+import { putChanged, untilAccepted, waitStatus } from "./steps";
 import { planCreate, planUpdate, type PlanContext } from "../model/plan";
 import {
   UNKNOWN,
@@ -194,7 +194,15 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
         const body = hooks.createBody ? hooks.createBody(table, ins) : table;
         const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
         if (replacing) body[snake(label)] = replacing.temp;
-        const create = (path?: string) => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, ins);
+        // A create refused with "Compute busy." did nothing: the client sends it again a while, and past that it
+        // is sent again until the create's time is up (a disk waits for the one made before it, minutes on the API).
+        const create = (path?: string) =>
+          untilAccepted(
+            `the ${spec.noun}'s create`,
+            budgetOf(spec, ins, "create"),
+            () => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, ins),
+            isBusy,
+          );
         last = hooks.send ? await hooks.send(create, { client: c, body, inputs: ins }) : await create();
         id = String(last.id);
         replacing?.done(id);

@@ -306,7 +306,10 @@ export class ApiClient {
    */
   async list<T>(path: string, maxPages = Infinity, filter?: object): Promise<T[]> {
     const out: T[] = [];
-    const headers = filter ? { "x-filter": JSON.stringify(filter) } : undefined;
+    // A header is sent as Latin-1: every other character goes as a JSON escape (`\u65e5`), the same value.
+    const headers = filter
+      ? { "x-filter": JSON.stringify(filter).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) }
+      : undefined;
     for (let page = 1; ; page++) {
       const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 }, headers });
       out.push(...r.body.data);

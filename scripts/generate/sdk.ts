@@ -1,4 +1,5 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
+import { filterFields } from "../../provider/functions/filters";
 import type { Field, ResourceSpec } from "../../provider/model/table";
 import { upper } from "./schema-walk";
 import { doc, tsField } from "./ts";
@@ -84,7 +85,8 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
   return out.join("\n");
 }
 
-const itemFieldNames = (fn: FunctionSpec): string[] => (ITEM_TYPES[fn.item]?.fields ?? []).map((f) => f.name);
+/** The fields `orderBy` may name: the items' plain fields (a field of objects cannot be compared). */
+const itemFieldNames = (fn: FunctionSpec): string[] => filterFields(ITEM_TYPES[fn.item]?.fields ?? []);
 
 /** A filterable list's `<Fn>Args` (its own arguments, then filters and order) and `<Fn>Result` (`{ <listKey>: items }`). */
 function listTypes(fn: FunctionSpec): string[] {

@@ -22,6 +22,15 @@ describe("power and configuration profile choice", () => {
     tick(BASE_MS.provisioning);
     tick(BASE_MS.booting);
     expect((await get(I(r.body.id))).status).toBe("running");
+    // One that will run anyway, naming another profile, boots into it.
+    const next = await create({ region: "us-east", type: "c1-standard-2", label: "boot-other-profile", image: "compute/debian12", root_pass: PASS });
+    const other = (await call(emu(), "POST", `${I(next.body.id)}/configs`, { body: { label: "other", devices: {}, interfaces: [{ purpose: "public" }] } }))
+      .body;
+    expect((await call(emu(), "POST", `${I(next.body.id)}/boot`, { body: { config_id: other.id } })).status).toBe(200);
+    tick(BASE_MS.provisioning);
+    tick(BASE_MS.rebooting);
+    expect((await get(I(next.body.id))).status).toBe("running");
+    expect((await get(`${I(next.body.id)}/configs/${other.id}`)).interfaces[0].active).toBe(true);
   });
 
   test("shutdown, then boot: shutting_down -> offline -> booting -> running", async () => {

@@ -51,6 +51,14 @@ test("every page is read, and filters apply to all of it", async () => {
   expect(typeof some.sshKeys[0].id).toBe("string");
 });
 
+test("a filter value beyond Latin-1 goes in the header as a JSON escape: the same value, one request", async () => {
+  const made = await post("/profile/sshkeys", { label: "clé-日本", ssh_key: ed25519Key(4242) });
+  const before = emu.log.length;
+  const found = await getSshKeys({ filters: [{ name: "label", values: ["clé-日本"] }] }, o);
+  expect([found.sshKeys.map((k) => k.id), emu.log.length - before]).toEqual([[String(made.id)], 1]);
+  await call(emu, "DELETE", `/profile/sshkeys/${made.id}`);
+});
+
 test("a filtered lookup sends what X-Filter can say: one request for a list of several pages", async () => {
   // The 520 keys of the test before: two pages unfiltered.
   const before = emu.log.length;

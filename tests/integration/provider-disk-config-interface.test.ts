@@ -43,6 +43,29 @@ const deployed = async (label = "host-2") =>
   make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
 
 describe("Disk", () => {
+  test('a create the API refuses with "Compute busy." (another disk being made) is sent again until accepted, past the client\'s retries', async () => {
+    const host = await bare("busy-host");
+    emu.timing.speed = 0.5; // a disk takes 1.5 s to be made
+    const before = process.env.COMPUTE_RETRY_ATTEMPTS;
+    process.env.COMPUTE_RETRY_ATTEMPTS = "0"; // the client sends nothing again itself: the create's own loop does
+    try {
+      await useEmulator(emu);
+      // Made by someone else, not ready for 1.5 s.
+      expect((await call(emu, "POST", `/compute/instances/${host}/disks`, { body: { label: "first", size: 1000 } })).status).toBe(200);
+      const second = await make(diskP, { computeId: host, label: "second", size: 1000 });
+      expect((await disksOf(host)).map((d) => d.label).sort()).toEqual(["first", "second"]);
+      expect(second.outs.status).toBe("ready");
+      const posts = emu.log.filter((e) => e.method === "POST" && e.path.endsWith(`/compute/instances/${host}/disks`)).map((e) => e.status);
+      expect(posts[0]).toBe(200);
+      expect(posts.slice(1, -1).every((s) => s === 400)).toBe(true);
+      expect(posts.length).toBeGreaterThan(2);
+      expect(posts.at(-1)).toBe(200);
+    } finally {
+      if (before === undefined) delete process.env.COMPUTE_RETRY_ATTEMPTS;
+      else process.env.COMPUTE_RETRY_ATTEMPTS = before;
+    }
+  });
+
   test("create waits until ready; the id is the API's; label in place; filesystem replaces", async () => {
     const computeId = await bare();
     const d = await make(diskP, { computeId, label: "data", size: 2048, filesystem: "ext3" });

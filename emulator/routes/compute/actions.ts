@@ -39,16 +39,19 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
   router.add("POST", "/compute/instances/{computeId}/boot", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
-    if (inst.status === "deleting") throw busyError();
+    if (inst.status === "deleting") throw badRequest("The instance is being deleted");
     if (busy(inst)) {
       // Spec rule 9 does not list boot among the actions refused while others run, and the real API accepted a
-      // boot sent right after a create (recorded): the boot is queued after what is under way.
+      // boot sent right after a create (recorded): the boot is queued after what is under way. One that will
+      // run anyway changes nothing, unless it names another profile, which it then boots into.
       const last = inst._queue[inst._queue.length - 1];
-      if (last.status === "running") return {};
+      const willRun = last.status === "running";
+      if (willRun && (body.config_id === undefined || body.config_id === null)) return {};
       const cfg = pickConfig(inst, body.config_id, false);
+      if (willRun && last.patch?._lastBootedConfig === cfg.id) return {};
       inst._queue.push({
         status: "running",
-        at: last.at + dur("booting"),
+        at: last.at + dur(willRun ? "rebooting" : "booting"),
         patch: { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) },
       });
       store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
