@@ -242,7 +242,7 @@ describe("instance update and delete", () => {
     expect((await call(emu(), "DELETE", I(inst.id))).body).toEqual({});
     expect((await get(I(inst.id))).status).toBe("deleting");
     expect((await get(`${I(inst.id)}/disks`)).data.every((x: any) => x.status === "deleting")).toBe(true);
-    expect((await call(emu(), "POST", `${I(inst.id)}/boot`, { body: {} })).body.errors[0].reason).toBe("Compute busy.");
+    expect((await call(emu(), "POST", `${I(inst.id)}/boot`, { body: {} })).body.errors[0].reason).toBe("The instance is being deleted");
     expect((await call(emu(), "DELETE", I(inst.id))).status).toBe(200);
     tick(BASE_MS.deleting);
     expect((await call(emu(), "GET", I(inst.id))).status).toBe(404);
