@@ -2,4 +2,4 @@ module github.com/pulumi-compute/pulumi-compute/sdk/go
 
 go 1.25.11
 
-require github.com/pulumi/pulumi/sdk/v3 v3.259.0
+require github.com/pulumi/pulumi/sdk/v3 v3.274.1

@@ -158,11 +158,12 @@ test("a release without this version, or with a corrupt archive, fails with a cl
       .pulumi(["plugin", "install", "resource", "compute", "9.9.8", "--server", `${home.server.url}/v9.9.8/`])
       .catch((e: { stderr: string }) => e);
     expect(corrupt.stderr).toMatch(/compute[\s\S]*9\.9\.8[\s\S]*(unexpected EOF|gzip|tar|extract)/i);
-    // What the CLI unpacked before the error stays marked `.partial`: never loaded, not listed, replaced by
-    // the next install (here, once the release is whole again).
+    // Nothing of it is installed: not listed, and no plugin folder (the CLI of 3.259 kept what it unpacked
+    // marked `.partial`, never loaded; 3.274 removes it); the next install, once the release is whole again,
+    // works.
     const listed = async () => (JSON.parse((await home.pulumi(["plugin", "ls", "--json"])).stdout) as Array<{ version: string }>).map((p) => p.version);
     expect(await listed()).toEqual([]);
-    expect(home.installed()).toContain("resource-compute-v9.9.8.partial");
+    expect(home.installed().filter((f) => f === "resource-compute-v9.9.8")).toEqual([]);
     writeFileSync(path.join(dir, archiveName("9.9.8", hostPlatform())), good);
     await home.pulumi(["plugin", "install", "resource", "compute", "9.9.8", "--server", `${home.server.url}/v9.9.8/`]);
     expect(await listed()).toEqual(["9.9.8"]);

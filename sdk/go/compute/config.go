@@ -163,6 +163,12 @@ func (ConfigState) ElementType() reflect.Type {
 	return reflect.TypeOf((*configState)(nil)).Elem()
 }
 
+// ConfigExists checks whether an existing Config resource with the given ID exists.
+func ConfigExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *ConfigState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Config", id, state, "", opts...)
+}
+
 type configArgs struct {
 	// Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it.
 	Booted *bool `pulumi:"booted"`

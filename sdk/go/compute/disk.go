@@ -159,6 +159,12 @@ func (DiskState) ElementType() reflect.Type {
 	return reflect.TypeOf((*diskState)(nil)).Elem()
 }
 
+// DiskExists checks whether an existing Disk resource with the given ID exists.
+func DiskExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *DiskState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Disk", id, state, "", opts...)
+}
+
 type diskArgs struct {
 	// Public SSH keys for root. Create-only.
 	AuthorizedKeys []string `pulumi:"authorizedKeys"`

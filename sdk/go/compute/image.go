@@ -144,6 +144,12 @@ func (ImageState) ElementType() reflect.Type {
 	return reflect.TypeOf((*imageState)(nil)).Elem()
 }
 
+// ImageExists checks whether an existing Image resource with the given ID exists.
+func ImageExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *ImageState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Image", id, state, "", opts...)
+}
+
 type imageArgs struct {
 	// The image supports cloud-init (adds the `cloud-init` capability).
 	CloudInit *bool `pulumi:"cloudInit"`

@@ -130,6 +130,12 @@ func (InstanceSnapshotState) ElementType() reflect.Type {
 	return reflect.TypeOf((*instanceSnapshotState)(nil)).Elem()
 }
 
+// InstanceSnapshotExists checks whether an existing InstanceSnapshot resource with the given ID exists.
+func InstanceSnapshotExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *InstanceSnapshotState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:InstanceSnapshot", id, state, "", opts...)
+}
+
 type instanceSnapshotArgs struct {
 	// The instance's id (`instance.id`); its backup service must be enabled. Changing it takes a snapshot of the other instance.
 	ComputeId interface{} `pulumi:"computeId"`

@@ -168,6 +168,12 @@ func (InterfaceState) ElementType() reflect.Type {
 	return reflect.TypeOf((*interfaceState)(nil)).Elem()
 }
 
+// InterfaceExists checks whether an existing Interface resource with the given ID exists.
+func InterfaceExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *InterfaceState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Interface", id, state, "", opts...)
+}
+
 type interfaceArgs struct {
 	// The instance's id.
 	ComputeId interface{} `pulumi:"computeId"`

@@ -168,6 +168,12 @@ func (MysqlDatabaseState) ElementType() reflect.Type {
 	return reflect.TypeOf((*mysqlDatabaseState)(nil)).Elem()
 }
 
+// MysqlDatabaseExists checks whether an existing MysqlDatabase resource with the given ID exists.
+func MysqlDatabaseExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *MysqlDatabaseState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:MysqlDatabase", id, state, "", opts...)
+}
+
 type mysqlDatabaseArgs struct {
 	// IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).
 	AllowList []string `pulumi:"allowList"`

@@ -125,6 +125,12 @@ func (MysqlDatabaseSnapshotState) ElementType() reflect.Type {
 	return reflect.TypeOf((*mysqlDatabaseSnapshotState)(nil)).Elem()
 }
 
+// MysqlDatabaseSnapshotExists checks whether an existing MysqlDatabaseSnapshot resource with the given ID exists.
+func MysqlDatabaseSnapshotExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *MysqlDatabaseSnapshotState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:MysqlDatabaseSnapshot", id, state, "", opts...)
+}
+
 type mysqlDatabaseSnapshotArgs struct {
 	// The MySQL cluster's id (`database.id`). It must be active. Changing it takes a snapshot of the other cluster.
 	DatabaseId interface{} `pulumi:"databaseId"`

@@ -167,6 +167,12 @@ func (PostgresDatabaseState) ElementType() reflect.Type {
 	return reflect.TypeOf((*postgresDatabaseState)(nil)).Elem()
 }
 
+// PostgresDatabaseExists checks whether an existing PostgresDatabase resource with the given ID exists.
+func PostgresDatabaseExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *PostgresDatabaseState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:PostgresDatabase", id, state, "", opts...)
+}
+
 type postgresDatabaseArgs struct {
 	// IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).
 	AllowList []string `pulumi:"allowList"`

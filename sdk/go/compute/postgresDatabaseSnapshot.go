@@ -121,6 +121,12 @@ func (PostgresDatabaseSnapshotState) ElementType() reflect.Type {
 	return reflect.TypeOf((*postgresDatabaseSnapshotState)(nil)).Elem()
 }
 
+// PostgresDatabaseSnapshotExists checks whether an existing PostgresDatabaseSnapshot resource with the given ID exists.
+func PostgresDatabaseSnapshotExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *PostgresDatabaseSnapshotState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:PostgresDatabaseSnapshot", id, state, "", opts...)
+}
+
 type postgresDatabaseSnapshotArgs struct {
 	// The PostgreSQL cluster's id (`database.id`). It must be active. Changing it takes a snapshot of the other cluster.
 	DatabaseId interface{} `pulumi:"databaseId"`

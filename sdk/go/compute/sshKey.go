@@ -104,6 +104,12 @@ func (SshKeyState) ElementType() reflect.Type {
 	return reflect.TypeOf((*sshKeyState)(nil)).Elem()
 }
 
+// SshKeyExists checks whether an existing SshKey resource with the given ID exists.
+func SshKeyExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *SshKeyState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:SshKey", id, state, "", opts...)
+}
+
 type sshKeyArgs struct {
 	// A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place.
 	Label *string `pulumi:"label"`

@@ -113,6 +113,12 @@ func (TokenState) ElementType() reflect.Type {
 	return reflect.TypeOf((*tokenState)(nil)).Elem()
 }
 
+// TokenExists checks whether an existing Token resource with the given ID exists.
+func TokenExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *TokenState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Token", id, state, "", opts...)
+}
+
 type tokenArgs struct {
 	// When the token stops working, an ISO 8601 date-time in the future (kept as the API writes it: UTC, to the second, no zone); left out, it works until revoked. Tokens cannot be renewed: changing it replaces the token.
 	Expiry *string `pulumi:"expiry"`

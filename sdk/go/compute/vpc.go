@@ -109,6 +109,12 @@ func (VpcState) ElementType() reflect.Type {
 	return reflect.TypeOf((*vpcState)(nil)).Elem()
 }
 
+// VpcExists checks whether an existing Vpc resource with the given ID exists.
+func VpcExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *VpcState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("compute:index:Vpc", id, state, "", opts...)
+}
+
 type vpcArgs struct {
 	// At most 255 characters. Changed in place.
 	Description *string `pulumi:"description"`
