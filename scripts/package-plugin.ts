@@ -144,8 +144,8 @@ function registryRuntime(platform: string, version: string): Runtime {
  * The single executable of `script` (a bundled plugin) for `platform` on `runtime`, written to `out`:
  * the blob made by the runtime's own version (no code cache, no snapshot: the blob is then the same for every
  * platform), injected into a copy of the platform's node by postject. A Windows runtime's signature is
- * taken off first (osslsigncode) where the tool is at hand, as Node's guide says; a macOS one cannot be
- * re-signed here (see docs/releases.md).
+ * taken off first (osslsigncode), as Node's guide says: without the tool a Windows archive is not made (the
+ * error says how to install it; .ci/run does); a macOS one cannot be re-signed here (see docs/releases.md).
  */
 function singleExecutable(script: string, runtime: Runtime, platform: string, out: string): void {
   const work = mkdtempSync(path.join(tmpdir(), "pulumi-compute-sea-"));
@@ -161,7 +161,11 @@ function singleExecutable(script: string, runtime: Runtime, platform: string, ou
     const blob = path.join(work, "plugin.blob");
     const target = path.join(work, "node");
     copyFileSync(runtime.binary, target);
-    if (platform.startsWith("windows-") && hasTool("osslsigncode")) {
+    if (platform.startsWith("windows-")) {
+      if (!hasTool("osslsigncode"))
+        throw new Error(
+          `a ${platform} archive needs osslsigncode (to take the Node.js runtime's signature off before the plugin goes in): install it (Debian: apt-get install osslsigncode) and run again`,
+        );
       execFileSync("osslsigncode", ["remove-signature", "-in", target, "-out", `${target}.unsigned`], { stdio: "ignore" });
       renameSync(`${target}.unsigned`, target);
     }
