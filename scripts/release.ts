@@ -6,8 +6,9 @@
  *   runtime package.json's `pulumiCompute.releaseNodeRuntime` names, from the npm registry);
  * - the npm tarballs of `pulumi-compute` (the dynamic classes and the emulator) and of
  *   `@pulumi-compute/plugin-sdk` (the generated Node.js SDK);
- * - the Python SDK (`pulumi_compute`) as an sdist and a wheel, built by `python3 -m build` (Debian's
- *   python3-build) without a registry (`--no-isolation`); skipped, saying so, where that module is missing;
+ * - the Python SDK (`pulumi_compute`) as an sdist and a wheel, built by PyPI's `build` in a virtual
+ *   environment the project makes itself (scripts/python-env: pinned `build` and `setuptools`, from the
+ *   index, `--no-isolation`); without Python or the index the release fails, naming what is missing;
  * - `checksums.txt`: the sha256 of every file, in `sha256sum -c` form;
  * - `CHANGELOG.md`: this version's section (also put at the top of the repository's CHANGELOG.md).
  * Before that it sets the version everywhere it is written (package.json, package-lock.json, the YAML test
@@ -75,17 +76,38 @@ function setVersion(version: string): void {
 const run = (cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   execFileSync(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 
-/** `python3 -m build` where the module is at hand (the PATH's python3 first, then Debian's). */
-function pythonBuild(): string | undefined {
-  for (const py of ["python3", "/usr/bin/python3"]) {
-    try {
-      execFileSync(py, ["-m", "build", "--version"], { stdio: "ignore" });
-      return py;
-    } catch {
-      /* next */
-    }
+/**
+ * The python of the project's build environment (scripts/python-env: a virtual environment in the cache with
+ * the pinned `build` and `setuptools` from the Python package index). Throws with what is missing (Python,
+ * its venv module, the index) where it cannot be made: a release without its Python SDK is not a release.
+ */
+export function pythonBuild(): string {
+  try {
+    return execFileSync(path.join(ROOT, "scripts", "python-env"), [], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  } catch (err) {
+    const said = String((err as { stderr?: string }).stderr ?? "").trim() || String(err);
+    throw new Error(`release: cannot build the Python SDK (sdist and wheel): ${said}`);
   }
-  return undefined;
+}
+
+/**
+ * The Python SDK generated into `python` (scripts/gen-sdks' `<out>/python`) built into `dir` as
+ * `pulumi_compute-<version>.tar.gz` and `pulumi_compute-<version>-py3-none-any.whl`, with the README as its
+ * long description; the same bytes for the same sources. Returns the wheel's path.
+ */
+export function buildPythonSdk(python: string, dir: string, version: string, py = pythonBuild()): string {
+  const src = mkdtempSync(path.join(tmpdir(), "pulumi-compute-python-"));
+  try {
+    execFileSync("cp", ["-r", `${python}/.`, src]);
+    writeFileSync(path.join(src, "README.md"), pythonReadme(version));
+    run(py, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", dir, src], {
+      env: { ...process.env, SOURCE_DATE_EPOCH: "0", PYTHONHASHSEED: "0" },
+    });
+  } finally {
+    rmSync(src, { recursive: true, force: true });
+  }
+  normalizeSdist(path.join(dir, `pulumi_compute-${version}.tar.gz`));
+  return path.join(dir, `pulumi_compute-${version}-py3-none-any.whl`);
 }
 
 /** This version's CHANGELOG section: the compatibility report and the commits since the last release. */
@@ -185,6 +207,9 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
   const report = compare(lastRelease(), o.publish ? thisTree() : asNextRelease(lastRelease(), thisTree()));
   if (report.refused) throw new Error(`release: the compatibility gate refuses ${o.version}:\n${formatReport(report)}`);
 
+  // The Python build environment first: where it cannot be made the release stops before any work.
+  const py = pythonBuild();
+
   const dir = path.resolve(o.out);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -205,21 +230,8 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
   const packed = run("npm", ["pack", "--silent", "--pack-destination", dir]).trim().split("\n").pop()!;
   copyFileSync(path.join(sdks, "compute-plugin-sdk.tgz"), path.join(dir, `pulumi-compute-plugin-sdk-${o.version}.tgz`));
 
-  const py = pythonBuild();
-  if (py) {
-    log("the Python SDK (sdist and wheel)");
-    const src = path.join(dir, "..", `.python-${o.version}`);
-    rmSync(src, { recursive: true, force: true });
-    execFileSync("cp", ["-r", path.join(sdks, "python"), src]);
-    writeFileSync(path.join(src, "README.md"), pythonReadme(o.version));
-    run(py, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", dir, src], {
-      env: { ...process.env, SOURCE_DATE_EPOCH: "0", PYTHONHASHSEED: "0" },
-    });
-    rmSync(src, { recursive: true, force: true });
-    normalizeSdist(path.join(dir, `pulumi_compute-${o.version}.tar.gz`));
-  } else {
-    log("no `python3 -m build` (Debian's python3-build): the Python SDK is not in this release");
-  }
+  log("the Python SDK (sdist and wheel)");
+  buildPythonSdk(path.join(sdks, "python"), dir, o.version, py);
   if (!o.sdks) rmSync(sdks, { recursive: true, force: true });
 
   const date = o.publish ? new Date().toISOString().slice(0, 10) : "unreleased";

@@ -24,6 +24,13 @@ export const GO_SDK_IMPORT = `${PROJECT.goRepository}/sdk/go/compute`;
  * function's Output form does not wait for the resources it names, which docs/functions.md promises.
  */
 export const NODE_SDK_PULUMI_RANGE = "^3.145.0";
+/**
+ * The `pulumi` (Python package index) the generated Python SDK requires (schema.json's
+ * `language.python.requires`; the generator's own default is its release's >=3.231.0): 3.165.0 is the first
+ * release with `pulumi.type_token`, which every generated class uses (3.163.0 fails at import; there is no
+ * 3.164.0). tests/e2e/plugin-python.e2e.test.ts runs the SDK on it and on the newest.
+ */
+export const PYTHON_SDK_PULUMI_RANGE = ">=3.165.0,<4.0.0";
 
 function projectSettings(): { repository: string; goRepository: string; pluginDownloadURL: string; homepage: string } {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {

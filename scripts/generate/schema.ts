@@ -2,7 +2,7 @@ import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/fun
 import type { ResourceSpec } from "../../provider/model/table";
 import { examplesSection } from "./examples";
 import { visible } from "./field-schema";
-import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE } from "./packages";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE, PYTHON_SDK_PULUMI_RANGE } from "./packages";
 import { fieldProperty, PKG } from "./pulumi-types";
 import { singular, upper, type Json } from "./schema-walk";
 
@@ -100,6 +100,7 @@ export function packageSchema(
       python: {
         packageName: PYTHON_SDK_PACKAGE,
         respectSchemaVersion: true,
+        requires: { pulumi: PYTHON_SDK_PULUMI_RANGE },
         pyproject: { enabled: true },
       },
       go: { importBasePath: GO_SDK_IMPORT, respectSchemaVersion: true },
