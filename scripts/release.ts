@@ -83,7 +83,7 @@ const run = (cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
  */
 export function pythonBuild(): string {
   try {
-    return execFileSync(path.join(ROOT, "scripts", "python-env"), [], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    return execFileSync(path.join(ROOT, "scripts", "python-env"), [], { env: process.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
   } catch (err) {
     const said = String((err as { stderr?: string }).stderr ?? "").trim() || String(err);
     throw new Error(`release: cannot build the Python SDK (sdist and wheel): ${said}`);

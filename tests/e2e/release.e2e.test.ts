@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { PROJECT } from "../../scripts/generate/packages";
+import { PROJECT, PYTHON_SDK_PULUMI_RANGE } from "../../scripts/generate/packages";
 import { archiveName, hostPlatform } from "../../scripts/package-plugin";
 import { release, versionsWritten } from "../../scripts/release";
 
@@ -18,15 +18,6 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const GEN = path.join(ROOT, ".gen", "sdks");
 const json = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), "utf8"));
 const VERSION: string = json("package.json").version;
-const hasPythonBuild = ["python3", "/usr/bin/python3"].some((py) => {
-  try {
-    execFileSync(py, ["-m", "build", "--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-});
-
 /** Every file below `dir`, by path from it. */
 function tree(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => statSync(path.join(dir, f)).isFile());
@@ -74,9 +65,9 @@ test("a release folder: every file, checksums that verify, the same bytes from a
       `pulumi-compute-${VERSION}.tgz`,
       `pulumi-compute-plugin-sdk-${VERSION}.tgz`,
       archiveName(VERSION, hostPlatform()),
-      ...(hasPythonBuild ? [`pulumi_compute-${VERSION}-py3-none-any.whl`, `pulumi_compute-${VERSION}.tar.gz`] : []),
+      `pulumi_compute-${VERSION}-py3-none-any.whl`,
+      `pulumi_compute-${VERSION}.tar.gz`,
     ].sort();
-    if (!hasPythonBuild) console.warn("release.e2e: no `python3 -m build` (Debian's python3-build): the Python SDK is left out of the release");
     expect(first.files).toEqual(expected);
     const sums = readFileSync(path.join(first.dir, "checksums.txt"), "utf8");
     expect(
@@ -89,19 +80,19 @@ test("a release folder: every file, checksums that verify, the same bytes from a
     expect(readFileSync(path.join(first.dir, "CHANGELOG.md"), "utf8")).toMatch(
       new RegExp(`^## v${VERSION.replace(/\./g, "\\.")} \\(unreleased\\)\\n[\\s\\S]*#### Breaking changes\\n[\\s\\S]*#### Additions\\n`),
     );
-    if (hasPythonBuild) {
+    {
       const metadata = execFileSync(
         "unzip",
         ["-p", path.join(first.dir, `pulumi_compute-${VERSION}-py3-none-any.whl`), `pulumi_compute-${VERSION}.dist-info/METADATA`],
         { encoding: "utf8" },
       );
       for (const field of [
-        `Name: pulumi-compute`,
+        `Name: pulumi_compute`,
         `Version: ${VERSION}`,
         "Summary: ",
         "License: Apache-2.0",
         `Project-URL: Repository, ${PROJECT.repository}`,
-        "Requires-Dist: pulumi ",
+        `Requires-Dist: pulumi${PYTHON_SDK_PULUMI_RANGE.split(",").reverse().join(",")}`, // pip's order: <4.0.0,>=3.x
         "Description-Content-Type: text/markdown",
       ])
         expect(metadata).toContain(field);
@@ -110,6 +101,49 @@ test("a release folder: every file, checksums that verify, the same bytes from a
     // Again, the plugin archive built afresh: the same bytes.
     const second = release({ ...opts, out: path.join(tmp, "b"), cache: false });
     expect(readFileSync(path.join(second.dir, "checksums.txt"), "utf8")).toBe(sums);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("without Python, or without the Python package index, the release fails naming what is missing", () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "pulumi-compute-release-"));
+  const saved = { ...process.env };
+  const attempt = (env: Record<string, string>) => {
+    Object.assign(process.env, env);
+    try {
+      release({
+        version: VERSION,
+        platforms: [hostPlatform()],
+        runtime: "installed",
+        sdks: GEN,
+        publish: false,
+        out: path.join(tmp, "out"),
+        log: () => undefined,
+      });
+      return "released";
+    } catch (err) {
+      return String((err as Error).message);
+    } finally {
+      for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  };
+  try {
+    expect(attempt({ PULUMI_COMPUTE_PYTHON: path.join(tmp, "no-python3") })).toMatch(
+      /^release: cannot build the Python SDK \(sdist and wheel\): python-env: no Python: '.*no-python3' is not on PATH/,
+    );
+    // A cache of its own (no environment made before) and an index that does not answer.
+    expect(
+      attempt({
+        PULUMI_COMPUTE_CACHE: path.join(tmp, "cache"),
+        PIP_INDEX_URL: "http://127.0.0.1:9/simple",
+        PIP_RETRIES: "0",
+        PIP_TIMEOUT: "2",
+        PIP_NO_CACHE_DIR: "1",
+      }),
+    ).toMatch(/python-env: pip could not install build==[\d.]+ setuptools==[\d.]+ from the Python package index \(http:\/\/127\.0\.0\.1:9\/simple\)/);
+    expect(readdirSync(tmp).sort()).toEqual(["cache"]); // nothing made: the release stops before its work
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -6,8 +6,9 @@
  * - TypeScript: one `tsc --noEmit` over every example, against the generated Node.js SDK;
  * - Go: every example as a function of one package, one `go vet` (a full type-check, no link) against the
  *   generated Go SDK, and gofmt-clean;
- * - Python: one `python3 -m py_compile` of every example (no Python `pulumi` here to import it), and every
- *   class and keyword it uses is in the generated Python SDK;
+ * - Python: one `python3 -m py_compile` of every example, and every class and keyword it uses is in the
+ *   generated Python SDK (each example also runs, in one preview through the plugin against the emulator, on
+ *   the SDK's wheel in a virtual environment: tests/e2e/plugin-python.e2e.test.ts);
  * - YAML: every example merged into one program (resources and outputs renamed `<type>-<name>`), one
  *   `pulumi preview` through the plugin against the emulator: every resource of every example is planned.
  *
@@ -226,7 +227,7 @@ describeWithGo("examples.test")("the examples compile against the generated SDKs
     const files = TYPES.map((t) => path.join(dir, `${kebab(t).replace(/-/g, "_")}.py`));
     TYPES.forEach((t, i) => writeFileSync(files[i], example(t, "python") + "\n"));
     await step("python3 -m py_compile of every Python example", "python3", ["-m", "py_compile", ...files]);
-    // No Python `pulumi` to import the SDK here: the names are checked against its sources.
+    // The names, against the SDK's sources (the examples run in tests/e2e/plugin-python.e2e.test.ts).
     const pkg = path.join(sdks, "python", PYTHON_SDK_PACKAGE);
     const sources = readdirSync(pkg)
       .filter((f) => f.endsWith(".py"))

@@ -157,9 +157,7 @@ describe("Handshake (gRPC, in process)", () => {
 
 /** The CLI's folder when it is already built (never building it here: see the header). */
 function builtCli(): string | undefined {
-  const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies[
-    "@pulumi/pulumi"
-  ];
+  const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { pulumiCompute: { pulumiCli: string } }).pulumiCompute.pulumiCli;
   const cache = process.env.PULUMI_COMPUTE_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-compute");
   const cached = path.join(cache, `pulumi-v${version}`, "bin");
   const onPath = (process.env.PATH ?? "")
