@@ -25,7 +25,7 @@ export function describeWithGo(suite: string): (name: string, body: () => void) 
     describe(name, () => {
       test("needs Go on PATH", () => {
         throw new Error(
-          `${suite} needs Go (>= 1.25.11, https://go.dev/dl) on PATH, and found none (\`go version\` failed). ` +
+          `${suite} needs Go (>= 1.26.6, https://go.dev/dl) on PATH, and found none (\`go version\` failed). ` +
             (inCi() ? "CI runs every Go suite: install Go." : "Install Go, or set COMPUTE_SKIP_GO=1 to skip the suites that need it."),
         );
       });

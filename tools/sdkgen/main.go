@@ -150,7 +150,7 @@ func addGoMod(pkg *schema.Package, files map[string][]byte) error {
 	mod := path.Dir(info.ImportBasePath)
 	rel := strings.TrimPrefix(info.ImportBasePath, mod+"/")
 	// The generator writes its files under <package name>/; the module root is the folder above.
-	files["go.mod"] = []byte(fmt.Sprintf("module %s\n\ngo 1.25.11\n\nrequire github.com/pulumi/pulumi/sdk/v3 %s\n", mod, sdk))
+	files["go.mod"] = []byte(fmt.Sprintf("module %s\n\ngo 1.26.6\n\nrequire github.com/pulumi/pulumi/sdk/v3 %s\n", mod, sdk))
 	for name := range files {
 		if name != "go.mod" && !strings.HasPrefix(name, rel+"/") && !strings.HasPrefix(name, ".") {
 			return fmt.Errorf("generated Go file %s is outside %s/", name, rel)
