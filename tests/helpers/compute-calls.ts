@@ -1,6 +1,5 @@
 import { BASE_MS } from "../../emulator/routes/compute";
-import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "./emulator";
+import { call, useClockedEmulator } from "./emulator";
 
 /** What the emulator's compute suites (tests/integration/emulator-compute-*.test.ts) share. */
 
@@ -18,20 +17,7 @@ export const fields = (r: { body: any }) => r.body.errors.map((e: any) => e.fiel
  * calls on it. Registers the suite's beforeEach and afterEach.
  */
 export function useComputeEmulator() {
-  let current: Emulator | undefined;
-  let clock = 0;
-  beforeEach(async () => {
-    clock = Date.parse("2026-03-10T12:00:00Z");
-    current = await emulator({ now: () => clock, speed: 1 });
-  });
-  afterEach(async () => {
-    await current?.close();
-  });
-  const emu = (): Emulator => {
-    if (!current) throw new Error("the compute suites' emulator is made in beforeEach");
-    return current;
-  };
-  const tick = (ms: number) => void (clock += ms);
+  const { emu, tick } = useClockedEmulator();
   const create = (body: Record<string, unknown>, token?: string) => call(emu(), "POST", "/compute/instances", { body, token });
   /** An instance deployed from an image, provisioned (the clock moved past its provisioning). */
   const deployed = async (extra: Record<string, unknown> = {}) => {

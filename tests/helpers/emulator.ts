@@ -16,6 +16,28 @@ export interface Answer {
   headers: Headers;
 }
 
+/**
+ * An emulator made for each test on a clock the test moves (from 2026-03-10 12:00 UTC; speed 1: transitions
+ * take their full durations), for the suites that test the emulator itself. Registers the suite's beforeEach
+ * and afterEach; `emu()` is this test's emulator, `tick(ms)` moves the clock, `now()` reads it.
+ */
+export function useClockedEmulator(): { emu: () => Emulator; tick: (ms: number) => void; now: () => number } {
+  let current: Emulator | undefined;
+  let clock = 0;
+  beforeEach(async () => {
+    clock = Date.parse("2026-03-10T12:00:00Z");
+    current = await emulator({ now: () => clock, speed: 1 });
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+  const emu = (): Emulator => {
+    if (!current) throw new Error("the suite's emulator is made in beforeEach");
+    return current;
+  };
+  return { emu, tick: (ms) => void (clock += ms), now: () => clock };
+}
+
 /** One raw HTTP call to the emulator. */
 export async function call(
   emu: Emulator,
