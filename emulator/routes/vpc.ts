@@ -135,7 +135,8 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     // that used its subnet (recorded, while that instance was still `deleting`).
     const u = users(s.id).filter((x) => {
       const inst = compute.instances.find((i) => i.id === x.cfg.compute_id);
-      return inst !== undefined && inst.status !== "deleting" && inst.status !== GONE && !inst._queue.some((step) => step.status === GONE);
+      // (users() settled it: being deleted, it is `deleting` until it is gone.)
+      return inst !== undefined && inst.status !== "deleting" && inst.status !== GONE;
     });
     if (!u.length) return undefined;
     const list = u.map((x) => `instance ${x.cfg.compute_id} (profile ${x.cfg.id}, interface ${x.iface.id}${x.active ? ", active" : ""})`).join(", ");
