@@ -22,6 +22,7 @@ import {
   getVpcsOutput,
 } from "../../sdk";
 import { call, ed25519Key, emulator } from "../helpers/emulator";
+import { waitUntil } from "../helpers/wait";
 
 let emu: Emulator;
 let o: { apiUrl: string; token: string };
@@ -104,7 +105,9 @@ test("instances: AND of filters, list fields, order by number or text, and the r
   // Children of an instance: disks, and a profile's interfaces (a plain list in the API).
   const data = await post(`/compute/instances/${a.id}/disks`, { label: "data", size: 1024, filesystem: "ext4" });
   // One disk at a time (the API answers "Compute busy." until the first is ready).
-  while ((await call(emu, "GET", `/compute/instances/${a.id}/disks/${data.id}`)).body.status !== "ready") await new Promise((r) => setTimeout(r, 20));
+  await waitUntil(async () => (await call(emu, "GET", `/compute/instances/${a.id}/disks/${data.id}`)).body.status === "ready", {
+    what: "the first disk ready",
+  });
   await post(`/compute/instances/${a.id}/disks`, { label: "scratch", size: 512, filesystem: "raw" });
   expect((await getDisks({ computeId: String(a.id), filters: [{ name: "filesystem", values: ["raw"] }] }, o)).disks.map((d) => d.label)).toEqual(["scratch"]);
   const cfg = await post(`/compute/instances/${a.id}/configs`, {
