@@ -1,166 +1,185 @@
 import * as ipaddr from "ipaddr.js";
 
 /**
- * The emulator's validation rules, written from the API spec (/work/shared/spec: compute-api.md,
- * databases-api.md, profile-api.md). Each function returns an error text, or `undefined` when the value is
- * fine; the route handlers put the text into the API's error envelope. Where the spec is silent, the choice
- * is the one recorded in docs/spec-gaps.md. The emulator has its own copy of these rules on purpose: it
- * plays the server, and must not move when the provider's preview-time checks change.
+ * The checks the emulator makes on request bodies, as the server does, written from the spec documents
+ * (/work/shared/spec: compute-api.md, databases-api.md, profile-api.md). Each check answers the error text
+ * the route puts into the API's error envelope, or `undefined` when the value is accepted. Where the spec is
+ * silent, the choice is the one docs/spec-gaps.md records. None of this is shared with the provider: the
+ * emulator judges the provider's own checks, so a mistake in one of them fails against this file.
  */
 
-// ---- lengths --------------------------------------------------------------------------------------
+// ---- the "Limits" tables ----------------------------------------------------------------------------
 
 /**
- * A length bound. compute-api.md "Limits": "Instance label | 3..64 chars", "Config label | 1..48 chars",
- * "Disk label | 1..48 chars", "Snapshot label | 1..255 chars", "root_pass | 7..128 chars"; profile-api.md
- * "Limits": "Token label | 1..100 chars", "SSH key label | at most 64 chars". `min` 0 is "at most `max`".
- * The length is counted in UTF-16 code units (JavaScript's `length`).
+ * Character counts, `[least, most]`, one entry a row of the spec's "Limits" tables (or of a body table
+ * where "Limits" has no row). A least of 0 is "at most". Counted in UTF-16 code units (JavaScript's `length`).
  */
-export function lengthError(value: string, min: number, max: number): string | undefined {
-  const n = value.length;
-  if (n >= min && n <= max) return undefined;
-  if (min === 0) return `must be at most ${max} characters (got ${n})`;
-  return `must be ${min} to ${max} characters (got ${n})`;
+export const LENGTH_LIMITS = {
+  /** compute-api.md "Limits": "Instance label | 3..64 chars". */
+  instanceLabel: [3, 64],
+  /** compute-api.md "Limits": "Config label | 1..48 chars". */
+  configLabel: [1, 48],
+  /** compute-api.md "Limits": "Disk label | 1..48 chars". */
+  diskLabel: [1, 48],
+  /** compute-api.md "Limits": "Snapshot label | 1..255 chars". */
+  snapshotLabel: [1, 255],
+  /** compute-api.md "Limits": "VPC and subnet label | 1..64 chars". */
+  vpcLabel: [1, 64],
+  /** compute-api.md "Limits": "root_pass | 7..128 chars". */
+  rootPass: [7, 128],
+  /** compute-api.md "Interface": "label | string or null, 1..64 | ... used by `vlan`". */
+  interfaceLabel: [1, 64],
+  /** Not shown in compute-api.md: docs/spec-gaps.md "Image labels". */
+  imageLabel: [1, 128],
+  /** compute-api.md "Limits": "Image description | 1..65000 chars". */
+  imageDescription: [1, 65000],
+  /** databases-api.md "Limits": "Database label | 3..32 chars". */
+  databaseLabel: [3, 32],
+  /** profile-api.md "Limits": "Token label | 1..100 chars". */
+  tokenLabel: [1, 100],
+  /** profile-api.md "Limits": "SSH key label | at most 64 chars". */
+  sshKeyLabel: [0, 64],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type LengthLimit = keyof typeof LENGTH_LIMITS;
+
+/** The text for a value whose length is outside its row of `LENGTH_LIMITS`. */
+export function checkLength(value: string, limit: LengthLimit): string | undefined {
+  const [least, most] = LENGTH_LIMITS[limit];
+  const got = `(got ${value.length})`;
+  if (value.length > most) return least === 0 ? `must be at most ${most} characters ${got}` : `must be ${least} to ${most} characters ${got}`;
+  return value.length < least ? `must be ${least} to ${most} characters ${got}` : undefined;
 }
 
-// ---- instance labels ------------------------------------------------------------------------------
+// ---- instances ----------------------------------------------------------------------------------------
+
+const isAsciiLetterOrDigit = (ch: string | undefined) => ch !== undefined && ((ch >= "a" && ch <= "z") || (ch >= "A" && ch <= "Z") || (ch >= "0" && ch <= "9"));
+const isLabelSeparator = (ch: string | undefined) => ch === "-" || ch === "_" || ch === ".";
 
 /**
- * compute-api.md "Compute instance": "label | string, 3..64 chars"; the other constraints on instance
- * labels are "not shown". docs/spec-gaps.md fills them in: ASCII letters, digits, `-`, `_` and `.`,
- * starting and ending with a letter or digit, no two of `-`, `_`, `.` in a row.
+ * compute-api.md "Compute instance": "label | string, 3..64 chars"; what else a label may hold is "not
+ * shown", and docs/spec-gaps.md fills it in: ASCII letters, digits, `-`, `_` and `.`, starting and ending
+ * with a letter or digit, never two of `-`, `_`, `.` side by side. The label is read one character at a time.
  */
-export function instanceLabelError(label: string): string | undefined {
-  const len = lengthError(label, 3, 64);
-  if (len) return len;
-  const alnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
-  const allowed = /^[A-Za-z0-9._-]*$/.test(label);
-  if (!allowed || !alnum(label[0]) || !alnum(label[label.length - 1])) {
+export function checkInstanceLabel(label: string): string | undefined {
+  const length = checkLength(label, "instanceLabel");
+  if (length) return length;
+  const chars = Array.from(label);
+  const foreign = chars.some((ch) => !isAsciiLetterOrDigit(ch) && !isLabelSeparator(ch));
+  if (foreign || !isAsciiLetterOrDigit(chars[0]) || !isAsciiLetterOrDigit(chars[chars.length - 1])) {
     return "must use only ASCII letters, digits, '-', '_' and '.', and start and end with a letter or digit";
   }
-  if (/[-_.]{2}/.test(label)) return "must not have two of '-', '_' or '.' in a row";
-  return undefined;
+  const doubled = chars.some((ch, at) => at > 0 && isLabelSeparator(ch) && isLabelSeparator(chars[at - 1]));
+  return doubled ? "must not have two of '-', '_' or '.' in a row" : undefined;
 }
 
-// ---- root passwords -------------------------------------------------------------------------------
-
 /** compute-api.md "Instances", rule 7: "an insufficient password strength returns the error text `Password does not meet strength requirement`". */
-export const WEAK_PASSWORD = "Password does not meet strength requirement";
+export const WEAK_PASSWORD_TEXT = "Password does not meet strength requirement";
+
+/** Which of the four kinds of character of the strength rule a character is. */
+function characterKind(ch: string): "lower" | "upper" | "digit" | "other" {
+  if (ch >= "a" && ch <= "z") return "lower";
+  if (ch >= "A" && ch <= "Z") return "upper";
+  return ch >= "0" && ch <= "9" ? "digit" : "other";
+}
 
 /**
  * compute-api.md "Instances", Create body: "root_pass | string 7..128". The strength rule itself is not
- * shown; docs/spec-gaps.md: at least three of lowercase letters, uppercase letters, digits, other characters.
+ * shown; docs/spec-gaps.md: three of the four kinds (lowercase, uppercase, digits, anything else) at least.
+ * A weak password's text starts with `WEAK_PASSWORD_TEXT`, so that a route can answer it alone.
  */
-export function rootPassError(pass: string): string | undefined {
-  const len = lengthError(pass, 7, 128);
-  if (len) return len;
-  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/];
-  const have = kinds.filter((re) => re.test(pass)).length;
-  if (have >= 3) return undefined;
-  return `${WEAK_PASSWORD} (use at least three of: lowercase letters, uppercase letters, digits, symbols)`;
-}
-
-// ---- SSH public keys ------------------------------------------------------------------------------
-
-/**
- * profile-api.md "SSH key": "The list of accepted key formats: not shown." The key types the real service
- * takes (docs/spec-gaps.md "Accepted SSH key formats").
- */
-export const SSH_KEY_TYPES = [
-  "ssh-rsa",
-  "ssh-dss",
-  "ssh-ed25519",
-  "ecdsa-sha2-nistp256",
-  "ecdsa-sha2-nistp384",
-  "ecdsa-sha2-nistp521",
-  "sk-ssh-ed25519@openssh.com",
-  "sk-ecdsa-sha2-nistp256@openssh.com",
-] as const;
-
-/**
- * An OpenSSH public key line, as profile keys (`ssh_key`), `authorized_keys` and the profile's
- * `authorized_keys` take them: `<type> <base64 blob> [comment]`. The blob is an SSH wire-format key: a
- * 4-byte big-endian length, the type name again, then the key material (at least 16 bytes here).
- */
-export function sshPublicKeyError(value: string): string | undefined {
-  const words = value.trim().split(/\s+/);
-  if (words.length < 2) return `must be an OpenSSH public key: "<type> <base64 key> [comment]", with type one of ${SSH_KEY_TYPES.join(", ")}`;
-  const type = words[0];
-  const blob = words[1];
-  if (!(SSH_KEY_TYPES as readonly string[]).includes(type)) return `key type "${type.slice(0, 40)}" is not supported; use one of ${SSH_KEY_TYPES.join(", ")}`;
-  const base64 = /^[A-Za-z0-9+/]+={0,2}$/.test(blob) && blob.length % 4 === 0;
-  if (!base64) return "the key data is not valid base64";
-  const bytes = Buffer.from(blob, "base64");
-  if (bytes.length < 4) return "the key data is too short";
-  const nameLength = bytes.readUInt32BE(0);
-  const name = bytes.subarray(4, 4 + nameLength).toString("latin1");
-  if (nameLength !== type.length || name !== type) return `the key data does not hold a ${type} key`;
-  if (bytes.length < 4 + nameLength + 16) return "the key data is too short";
+export function checkRootPassword(pass: string): string | undefined {
+  const length = checkLength(pass, "rootPass");
+  if (length) return length;
+  const kinds = new Set(Array.from(pass, characterKind));
+  if (kinds.size < 3) return `${WEAK_PASSWORD_TEXT} (use at least three of: lowercase letters, uppercase letters, digits, symbols)`;
   return undefined;
 }
 
-// ---- OAuth scopes ---------------------------------------------------------------------------------
+/** compute-api.md "Configuration profile": "devices | object | Keys `sda` to `sdh`". */
+export const CONFIG_DEVICE_SLOTS: readonly string[] = Array.from("abcdefgh", (letter) => `sd${letter}`);
+
+// ---- SSH public keys ----------------------------------------------------------------------------------
 
 /**
- * compute-api.md "Authentication" 2 names the groups `computes`, `images`, `vpc`, `ips`; databases-api.md
- * adds `databases`, profile-api.md `account`. The full list the emulator takes is in docs/spec-gaps.md
- * ("Scope groups"): anything else is refused.
+ * profile-api.md "SSH key": "The list of accepted key formats: not shown." The types the real service takes
+ * (docs/spec-gaps.md "Accepted SSH key formats"), in the order the error text names them.
  */
-export const OAUTH_SCOPE_GROUPS = [
-  "account",
-  "child_account",
-  "computes",
-  "databases",
-  "domains",
-  "events",
-  "firewall",
-  "images",
-  "ips",
-  "lke",
-  "longview",
-  "maintenance",
-  "monitor",
-  "nodebalancers",
-  "object_storage",
-  "stackscripts",
-  "volumes",
-  "vpc",
-] as const;
+export const SSH_KEY_FORMATS: readonly string[] = [
+  ...["rsa", "dss", "ed25519"].map((algorithm) => `ssh-${algorithm}`),
+  ...["nistp256", "nistp384", "nistp521"].map((curve) => `ecdsa-sha2-${curve}`),
+  ...["ssh-ed25519", "ecdsa-sha2-nistp256"].map((security) => `sk-${security}@openssh.com`),
+];
+
+/** Bytes of key material an SSH key blob holds after its type name, at least. */
+const LEAST_KEY_MATERIAL = 16;
+
+/**
+ * An OpenSSH public key line, as profile keys (`ssh_key`), `authorized_keys` and the profile's
+ * `authorized_keys` take them: `<type> <base64 blob> [comment]`. The blob is in SSH wire format: the type
+ * name as a string (a 4-byte big-endian length, then its bytes), then the key material.
+ */
+export function checkSshKey(line: string): string | undefined {
+  const formats = SSH_KEY_FORMATS.join(", ");
+  const [type, data] = line.trim().split(/\s+/);
+  if (data === undefined) return `must be an OpenSSH public key: "<type> <base64 key> [comment]", with type one of ${formats}`;
+  if (!SSH_KEY_FORMATS.includes(type)) return `key type "${type.slice(0, 40)}" is not supported; use one of ${formats}`;
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return "the key data is not valid base64";
+  const blob = Buffer.from(data, "base64");
+  if (blob.length < 4) return "the key data is too short";
+  const nameEnd = 4 + blob.readUInt32BE(0);
+  if (nameEnd !== 4 + type.length || blob.toString("latin1", 4, nameEnd) !== type) return `the key data does not hold a ${type} key`;
+  return blob.length - nameEnd < LEAST_KEY_MATERIAL ? "the key data is too short" : undefined;
+}
+
+// ---- OAuth scopes -------------------------------------------------------------------------------------
+
+/**
+ * The scope groups a token may name. compute-api.md "Authentication" 2 names `computes`, `images`, `vpc`,
+ * `ips`; databases-api.md adds `databases`, profile-api.md `account`; the others are the real service's
+ * (docs/spec-gaps.md "Scope groups"). Sorted, as the error text lists them.
+ */
+export const SCOPE_GROUPS: readonly string[] = [
+  ...["computes", "images", "vpc", "ips", "databases", "account"],
+  ..."child_account domains events firewall lke longview maintenance monitor nodebalancers object_storage stackscripts volumes".split(" "),
+].sort();
 
 export type ScopeLevel = "read_only" | "read_write";
 
-/**
- * compute-api.md "Authentication" 2: "OAuth tokens are limited by scopes of the form `<group>:read_only`
- * or `<group>:read_write`; `*` grants all. Several scopes are separated by a space." Parses such a string
- * into `all` (a `*` was given) and the level per group (`read_write` wins over `read_only`), or returns an
- * error text. Any run of whitespace separates scopes.
- */
-export function parseScopes(scopes: string): { all: boolean; groups: Map<string, ScopeLevel> } | string {
-  const items = scopes.trim().split(/\s+/).filter(Boolean);
-  if (items.length === 0) return "must name at least one scope, or *";
-  let all = false;
-  const groups = new Map<string, ScopeLevel>();
-  for (const item of items) {
-    if (item === "*") {
-      all = true;
-      continue;
-    }
-    const m = /^([a-z_]+):(read_only|read_write)$/.exec(item);
-    if (!m || !(OAUTH_SCOPE_GROUPS as readonly string[]).includes(m[1])) {
-      return `"${item.slice(0, 60)}" is not a scope; use * or <group>:read_only|read_write with group one of ${OAUTH_SCOPE_GROUPS.join(", ")}`;
-    }
-    if (groups.get(m[1]) !== "read_write") groups.set(m[1], m[2] as ScopeLevel);
-  }
-  return { all, groups };
+/** What a scopes string grants: everything (`*`), or a level per group. */
+export interface ScopeGrant {
+  all: boolean;
+  groups: Map<string, ScopeLevel>;
 }
 
-// ---- configuration profiles and interfaces --------------------------------------------------------
+/**
+ * compute-api.md "Authentication" 2: "OAuth tokens are limited by scopes of the form `<group>:read_only`
+ * or `<group>:read_write`; `*` grants all. Several scopes are separated by a space." Reads such a string
+ * (any run of whitespace separates), `read_write` winning over `read_only` for a group named twice, or
+ * answers the error text for the first word that is not a scope.
+ */
+export function readScopes(text: string): ScopeGrant | string {
+  const words = text.split(/\s+/).filter((word) => word !== "");
+  if (words.length === 0) return "must name at least one scope, or *";
+  const grant: ScopeGrant = { all: false, groups: new Map() };
+  for (const word of words) {
+    if (word === "*") {
+      grant.all = true;
+      continue;
+    }
+    const [group, level, ...rest] = word.split(":");
+    if (rest.length > 0 || !SCOPE_GROUPS.includes(group) || (level !== "read_only" && level !== "read_write")) {
+      return `"${word.slice(0, 60)}" is not a scope; use * or <group>:read_only|read_write with group one of ${SCOPE_GROUPS.join(", ")}`;
+    }
+    if (level === "read_write" || !grant.groups.has(group)) grant.groups.set(group, level);
+  }
+  return grant;
+}
 
-/** compute-api.md "Configuration profile": "devices | object | Keys `sda` to `sdh`". */
-export const DEVICE_SLOTS = ["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "sdh"] as const;
+// ---- interfaces ---------------------------------------------------------------------------------------
 
-/** The parts of an interface item that `interfacesError` looks at. */
-export interface InterfaceInput {
+/** The parts of an interface item that `checkInterfaces` looks at. */
+export interface InterfaceItem {
   purpose?: unknown;
   primary?: unknown;
   subnet_id?: unknown;
@@ -168,28 +187,51 @@ export interface InterfaceInput {
   ipam_address?: unknown;
 }
 
+/** A refusal of an interface list: the field, with the index of the item when it is about one item. */
+export interface InterfaceRefusal {
+  index?: number;
+  field: string;
+  reason: string;
+}
+
 /**
- * A list of interfaces (a profile's, or a create body's). compute-api.md "Limits": "Interfaces per
- * profile or create request | 1 to 3"; "Interface": "purpose | string enum | `public`, `vlan`, `vpc`",
- * "label | string or null, 1..64 | ... used by `vlan`", "primary | ... At most one per profile",
- * "subnet_id | ... VPC subnet to join (for `vpc`)". At most one `public` interface is the emulator's choice.
- * `allowEmpty`: a profile may have none ("An empty `interfaces` array yields a default `public` interface only").
- * The first problem found is returned, with the index of the item when it is about one item.
+ * The rules on the whole list, in the order they are tried. compute-api.md "Limits": "Interfaces per profile
+ * or create request | 1 to 3" (a profile may have none: "An empty `interfaces` array yields a default
+ * `public` interface only"); "Interface": "primary | ... At most one per profile".
  */
-export function interfacesError(list: InterfaceInput[], allowEmpty: boolean): { index?: number; field: string; reason: string } | undefined {
-  if (list.length === 0 && !allowEmpty) return { field: "interfaces", reason: "must have 1 to 3 interfaces" };
-  if (list.length > 3) return { field: "interfaces", reason: "must have at most 3 interfaces" };
-  if (list.filter((i) => i.primary === true).length > 1) return { field: "interfaces", reason: "at most one interface can be primary" };
-  const publics = list.filter((i) => i.purpose === "public").length;
+const LIST_RULES: Array<{ refuses: (list: InterfaceItem[], allowEmpty: boolean) => boolean; reason: string }> = [
+  { refuses: (list, allowEmpty) => list.length === 0 && !allowEmpty, reason: "must have 1 to 3 interfaces" },
+  { refuses: (list) => list.length > 3, reason: "must have at most 3 interfaces" },
+  { refuses: (list) => list.filter((item) => item.primary === true).length > 1, reason: "at most one interface can be primary" },
+];
+
+/**
+ * The rules on each item, in the order they are tried. compute-api.md "Interface": "purpose | string enum |
+ * `public`, `vlan`, `vpc`", "label | string or null, 1..64 | ... used by `vlan`", "subnet_id | ... VPC subnet
+ * to join (for `vpc`)". At most one `public` interface is the emulator's choice.
+ */
+const ITEM_RULES: Array<{ field: string; refuses: (item: InterfaceItem, list: InterfaceItem[]) => boolean; reason: string }> = [
+  { field: "purpose", refuses: (item) => !["public", "vlan", "vpc"].includes(item.purpose as string), reason: "must be one of public, vlan, vpc" },
+  { field: "subnet_id", refuses: (item) => item.purpose === "vpc" && item.subnet_id == null, reason: "a vpc interface needs a subnet_id" },
+  {
+    field: "label",
+    refuses: (item) => item.purpose === "vlan" && (typeof item.label !== "string" || checkLength(item.label, "interfaceLabel") !== undefined),
+    reason: "a vlan interface needs a label of 1 to 64 characters",
+  },
+  {
+    field: "purpose",
+    refuses: (item, list) => item.purpose === "public" && list.filter((other) => other.purpose === "public").length > 1,
+    reason: "at most one public interface",
+  },
+];
+
+/** A list of interfaces (a profile's, or a create body's): the first rule of `LIST_RULES` or `ITEM_RULES` it breaks. */
+export function checkInterfaces(list: InterfaceItem[], allowEmpty: boolean): InterfaceRefusal | undefined {
+  const broken = LIST_RULES.find((rule) => rule.refuses(list, allowEmpty));
+  if (broken) return { field: "interfaces", reason: broken.reason };
   for (let index = 0; index < list.length; index++) {
-    const i = list[index];
-    if (i.purpose !== "public" && i.purpose !== "vlan" && i.purpose !== "vpc") return { index, field: "purpose", reason: "must be one of public, vlan, vpc" };
-    if (i.purpose === "vpc" && (i.subnet_id === undefined || i.subnet_id === null))
-      return { index, field: "subnet_id", reason: "a vpc interface needs a subnet_id" };
-    if (i.purpose === "vlan" && (typeof i.label !== "string" || lengthError(i.label, 1, 64))) {
-      return { index, field: "label", reason: "a vlan interface needs a label of 1 to 64 characters" };
-    }
-    if (i.purpose === "public" && publics > 1) return { index, field: "purpose", reason: "at most one public interface" };
+    const rule = ITEM_RULES.find((r) => r.refuses(list[index], list));
+    if (rule) return { index, field: rule.field, reason: rule.reason };
   }
   return undefined;
 }
@@ -198,86 +240,82 @@ export function interfacesError(list: InterfaceInput[], allowEmpty: boolean): { 
  * compute-api.md "Interface": "ipam_address | string or null (ip/netmask CIDR) | Used by `vlan`." Checked
  * for shape only: four dot-separated numbers, a slash and a number.
  */
-export function ipamAddressError(value: unknown): string | undefined {
-  if (typeof value === "string" && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(value)) return undefined;
-  return "Must be an IPv4 address with a netmask, for example 10.0.0.1/24";
+export function checkIpamAddress(value: unknown): string | undefined {
+  const shaped = typeof value === "string" && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(value);
+  return shaped ? undefined : "Must be an IPv4 address with a netmask, for example 10.0.0.1/24";
 }
 
-// ---- VPCs and subnets -----------------------------------------------------------------------------
+// ---- VPCs and subnets ---------------------------------------------------------------------------------
 
 /**
  * compute-api.md "VPC and subnet": "label (string 1..64)" for both, and "Labels: ASCII letters, digits and
  * hyphens; no two consecutive hyphens."
  */
-export function vpcLabelError(label: string): string | undefined {
-  const len = lengthError(label, 1, 64);
-  if (len) return len;
-  if (!/^[A-Za-z0-9-]+$/.test(label)) return "must include only ASCII letters, numbers, and dashes";
-  if (label.includes("--")) return "must not have two hyphens in a row";
-  return undefined;
+export function checkVpcLabel(label: string): string | undefined {
+  const length = checkLength(label, "vpcLabel");
+  if (length) return length;
+  if (/[^A-Za-z0-9-]/.test(label)) return "must include only ASCII letters, numbers, and dashes";
+  return label.includes("--") ? "must not have two hyphens in a row" : undefined;
 }
 
-/** Parses `a.b.c.d/n` (IPv4 only, as ipaddr.js reads it) into the address and the prefix length, or undefined. */
-export function parseIpv4Cidr(cidr: string): [ipaddr.IPv4, number] | undefined {
-  if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) return undefined;
-  if (!ipaddr.isValidCIDR(cidr)) return undefined;
-  const [addr, prefix] = ipaddr.parseCIDR(cidr);
-  if (addr.kind() !== "ipv4" || prefix > 32) return undefined;
-  return [addr as ipaddr.IPv4, prefix];
+/** An IPv4 range as typed: its address, its prefix length, and its first and last address as integers. */
+export interface Ipv4Range {
+  address: ipaddr.IPv4;
+  prefix: number;
+  first: number;
+  last: number;
 }
 
-const ipv4ToInt = (a: ipaddr.IPv4) => a.octets.reduce((n, octet) => n * 256 + octet, 0);
+/** Reads `a.b.c.d/n` (IPv4 only, each number as ipaddr.js reads it), or undefined. The range starts at the address as typed. */
+export function readIpv4Range(cidr: string): Ipv4Range | undefined {
+  if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr) || !ipaddr.IPv4.isValidCIDR(cidr)) return undefined;
+  const [address, prefix] = ipaddr.IPv4.parseCIDR(cidr);
+  const first = address.toByteArray().reduce((sum, byte) => sum * 256 + byte, 0);
+  return { address, prefix, first, last: first + 2 ** (32 - prefix) - 1 };
+}
 
 /** The first and last address of a valid IPv4 CIDR, as integers. */
-export function cidrBounds(cidr: string): [number, number] {
-  const [addr, prefix] = parseIpv4Cidr(cidr)!;
-  const first = ipv4ToInt(addr);
-  return [first, first + 2 ** (32 - prefix) - 1];
+export function ipv4Span(cidr: string): [number, number] {
+  const range = readIpv4Range(cidr)!;
+  return [range.first, range.last];
 }
 
 /** True when two valid IPv4 CIDRs share an address. */
-export function cidrsOverlap(a: string, b: string): boolean {
-  const [a0, a1] = cidrBounds(a);
-  const [b0, b1] = cidrBounds(b);
-  return a0 <= b1 && b0 <= a1;
+export function ipv4SpansOverlap(one: string, other: string): boolean {
+  const [oneFirst, oneLast] = ipv4Span(one);
+  const [otherFirst, otherLast] = ipv4Span(other);
+  return !(oneLast < otherFirst || otherLast < oneFirst);
 }
 
-/** RFC 1918's private ranges. */
-const PRIVATE_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"];
-/** The range subnets must stay clear of. */
-const RESERVED_RANGE = "192.168.128.0/17";
-
-const inside = (inner: string, outer: string) => {
-  const [i0, i1] = cidrBounds(inner);
-  const [o0, o1] = cidrBounds(outer);
-  return i0 >= o0 && i1 <= o1;
-};
+/** RFC 1918's private ranges: a subnet lies inside one of them. */
+const PRIVATE_SPANS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"].map(ipv4Span);
 
 /**
  * compute-api.md "VPCs": "Subnet `ipv4` rules: CIDR canonical form; within a private address space defined
  * in RFC 1918; prefix length 1 to 29; must not overlap 192.168.128.0/17; must not overlap another subnet of
- * the same VPC." (The last one needs the siblings: `cidrsOverlap`, in the VPC routes.)
+ * the same VPC." Tried here in the order prefix, canonical form, RFC 1918, the reserved range; the last rule
+ * needs the siblings (`ipv4SpansOverlap`, in the VPC routes).
  */
-export function subnetIpv4Error(cidr: string): string | undefined {
-  const parsed = parseIpv4Cidr(cidr);
-  if (!parsed) return "must be an IPv4 CIDR such as 10.0.1.0/24";
-  const [addr, prefix] = parsed;
-  if (prefix < 1 || prefix > 29) return `the prefix length must be 1 to 29 (got /${prefix})`;
+export function checkSubnetIpv4(cidr: string): string | undefined {
+  const range = readIpv4Range(cidr);
+  if (!range) return "must be an IPv4 CIDR such as 10.0.1.0/24";
+  if (range.prefix < 1 || range.prefix > 29) return `the prefix length must be 1 to 29 (got /${range.prefix})`;
   const network = ipaddr.IPv4.networkAddressFromCIDR(cidr).toString();
-  if (network !== addr.toString()) return `must be in canonical form: ${network}/${prefix}`;
-  if (!PRIVATE_RANGES.some((range) => inside(cidr, range))) return "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
-  if (cidrsOverlap(cidr, RESERVED_RANGE)) return "must not overlap 192.168.128.0/17 (reserved)";
-  return undefined;
+  if (network !== range.address.toString()) return `must be in canonical form: ${network}/${range.prefix}`;
+  const isPrivate = PRIVATE_SPANS.some(([first, last]) => range.first >= first && range.last <= last);
+  if (!isPrivate) return "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
+  return ipv4SpansOverlap(cidr, "192.168.128.0/17") ? "must not overlap 192.168.128.0/17 (reserved)" : undefined;
 }
 
-// ---- database allow lists -------------------------------------------------------------------------
+// ---- database allow lists -----------------------------------------------------------------------------
 
 /**
  * databases-api.md "Database instance": "allow_list | array of strings | Each item an IP address or CIDR
- * range". IPv4 or IPv6, as ipaddr.js parses them.
+ * range". IPv4 or IPv6, as ipaddr.js parses them (old IPv4 forms too: docs/spec-gaps.md, the known leniencies).
  */
-export function ipOrCidrError(value: string): string | undefined {
-  const shown = value.slice(0, 60);
-  if (value.includes("/")) return ipaddr.isValidCIDR(value) ? undefined : `"${shown}" is not a valid CIDR range`;
-  return ipaddr.isValid(value) ? undefined : `"${shown}" is not a valid IP address`;
+export function checkAllowListEntry(entry: string): string | undefined {
+  const isRange = entry.includes("/");
+  const valid = isRange ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+  if (valid) return undefined;
+  return `"${entry.slice(0, 60)}" is not a valid ${isRange ? "CIDR range" : "IP address"}`;
 }

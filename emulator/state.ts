@@ -54,15 +54,16 @@ export interface User {
   grants: Grants | null;
 }
 
+/** A personal access token as the state file keeps it; `tokenView` (routes/profile.ts) is what the API shows of it. */
 export interface TokenRecord {
   id: number;
+  /** The full secret value. Only the create response shows all of it. */
+  token: string;
+  username: string;
   label: string;
   scopes: string;
   created: string;
   expiry: string | null;
-  /** The full secret value. Only the create response shows all of it. */
-  token: string;
-  username: string;
 }
 
 /** A status change due at a time, with fields to set when it happens. */

@@ -3,7 +3,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
-import { lengthError } from "../rules";
+import { checkLength } from "../rules";
 import { apiTime, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
@@ -120,11 +120,11 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
   };
   const checkText = (body: Record<string, unknown>, errors: FieldErrors) => {
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? lengthError(body.label, 1, 128) : "must be a string";
+      const e = typeof body.label === "string" ? checkLength(body.label, "imageLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
     }
     if (body.description !== undefined && body.description !== null) {
-      const e = typeof body.description === "string" ? lengthError(body.description, 1, 65000) : "must be a string or null";
+      const e = typeof body.description === "string" ? checkLength(body.description, "imageDescription") : "must be a string or null";
       if (e) errors.add("description", `Description ${e}`);
     }
     if (body.cloud_init !== undefined && typeof body.cloud_init !== "boolean") errors.add("cloud_init", "Must be a boolean");

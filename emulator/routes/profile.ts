@@ -1,7 +1,7 @@
 import { scopesWithin } from "../auth";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
-import { lengthError, parseScopes, sshPublicKeyError } from "../rules";
+import { checkLength, readScopes, checkSshKey } from "../rules";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
@@ -92,7 +92,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
           else if (!Array.isArray(value) || value.some((k) => typeof k !== "string")) errors.add(key, "Must be an array of SSH public keys or null");
           else {
             value.forEach((k: string, i: number) => {
-              const e = sshPublicKeyError(k);
+              const e = checkSshKey(k);
               if (e) errors.add(`${key}[${i}]`, e);
             });
             next.authorized_keys = value as string[];
@@ -129,7 +129,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     if (body.label !== undefined) {
       if (typeof body.label !== "string") errors.add("label", "Must be a string of 1 to 100 characters");
       else {
-        const e = lengthError(body.label, 1, 100);
+        const e = checkLength(body.label, "tokenLabel");
         if (e) errors.add("label", `Label ${e}`);
         label = body.label;
       }
@@ -139,7 +139,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     if (body.scopes !== undefined) {
       if (typeof body.scopes !== "string") errors.add("scopes", "Must be a string of space-separated scopes");
       else {
-        const parsed = parseScopes(body.scopes);
+        const parsed = readScopes(body.scopes);
         if (typeof parsed === "string") errors.add("scopes", parsed);
         else if (!scopesWithin(body.scopes, ctx.token!.scopes)) errors.add("scopes", "Cannot grant scopes that the acting token does not have");
         else scopes = body.scopes.trim().split(/\s+/).join(" ");
@@ -169,7 +169,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const t = findToken(ctx);
     if (body.label !== undefined) {
       if (typeof body.label !== "string") throw badRequest("Must be a string of 1 to 100 characters", "label");
-      const e = lengthError(body.label, 1, 100);
+      const e = checkLength(body.label, "tokenLabel");
       if (e) throw badRequest(`Label ${e}`, "label");
       t.label = body.label;
     }
@@ -195,7 +195,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
       errors.add("label", "Must be a string of at most 64 characters");
       return undefined;
     }
-    const e = lengthError(body.label, 0, 64);
+    const e = checkLength(body.label, "sshKeyLabel");
     if (e) errors.add("label", `Label ${e}`);
     return body.label;
   };
@@ -207,7 +207,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const label = labelOf(body, errors) ?? "";
     if (typeof body.ssh_key !== "string" || body.ssh_key.length === 0) errors.add("ssh_key", "SSH key is required");
     else {
-      const e = sshPublicKeyError(body.ssh_key);
+      const e = checkSshKey(body.ssh_key);
       if (e) errors.add("ssh_key", `Invalid SSH key: ${e}`);
     }
     errors.throwIfAny();

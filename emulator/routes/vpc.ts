@@ -2,7 +2,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
-import { cidrBounds, cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../rules";
+import { ipv4Span, ipv4SpansOverlap, checkSubnetIpv4, checkVpcLabel } from "../rules";
 import { apiTime, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
@@ -115,7 +115,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     return s;
   };
   const labelCheck = (value: unknown, field: string, errors: FieldErrors) => {
-    const e = typeof value === "string" ? vpcLabelError(value) : "is required";
+    const e = typeof value === "string" ? checkVpcLabel(value) : "is required";
     if (e) errors.add(field, `Label ${e}`);
     return typeof value === "string" && !e;
   };
@@ -124,9 +124,9 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const okLabel = labelCheck(body.label, `${field}label`, errors);
     if (okLabel && siblings.some((s) => s.label === body.label)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
     if (typeof body.ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
-    const e = subnetIpv4Error(body.ipv4);
+    const e = checkSubnetIpv4(body.ipv4);
     if (e) return void errors.add(`${field}ipv4`, `ipv4 ${e}`);
-    const clash = siblings.find((s) => cidrsOverlap(s.ipv4, body.ipv4 as string));
+    const clash = siblings.find((s) => ipv4SpansOverlap(s.ipv4, body.ipv4 as string));
     if (clash) errors.add(`${field}ipv4`, `ipv4 ${body.ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
   };
   /** Why a subnet cannot be deleted now, or undefined. */
@@ -265,7 +265,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const out: Record<string, unknown>[] = [];
     for (const v of vpcs) {
       for (const s of d.subnets.filter((x) => x.vpc_id === v.id)) {
-        const [start] = cidrBounds(s.ipv4);
+        const [start] = ipv4Span(s.ipv4);
         const prefix = Number(s.ipv4.split("/")[1]);
         const mask = intToIp(prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
         for (const u of users(s.id)) {
@@ -300,7 +300,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
   lookup.allocate = (id: number, taken: string[] = []) => {
     const s = d.subnets.find((x) => x.id === id)!;
     const used = new Set([...users(id).map((u) => u.iface.ipv4?.vpc), ...taken]);
-    const [start, end] = cidrBounds(s.ipv4);
+    const [start, end] = ipv4Span(s.ipv4);
     for (let n = start + 2; n < end; n++) if (!used.has(intToIp(n))) return intToIp(n);
     return undefined;
   };

@@ -1,21 +1,22 @@
 import {
-  DEVICE_SLOTS,
-  OAUTH_SCOPE_GROUPS,
-  SSH_KEY_TYPES,
-  WEAK_PASSWORD,
-  cidrBounds,
-  cidrsOverlap,
-  instanceLabelError,
-  interfacesError,
-  ipOrCidrError,
-  ipamAddressError,
-  lengthError,
-  parseIpv4Cidr,
-  parseScopes,
-  rootPassError,
-  sshPublicKeyError,
-  subnetIpv4Error,
-  vpcLabelError,
+  CONFIG_DEVICE_SLOTS,
+  LENGTH_LIMITS,
+  SCOPE_GROUPS,
+  SSH_KEY_FORMATS,
+  WEAK_PASSWORD_TEXT,
+  checkAllowListEntry,
+  checkInstanceLabel,
+  checkInterfaces,
+  checkIpamAddress,
+  checkLength,
+  checkRootPassword,
+  checkSshKey,
+  checkSubnetIpv4,
+  checkVpcLabel,
+  ipv4Span,
+  ipv4SpansOverlap,
+  readIpv4Range,
+  readScopes,
 } from "../../emulator/rules";
 
 /** An OpenSSH public key line whose blob holds `type` (SSH wire format) and `extra` bytes of key material. */
@@ -28,62 +29,87 @@ function keyLine(type: string, extra = 32, blobType = type): string {
 
 describe("emulator/rules: lengths", () => {
   // compute-api.md "Limits": "Config label | 1..48 chars", "Disk label | 1..48 chars", "Snapshot label | 1..255 chars".
-  it("accepts lengths within min..max, bounds included", () => {
-    expect(lengthError("a", 1, 48)).toBeUndefined();
-    expect(lengthError("a".repeat(48), 1, 48)).toBeUndefined();
-    expect(lengthError("a".repeat(255), 1, 255)).toBeUndefined();
+  it("accepts lengths within the row's bounds, bounds included", () => {
+    expect(checkLength("a", "configLabel")).toBeUndefined();
+    expect(checkLength("a".repeat(48), "diskLabel")).toBeUndefined();
+    expect(checkLength("a".repeat(255), "snapshotLabel")).toBeUndefined();
   });
-  it("rejects lengths outside min..max, saying the bounds and the length", () => {
-    expect(lengthError("", 1, 48)).toBe("must be 1 to 48 characters (got 0)");
-    expect(lengthError("a".repeat(49), 1, 48)).toBe("must be 1 to 48 characters (got 49)");
+  it("rejects lengths outside the row's bounds, saying the bounds and the length", () => {
+    expect(checkLength("", "configLabel")).toBe("must be 1 to 48 characters (got 0)");
+    expect(checkLength("a".repeat(49), "diskLabel")).toBe("must be 1 to 48 characters (got 49)");
   });
-  // profile-api.md "Limits": "SSH key label | at most 64 chars" (min 0: no lower bound).
+  // profile-api.md "Limits": "SSH key label | at most 64 chars" (least 0: no lower bound).
   it("says 'at most' when there is no lower bound", () => {
-    expect(lengthError("", 0, 64)).toBeUndefined();
-    expect(lengthError("a".repeat(65), 0, 64)).toBe("must be at most 64 characters (got 65)");
+    expect(checkLength("", "sshKeyLabel")).toBeUndefined();
+    expect(checkLength("a".repeat(65), "sshKeyLabel")).toBe("must be at most 64 characters (got 65)");
+  });
+  // Each bound, with the spec row it comes from (docs/spec-gaps.md for image labels), taken at its edges.
+  it("holds the spec's bounds", () => {
+    const rows: Record<keyof typeof LENGTH_LIMITS, string> = {
+      instanceLabel: 'compute-api.md "Limits": Instance label | 3..64 chars',
+      configLabel: 'compute-api.md "Limits": Config label | 1..48 chars',
+      diskLabel: 'compute-api.md "Limits": Disk label | 1..48 chars',
+      snapshotLabel: 'compute-api.md "Limits": Snapshot label | 1..255 chars',
+      vpcLabel: 'compute-api.md "Limits": VPC and subnet label | 1..64 chars',
+      rootPass: 'compute-api.md "Limits": root_pass | 7..128 chars',
+      interfaceLabel: 'compute-api.md "Interface": label | string or null, 1..64',
+      imageLabel: 'docs/spec-gaps.md "Image labels": 1..128 characters',
+      imageDescription: 'compute-api.md "Limits": Image description | 1..65000 chars',
+      databaseLabel: 'databases-api.md "Limits": Database label | 3..32 chars',
+      tokenLabel: 'profile-api.md "Limits": Token label | 1..100 chars',
+      sshKeyLabel: 'profile-api.md "Limits": SSH key label | at most 64 chars',
+    };
+    for (const [limit, row] of Object.entries(rows) as Array<[keyof typeof LENGTH_LIMITS, string]>) {
+      const [, least = "0", most] = /(?:(\d+)\.\.|at most )(\d+)/.exec(row)!;
+      expect([limit, ...LENGTH_LIMITS[limit]]).toEqual([limit, Number(least), Number(most)]);
+      expect(checkLength("x".repeat(Number(most)), limit)).toBeUndefined();
+      expect(checkLength("x".repeat(Number(most) + 1), limit)).toMatch(/^must be /);
+      if (Number(least) > 0) expect(checkLength("x".repeat(Number(least) - 1), limit)).toMatch(/^must be /);
+    }
+    expect(Object.keys(rows).sort()).toEqual(Object.keys(LENGTH_LIMITS).sort());
   });
 });
 
 describe("emulator/rules: instance labels", () => {
   // compute-api.md "Compute instance": "label | string, 3..64 chars"; "Limits": "Instance label | 3..64 chars".
   it("takes 3 to 64 characters", () => {
-    expect(instanceLabelError("web")).toBeUndefined();
-    expect(instanceLabelError("a".repeat(64))).toBeUndefined();
-    expect(instanceLabelError("ab")).toBe("must be 3 to 64 characters (got 2)");
-    expect(instanceLabelError("a".repeat(65))).toBe("must be 3 to 64 characters (got 65)");
+    expect(checkInstanceLabel("web")).toBeUndefined();
+    expect(checkInstanceLabel("a".repeat(64))).toBeUndefined();
+    expect(checkInstanceLabel("ab")).toBe("must be 3 to 64 characters (got 2)");
+    expect(checkInstanceLabel("a".repeat(65))).toBe("must be 3 to 64 characters (got 65)");
   });
   // compute-api.md "Compute instance": "the list of constraints on instance labels: not shown" (docs/spec-gaps.md:
   // ASCII letters, digits, '-', '_', '.', starting and ending with a letter or digit, no two separators in a row).
   it("takes ASCII letters, digits, '-', '_' and '.', starting and ending with a letter or digit", () => {
-    expect(instanceLabelError("web-1_a.b")).toBeUndefined();
+    expect(checkInstanceLabel("web-1_a.b")).toBeUndefined();
     const chars = "must use only ASCII letters, digits, '-', '_' and '.', and start and end with a letter or digit";
-    expect(instanceLabelError("-web")).toBe(chars);
-    expect(instanceLabelError("web.")).toBe(chars);
-    expect(instanceLabelError("web 1")).toBe(chars);
-    expect(instanceLabelError("wéb")).toBe(chars);
+    expect(checkInstanceLabel("-web")).toBe(chars);
+    expect(checkInstanceLabel("web.")).toBe(chars);
+    expect(checkInstanceLabel("web 1")).toBe(chars);
+    expect(checkInstanceLabel("wéb")).toBe(chars);
   });
   it("refuses two separators in a row", () => {
-    expect(instanceLabelError("web--1")).toBe("must not have two of '-', '_' or '.' in a row");
-    expect(instanceLabelError("web._1")).toBe("must not have two of '-', '_' or '.' in a row");
+    expect(checkInstanceLabel("web--1")).toBe("must not have two of '-', '_' or '.' in a row");
+    expect(checkInstanceLabel("web._1")).toBe("must not have two of '-', '_' or '.' in a row");
   });
 });
 
 describe("emulator/rules: root passwords", () => {
   // compute-api.md "Instances", Create body: "root_pass | string 7..128"; "Limits": "root_pass | 7..128 chars".
   it("takes 7 to 128 characters", () => {
-    expect(rootPassError("Ab1!xyz")).toBeUndefined();
-    expect(rootPassError("Ab1" + "x".repeat(125))).toBeUndefined();
-    expect(rootPassError("Ab1!xy")).toBe("must be 7 to 128 characters (got 6)");
-    expect(rootPassError("Ab1" + "x".repeat(126))).toBe("must be 7 to 128 characters (got 129)");
+    expect(checkRootPassword("Ab1!xyz")).toBeUndefined();
+    expect(checkRootPassword("Ab1" + "x".repeat(125))).toBeUndefined();
+    expect(checkRootPassword("Ab1!xy")).toBe("must be 7 to 128 characters (got 6)");
+    expect(checkRootPassword("Ab1" + "x".repeat(126))).toBe("must be 7 to 128 characters (got 129)");
   });
   // compute-api.md "Instances" rule 7: "an insufficient password strength returns the error text
   // `Password does not meet strength requirement`" (the strength rule: docs/spec-gaps.md, three kinds of characters).
   it("refuses a weak password with the spec's text first", () => {
-    expect(WEAK_PASSWORD).toBe("Password does not meet strength requirement");
-    expect(rootPassError("abcdefgh1")?.startsWith(WEAK_PASSWORD)).toBe(true);
-    expect(rootPassError("ABCDEFGH")?.startsWith(WEAK_PASSWORD)).toBe(true);
-    expect(rootPassError("abcDEF12")).toBeUndefined();
-    expect(rootPassError("abcdef1!")).toBeUndefined();
+    expect(WEAK_PASSWORD_TEXT).toBe("Password does not meet strength requirement");
+    expect(checkRootPassword("abcdefgh1")?.startsWith(WEAK_PASSWORD_TEXT)).toBe(true);
+    expect(checkRootPassword("ABCDEFGH")?.startsWith(WEAK_PASSWORD_TEXT)).toBe(true);
+    expect(checkRootPassword("abcDEF12")).toBeUndefined();
+    expect(checkRootPassword("abcdef1!")).toBeUndefined();
   });
 });
 
@@ -91,17 +117,19 @@ describe("emulator/rules: SSH public keys", () => {
   // profile-api.md "SSH key": "`ssh_key` (string, public key) ... The list of accepted key formats: not shown."
   // (docs/spec-gaps.md "Accepted SSH key formats": `<type> <base64> [comment]`, the blob starting with the same type.)
   it("accepts an OpenSSH key line of a known type, with or without a comment", () => {
-    expect(sshPublicKeyError(keyLine("ssh-ed25519"))).toBeUndefined();
-    expect(sshPublicKeyError(keyLine("ecdsa-sha2-nistp256", 64).replace(/ me@host$/, ""))).toBeUndefined();
-    expect(SSH_KEY_TYPES).toContain("ssh-rsa");
+    expect(checkSshKey(keyLine("ssh-ed25519"))).toBeUndefined();
+    expect(checkSshKey(keyLine("ecdsa-sha2-nistp256", 64).replace(/ me@host$/, ""))).toBeUndefined();
+    expect(SSH_KEY_FORMATS.join(" ")).toBe(
+      "ssh-rsa ssh-dss ssh-ed25519 ecdsa-sha2-nistp256 ecdsa-sha2-nistp384 ecdsa-sha2-nistp521 sk-ssh-ed25519@openssh.com sk-ecdsa-sha2-nistp256@openssh.com",
+    );
   });
   it("refuses other shapes, types and blobs", () => {
-    expect(sshPublicKeyError("ssh-ed25519")).toMatch(/^must be an OpenSSH public key: "<type> <base64 key> \[comment\]"/);
-    expect(sshPublicKeyError(keyLine("ssh-foo"))).toMatch(/^key type "ssh-foo" is not supported; use one of ssh-rsa, /);
-    expect(sshPublicKeyError("ssh-ed25519 not*base64")).toBe("the key data is not valid base64");
-    expect(sshPublicKeyError("ssh-ed25519 AAA=")).toBe("the key data is too short");
-    expect(sshPublicKeyError(keyLine("ssh-ed25519", 32, "ssh-rsa"))).toBe("the key data does not hold a ssh-ed25519 key");
-    expect(sshPublicKeyError(keyLine("ssh-ed25519", 8))).toBe("the key data is too short");
+    expect(checkSshKey("ssh-ed25519")).toMatch(/^must be an OpenSSH public key: "<type> <base64 key> \[comment\]"/);
+    expect(checkSshKey(keyLine("ssh-foo"))).toMatch(/^key type "ssh-foo" is not supported; use one of ssh-rsa, /);
+    expect(checkSshKey("ssh-ed25519 not*base64")).toBe("the key data is not valid base64");
+    expect(checkSshKey("ssh-ed25519 AAA=")).toBe("the key data is too short");
+    expect(checkSshKey(keyLine("ssh-ed25519", 32, "ssh-rsa"))).toBe("the key data does not hold a ssh-ed25519 key");
+    expect(checkSshKey(keyLine("ssh-ed25519", 8))).toBe("the key data is too short");
   });
 });
 
@@ -109,8 +137,8 @@ describe("emulator/rules: OAuth scopes", () => {
   // compute-api.md "Authentication" 2: "OAuth tokens are limited by scopes of the form `<group>:read_only` or
   // `<group>:read_write`; `*` grants all. Several scopes are separated by a space."
   it("parses *, and space-separated <group>:read_only|read_write", () => {
-    expect(parseScopes("*")).toEqual({ all: true, groups: new Map() });
-    expect(parseScopes("computes:read_only vpc:read_write")).toEqual({
+    expect(readScopes("*")).toEqual({ all: true, groups: new Map() });
+    expect(readScopes("computes:read_only vpc:read_write")).toEqual({
       all: false,
       groups: new Map([
         ["computes", "read_only"],
@@ -119,34 +147,40 @@ describe("emulator/rules: OAuth scopes", () => {
     });
   });
   it("keeps read_write when a group is named twice", () => {
-    expect(parseScopes("images:read_write images:read_only")).toEqual({ all: false, groups: new Map([["images", "read_write"]]) });
+    expect(readScopes("images:read_write images:read_only")).toEqual({ all: false, groups: new Map([["images", "read_write"]]) });
   });
   it("refuses an empty string, unknown groups and other levels", () => {
-    expect(parseScopes("  ")).toBe("must name at least one scope, or *");
-    expect(parseScopes("computes:admin")).toMatch(/^"computes:admin" is not a scope; use \* or <group>:read_only\|read_write with group one of account, /);
-    expect(parseScopes("bogus:read_only")).toMatch(/^"bogus:read_only" is not a scope/);
-    expect(parseScopes("computes")).toMatch(/^"computes" is not a scope/);
+    expect(readScopes("  ")).toBe("must name at least one scope, or *");
+    expect(readScopes("computes:admin")).toMatch(/^"computes:admin" is not a scope; use \* or <group>:read_only\|read_write with group one of account, /);
+    expect(readScopes("bogus:read_only")).toMatch(/^"bogus:read_only" is not a scope/);
+    expect(readScopes("computes")).toMatch(/^"computes" is not a scope/);
   });
   // compute-api.md "Authentication" 2: "Groups used in this document: `computes`, `images`, `vpc`, `ips`";
   // databases-api.md "Authentication" 2: `databases:...`; profile-api.md "Authentication" 2: `account:...`.
   it("knows the groups the three documents use", () => {
-    for (const g of ["computes", "images", "vpc", "ips", "databases", "account"]) expect(OAUTH_SCOPE_GROUPS).toContain(g);
+    for (const g of ["computes", "images", "vpc", "ips", "databases", "account"]) expect(SCOPE_GROUPS).toContain(g);
+  });
+  // docs/spec-gaps.md "Scope groups": the real service's other groups, listed sorted in the error text.
+  it("takes the real service's other groups, and lists them all sorted", () => {
+    expect(SCOPE_GROUPS.join(" ")).toBe(
+      "account child_account computes databases domains events firewall images ips lke longview maintenance monitor nodebalancers object_storage stackscripts volumes vpc",
+    );
   });
 });
 
 describe("emulator/rules: interfaces", () => {
   // compute-api.md "Limits": "Interfaces per profile or create request | 1 to 3".
   it("takes 1 to 3 interfaces (none only where allowed)", () => {
-    expect(interfacesError([{ purpose: "public" }], false)).toBeUndefined();
-    expect(interfacesError([], true)).toBeUndefined();
-    expect(interfacesError([], false)).toEqual({ field: "interfaces", reason: "must have 1 to 3 interfaces" });
+    expect(checkInterfaces([{ purpose: "public" }], false)).toBeUndefined();
+    expect(checkInterfaces([], true)).toBeUndefined();
+    expect(checkInterfaces([], false)).toEqual({ field: "interfaces", reason: "must have 1 to 3 interfaces" });
     const four = [{ purpose: "public" }, { purpose: "vlan", label: "a" }, { purpose: "vlan", label: "b" }, { purpose: "vlan", label: "c" }];
-    expect(interfacesError(four, true)).toEqual({ field: "interfaces", reason: "must have at most 3 interfaces" });
+    expect(checkInterfaces(four, true)).toEqual({ field: "interfaces", reason: "must have at most 3 interfaces" });
   });
   // compute-api.md "Interface": "primary | boolean | Default route for the instance. At most one per profile."
   it("takes at most one primary interface", () => {
     expect(
-      interfacesError(
+      checkInterfaces(
         [
           { purpose: "public", primary: true },
           { purpose: "vlan", label: "a" },
@@ -158,25 +192,25 @@ describe("emulator/rules: interfaces", () => {
       { purpose: "public", primary: true },
       { purpose: "vlan", label: "a", primary: true },
     ];
-    expect(interfacesError(two, false)).toEqual({ field: "interfaces", reason: "at most one interface can be primary" });
+    expect(checkInterfaces(two, false)).toEqual({ field: "interfaces", reason: "at most one interface can be primary" });
   });
   // compute-api.md "Interface": "purpose | string enum | `public`, `vlan`, `vpc`"; "label | string or null, 1..64 |
   // ... used by `vlan`"; "subnet_id | integer or null | VPC subnet to join (for `vpc`)".
   it("checks purpose, a vlan's label and a vpc's subnet", () => {
-    expect(interfacesError([{ purpose: "vpc", subnet_id: 1 }], false)).toBeUndefined();
-    expect(interfacesError([{ purpose: "wifi" }], false)).toEqual({ index: 0, field: "purpose", reason: "must be one of public, vlan, vpc" });
-    expect(interfacesError([{ purpose: "public" }, { purpose: "vpc" }], false)).toEqual({
+    expect(checkInterfaces([{ purpose: "vpc", subnet_id: 1 }], false)).toBeUndefined();
+    expect(checkInterfaces([{ purpose: "wifi" }], false)).toEqual({ index: 0, field: "purpose", reason: "must be one of public, vlan, vpc" });
+    expect(checkInterfaces([{ purpose: "public" }, { purpose: "vpc" }], false)).toEqual({
       index: 1,
       field: "subnet_id",
       reason: "a vpc interface needs a subnet_id",
     });
     const vlanLabel = { index: 0, field: "label", reason: "a vlan interface needs a label of 1 to 64 characters" };
-    expect(interfacesError([{ purpose: "vlan", label: "" }], false)).toEqual(vlanLabel);
-    expect(interfacesError([{ purpose: "vlan", label: "v".repeat(65) }], false)).toEqual(vlanLabel);
-    expect(interfacesError([{ purpose: "vlan", label: "v".repeat(64) }], false)).toBeUndefined();
+    expect(checkInterfaces([{ purpose: "vlan", label: "" }], false)).toEqual(vlanLabel);
+    expect(checkInterfaces([{ purpose: "vlan", label: "v".repeat(65) }], false)).toEqual(vlanLabel);
+    expect(checkInterfaces([{ purpose: "vlan", label: "v".repeat(64) }], false)).toBeUndefined();
   });
   it("takes at most one public interface (the emulator's choice)", () => {
-    expect(interfacesError([{ purpose: "public" }, { purpose: "public" }], false)).toEqual({
+    expect(checkInterfaces([{ purpose: "public" }, { purpose: "public" }], false)).toEqual({
       index: 0,
       field: "purpose",
       reason: "at most one public interface",
@@ -184,29 +218,29 @@ describe("emulator/rules: interfaces", () => {
   });
   // compute-api.md "Interface": "ipam_address | string or null (ip/netmask CIDR) | Used by `vlan`."
   it("takes an ipam_address in address/netmask form", () => {
-    expect(ipamAddressError("10.0.0.1/24")).toBeUndefined();
+    expect(checkIpamAddress("10.0.0.1/24")).toBeUndefined();
     for (const bad of ["10.0.0.1", "10.0.0/24", "fe80::1/64", 24])
-      expect(ipamAddressError(bad)).toBe("Must be an IPv4 address with a netmask, for example 10.0.0.1/24");
+      expect(checkIpamAddress(bad)).toBe("Must be an IPv4 address with a netmask, for example 10.0.0.1/24");
   });
   // compute-api.md "Configuration profile": "devices | object | Keys `sda` to `sdh`".
   it("names the device slots sda to sdh", () => {
-    expect(DEVICE_SLOTS).toEqual(["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "sdh"]);
+    expect(CONFIG_DEVICE_SLOTS).toEqual(["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "sdh"]);
   });
 });
 
 describe("emulator/rules: VPC and subnet labels", () => {
   // compute-api.md "VPC and subnet": "label (string 1..64)"; "Labels: ASCII letters, digits and hyphens; no two consecutive hyphens."
   it("takes 1 to 64 ASCII letters, digits and hyphens", () => {
-    expect(vpcLabelError("a")).toBeUndefined();
-    expect(vpcLabelError("net-1-A")).toBeUndefined();
-    expect(vpcLabelError("")).toBe("must be 1 to 64 characters (got 0)");
-    expect(vpcLabelError("n".repeat(65))).toBe("must be 1 to 64 characters (got 65)");
-    expect(vpcLabelError("net_1")).toBe("must include only ASCII letters, numbers, and dashes");
-    expect(vpcLabelError("net.1")).toBe("must include only ASCII letters, numbers, and dashes");
+    expect(checkVpcLabel("a")).toBeUndefined();
+    expect(checkVpcLabel("net-1-A")).toBeUndefined();
+    expect(checkVpcLabel("")).toBe("must be 1 to 64 characters (got 0)");
+    expect(checkVpcLabel("n".repeat(65))).toBe("must be 1 to 64 characters (got 65)");
+    expect(checkVpcLabel("net_1")).toBe("must include only ASCII letters, numbers, and dashes");
+    expect(checkVpcLabel("net.1")).toBe("must include only ASCII letters, numbers, and dashes");
   });
   it("refuses two hyphens in a row", () => {
-    expect(vpcLabelError("net--1")).toBe("must not have two hyphens in a row");
-    expect(vpcLabelError("-net-")).toBeUndefined();
+    expect(checkVpcLabel("net--1")).toBe("must not have two hyphens in a row");
+    expect(checkVpcLabel("-net-")).toBeUndefined();
   });
 });
 
@@ -214,36 +248,37 @@ describe("emulator/rules: subnet ipv4", () => {
   // compute-api.md "VPCs": "Subnet `ipv4` rules: CIDR canonical form; within a private address space defined in
   // RFC 1918; prefix length 1 to 29; must not overlap 192.168.128.0/17; must not overlap another subnet of the same VPC."
   it("accepts canonical private CIDRs with a prefix of at most 29", () => {
-    for (const ok of ["10.0.0.0/8", "10.0.1.0/24", "172.16.0.0/12", "172.31.255.248/29", "192.168.0.0/17"]) expect(subnetIpv4Error(ok)).toBeUndefined();
+    for (const ok of ["10.0.0.0/8", "10.0.1.0/24", "172.16.0.0/12", "172.31.255.248/29", "192.168.0.0/17"]) expect(checkSubnetIpv4(ok)).toBeUndefined();
   });
   it("refuses what is not an IPv4 CIDR", () => {
     for (const bad of ["10.0.0.0", "10.0.0/24", "10.0.0.0/33", "fd00::/64", "10.0.0.0/8/8"])
-      expect(subnetIpv4Error(bad)).toBe("must be an IPv4 CIDR such as 10.0.1.0/24");
+      expect(checkSubnetIpv4(bad)).toBe("must be an IPv4 CIDR such as 10.0.1.0/24");
   });
   it("bounds the prefix length to 1..29", () => {
-    expect(subnetIpv4Error("10.0.0.0/30")).toBe("the prefix length must be 1 to 29 (got /30)");
-    expect(subnetIpv4Error("0.0.0.0/0")).toBe("the prefix length must be 1 to 29 (got /0)");
-    expect(subnetIpv4Error("10.0.0.0/29")).toBeUndefined();
+    expect(checkSubnetIpv4("10.0.0.0/30")).toBe("the prefix length must be 1 to 29 (got /30)");
+    expect(checkSubnetIpv4("0.0.0.0/0")).toBe("the prefix length must be 1 to 29 (got /0)");
+    expect(checkSubnetIpv4("10.0.0.0/29")).toBeUndefined();
   });
   it("wants the canonical form (no host bits)", () => {
-    expect(subnetIpv4Error("10.0.0.1/24")).toBe("must be in canonical form: 10.0.0.0/24");
+    expect(checkSubnetIpv4("10.0.0.1/24")).toBe("must be in canonical form: 10.0.0.0/24");
   });
   it("wants an RFC 1918 range", () => {
     const text = "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
-    expect(subnetIpv4Error("8.8.8.0/24")).toBe(text);
-    expect(subnetIpv4Error("172.32.0.0/16")).toBe(text);
-    expect(subnetIpv4Error("10.0.0.0/7")).toBe(text);
+    expect(checkSubnetIpv4("8.8.8.0/24")).toBe(text);
+    expect(checkSubnetIpv4("172.32.0.0/16")).toBe(text);
+    expect(checkSubnetIpv4("10.0.0.0/7")).toBe(text);
   });
   it("stays clear of 192.168.128.0/17", () => {
-    expect(subnetIpv4Error("192.168.128.0/24")).toBe("must not overlap 192.168.128.0/17 (reserved)");
-    expect(subnetIpv4Error("192.168.0.0/16")).toBe("must not overlap 192.168.128.0/17 (reserved)");
+    expect(checkSubnetIpv4("192.168.128.0/24")).toBe("must not overlap 192.168.128.0/17 (reserved)");
+    expect(checkSubnetIpv4("192.168.0.0/16")).toBe("must not overlap 192.168.128.0/17 (reserved)");
   });
   it("finds overlaps between subnets, and the bounds of a range", () => {
-    expect(cidrsOverlap("10.0.0.0/24", "10.0.0.128/25")).toBe(true);
-    expect(cidrsOverlap("10.0.0.0/24", "10.0.1.0/24")).toBe(false);
-    expect(cidrBounds("10.0.0.0/30")).toEqual([167772160, 167772163]);
-    expect(parseIpv4Cidr("10.1.2.3/16")?.map(String)).toEqual(["10.1.2.3", "16"]);
-    expect(parseIpv4Cidr("::1/128")).toBeUndefined();
+    expect(ipv4SpansOverlap("10.0.0.0/24", "10.0.0.128/25")).toBe(true);
+    expect(ipv4SpansOverlap("10.0.0.0/24", "10.0.1.0/24")).toBe(false);
+    expect(ipv4Span("10.0.0.0/30")).toEqual([167772160, 167772163]);
+    const range = readIpv4Range("10.1.2.3/16");
+    expect([String(range?.address), range?.prefix, range?.first, range?.last]).toEqual(["10.1.2.3", 16, 167838211, 167838211 + 65535]);
+    expect(readIpv4Range("::1/128")).toBeUndefined();
   });
 });
 
@@ -251,11 +286,11 @@ describe("emulator/rules: database allow lists", () => {
   // databases-api.md "Database instance": "allow_list | array of strings | Each item an IP address or CIDR range";
   // rule 2: "the value `0.0.0.0/0` admits every address".
   it("takes IPv4 and IPv6 addresses and CIDR ranges", () => {
-    for (const ok of ["203.0.113.7", "0.0.0.0/0", "10.0.0.0/8", "2001:db8::1", "2001:db8::/32"]) expect(ipOrCidrError(ok)).toBeUndefined();
+    for (const ok of ["203.0.113.7", "0.0.0.0/0", "10.0.0.0/8", "2001:db8::1", "2001:db8::/32"]) expect(checkAllowListEntry(ok)).toBeUndefined();
   });
   it("refuses anything else", () => {
-    expect(ipOrCidrError("300.1.1.1")).toBe('"300.1.1.1" is not a valid IP address');
-    expect(ipOrCidrError("example.com")).toBe('"example.com" is not a valid IP address');
-    expect(ipOrCidrError("10.0.0.0/33")).toBe('"10.0.0.0/33" is not a valid CIDR range');
+    expect(checkAllowListEntry("300.1.1.1")).toBe('"300.1.1.1" is not a valid IP address');
+    expect(checkAllowListEntry("example.com")).toBe('"example.com" is not a valid IP address');
+    expect(checkAllowListEntry("10.0.0.0/33")).toBe('"10.0.0.0/33" is not a valid CIDR range');
   });
 });

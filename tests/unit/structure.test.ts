@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { sharedBlocks } from "../helpers/shared-blocks";
 
 /**
  * The house rules a reader relies on (issue 29): no import circle among our modules (type-only imports
@@ -103,5 +104,14 @@ describe("the structure of the code", () => {
     expect(plugin.length).toBeGreaterThan(0);
     const leaks = plugin.filter((f) => reach(f).has("provider/index.ts")).map((f) => `${f} reaches provider/index.ts`);
     expect(leaks).toEqual([]);
+  });
+
+  it("shares no block of six lines between emulator/ and provider/", () => {
+    // The emulator judges the provider from the spec: a rule written once and copied into both could not catch its own mistake.
+    const emulator = files.filter((f) => f.startsWith("emulator/"));
+    const provider = files.filter((f) => f.startsWith("provider/"));
+    expect(emulator.length).toBeGreaterThan(10);
+    expect(provider.length).toBeGreaterThan(10);
+    expect(sharedBlocks(emulator, provider, source)).toEqual([]);
   });
 });

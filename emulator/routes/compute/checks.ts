@@ -2,7 +2,7 @@ import { catalog } from "../../catalog";
 import type { Services } from "../../family";
 import type { FieldErrors } from "../../http";
 import { FIND_IMAGE } from "../../lookups";
-import { WEAK_PASSWORD, rootPassError, sshPublicKeyError } from "../../rules";
+import { WEAK_PASSWORD_TEXT, checkRootPassword, checkSshKey } from "../../rules";
 import { profileState } from "../profile";
 import { isInt, type Body, type ComputeBase } from "./base";
 
@@ -20,7 +20,7 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       if (!Array.isArray(body.authorized_keys)) errors.add("authorized_keys", "Must be an array of SSH public keys");
       else {
         body.authorized_keys.forEach((k, i) => {
-          const e = typeof k === "string" ? sshPublicKeyError(k) : "must be a string";
+          const e = typeof k === "string" ? checkSshKey(k) : "must be a string";
           if (e) errors.add(`authorized_keys[${i}]`, e);
         });
       }
@@ -41,8 +41,8 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       return;
     }
     if (typeof body.root_pass !== "string") return errors.add("root_pass", "Must be a string of 7 to 128 characters");
-    const e = rootPassError(body.root_pass);
-    if (e) errors.add("root_pass", e.startsWith(WEAK_PASSWORD) ? WEAK_PASSWORD : `root_pass ${e}`);
+    const e = checkRootPassword(body.root_pass);
+    if (e) errors.add("root_pass", e.startsWith(WEAK_PASSWORD_TEXT) ? WEAK_PASSWORD_TEXT : `root_pass ${e}`);
   };
   const checkImage = (body: Body, errors: FieldErrors, username: string) => {
     if (body.image === undefined || body.image === null) return undefined;

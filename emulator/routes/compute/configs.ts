@@ -2,7 +2,7 @@ import { isInt, ro, rw, type Body, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { DEVICE_SLOTS, interfacesError, lengthError } from "../../rules";
+import { CONFIG_DEVICE_SLOTS, checkInterfaces, checkLength } from "../../rules";
 import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
@@ -19,7 +19,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
   const configFields = (inst: InstanceRecord, body: Body, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord): Partial<ConfigRecord> => {
     const out: Partial<ConfigRecord> = {};
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? lengthError(body.label, 1, 48) : "must be a string";
+      const e = typeof body.label === "string" ? checkLength(body.label, "configLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
       else out.label = body.label as string;
     }
@@ -31,9 +31,9 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       if (typeof body.devices !== "object" || body.devices === null || Array.isArray(body.devices)) {
         errors.add("devices", "Must be an object keyed sda to sdh");
       } else {
-        const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
+        const devices: ConfigRecord["devices"] = Object.fromEntries(CONFIG_DEVICE_SLOTS.map((s) => [s, null]));
         for (const [slot, dev] of Object.entries(body.devices as Body)) {
-          if (!(DEVICE_SLOTS as readonly string[]).includes(slot)) {
+          if (!CONFIG_DEVICE_SLOTS.includes(slot)) {
             errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdh");
             continue;
           }
@@ -89,7 +89,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       const list = body.interfaces;
       if (!Array.isArray(list)) errors.add("interfaces", "Must be an array of interfaces");
       else {
-        const e = interfacesError(list as never[], true);
+        const e = checkInterfaces(list as never[], true);
         if (e) errors.add(e.index === undefined ? "interfaces" : `interfaces[${e.index}].${e.field}`, e.reason);
         else {
           // Updating the interfaces redefines all of them (rule 5); an item that repeats an existing id keeps it.
@@ -165,7 +165,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const cfg = config(ctx, inst);
     const body = jsonObject(ctx);
     if (body.purpose === undefined) throw badRequest("purpose is required", "purpose");
-    const e = interfacesError([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body], true);
+    const e = checkInterfaces([...cfg.interfaces.map((i) => ({ ...i, primary: body.primary === true ? false : i.primary })), body], true);
     if (e) throw badRequest(e.reason, e.index === undefined ? "interfaces" : e.field);
     const errors = new FieldErrors();
     const taken: TakenAddresses = [];

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, forbidden, paginate, type Router } from "../../http";
-import { ipOrCidrError, lengthError } from "../../rules";
+import { checkAllowListEntry, checkLength } from "../../rules";
 import { settle } from "../../state";
 import { newPassword, ro, rw, type DatabaseContext } from "./context";
 import type { DatabaseRecord, Engine } from "./records";
@@ -21,7 +21,7 @@ function caCertificate(label: string): string {
 function checkAllowList(v: unknown, errors: FieldErrors): void {
   if (!Array.isArray(v)) return errors.add("allow_list", "Must be an array of IP addresses and CIDR ranges");
   v.forEach((x, i) => {
-    const e = typeof x === "string" ? ipOrCidrError(x) : "must be a string";
+    const e = typeof x === "string" ? checkAllowListEntry(x) : "must be a string";
     if (e) errors.add(`allow_list[${i}]`, e);
   });
 }
@@ -47,7 +47,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   const base = `/databases/${engine}/instances`;
 
   const checkLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord) => {
-    const e = typeof label === "string" ? lengthError(label, 3, 32) : "is required";
+    const e = typeof label === "string" ? checkLength(label, "databaseLabel") : "is required";
     if (e) return errors.add("label", `Label ${e}`);
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label as string))
       return errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
