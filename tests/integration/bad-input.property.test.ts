@@ -5,22 +5,15 @@
  * each, naming that field, and no request may change anything in the API.
  */
 import fc from "fast-check";
-import type { Emulator } from "../../emulator/server";
 import { definitionOf } from "../../provider/registry";
 import { badInputCases as cases } from "../helpers/bad-input-cases";
-import { call, emulator, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { call } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
+const emu = useProviderSuite({ once: true });
 beforeAll(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   // Instance 1, with the backup service: the source of the clone case and of the snapshots (their check asks the API about it).
   await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", label: "clone-source", backups_enabled: true } });
-});
-afterAll(async () => {
-  await emu.close();
-  resetSession();
 });
 
 let checked = 0;

@@ -1,36 +1,13 @@
-import type { Emulator } from "../../emulator/server";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
-import { interfaceProvider as ifP } from "../../provider/resources/interface";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
-import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { call, get, list } from "../helpers/emulator";
+import { change, make, useProviderSuite } from "../helpers/provider-suite";
 import { waitUntil } from "../helpers/wait";
-import { resetSession } from "../../provider/session";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  resetSession();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
-async function make(p: ResourceProvider, news: Record<string, unknown>) {
-  const r = await p.check({}, news);
-  expect(r.failures).toEqual([]);
-  return { ...(await p.create(r.inputs)), inputs: r.inputs };
-}
-async function change(p: ResourceProvider, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
-  const r = await p.check(outs, news);
-  expect(r.failures).toEqual([]);
-  const d = await p.diff(id, outs, r.inputs);
-  return { diff: d, update: () => p.update(id, outs, r.inputs) };
-}
 /** Read through the API: an instance's status, disks and profiles. */
 const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
 const statusIs = (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` });
@@ -41,92 +18,6 @@ const lastBooted = (computeId: string) => emu.store.data.instances.find((i) => S
 const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;
 const deployed = async (label = "host-2") =>
   make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
-
-describe("Disk", () => {
-  test('a create the API refuses with "Compute busy." (another disk being made) is sent again until accepted, past the client\'s retries', async () => {
-    const host = await bare("busy-host");
-    emu.timing.speed = 0.5; // a disk takes 1.5 s to be made
-    const before = process.env.COMPUTE_RETRY_ATTEMPTS;
-    process.env.COMPUTE_RETRY_ATTEMPTS = "0"; // the client sends nothing again itself: the create's own loop does
-    try {
-      await useEmulator(emu);
-      // Made by someone else, not ready for 1.5 s.
-      expect((await call(emu, "POST", `/compute/instances/${host}/disks`, { body: { label: "first", size: 1000 } })).status).toBe(200);
-      const second = await make(diskP, { computeId: host, label: "second", size: 1000 });
-      expect((await disksOf(host)).map((d) => d.label).sort()).toEqual(["first", "second"]);
-      expect(second.outs.status).toBe("ready");
-      const posts = emu.log.filter((e) => e.method === "POST" && e.path.endsWith(`/compute/instances/${host}/disks`)).map((e) => e.status);
-      expect(posts[0]).toBe(200);
-      expect(posts.slice(1, -1).every((s) => s === 400)).toBe(true);
-      expect(posts.length).toBeGreaterThan(2);
-      expect(posts.at(-1)).toBe(200);
-    } finally {
-      if (before === undefined) delete process.env.COMPUTE_RETRY_ATTEMPTS;
-      else process.env.COMPUTE_RETRY_ATTEMPTS = before;
-    }
-  });
-
-  test("create waits until ready; the id is the API's; label in place; filesystem replaces", async () => {
-    const computeId = await bare();
-    const d = await make(diskP, { computeId, label: "data", size: 2048, filesystem: "ext3" });
-    expect(d.outs).toMatchObject({ computeId: Number(computeId), label: "data", size: 2048, filesystem: "ext3", status: "ready" });
-    expect((await disksOf(computeId)).map((x) => String(x.id))).toEqual([d.id]);
-    const lbl = await change(diskP, d.id, d.outs, { computeId, label: "data-2", size: 2048, filesystem: "ext3" });
-    expect(lbl.diff).toMatchObject({ changes: true, replaces: [] });
-    expect((await lbl.update()).outs.label).toBe("data-2");
-    expect((await change(diskP, d.id, d.outs, { computeId, label: "data", size: 2048, filesystem: "ext4" })).diff.replaces).toEqual(["filesystem"]);
-  });
-
-  test("computeId accepts the instance's string id or a number, with no diff between them", async () => {
-    const computeId = await bare();
-    const d = await make(diskP, { computeId, label: "data", size: 100 });
-    expect((await change(diskP, d.id, d.outs, { computeId: Number(computeId), label: "data", size: 100 })).diff.changes).toBe(false);
-  });
-
-  test("size: a resize inside a shutdown/boot cycle of a running instance", async () => {
-    const computeId = await bare();
-    const d = await make(diskP, { computeId, label: "root", size: 1000 });
-    await make(cfgP, { computeId, label: "boot", devices: { sda: { diskId: d.id } } });
-    await call(emu, "POST", `/compute/instances/${computeId}/boot`, { body: {} });
-    await statusIs(computeId, "running");
-    emu.log.length = 0;
-    const u = await change(diskP, d.id, d.outs, { computeId, label: "root", size: 3000 });
-    expect(u.diff).toMatchObject({ changes: true, replaces: [] });
-    expect((await u.update()).outs).toMatchObject({ size: 3000, status: "ready" });
-    expect(emu.log.filter((l) => l.method !== "GET").map((l) => l.path.replace(/\/\d+/g, "/N"))).toEqual([
-      "/v4/compute/instances/N/shutdown",
-      "/v4/compute/instances/N/disks/N/resize",
-      "/v4/compute/instances/N/boot",
-    ]);
-    expect(await status(computeId)).toBe("running");
-    // Beyond the type's allowance: the API's reason, naming the field.
-    const big = await change(diskP, d.id, { ...d.outs, size: 3000 }, { computeId, label: "root", size: 90000 });
-    expect((await big.update().catch((e) => e)).message).toMatch(/cannot update disk \d+: the API answered HTTP 400: size: Only \d+ MB/);
-    // ...and the instance, shut down for the resize, runs again.
-    expect(await status(computeId)).toBe("running");
-  });
-
-  test("check: an empty disk without a label is auto-named; a bad size names the field", async () => {
-    const r = await diskP.check({}, { computeId: "1", size: 0, __resourceName: "data" });
-    expect(r.failures.map((f) => f.property).sort()).toEqual(["size"]);
-    expect(r.inputs.label).toMatch(/^data-[0-9a-f]{7}$/);
-    expect((await diskP.check({}, { computeId: "1", size: 10, rootPass: "Str0ng-Passw0rd!" })).failures).toEqual([
-      { property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" },
-    ]);
-    expect((await diskP.check({}, { computeId: "x1", size: 10, label: "a" })).failures[0]).toMatchObject({ property: "computeId" });
-  });
-
-  test("a disk the running instance uses is deleted inside a shutdown and boot; a gone disk reads as gone", async () => {
-    const inst = await deployed();
-    const disks = await disksOf(inst.id);
-    await diskP.delete(String(disks[0].id), { computeId: inst.id });
-    expect((await disksOf(inst.id)).map((x) => x.id)).toEqual([disks[1].id]);
-    await statusIs(inst.id, "running");
-    const d = await make(diskP, { computeId: await bare("host-4"), label: "x", size: 10 });
-    await diskP.delete(d.id, d.outs);
-    expect(await diskP.read(d.id, d.outs)).toEqual({});
-  });
-});
 
 describe("Config", () => {
   test("create with disk ids as strings; no diff against what the API reports; everything in place", async () => {
@@ -265,66 +156,5 @@ describe("Config booted", () => {
       "/v4/compute/instances/N/reboot",
     ]);
     expect(lastBooted(computeId)).toBe(Number(two.id));
-  });
-});
-
-describe("Interface", () => {
-  test("add a vlan interface; vlan changes replace; a public interface's primary changes in place", async () => {
-    const inst = await deployed();
-    const configId = (await configsOf(inst.id))[0].id;
-    const vlan = await make(ifP, { computeId: inst.id, configId: String(configId), purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24" });
-    expect(vlan.outs).toMatchObject({ purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", active: false });
-    expect(
-      (await change(ifP, vlan.id, vlan.outs, { computeId: inst.id, configId, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.5/24", primary: true }))
-        .diff.replaces,
-    ).toEqual(["primary"]);
-    const pub = await make(ifP, { computeId: inst.id, configId, purpose: "public" });
-    const u = await change(ifP, pub.id, pub.outs, { computeId: inst.id, configId, purpose: "public", primary: true });
-    expect(u.diff).toMatchObject({ changes: true, replaces: [] });
-    expect((await u.update()).outs.primary).toBe(true);
-  });
-
-  test("check: per-purpose fields", async () => {
-    const r = await ifP.check({}, { computeId: 1, configId: 2, purpose: "public", label: "x", subnetId: 4 });
-    expect(r.failures.map((f) => f.property).sort()).toEqual(["label", "subnetId"]);
-    expect((await ifP.check({}, { computeId: 1, configId: 2, purpose: "vlan" })).failures[0].reason).toMatch(/needs a label/);
-  });
-
-  test("an active interface is deleted inside a shutdown and boot of its instance", async () => {
-    const inst = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "host-9" });
-    const [cfg] = await configsOf(inst.id);
-    const pub = await make(ifP, { computeId: inst.id, configId: cfg.id, purpose: "public" });
-    await call(emu, "POST", `/compute/instances/${inst.id}/reboot`, { body: {} });
-    const active = async () => (await get(emu, `/compute/instances/${inst.id}/configs/${cfg.id}/interfaces/${pub.id}`)).active === true;
-    await waitUntil(active, { what: `interface ${pub.id} active after the reboot` });
-    await ifP.delete(pub.id, pub.outs);
-    expect(await get(emu, `/compute/instances/${inst.id}/configs/${cfg.id}/interfaces`)).toEqual([]);
-    await statusIs(inst.id, "running");
-  });
-
-  test("a profile's interfaces are managed as a list or one by one, never both", async () => {
-    const inst = await deployed();
-    const [disk] = await disksOf(inst.id);
-    const listed = await make(cfgP, { computeId: inst.id, label: "listed", devices: { sda: { diskId: disk.id } }, interfaces: [{ purpose: "public" }] });
-    const r = await ifP.check({}, { computeId: inst.id, configId: listed.id, purpose: "vlan", label: "x" });
-    const err = await ifP.create(r.inputs).catch((e) => e);
-    expect(err.message).toMatch(/managed as a list by Config \d+: declare this interface there/);
-    // And the other way round: a profile with Interface resources cannot take a list.
-    const single = await make(cfgP, { computeId: inst.id, label: "single", devices: { sda: { diskId: disk.id } } });
-    await make(ifP, { computeId: inst.id, configId: single.id, purpose: "public" });
-    await expect(cfgP.diff(single.id, single.outs, { ...single.inputs, interfaces: [{ purpose: "public" }] })).rejects.toThrow(
-      /managed one by one \(Interface/,
-    );
-    // An instance's own interfaces list claims its boot profile too.
-    const withList = await make(instP, {
-      region: "us-east",
-      type: "c1-standard-2",
-      image: "compute/debian12",
-      rootPass: PASS,
-      label: "host-7",
-      interfaces: [{ purpose: "public" }],
-    });
-    const e2 = await ifP.create({ computeId: withList.id, configId: withList.outs.bootConfigId, purpose: "vlan", label: "y" }).catch((e) => e);
-    expect(e2.message).toMatch(/managed as a list by Instance/);
   });
 });

@@ -1,17 +1,8 @@
-import type { Emulator } from "../../emulator/server";
 import { mysqlProvider as p, postgresProvider as pg } from "../../provider/resources/database";
-import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { call, get, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
 /** The root password the API gives for a MySQL database. */

@@ -7,8 +7,8 @@ import type { Emulator } from "../../emulator/server";
 import { mysqlProvider } from "../../provider/resources/database";
 import { imageProvider } from "../../provider/resources/image";
 import { instanceProvider } from "../../provider/resources/instance";
-import { call, emulator, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { call, emulator, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
 describe("the fault injector", () => {
   test("is reproducible for a seed, and keeps to its rate", () => {
@@ -110,15 +110,7 @@ describe("each fault, as the client sees it", () => {
 });
 
 describe("the provider when an answer is lost after the request took effect", () => {
-  let emu: Emulator;
-  beforeEach(async () => {
-    emu = await emulator();
-    await useEmulator(emu);
-  });
-  afterEach(async () => {
-    await emu.close();
-    resetSession();
-  });
+  const emu = useProviderSuite();
   const lose = (match: string, limit = 1) => emu.faults.set({ seed: 1, rules: [{ match, rate: 1, kinds: ["lost"], limit }] });
   const posts = (re: RegExp) => emu.log.filter((l) => l.method === "POST" && re.test(l.path)).length;
   const inst = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: "Str0ng-Passw0rd!", label: "lost-1" };

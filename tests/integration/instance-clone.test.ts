@@ -1,25 +1,12 @@
 /**
  * Against the emulator: an Instance made with `cloneFrom` (the source's tags, offline until `booted`, clone
- * rule 4 at preview, a lost answer adopted), a database's `passwordRotation` (a credentials reset in place,
- * refused during a restore), and the lookups getProfile and getTokens.
+ * rule 4 at preview, a lost answer adopted).
  */
-import type { Emulator } from "../../emulator/server";
-import { invoke } from "../../provider/functions";
-import { mysqlProvider as db } from "../../provider/resources/database";
 import { instanceProvider as inst } from "../../provider/resources/instance";
-import { client } from "../../provider/transport/settings";
-import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { get, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const checked = async (p: typeof inst, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
   const r = await p.check(olds, { __resourceName: "x", ...news });
@@ -82,48 +69,4 @@ describe("cloneFrom", () => {
     const c = await inst.create(await checked(inst, { label: "lost-clone", region: "us-east", type: "c1-standard-2", cloneFrom: { computeId: src.id } }));
     expect((await list(emu, "/compute/instances")).filter((i) => i.label === "lost-clone").map((i) => String(i.id))).toEqual([c.id]);
   });
-});
-
-describe("passwordRotation", () => {
-  const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
-  const password = async (id: string) => (await get(emu, `/databases/mysql/instances/${id}/credentials`)).password;
-
-  test("a new value resets the root credentials in place: same id, the output is the API's new password", async () => {
-    const ins = await checked(db, { ...base, passwordRotation: "2026-11" });
-    const c = await db.create(ins);
-    const first = c.outs.password;
-    expect(first).toBe(await password(c.id));
-    // The same value: no change.
-    expect((await db.diff(c.id, c.outs, await checked(db, { ...base, passwordRotation: "2026-11" }, ins))).changes).toBe(false);
-    const news = await checked(db, { ...base, passwordRotation: "2026-12" }, ins);
-    const d = await db.diff(c.id, c.outs, news);
-    expect(d).toMatchObject({ changes: true, replaces: [], changed: ["passwordRotation"] });
-    const u = await db.update(c.id, c.outs, news);
-    expect(u.outs.password).not.toBe(first);
-    expect(u.outs.password).toBe(await password(c.id));
-    expect(emu.log.filter((l) => l.path.endsWith("/credentials/reset"))).toHaveLength(1);
-    // Removed: nothing is reset.
-    await db.update(c.id, u.outs, await checked(db, base, news));
-    expect(emu.log.filter((l) => l.path.endsWith("/credentials/reset"))).toHaveLength(1);
-  });
-
-  test("refused at preview while the cluster restores a backup (a reset then would leave it failed)", async () => {
-    const c = await db.create(await checked(db, { ...base, passwordRotation: "1" }));
-    await call(emu, "POST", `/databases/mysql/instances/${c.id}/backups`, { body: { label: "b1" } });
-    await new Promise((r) => setTimeout(r, 300));
-    const [b] = await list(emu, `/databases/mysql/instances/${c.id}/backups`);
-    expect((await call(emu, "POST", `/databases/mysql/instances/${c.id}/backups/${b.id}/restore`, { body: {} })).status).toBe(200);
-    await expect(db.diff(c.id, c.outs, await checked(db, { ...base, passwordRotation: "2" }))).rejects.toThrow(
-      /passwordRotation: database \d+ is restoring a backup, and a credentials reset during a restore leaves it failed/,
-    );
-  });
-});
-
-test("getProfile and getTokens read the profile and its tokens (never their values)", async () => {
-  const profile = await invoke(client(), "getProfile", {});
-  expect(profile).toMatchObject({ username: "admin", restricted: false, uid: expect.any(Number) });
-  await call(emu, "POST", "/profile/tokens", { body: { label: "agent", scopes: "computes:read_only" } });
-  const { tokens } = await invoke(client(), "getTokens", { filters: [{ name: "label", values: ["agent"] }] });
-  expect(tokens).toEqual([expect.objectContaining({ label: "agent", scopes: "computes:read_only" })]);
-  expect(tokens as object[]).toEqual([expect.not.objectContaining({ token: expect.anything() })]);
 });

@@ -5,36 +5,20 @@
  * or VPC whose users are instances being deleted, are deleted once that is over. What cannot pass (a
  * subnet used by an instance that stays) fails at once, naming who holds it.
  */
-import type { Emulator } from "../../emulator/server";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { subnetProvider as subnetP } from "../../provider/resources/subnet";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
-import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { call, get, list } from "../helpers/emulator";
+import { make, useProviderSuite } from "../helpers/provider-suite";
 import { waitUntil } from "../helpers/wait";
-import { resetSession } from "../../provider/session";
 
 jest.setTimeout(60_000);
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  resetSession();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
-async function make(p: ResourceProvider, news: Record<string, unknown>) {
-  const r = await p.check({}, news);
-  expect(r.failures).toEqual([]);
-  return { ...(await p.create(r.inputs)), inputs: r.inputs };
-}
 const status = async (id: string) => (await get(emu, `/compute/instances/${id}`)).status;
 /** The power actions the emulator was asked for since `from` (its request log). */
 const powerActions = async (from: number) =>

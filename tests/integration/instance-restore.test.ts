@@ -1,29 +1,17 @@
 /**
- * Data recovery against the emulator: a database backup restored in place (`restoreBackupId`), an instance
- * backup restored into an existing instance (`restore`), snapshots before risky changes
- * (`snapshotBeforeChange`), and the preview checks that go with them (a type the disks do not fit, a backup
- * of another region, a secondary snapshot of a one-node cluster, script data over the limit).
+ * An instance's data recovery against the emulator: a backup restored into an existing instance (`restore`),
+ * snapshots before risky changes (`snapshotBeforeChange`), and the preview checks that go with them (a type the
+ * disks do not fit, a backup of another region, script data over the limit).
  */
-import type { Emulator } from "../../emulator/server";
-import { mysqlProvider as db } from "../../provider/resources/database";
-import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { diskProvider as disk } from "../../provider/resources/disk";
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
-import { emulator, get, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { get, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
 jest.setTimeout(120_000);
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 type Provider = typeof inst;
 const checked = async (p: Provider, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
@@ -49,59 +37,6 @@ async function said(fn: () => Promise<unknown>): Promise<string> {
 }
 
 const WEB = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: "Str0ng-Passw0rd!", backupsEnabled: true };
-
-describe("MysqlDatabase restoreBackupId", () => {
-  const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
-  const dbSnap = mysqlDatabaseSnapshot.provider;
-
-  test("restores a backup in place (same id, restoring then active, credentials read again); the same value again or removed restores nothing; a backup of another cluster is refused at preview", async () => {
-    const c = await db.create(await checked(db, base));
-    const s = await dbSnap.create((await dbSnap.check({}, { __resourceName: "s", databaseId: c.id, label: "beforemigration" })).inputs);
-
-    // At preview: a backup that is not this cluster's names restoreBackupId; nothing is sent.
-    emu.log.length = 0;
-    await expect(db.diff(c.id, c.outs, await checked(db, { ...base, restoreBackupId: 999 }, c.outs))).rejects.toThrow(
-      /restoreBackupId: 999 is not a backup of MySQL database \d+/,
-    );
-    expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
-
-    const news = await checked(db, { ...base, restoreBackupId: s.id }, c.outs);
-    const d = await db.diff(c.id, c.outs, news);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    const statuses: string[] = [];
-    const watch = setInterval(() => void get(emu, `/databases/mysql/instances/${c.id}`).then((x) => statuses.push(x.status)), 50);
-    const u = await db.update(c.id, c.outs, news).finally(() => clearInterval(watch));
-    expect(posts(/\/backups\/\d+\/restore$/).map((l) => l.path)).toEqual([`/databases/mysql/instances/${c.id}/backups/${s.id}/restore`]);
-    expect(statuses).toContain("restoring");
-    expect(await get(emu, `/databases/mysql/instances/${c.id}`)).toMatchObject({ id: Number(c.id), status: "active" });
-    expect(u.outs).toMatchObject({
-      restoreBackupId: s.id,
-      status: "active",
-      password: (await get(emu, `/databases/mysql/instances/${c.id}/credentials`)).password,
-    });
-
-    // Unchanged: no change planned; removed: a change of the input only, nothing restored.
-    expect((await db.diff(c.id, u.outs, news)).changes).toBe(false);
-    emu.log.length = 0;
-    const removed = await checked(db, base, u.outs);
-    await db.update(c.id, u.outs, removed);
-    expect(posts(/restore$/)).toEqual([]);
-  });
-
-  test("on a new cluster nothing is restored, and a line says so", async () => {
-    const out = await said(() => db.create({ ...base, restoreBackupId: 5 }).then(async (c) => expect(c.outs.restoreBackupId).toBe(5)));
-    expect(out).toMatch(/restoreBackupId 5: a new MySQL cluster has no backups of its own, so nothing is restored/);
-    expect(posts(/restore$/)).toEqual([]);
-  });
-
-  test("a secondary snapshot of a one-node cluster is refused at preview, naming target", async () => {
-    const c = await db.create(await checked(db, base));
-    const r = await dbSnap.check({}, { __resourceName: "s", databaseId: c.id, label: "nightly", target: "secondary" });
-    expect(r.failures).toEqual([
-      { property: "target", reason: expect.stringMatching(/^target: secondary applies to a high availability \(three-node\) cluster.*has 1 node/) },
-    ]);
-  });
-});
 
 describe("Instance restore", () => {
   test("a backup restored into the instance in place with overwrite: same id, the backup's disks, booted again, the password set again", async () => {

@@ -1,18 +1,9 @@
-import type { Emulator } from "../../emulator/server";
 import { instanceProvider as p } from "../../provider/resources/instance";
-import { call, emulator, get, list, useEmulator } from "../helpers/emulator";
+import { call, get, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 import { waitUntil } from "../helpers/wait";
-import { resetSession } from "../../provider/session";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
 const base = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "web-1" };

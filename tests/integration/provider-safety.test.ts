@@ -6,7 +6,6 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import type { Emulator } from "../../emulator/server";
 import { createOnce, UnidentifiedCreateError } from "../../provider/lifecycle/lost-answers";
 import { REPLACEMENT_LABEL } from "../../provider/lifecycle/replacements";
 import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
@@ -19,27 +18,13 @@ import { interfaceProvider as ifP } from "../../provider/resources/interface";
 import { sshKeySpec } from "../../provider/resources/sshKey";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
 import { client } from "../../provider/transport/settings";
-import { call, ed25519Key, emulator, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { call, ed25519Key, useEmulator } from "../helpers/emulator";
+import { make, useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  resetSession();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
 type Props = Record<string, unknown>;
-async function make(p: ResourceProvider, news: Props) {
-  const r = await p.check({}, news);
-  expect(r.failures).toEqual([]);
-  return { ...(await p.create(r.inputs)), inputs: r.inputs };
-}
 /** What the engine does for a change: check with the old inputs, diff against the old outputs. */
 async function plan(p: ResourceProvider, id: string, old: { inputs: Props; outs: Props }, news: Props) {
   const r = await p.check(old.inputs, news);

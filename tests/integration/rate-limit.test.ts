@@ -3,19 +3,13 @@
  * 429 with Retry-After beyond it; docs/spec-gaps.md), and the provider's one budget per API and token, which
  * queues its requests once the API has said 429 instead of collecting more.
  */
-import type { Emulator } from "../../emulator/server";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
-import { addUser, call, ed25519Key, emulator, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { addUser, call, ed25519Key, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
-afterEach(async () => {
-  await emu?.close();
-  resetSession();
-});
+const emu = useProviderSuite({ options: { rateLimit: 5 } });
 
 test("the emulator: a burst of N per token, then 429 with Retry-After; another token has its own", async () => {
-  emu = await emulator({ rateLimit: 5 });
   const other = await addUser(emu, "other"); // an admin request: not limited
   const answers = await Promise.all(Array.from({ length: 7 }, () => call(emu, "GET", "/profile/sshkeys")));
   const statuses = answers.map((a) => a.status).sort();
@@ -34,8 +28,6 @@ test("the emulator: a burst of N per token, then 429 with Retry-After; another t
 });
 
 test("64 concurrent creates against a limit of 5 per second all succeed, each key made once, queued rather than refused again and again", async () => {
-  emu = await emulator({ rateLimit: 5 });
-  await useEmulator(emu);
   const made = await Promise.all(
     Array.from({ length: 64 }, async (_, i) => {
       const { inputs } = await p.check({}, { label: `rl-${i}`, sshKey: ed25519Key(1000 + i) });

@@ -3,19 +3,14 @@
  * same records as the items' GETs, with what is never taken from a list (an id the list lacks, anything after
  * a write of this process).
  */
-import type { Emulator } from "../../emulator/server";
 import { THRESHOLD } from "../../provider/transport/read-batch";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
 import { vpcProvider } from "../../provider/resources/vpc";
-import { call, ed25519Key, emulator, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { call, ed25519Key } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
 type Props = Record<string, unknown>;
-let emu: Emulator;
-afterEach(async () => {
-  await emu?.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 async function keys(n: number, from = 0): Promise<Array<{ id: string; outs: Props }>> {
   const out = [];
@@ -45,8 +40,6 @@ async function readAll(made: Array<{ id: string; outs: Props }>, parallel: numbe
 }
 
 test("520 reads, 8 at a time: a few item GETs, then the list's two pages; each the same record as its own GET", async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   const made = await keys(520);
   const from = emu.log.length;
   const read = await readAll(made, 8);
@@ -62,8 +55,6 @@ test("520 reads, 8 at a time: a few item GETs, then the list's two pages; each t
 });
 
 test("a key the list lacks is read by its GET: gone when it is gone", async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   const made = await keys(40);
   // Deleted behind the provider's back before the refresh.
   expect((await call(emu, "DELETE", `/profile/sshkeys/${made[30].id}`)).status).toBe(200);
@@ -76,8 +67,6 @@ test("a key the list lacks is read by its GET: gone when it is gone", async () =
 });
 
 test("after a write of this process, reads are not taken from a list made before it", async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   const made = await keys(40);
   await Promise.all(made.map((m) => p.read(m.id, m.outs)));
   // Within the list's 5 s: a rename through the provider, then a read of that key says the new label.
@@ -91,8 +80,6 @@ test("after a write of this process, reads are not taken from a list made before
 });
 
 test("a few reads (a small stack) each send their own GET, and no list", async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   const made = await keys(THRESHOLD - 1);
   const from = emu.log.length;
   await Promise.all(made.map((m) => p.read(m.id, m.outs)));
@@ -100,8 +87,6 @@ test("a few reads (a small stack) each send their own GET, and no list", async (
 });
 
 test("reads of other collections are counted apart: VPCs read from their own list", async () => {
-  emu = await emulator();
-  await useEmulator(emu);
   const vpcs = [];
   for (let i = 0; i < 30; i++) {
     const { inputs } = await vpcProvider.check({}, { label: `rb-vpc-${i}`, region: "us-east" });

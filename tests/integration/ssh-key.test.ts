@@ -1,23 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Emulator } from "../../emulator/server";
 import { call as callImpl, configure } from "../../provider";
 import { sshKeyProvider as p } from "../../provider/resources/sshKey";
-import { addUser, call, ed25519Key, emulator, get, list } from "../helpers/emulator";
+import { addUser, call, ed25519Key, get, list } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 import { resetSession } from "../../provider/session";
 
-let emu: Emulator;
+const emu = useProviderSuite();
 const settings = (url: string, token: string) => configure({ config: { get: (k: string) => ({ "compute:apiUrl": url, "compute:token": token })[k] } });
-
-beforeEach(async () => {
-  emu = await emulator();
-  resetSession();
-  await settings(emu.url, emu.token);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
 
 const key = ed25519Key(11, "ci@example");
 /** The account's SSH keys, as the API lists them. */

@@ -1,22 +1,16 @@
 /**
  * The Token resource against the emulator: its value kept from the create answer only, a label changed in
  * place, expiry and scopes checked, a scope wider than the acting token's refused by the API naming the
- * field, revoke on delete, a lost create answer, and a read without the value (an import).
+ * field, revoke on delete, a lost create answer, a read without the value (an import), and the lookups
+ * getProfile and getTokens.
  */
-import type { Emulator } from "../../emulator/server";
+import { invoke } from "../../provider/functions";
 import { tokenProvider as p } from "../../provider/resources/token";
-import { addUser, call, emulator, get, list, useEmulator } from "../helpers/emulator";
-import { resetSession } from "../../provider/session";
+import { client } from "../../provider/transport/settings";
+import { addUser, call, get, list, useEmulator } from "../helpers/emulator";
+import { useProviderSuite } from "../helpers/provider-suite";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator();
-  await useEmulator(emu);
-});
-afterEach(async () => {
-  await emu.close();
-  resetSession();
-});
+const emu = useProviderSuite();
 
 const checked = async (news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
   const r = await p.check(olds, { __resourceName: "agent", ...news });
@@ -99,4 +93,13 @@ test("a read without the value (an import, a get) leaves the token empty and say
     process.stderr.write = write;
   }
   expect(said.join("")).toMatch(/token \d+ is read without its value .* its `token` output stays empty/);
+});
+
+test("getProfile and getTokens read the profile and its tokens (never their values)", async () => {
+  const profile = await invoke(client(), "getProfile", {});
+  expect(profile).toMatchObject({ username: "admin", restricted: false, uid: expect.any(Number) });
+  await call(emu, "POST", "/profile/tokens", { body: { label: "agent", scopes: "computes:read_only" } });
+  const { tokens } = await invoke(client(), "getTokens", { filters: [{ name: "label", values: ["agent"] }] });
+  expect(tokens).toEqual([expect.objectContaining({ label: "agent", scopes: "computes:read_only" })]);
+  expect(tokens as object[]).toEqual([expect.not.objectContaining({ token: expect.anything() })]);
 });

@@ -1,0 +1,79 @@
+import type { Emulator, EmulatorOptions } from "../../emulator/server";
+import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
+import { resetSession } from "../../provider/session";
+import { emulator, useEmulator } from "./emulator";
+
+/** The emulator of a provider suite's running test, and a way to start another in its place. */
+export interface SuiteEmulator extends Emulator {
+  /** Closes the test's emulator and starts one with `options` in its place, the provider pointed at it. */
+  restart(options?: EmulatorOptions): Promise<void>;
+}
+
+/**
+ * The setup of a suite that runs the provider in this process against the emulator. Before each test (or once
+ * before the file's tests, with `once`) it starts an emulator with `options`, resets the provider's session and
+ * points its settings at the emulator (`useEmulator`); after, it closes the emulator and resets the session.
+ * Registers the hooks where it is called (the file, or a `describe`). The answer reads through to the emulator
+ * of the running test.
+ */
+export function useProviderSuite(opts: { options?: EmulatorOptions; once?: boolean } = {}): SuiteEmulator {
+  let current: Emulator | undefined;
+  const emu = (): Emulator => {
+    if (!current) throw new Error("the provider suite's emulator is started in its beforeEach or beforeAll");
+    return current;
+  };
+  const start = async (options: EmulatorOptions = {}) => {
+    current = await emulator(options);
+    await useEmulator(current);
+  };
+  const stop = async () => {
+    await current?.close();
+    current = undefined;
+    resetSession();
+  };
+  (opts.once ? beforeAll : beforeEach)(() => start(opts.options));
+  (opts.once ? afterAll : afterEach)(stop);
+  return {
+    get url() {
+      return emu().url;
+    },
+    get token() {
+      return emu().token;
+    },
+    get store() {
+      return emu().store;
+    },
+    get timing() {
+      return emu().timing;
+    },
+    get faults() {
+      return emu().faults;
+    },
+    get rateLimit() {
+      return emu().rateLimit;
+    },
+    get log() {
+      return emu().log;
+    },
+    close: () => emu().close(),
+    restart: async (options) => {
+      await stop();
+      await start(options);
+    },
+  };
+}
+
+/** Checks `news` (no failure expected) and creates the resource: its id and outputs, and the checked inputs. */
+export async function make(p: ResourceProvider, news: Record<string, unknown>) {
+  const r = await p.check({}, news);
+  expect(r.failures).toEqual([]);
+  return { ...(await p.create(r.inputs)), inputs: r.inputs };
+}
+
+/** Checks `news` against `outs` and diffs them: the diff, and the update that would follow. */
+export async function change(p: ResourceProvider, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
+  const r = await p.check(outs, news);
+  expect(r.failures).toEqual([]);
+  const d = await p.diff(id, outs, r.inputs);
+  return { diff: d, update: () => p.update(id, outs, r.inputs) };
+}
