@@ -2,7 +2,8 @@
  * The provider implementation, loaded by name (`require("pulumi-compute/dist/provider")`) inside the
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
-import { cancelOnEngineCancel, cancelOnSignals, counted } from "./lifecycle/cancel";
+import { cancelOnSignals, counted } from "./lifecycle/cancel";
+import { cancelOnEngineCancel, quietSaidStacks, said } from "./lifecycle/dynamic-provider-patch";
 import { definitionOf } from "./registry";
 import { withoutUndefined } from "./model/mapping";
 import type { ResourceProvider } from "./lifecycle/rest-provider";
@@ -12,10 +13,13 @@ export { definitions, providers, specs } from "./registry";
 
 // Loaded by name inside the dynamic provider's process (Pulumi's cmd/dynamic-provider): Ctrl-C (the engine's
 // Cancel, SIGINT, SIGTERM) ends the waits of the operations under way, which answer with what they made
-// (provider/lifecycle/cancel.ts). Loaded anywhere else (a program, a test), it leaves the process's signals alone.
+// (provider/lifecycle/cancel.ts), and a failure is said once (the patches of
+// provider/lifecycle/dynamic-provider-patch.ts, each with its reason). Loaded anywhere else (a program, a
+// test), it leaves the process's signals, its gRPC servers and its console alone.
 if (/[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "")) {
   cancelOnSignals();
   cancelOnEngineCancel();
+  quietSaidStacks();
 }
 
 export function provider(type: string): ResourceProvider {
@@ -55,22 +59,3 @@ export async function call(type: string, m: number | string, args: unknown[]): P
     throw said(err);
   }
 }
-
-/**
- * The dynamic provider server prints every failure of check, diff, read and delete with its stack
- * (`console.error(\`${e}: ${e.stack}\`)`) before the engine shows its message: the message twice, and a
- * stack trace of ours under the Stack row. A failure of ours is said once, by the engine: its stack is a
- * mark that the console drops (the original stack is printed when PULUMI_COMPUTE_DEBUG is set).
- */
-const SAID = "\u200b\u200cpulumi-compute\u200c\u200b";
-function said(err: unknown): unknown {
-  if (!(err instanceof Error)) return err;
-  if (process.env.PULUMI_COMPUTE_DEBUG) console.error(err.stack);
-  err.stack = SAID;
-  return err;
-}
-const consoleError = console.error.bind(console);
-console.error = (...args: unknown[]) => {
-  if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(SAID)) return;
-  consoleError(...args);
-};

@@ -1,5 +1,5 @@
-import { resetCancel } from "./lifecycle/cancel";
-import type { ApiClient } from "./transport/client";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Agent } from "undici";
 import { RateBudget } from "./transport/rate-budget";
 import { ListReads } from "./transport/read-batch";
 
@@ -8,6 +8,12 @@ import { ListReads } from "./transport/read-batch";
  * runs every resource of a program in one process (the dynamic provider's, or the plugin's), calling check,
  * diff, create, update and delete one after another, and these records tie those calls together. Nothing
  * here is serialized into the stack. The modules that use a record hold its rules; this holds the data.
+ *
+ * A process has one session of its own; code run with {@link inSession} has another (two provider tests at
+ * once in one process, each with its settings, its cancellation and its connections). Held outside any
+ * session, because they belong to the process: its signal listener (lifecycle/cancel.ts), which cancels the
+ * process's own session, and the dynamic provider's patches of other libraries
+ * (lifecycle/dynamic-provider-patch.ts).
  */
 
 /** Provider settings: `compute:token` / `compute:apiUrl` (through configure), else the environment's. */
@@ -57,11 +63,24 @@ export interface PerApi {
   reads: ListReads;
 }
 
+/** The cancellation of a session's operations (the rules: lifecycle/cancel.ts). */
+export class Cancellation {
+  /** Why the session's waits end: unset until it is cancelled. */
+  reason?: string;
+  /** The waits under way, each woken at once by a cancel. */
+  readonly sleepers = new Set<() => void>();
+  /** The operations of the engine under way (`counted`). */
+  underWay = 0;
+  /** A signal came while operations were under way: the process ends once they have answered. */
+  exitWhenIdle = false;
+}
+
 export class Session {
   /** What configure() set. */
   settings: Settings = {};
-  /** The client of the current settings, reused across calls. */
-  client?: { key: string; client: ApiClient };
+  /** The keep-alive connection pool of every client of the session (transport/client.ts makes it). */
+  connections?: Agent;
+  readonly cancellation = new Cancellation();
   readonly declared = new Declarations();
   /** Create-first replacements under way, by type and old id. */
   readonly replacements = new Map<string, PendingReplacement>();
@@ -76,13 +95,27 @@ export class Session {
   }
 }
 
-let current = new Session();
+let own = new Session();
+const running = new AsyncLocalStorage<Session>();
 
-/** The session of this process. */
-export const session = (): Session => current;
+/** The session of the code running: the one {@link inSession} gives it, else the process's own. */
+export const session = (): Session => running.getStore() ?? own;
 
-/** A new session, as a new provider process would have (tests), with no cancellation pending. */
+/** The process's own session, whatever the code running (what a signal of the process cancels). */
+export const processSession = (): Session => own;
+
+/** Runs `fn` (and everything it starts, awaited or not) in the session given. */
+export function inSession<T>(s: Session, fn: () => T): T {
+  return running.run(s, fn);
+}
+
+/**
+ * A new session for the process, as a new provider process would have (tests): no settings, nothing
+ * declared, no cancellation pending, no operation counted, new connections (the old pool closes once its
+ * requests have ended). A session run with {@link inSession} is not touched.
+ */
 export function resetSession(): void {
-  current = new Session();
-  resetCancel();
+  const old = own;
+  own = new Session();
+  old.connections?.close().catch(() => undefined);
 }

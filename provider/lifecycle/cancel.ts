@@ -1,38 +1,47 @@
 /**
  * Ctrl-C: the engine's Cancel (and SIGINT or SIGTERM reaching the provider's process) ends every wait of
- * the process at once. A request in flight is never cut (its answer may be what tells what was made); the
+ * the session at once. A request in flight is never cut (its answer may be what tells what was made); the
  * wait or pause after it fails instead, so an operation ends within moments with what it made: a create
  * whose POST was answered fails keeping the resource with its id (the stack records it), an update keeps
  * the resource as it is, a power cycle still sends the boot back. Nothing is sent twice, nothing is lost.
+ *
+ * These are the rules; their data (the reason, the waits, the operations under way) is the session's
+ * `cancellation` (provider/session.ts), so a reset of the session resets it and two sessions at once do not
+ * cancel each other.
  */
+import { processSession, session, type Session } from "../session";
 
 export class CancelledError extends Error {}
 
-let why: string | undefined;
-const sleepers = new Set<() => void>();
-
-/** Cancels every wait of this process, now and to come (the process ends with the run). */
-export function cancel(reason: string): void {
-  if (why !== undefined) return;
-  why = reason;
-  for (const wake of [...sleepers]) wake();
+/** Cancels every wait of the session (the running code's by default), now and to come (the process ends with the run). */
+export function cancel(reason: string, s: Session = session()): void {
+  const c = s.cancellation;
+  if (c.reason !== undefined) return;
+  c.reason = reason;
+  for (const wake of [...c.sleepers]) wake();
 }
 
-export const isCancelled = (): boolean => why !== undefined;
+export const isCancelled = (): boolean => session().cancellation.reason !== undefined;
 
-/** For tests: the process goes on as if nothing had been cancelled. */
-export function resetCancel(): void {
-  why = undefined;
+/**
+ * A new run of the engine attaches to this session (the plugin's Attach): the Cancel the last run's engine
+ * sent as it closed ends none of this run's waits. The rest of the session is kept (the settings are not
+ * sent again), and so are the operations counted.
+ */
+export function beginRun(): void {
+  session().cancellation.reason = undefined;
 }
 
 /** Fails when cancelled, naming what was under way. */
 export function checkCancelled(what: string): void {
+  const why = session().cancellation.reason;
   if (why !== undefined) throw new CancelledError(`cancelled (${why}) while ${what}`);
 }
 
 /** Waits `ms`, or less when the run is cancelled meanwhile; then fails if it is, naming what was waited for. */
 export async function pause(ms: number, what: string): Promise<void> {
   checkCancelled(what);
+  const { sleepers } = session().cancellation;
   await new Promise<void>((resolve) => {
     const wake = () => {
       clearTimeout(timer);
@@ -45,65 +54,39 @@ export async function pause(ms: number, what: string): Promise<void> {
   checkCancelled(what);
 }
 
-let listening = false;
-let underWay = 0;
-let exitWhenIdle = false;
-
 /** Runs an operation the engine asked for, counted: a signal lets the operations under way answer before the process ends. */
 export async function counted<T>(op: () => Promise<T>): Promise<T> {
-  underWay++;
+  const c = session().cancellation;
+  c.underWay++;
   try {
     return await op();
   } finally {
-    underWay--;
+    c.underWay--;
     // (Time for the answer to reach the engine first.)
-    if (exitWhenIdle && underWay === 0) setTimeout(() => process.exit(0), 200);
+    if (c.exitWhenIdle && c.underWay === 0) setTimeout(() => process.exit(0), 200);
   }
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** A signal of the process: it cancels the process's own session, which ends the process once idle. */
+function onSignal(signal: NodeJS.Signals): void {
+  const s = processSession();
+  cancel(`${signal} received`, s);
+  if (s.cancellation.underWay === 0) process.exit(0);
+  s.cancellation.exitWhenIdle = true;
 }
 
 /**
  * SIGINT and SIGTERM reaching this provider process end it, as they would by default, but never in the
  * middle of an operation: the waits under way end at once, their operations answer the engine with what
  * they made, and then the process ends. (The engine closes its plugins with SIGINT; a terminal's Ctrl-C
- * reaches the whole process group.)
+ * reaches the whole process group.) The listener is the process's, not a session's: it is added once per
+ * process (the process's own list of listeners says whether it is there), and acts on the process's session
+ * of the moment.
  */
 export function cancelOnSignals(): void {
-  if (listening) return;
-  listening = true;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      cancel(`${signal} received`);
-      if (underWay === 0) process.exit(0);
-      exitWhenIdle = true;
-    });
+  for (const signal of SIGNALS) {
+    if (!process.listeners(signal).includes(onSignal)) process.on(signal, onSignal);
   }
-}
-
-interface GrpcServerPrototype {
-  _retrieveHandler?: (this: unknown, path: string) => unknown;
-  __computeCancel?: boolean;
-}
-
-/**
- * The dynamic classes: Pulumi's dynamic provider server answers the engine's Cancel and does nothing. Its
- * gRPC server (@grpc/grpc-js, loaded before this module) looks up each call's handler by path; that lookup
- * is wrapped so that a Cancel call cancels this process's waits too, then goes on as before. Without such a
- * server (another grpc-js), only SIGINT and SIGTERM reach the waits.
- */
-export function cancelOnEngineCancel(): boolean {
-  let hooked = false;
-  for (const [file, mod] of Object.entries(require.cache)) {
-    if (!/[\\/]@grpc[\\/]grpc-js[\\/]build[\\/]src[\\/]server\.js$/.test(file)) continue;
-    const proto = (mod?.exports as { Server?: { prototype: GrpcServerPrototype } } | undefined)?.Server?.prototype;
-    const original = proto?._retrieveHandler;
-    if (!proto || typeof original !== "function") continue;
-    hooked = true;
-    if (proto.__computeCancel) continue;
-    proto.__computeCancel = true;
-    proto._retrieveHandler = function (path: string) {
-      if (path === "/pulumirpc.ResourceProvider/Cancel") cancel("the engine's Cancel: Ctrl-C");
-      return original.call(this, path);
-    };
-  }
-  return hooked;
 }

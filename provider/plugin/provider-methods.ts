@@ -9,7 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { cancel, resetCancel } from "../lifecycle/cancel";
+import { beginRun, cancel } from "../lifecycle/cancel";
 import { FunctionArgsError, invoke } from "../functions";
 import { client, configure, settingsProblems } from "../transport/settings";
 import type { Props } from "../model/table";
@@ -54,7 +54,7 @@ export function providerMethods(engine: EngineLink) {
     // this run's waits (the rest of the session is kept: the settings are not sent again).
     attach(call: Call<plugproto.PluginAttach>, cb: Callback<emptyproto.Empty>) {
       engine.address = call.request.getAddress();
-      resetCancel();
+      beginRun();
       console.error(`pulumi-resource-compute: attached to the engine at ${engine.address}`);
       cb(null, new emptyproto.Empty());
     },

@@ -1,6 +1,7 @@
 import pRetry from "p-retry";
 import { pause } from "../lifecycle/cancel";
 import { Agent, request, type Dispatcher } from "undici";
+import { session } from "../session";
 import { RateBudget } from "./rate-budget";
 import { ListReads } from "./read-batch";
 
@@ -137,11 +138,11 @@ export interface ListEnvelope<T> {
   results: number;
 }
 
-// One keep-alive connection pool per process, shared by every client (connections are per origin inside it).
-let sharedAgent: Agent | undefined;
-function agent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 });
-  return sharedAgent;
+/** The keep-alive connection pool of the running session, shared by every client of it (connections are per origin inside it). */
+function connections(): Agent {
+  const s = session();
+  s.connections ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 });
+  return s.connections;
 }
 
 /**
@@ -256,7 +257,7 @@ export class ApiClient {
         method: method,
         headers,
         body,
-        dispatcher: agent(),
+        dispatcher: connections(),
         headersTimeout: this.opts.timeoutMs ?? 60_000,
         bodyTimeout: this.opts.timeoutMs ?? 60_000,
       });

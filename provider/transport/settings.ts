@@ -1,4 +1,4 @@
-import { session, type Settings } from "../session";
+import { session, type Session, type Settings } from "../session";
 import { ApiClient, type RetryPolicy } from "./client";
 
 export type { Settings };
@@ -90,8 +90,16 @@ export function clientFor(given: Settings, opts: { tokenRequired: boolean }): Ap
   const apiUrl = (given.apiUrl || process.env.COMPUTE_API_URL) as string;
   const key = `${apiUrl}\n${token}`;
   const s = session();
-  if (s.client?.key !== key) {
-    s.client = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv(), shared: (url, t) => s.perApi(url, t) }) };
+  let kept = clients.get(s);
+  if (kept?.key !== key) {
+    kept = { key, client: new ApiClient({ baseUrl: apiUrl, token, retry: retryPolicyFromEnv(), shared: (url, t) => s.perApi(url, t) }) };
+    clients.set(s, kept);
   }
-  return s.client.client;
+  return kept.client;
 }
+
+/**
+ * Each session's client of its current settings, reused across calls: kept beside the session (it goes with
+ * it), since the session imports no transport code, which itself uses the session.
+ */
+const clients = new WeakMap<Session, { key: string; client: ApiClient }>();
