@@ -1,7 +1,7 @@
 import { restProvider, type ResourceProvider, type ProviderHooks } from "./lifecycle/rest-provider";
 import type { ApiClient } from "./transport/client";
-import type { ApiRecord, Field, InputsOf, Props, ResourceSpec } from "./model/table";
-import { timeoutsField } from "./model/timeouts";
+import type { Example } from "./model/example";
+import type { ApiRecord, Field, Props, ResourceSpec } from "./model/table";
 
 /**
  * A resource is one definition: its table and facts (ResourceSpec: fields, paths, label rule, timeouts,
@@ -14,6 +14,12 @@ export interface ResourceDefinition<Api extends ApiRecord = ApiRecord> {
   provider: ResourceProvider;
   lookup?: LookupRow;
   sdk: SdkRow;
+  /**
+   * Its one example, a small program using it (provider/model/example.ts): schema.json's description (the
+   * Registry page) and the SDKs' docs in four languages, its docs page, and tests/integration/examples.test.ts,
+   * which compiles and runs each.
+   */
+  example: () => Example;
 }
 
 /**
@@ -26,6 +32,8 @@ export interface LookupRow {
   name: string;
   /** The result property that holds the list. */
   listKey: string;
+  /** The token scope the list needs, as the spec's endpoint tables say (docs/functions.md shows it). */
+  scope: string;
   description: string;
   /** The words for each parent id argument ("instance": "The instance's id."). */
   parents?: Record<string, string>;
@@ -48,24 +56,17 @@ export interface SdkRow {
 }
 
 /**
- * The definition of a resource: its spec, given the `timeouts` input made from `spec.timeouts` after its last
- * input (the spec object itself gets it, so that every hook holding it sees the whole table), and its
- * provider (restProvider with the hooks).
+ * The definition of a resource: its spec as `table()` made it (the `timeouts` input from `spec.timeouts`
+ * already in its fields, so that every hook holding it sees the whole table), and its provider (restProvider
+ * with the hooks). The spec given is not changed.
  */
 export function defineResource<Api extends ApiRecord, const F extends readonly Field[]>(d: {
   spec: ResourceSpec<Api, F>;
-  hooks?: ProviderHooks<Api, InputsOf<F>>;
+  hooks?: ProviderHooks<Api, F>;
   lookup?: LookupRow;
   sdk: SdkRow;
+  example: () => Example;
 }): ResourceDefinition<Api> {
-  // The `timeouts` row joins the table (a row of the core's, not typed in the resource's inputs).
-  const spec: ResourceSpec<Api> = d.spec;
-  spec.fields = withTimeouts(spec);
-  return { spec, provider: restProvider(d.spec, d.hooks), lookup: d.lookup, sdk: d.sdk };
-}
-
-function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
-  if (!spec.timeouts || spec.fields.some((f) => f.name === "timeouts")) return spec.fields;
-  const lastInput = spec.fields.map((f) => f.kind).lastIndexOf("input");
-  return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)];
+  // The spec is taken as it is (its `timeouts` row came with `table()`), never changed.
+  return { spec: d.spec, provider: restProvider(d.spec, d.hooks), lookup: d.lookup, sdk: d.sdk, example: d.example };
 }

@@ -33,30 +33,6 @@ export interface PendingReplacement {
   temp?: string;
 }
 
-/**
- * What the program declares across resources, recorded as the engine checks and diffs them, so that rules
- * that hold across resources are refused at preview instead of by the API halfway through an `up`
- * (lifecycle/program.ts). Keyed by the resource's name in the program, which a replacement keeps.
- */
-export class Declarations {
-  /** An instance's one snapshot slot: who of this program takes it. */
-  readonly snapshotSlots = new Map<string, string>();
-  /** The snapshot resources of a database (the API keeps at most 3). */
-  readonly databaseSnapshots = new Map<string, Set<string>>();
-  /** An Instance's planned backup service (its diff sees it before the update that enables it). */
-  readonly plannedBackups = new Map<string, boolean>();
-  /** An Instance's `snapshotBeforeChange`, for its disks' steps. */
-  readonly preChangeSnapshots = new Map<string, boolean>();
-  /** The subnets of a VPC, by resource name: their labels and ranges. */
-  readonly subnets = new Map<string, Map<string, { label: string; ipv4: string }>>();
-  /** Who manages a profile's interfaces as a list (a Config's or an Instance's `interfaces`), by profile. */
-  readonly interfacesAsList = new Map<string, string>();
-  /** Who manages a profile's interfaces one by one (Interface resources), by profile. */
-  readonly interfacesOneByOne = new Map<string, string>();
-  /** The pinned labels existing data-holding resources hold (lifecycle/replacements.ts), by type and name. */
-  readonly heldLabels = new Map<string, string>();
-}
-
 /** The request budget and the list reads of one API and token, shared by every client of the process. */
 export interface PerApi {
   budget: RateBudget;
@@ -81,7 +57,8 @@ export class Session {
   /** The keep-alive connection pool of every client of the session (transport/client.ts makes it). */
   connections?: Agent;
   readonly cancellation = new Cancellation();
-  readonly declared = new Declarations();
+  /** The pinned labels existing data-holding resources hold (lifecycle/replacements.ts), by type and name. */
+  readonly heldLabels = new Map<string, string>();
   /** Create-first replacements under way, by type and old id. */
   readonly replacements = new Map<string, PendingReplacement>();
   private readonly apis = new Map<string, PerApi>();
@@ -118,4 +95,19 @@ export function resetSession(): void {
   const old = own;
   own = new Session();
   old.connections?.close().catch(() => undefined);
+}
+
+/**
+ * A record of the session that the module declaring it owns (what a resource's program declares across its
+ * resources, say): `const slots = perSession(() => new Map<string, string>())`, then `slots()` is the running
+ * session's. It goes with its session: a new session, or `resetSession()`, starts it afresh.
+ */
+export function perSession<T>(make: () => T): () => T {
+  const held = new WeakMap<Session, T>();
+  return () => {
+    const s = session();
+    let v = held.get(s);
+    if (v === undefined) held.set(s, (v = make()));
+    return v;
+  };
 }

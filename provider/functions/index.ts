@@ -33,27 +33,6 @@ export function resourceItem(spec: ResourceSpec, description: string): ItemType 
   };
 }
 
-/**
- * The token scope each resource's lookup needs, as the spec's endpoint tables say (docs/functions.md shows
- * it). Keyed by the lookup's name: a lookup without one fails tests/integration/lookups.test.ts.
- */
-export const LOOKUP_SCOPES: Record<string, string> = {
-  getInstances: "`computes:read_only`",
-  getDisks: "`computes:read_only`",
-  getConfigs: "`computes:read_only`",
-  getInterfaces: "`computes:read_only`",
-  getInstanceBackups: "`computes:read_only`",
-  getVpcs: "any scope (a valid token)",
-  getSubnets: "any scope (a valid token)",
-  getMysqlDatabases: "`databases:read_only`",
-  getPostgresDatabases: "`databases:read_only`",
-  getMysqlDatabaseBackups: "`databases:read_write`: the spec asks read_write to list a cluster's backups, a read_only token is refused (403)",
-  getPostgresDatabaseBackups:
-    "`databases:read_write`: the spec asks read_write to list a cluster's backups (said for MySQL; PostgreSQL's are mirrored), a read_only token is refused (403)",
-  getSshKeys: "`account:read_only`",
-  getTokens: "`account:read_only`",
-};
-
 /** A resource's lookup, from its definition: its parents' ids, the filters, and its outputs as items. */
 function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
   const row = d.lookup;
@@ -68,7 +47,7 @@ function lookupOf(d: ResourceDefinition): FunctionSpec | undefined {
     listKey: row.listKey,
     path: (args) => spec.collectionPath(args),
     filterable: true,
-    scope: LOOKUP_SCOPES[row.name],
+    scope: row.scope,
     plainArray: row.plainArray,
     list: row.list,
     // An API record as the resource's outputs show it: the table's fields, the id as a string.
@@ -153,22 +132,17 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
     // The API filters a paged list itself (X-Filter) as far as it can; the client's pass below makes the result.
     const filter = spec.filterable ? apiFilter(args, spec.apiField ?? (spec.toItem ? () => undefined : recordApiField(spec))) : undefined;
     const raw = spec.list ? await spec.list(c, path, args) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await readList(c, path, filter);
-    let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : (convertKeys(r, camel) as Props)));
+    let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : convertKeys(r, camel)));
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };
   }
   if (spec.read) return spec.read(c, spec.path(args));
-  const r = await c.get(spec.path(args), true);
+  const r = await c.get<Props>(spec.path(args), true);
   if (r === undefined) throw new Error(`${spec.what?.(args) ?? name} not found`);
-  return convertKeys(r, camel) as Props;
+  return convertKeys(r, camel);
 }
 
 const itemFieldsOf = (spec: FunctionSpec) => ITEM_TYPES[spec.item]?.fields ?? [];
-
-/** The field names an item of a function has (its item type's): what `filters` and `orderBy` may name. */
-export function itemFields(spec: FunctionSpec): string[] {
-  return itemFieldsOf(spec).map((f) => f.name);
-}
 
 /**
  * The field names of `filters` and `orderBy` when they are plain values (not Outputs): checked when the

@@ -253,7 +253,7 @@ async function availabilityList(c: ApiClient, path: string, args: Props): Promis
 async function readGrants(c: ApiClient, path: string): Promise<Props> {
   const r = await c.get<Props>(path);
   if (r === undefined || r === null) return structuredClone(ALL_GRANTS);
-  return { restricted: true, ...(convertKeys(r, camel) as Props) };
+  return { restricted: true, ...convertKeys(r, camel) };
 }
 
 /** The functions, in the order of the docs (after the lookups of the resources). */

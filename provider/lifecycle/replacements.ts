@@ -60,7 +60,7 @@ export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, 
  */
 export const HELD_LABEL = "__heldLabel";
 
-const held = () => session().declared.heldLabels;
+const held = () => session().heldLabels;
 
 /** check: marks the inputs of an existing resource, or of its replacement, with the pinned label it holds. */
 export function markHeldLabel(spec: ResourceSpec, name: unknown, olds: Props, inputs: Props, existing: boolean): void {

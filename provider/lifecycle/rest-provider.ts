@@ -9,16 +9,19 @@ import { client as settingsClient } from "../transport/settings";
 import { putChanged, untilAccepted, waitStatus } from "./steps";
 import { planCreate, planUpdate, type PlanContext } from "../model/plan";
 import {
+  asTable,
   UNKNOWN,
   type ApiRecord,
   type Field,
+  type InputName,
   type InputsOf,
   labelField,
+  type RawInputsOf,
   snake,
   type Props,
   type ResourceSpec,
+  type StateOf,
   type StatusWait,
-  type Typed,
 } from "../model/table";
 import { budgetOf } from "../model/timeouts";
 import { waitFor } from "./wait";
@@ -39,11 +42,11 @@ export interface ResourceProvider {
   plan(id: string | undefined, olds: Props, news: Props): Props;
 }
 
-/** What a lifecycle hook gets: the client, the resource's id and the inputs (or the old ones, on delete). */
-export interface HookContext<Api, In extends object = Props> {
+/** What a lifecycle hook gets: the client, the resource's id and the inputs (or the state, on delete). */
+export interface HookContext<Api, F extends readonly Field[] = readonly Field[]> {
   client: ApiClient;
   id: string;
-  props: Typed<In>;
+  props: StateOf<F>;
   /** The wait budget of this operation (the plugin's `customTimeouts` when given, else the `timeouts` input, else the defaults). */
   timeoutMs: number;
   /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
@@ -66,52 +69,75 @@ export interface OutputsContext {
 }
 
 /** What `send` gets: the client, the body (the table's, or `createBody`'s) and the inputs. */
-export interface SendContext<In extends object> {
+export interface SendContext<F extends readonly Field[]> {
   client: ApiClient;
   body: Props;
-  inputs: Typed<In>;
+  inputs: InputsOf<F>;
 }
 
 /**
- * The steps a resource adds to the generic provider, each typed by the resource's inputs (`In`, from its
- * table). The table gives check, diff, the bodies, the outputs, the waits after create and delete and the
+ * The steps a resource adds to the generic provider, each typed by the resource's table `F`: the new inputs
+ * are `InputsOf<F>`, the state `StateOf<F>`, field lists the table's names, so a misspelt field does not
+ * compile. The table gives check, diff, the bodies, the outputs, the waits after create and delete and the
  * words of a failure that keeps the resource; the core sends the create (the lost-answer protocol) and
  * maps the outputs. These hooks say only what differs.
+ *
+ * The order they run in, per operation of restProvider:
+ * - check: the table's check (coercion, auto-naming, field rules), then `validate`;
+ * - diff: the table's diff, then `diff`, then the replacement rules (a pinned label's rename);
+ * - preview (plugin): the table's plan (provider/model/plan.ts), then `plan`;
+ * - create: the generated inputs, the table's body, `createBody`, the replacement's temporary label, then
+ *   `send` (around the core's POST, sent through the lost-answer protocol and again while the API is
+ *   busy), the table's `waitCreated`, `afterCreate`, then the outputs: `mapOutputs` (else the table's),
+ *   `extraOutputs`, and what the hooks set in `ctx.outputs`;
+ * - read: the GET (or the collection's list in a large refresh), then `mapOutputs`, `extraOutputs`;
+ * - update: the unfinished create's wait, `update` (else one PUT of the changed fields), then the outputs
+ *   as at create;
+ * - delete: `deleteSteps` around the DELETE, the table's `waitGone`, the replacement's rename; on a
+ *   failure, `deleteFailure`.
  */
-export interface ProviderHooks<Api extends ApiRecord, In extends object = Props> {
-  /** check: cross-field rules, after the table's own (failures name their property). */
-  validate?(news: Props, olds: Props, checked: { inputs: Typed<In>; failures: readonly CheckFailure[] }): CheckFailure[] | Promise<CheckFailure[]>;
+export interface ProviderHooks<Api extends ApiRecord, F extends readonly Field[] = readonly Field[]> {
+  /**
+   * check: cross-field rules, after the table's own (failures name their property). `news` as the program
+   * gave them, `checked.inputs` as the table checked them; `client` for a rule that needs the API.
+   */
+  validate?(
+    news: RawInputsOf<F>,
+    olds: StateOf<F>,
+    checked: { inputs: InputsOf<F>; failures: readonly CheckFailure[] },
+    client: () => ApiClient,
+  ): CheckFailure[] | Promise<CheckFailure[]>;
   /**
    * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
    * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
    */
-  diff?(client: () => ApiClient, id: string, olds: Typed<In>, news: Typed<In>, d: DiffOutcome): Promise<void> | void;
+  diff?(client: () => ApiClient, id: string, olds: StateOf<F>, news: InputsOf<F>, d: DiffOutcome<InputName<F>>): Promise<void> | void;
   /** create: the body to send, from the table's (the inputs under their API names). */
-  createBody?(body: Props, inputs: Typed<In>): Props;
+  createBody?(body: Props, inputs: InputsOf<F>): Props;
   /**
    * create: how it is sent. `create` sends the POST through the lost-answer protocol (to the collection, or
    * the path given), adopting what a lost answer made; a hook calls it around its own steps, or sends its own.
    */
-  send?(create: (collectionPath?: string) => Promise<Api>, ctx: SendContext<In>): Promise<Api>;
+  send?(create: (collectionPath?: string) => Promise<Api>, ctx: SendContext<F>): Promise<Api>;
   /** create: steps after the POST (and the table's wait), such as a boot; returns the API object to record. */
-  afterCreate?(ctx: HookContext<Api, In>, api: Api): Promise<Api>;
+  afterCreate?(ctx: HookContext<Api, F>, api: Api): Promise<Api>;
   /** Custom update (default: putChanged, one PUT of the changed in-place fields). */
-  update?(ctx: HookContext<Api, In>, olds: Typed<In>, news: Typed<In>, changed: string[]): Promise<Api>;
+  update?(ctx: HookContext<Api, F>, olds: StateOf<F>, news: InputsOf<F>, changed: InputName<F>[]): Promise<Api>;
   /** Outputs from the API record alone, without a call (default: the table's, `fromApi`); a failure keeps these. */
-  mapOutputs?(api: Api, props: Typed<In>): Props;
+  mapOutputs?(api: Api, props: StateOf<F>): Props;
   /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
-  extraOutputs?(client: ApiClient, api: Api, props: Typed<In>, how: OutputsContext): Promise<Props> | Props;
+  extraOutputs?(client: ApiClient, api: Api, props: StateOf<F>, how: OutputsContext): Promise<Props> | Props;
   /**
    * delete: how the DELETE is sent (`remove` sends it once and answers its HTTP status), for a resource the
    * API deletes only under conditions the provider can meet (a shut down instance, a clone over), or not at
    * all (a snapshot in its instance's slot: nothing is sent, and a line says what becomes of it). A destroy
    * completes.
    */
-  deleteSteps?(ctx: HookContext<Api, In>, remove: () => Promise<number>): Promise<number>;
+  deleteSteps?(ctx: HookContext<Api, F>, remove: () => Promise<number>): Promise<number>;
   /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
-  deleteFailure?(ctx: HookContext<Api, In>, err: unknown): Promise<Error | undefined>;
+  deleteFailure?(ctx: HookContext<Api, F>, err: unknown): Promise<Error | undefined>;
   /** preview: what the resource's own steps will set, over the table's plan (provider/model/plan.ts); no request. */
-  plan?(ctx: PlanContext, outs: Props): void;
+  plan?(ctx: PlanContext<F>, outs: Props): void;
 }
 
 /**
@@ -122,20 +148,21 @@ export interface ProviderHooks<Api extends ApiRecord, In extends object = Props>
  */
 export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
   spec: ResourceSpec<Api, F>,
-  hooks: ProviderHooks<Api, InputsOf<F>> = {},
+  hooks: ProviderHooks<Api, F> = {},
 ): ResourceProvider {
-  type In = Typed<InputsOf<F>>;
+  type In = InputsOf<F>;
+  type State = StateOf<F>;
   const label = labelField(spec);
   const getClient = () => settingsClient();
-  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, props as In) : fromApi(spec, api, props));
-  const outputs = async (c: ApiClient, api: Api, props: In, how: OutputsContext, added: Props = {}) => {
+  const base = (api: Api, props: Props): Props => (hooks.mapOutputs ? hooks.mapOutputs(api, asTable<State>(props)) : fromApi(spec, api, props));
+  const outputs = async (c: ApiClient, api: Api, props: Props, how: OutputsContext, added: Props = {}) => {
     const outs = base(api, props);
-    return { ...outs, ...(hooks.extraOutputs ? await hooks.extraOutputs(c, api, props, how) : {}), ...added };
+    return { ...outs, ...(hooks.extraOutputs ? await hooks.extraOutputs(c, api, asTable<State>(props), how) : {}), ...added };
   };
-  const context = (c: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api, InputsOf<F>> => ({
+  const context = (c: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api, F> => ({
     client: c,
     id,
-    props: props as In,
+    props: asTable<State>(props),
     timeoutMs,
     outputs: {},
     keep: {},
@@ -151,8 +178,10 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
    * A create cut short (a timeout, Ctrl-C) kept the resource in the stack before it was ready (its recorded
    * status not what the create waits for): the next update finishes that wait first.
    */
-  const unfinished = (olds: Props): boolean =>
-    Boolean(spec.waitCreated && typeof olds.status === "string" && !spec.waitCreated.done({ status: olds.status } as unknown as Api));
+  const finish = spec.unfinished ?? (spec.waitCreated && { statuses: [spec.waitCreated.readyStatus], wait: spec.waitCreated, outputs: undefined });
+  const unfinished = (olds: Props): boolean => Boolean(finish && typeof olds.status === "string" && !finish.statuses.includes(olds.status));
+  /** What may change until an unfinished create is ready (default: everything the API assigns). */
+  const unsettled = finish?.outputs ?? spec.fields.filter((f) => f.kind === "output").map((f) => f.name);
   /** Inputs the provider made or the create answered (a generated password, a token's value). */
   const generated = spec.fields.filter((f) => f.generate);
   const carried = spec.fields.filter((f) => f.generate || f.fromCreate).map((f) => f.name);
@@ -166,14 +195,17 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
   return {
     async check(olds, news) {
       const r = checkInputs(spec, news, olds);
-      if (hooks.validate) r.failures.push(...(await hooks.validate(news, olds, { inputs: r.inputs as In, failures: r.failures })));
+      if (hooks.validate)
+        r.failures.push(
+          ...(await hooks.validate(asTable<RawInputsOf<F>>(news), asTable<State>(olds), { inputs: asTable<In>(r.inputs), failures: r.failures }, getClient)),
+        );
       if (renames) markHeldLabel(spec, news[RESOURCE_NAME], olds, r.inputs, isExisting(olds));
       return r;
     },
 
     async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
-      if (hooks.diff) await hooks.diff(getClient, id, olds as In, news as In, d);
+      if (hooks.diff) await hooks.diff(getClient, id, asTable<State>(olds), asTable<In>(news), asTable<DiffOutcome<InputName<F>>>(d));
       if (renames) {
         // A replacement is made first (under a temporary label if the old one holds a pinned label).
         noteReplacement(spec, id, d, news);
@@ -185,12 +217,13 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
     async create(inputs) {
       let id: string | undefined;
       let last: Api | undefined;
-      const ins = { ...inputs } as In;
-      for (const f of generated) if (ins[f.name] === undefined && f.generate?.when(ins)) (ins as Props)[f.name] = f.generate.value();
-      let ctx: HookContext<Api, InputsOf<F>> | undefined;
+      const made: Props = { ...inputs };
+      for (const f of generated) if (made[f.name] === undefined && f.generate?.when(made)) made[f.name] = f.generate.value();
+      const ins = asTable<In>(made);
+      let ctx: HookContext<Api, F> | undefined;
       try {
         const c = getClient();
-        const table = toApiBody(spec, ins);
+        const table = toApiBody(spec, made);
         const body = hooks.createBody ? hooks.createBody(table, ins) : table;
         const replacing = renames ? await replacementLabel(c, spec, ins) : undefined;
         if (replacing) body[snake(label)] = replacing.temp;
@@ -200,26 +233,26 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
           untilAccepted(
             `the ${spec.noun}'s create`,
             budgetOf(spec, ins, "create"),
-            () => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, ins),
+            () => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, made),
             isBusy,
           );
         last = hooks.send ? await hooks.send(create, { client: c, body, inputs: ins }) : await create();
         id = String(last.id);
         replacing?.done(id);
-        ctx = context(c, id, ins, budgetOf(spec, ins, "create"));
+        ctx = context(c, id, made, budgetOf(spec, made, "create"));
         if (spec.waitCreated) last = await ctx.wait(spec.waitCreated);
         if (hooks.afterCreate) {
           last = await hooks.afterCreate(ctx, last);
           ctx.latest = undefined;
         }
-        const outs = await outputs(c, last, ins, { op: "create", olds: {} }, ctx.outputs);
+        const outs = await outputs(c, last, made, { op: "create", olds: {} }, ctx.outputs);
         // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
-        if (replacing) Object.assign(outs, { [label]: ins[label], [REPLACEMENT_LABEL]: replacing.temp });
+        if (replacing) Object.assign(outs, { [label]: made[label], [REPLACEMENT_LABEL]: replacing.temp });
         return { id, outs: declare(spec, outs, inputs) };
       } catch (err) {
         const e = describeFailure(spec, "create", id, err);
         const now = ctx?.latest ?? last;
-        if (id && now) throw kept(keptNote(e.message, id), id, base(now, ins), inputs, e);
+        if (id && now) throw kept(keptNote(e.message, id), id, base(now, made), inputs, e);
         throw e;
       }
     },
@@ -234,7 +267,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
           ? await c.reads.read<Api>(c, spec.collectionPath(props), id, spec.itemPath(id, props))
           : await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        return readResult(spec, id, await outputs(c, api, props as In, { op: "read", olds: props }), props);
+        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
@@ -243,29 +276,31 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
     plan(id, olds, news) {
       if (id === undefined) {
         const outs = planCreate(spec, news);
-        hooks.plan?.({ op: "create", olds: {}, news, changed: Object.keys(news) }, outs);
+        hooks.plan?.({ op: "create", olds: {}, news: asTable<In>(news), changed: asTable<InputName<F>[]>(Object.keys(news)) }, outs);
         return outs;
       }
       const changed = changedForUpdate(olds, news);
       const outs = planUpdate(spec, olds, news, changed);
-      // What the create left unfinished: everything the API assigns may change until it is ready.
-      if (unfinished(olds)) for (const f of spec.fields) if (f.kind === "output") outs[f.name] = UNKNOWN;
-      hooks.plan?.({ op: "update", olds, news, changed }, outs);
+      // What the create left unfinished may change until it is ready.
+      if (unfinished(olds)) for (const name of unsettled) outs[name] = UNKNOWN;
+      hooks.plan?.({ op: "update", olds: asTable<State>(olds), news: asTable<In>(news), changed: asTable<InputName<F>[]>(changed) }, outs);
       return outs;
     },
 
     async update(id, olds, news) {
-      let ctx: HookContext<Api, InputsOf<F>> | undefined;
+      let ctx: HookContext<Api, F> | undefined;
       try {
         const c = getClient();
         const changed = changedForUpdate(olds, news);
         ctx = context(c, id, news, budgetOf(spec, news, "update"));
-        if (unfinished(olds) && spec.waitCreated) ctx.latest = await ctx.wait(spec.waitCreated);
-        const api = hooks.update ? await hooks.update(ctx, olds as In, news as In, changed) : (await putChanged(c, spec, id, olds, news, changed)).api;
+        if (finish && unfinished(olds)) ctx.latest = await ctx.wait(finish.wait);
+        const api = hooks.update
+          ? await hooks.update(ctx, asTable<State>(olds), asTable<In>(news), asTable<InputName<F>[]>(changed))
+          : (await putChanged(c, spec, id, olds, news, changed)).api;
         if (spec.kept?.afterUpdate) ctx.latest = api;
         const ins: Props = { ...news };
         for (const f of carried) if (ins[f] === undefined) ins[f] = olds[f];
-        return { outs: declare(spec, await outputs(c, api, ins as In, { op: "update", olds }, ctx.outputs), news) };
+        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds }, ctx.outputs), news) };
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
         if (!ctx?.latest) throw e;

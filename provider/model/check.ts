@@ -103,11 +103,12 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
   return { inputs, failures };
 }
 
-export interface DiffOutcome {
+/** What a diff found; `N`: the table's input names (a resource's diff hook gets its own). */
+export interface DiffOutcome<N extends string = string> {
   changes: boolean;
-  replaces: string[];
+  replaces: N[];
   deleteBeforeReplace: boolean;
-  changed: string[];
+  changed: N[];
 }
 
 /**

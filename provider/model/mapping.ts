@@ -1,5 +1,5 @@
 import { DECLARED, IMPORTED, valueFor } from "./check";
-import { apiName, camel, convertKeys, snake, type Props, type ResourceSpec } from "./table";
+import { apiKey, apiName, camel, convertKeys, type Props, type ResourceSpec } from "./table";
 
 /** API mapping from the table: request bodies from inputs, outputs from API records, and what `read` reports. */
 
@@ -9,7 +9,7 @@ export function toApiBody(spec: ResourceSpec, inputs: Props, only?: string[]): P
   for (const f of spec.fields) {
     if (f.kind !== "input" || f.control || f.inPath || (only && !only.includes(f.name))) continue;
     const v = inputs[f.name];
-    if (v !== undefined) body[apiName(f)] = f.raw ? v : convertKeys(v, snake);
+    if (v !== undefined) body[apiName(f)] = f.raw ? v : convertKeys(v, apiKey(f));
   }
   return body;
 }
@@ -23,7 +23,7 @@ export function updateBody(spec: ResourceSpec, news: Props, changed: string[]): 
 
 /** Outputs from an API record: every field the API returns, plus write-only inputs kept from `inputs`. */
 export function fromApi(spec: ResourceSpec, api: object, inputs: Props): Props {
-  const rec = api as Props;
+  const rec: Props = { ...api };
   const out: Props = {};
   for (const f of spec.fields) {
     const key = apiName(f);

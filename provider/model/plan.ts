@@ -1,5 +1,5 @@
 import { valueFor } from "./check";
-import { isObject, containsUnknown, UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
+import { isObject, containsUnknown, UNKNOWN, type Field, type InputName, type InputsOf, type Props, type ResourceSpec, type StateOf } from "./table";
 
 /**
  * Planned outputs, for a preview that plans exactly what the `up` then does (the plugin's Create and Update
@@ -10,14 +10,14 @@ import { isObject, containsUnknown, UNKNOWN, type Field, type Props, type Resour
  */
 
 /** What a resource's `plan` hook gets: the operation, the old outputs (none for a create) and what changed. */
-export interface PlanContext {
+export interface PlanContext<F extends readonly Field[] = readonly Field[]> {
   op: "create" | "update";
   /** The old outputs (update), with `__declared`; `{}` for a create. */
-  olds: Props;
+  olds: StateOf<F>;
   /** The checked new inputs. */
-  news: Props;
+  news: InputsOf<F>;
   /** The inputs that changed (update; every given input for a create). */
-  changed: string[];
+  changed: InputName<F>[];
 }
 
 const given = (v: unknown) => v !== undefined && v !== null;

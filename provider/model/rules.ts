@@ -118,26 +118,6 @@ export function rootPassError(pass: string): string | undefined {
 /** Names of the config device slots, `sda` to `sdh`. */
 export const DEVICE_SLOTS = ["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "sdh"] as const;
 
-/** Problems with a list of interfaces (config or create body): 1..3 items, at most one primary, vpc needs a subnet. */
-export function interfacesError(
-  list: Array<{ purpose?: unknown; primary?: unknown; subnet_id?: unknown; label?: unknown; ipam_address?: unknown }>,
-  allowEmpty: boolean,
-): { index?: number; field: string; reason: string } | undefined {
-  if (list.length === 0 && !allowEmpty) return { field: "interfaces", reason: "must have 1 to 3 interfaces" };
-  if (list.length > 3) return { field: "interfaces", reason: "must have at most 3 interfaces" };
-  if (list.filter((i) => i.primary === true).length > 1) return { field: "interfaces", reason: "at most one interface can be primary" };
-  for (const [index, i] of list.entries()) {
-    if (i.purpose !== "public" && i.purpose !== "vlan" && i.purpose !== "vpc") return { index, field: "purpose", reason: "must be one of public, vlan, vpc" };
-    if (i.purpose === "vpc" && (i.subnet_id === undefined || i.subnet_id === null))
-      return { index, field: "subnet_id", reason: "a vpc interface needs a subnet_id" };
-    if (i.purpose === "vlan" && (typeof i.label !== "string" || i.label.length < 1 || i.label.length > 64))
-      return { index, field: "label", reason: "a vlan interface needs a label of 1 to 64 characters" };
-    if (i.purpose === "public" && list.filter((x) => x.purpose === "public").length > 1)
-      return { index, field: "purpose", reason: "at most one public interface" };
-  }
-  return undefined;
-}
-
 /** An id input: the API's integer id, given as a number or as the string Pulumi ids are. */
 export const ID_PATTERN = /^\d+$/;
 

@@ -54,6 +54,11 @@ export interface Field {
   unordered?: boolean;
   /** An object the service completes with defaults: only the keys the user gave are compared. */
   partial?: boolean;
+  /**
+   * Nested keys whose API names the snake_case rule does not give (`nat11` is `nat_1_1`): camelCase to
+   * the API's. The way back needs none (`nat_1_1` reads as `nat11`).
+   */
+  apiKeys?: Readonly<Record<string, string>>;
   /** User JSON sent as is (no key conversion), such as script data. */
   raw?: boolean;
   /**
@@ -89,6 +94,12 @@ export interface Field {
    * program leaves it out.
    */
   fromCreate?: boolean;
+  /**
+   * A state that changes by itself (an instance's power state: a shutdown by hand, a crash, maintenance):
+   * once the program declares it, the engine reads the resource before each run (the plugin's
+   * `refresh_before_update`), so the next `up` puts the program's value back.
+   */
+  drifts?: boolean;
   /** JSON type of an output-only field without a `schema`, for the schema. */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   /** JSON type of the items of an output-only list without a `schema`, for the schema. */
@@ -101,6 +112,8 @@ export interface StatusWait<Api> {
   /** "to be ready", for messages. */
   what: string;
   done(api: Api): boolean;
+  /** The status `done` asks for, when it asks for one: what a state's recorded status is compared with. */
+  readyStatus?: string;
   failed?(api: Api): string | undefined;
   /** Polling cap (ms): 2 s by default; a database that takes minutes polls every 10 s. */
   maxMs?: number;
@@ -129,8 +142,6 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends reado
   noun: string;
   /** What the Pulumi id is, for the docs (e.g. "the API's key id, as a string"). */
   idFormat: string;
-  /** A short TypeScript usage example for the docs. */
-  example: string;
   /** Said on the docs page after the replacement rules (a resource's own twist on them). */
   replacementNote?: string;
   /** Said on the docs page of what a delete does when the API refuses it for now (an active interface, say). */
@@ -145,7 +156,14 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends reado
    */
   holdsData?: boolean;
   /** create: the status to wait for after the POST (an update first finishes a wait a create left unfinished). */
-  waitCreated?: StatusWait<Api>;
+  waitCreated?: StatusWait<Api> & { readyStatus: string };
+  /**
+   * A create cut short (a timeout, Ctrl-C) keeps the resource in the stack before it is ready: its state
+   * records a status not among `statuses`. The next update waits (`wait`) before anything else, and its
+   * preview plans unknown what may change until then (`outputs`; default: every output). Default:
+   * `waitCreated`, finished in its `readyStatus`.
+   */
+  unfinished?: { statuses: readonly string[]; wait: StatusWait<Api>; outputs?: readonly FieldName<F>[] };
   /** delete: wait until the resource is gone (the API deletes some in the background). */
   waitGone?: boolean | GoneWait;
   /** A failure after the resource exists keeps it in the stack: what the message says then. */
@@ -186,15 +204,102 @@ export interface KeptWords {
   afterUpdate?: boolean;
 }
 
+/** The names of a table's fields (`changesWith` and the hooks' field lists are these). */
+export type FieldName<F extends readonly Field[]> = F[number]["name"];
+/** The names of a table's inputs. */
+export type InputName<F extends readonly Field[]> = string extends F[number]["name"] ? string : Extract<F[number], { kind: "input" }>["name"];
+
+/** A row's value type: its schema's, else its `outputType`'s (a field with neither: unknown). */
+type ValueOf<R> = R extends { schema: z.ZodType<infer T> }
+  ? T
+  : R extends { outputType: infer O }
+    ? O extends "string"
+      ? string
+      : O extends "integer"
+        ? number
+        : O extends "boolean"
+          ? boolean
+          : O extends "array"
+            ? unknown[]
+            : Props
+    : unknown;
+
+/**
+ * What the core keeps beside a table's fields in the props it hands the hooks: the resource's name in the
+ * program (check reads it), the provider reference the engine adds, the auto-naming and replacement marks
+ * (provider/model/naming.ts, provider/lifecycle/replacements.ts), what the program declared at check.
+ */
+export type Marks = {
+  __resourceName?: unknown;
+  __provider?: unknown;
+  __autonamed?: unknown;
+  __nameSuffix?: unknown;
+  __replacementLabel?: unknown;
+  __declared?: unknown;
+};
+
 /**
  * The inputs of a table, typed from its fields' schemas (a field without a schema: unknown), each optional:
- * what a resource's hooks read from the props. `Typed<InputsOf<F>>` also admits the other props (outputs,
- * markers) as unknown.
+ * what a resource's hooks read from the new props. No other key: a misspelt field does not compile
+ * (tests/unit/hook-types.test.ts).
  */
-export type InputsOf<F extends readonly Field[]> = {
-  [K in F[number] as K extends { kind: "input"; name: infer N extends string } ? N : never]?: K extends { schema: z.ZodType<infer T> } ? T : unknown;
-};
-export type Typed<In> = In & Props;
+export type InputsOf<F extends readonly Field[]> = string extends F[number]["name"]
+  ? Props
+  : {
+      [K in F[number] as K extends { kind: "input"; name: infer N extends string } ? N : never]?: ValueOf<K>;
+    } & Marks;
+/** The outputs of a table (inputs echoed, and the output fields), each optional: what the state holds. */
+export type StateOf<F extends readonly Field[]> = string extends F[number]["name"]
+  ? Props
+  : {
+      [K in F[number] as K extends { name: infer N extends string } ? N : never]?: ValueOf<K>;
+    } & Marks;
+/** Inputs as the program gives them, before check: the table's keys, values not yet checked. */
+export type RawInputsOf<F extends readonly Field[]> = { [K in InputName<F>]?: unknown } & Marks;
+
+/** Each row's `changesWith` names inputs of its own table: a misspelt name does not compile. */
+export type CheckedRows<F extends readonly Field[]> = readonly (Omit<Field, "changesWith"> & { changesWith?: InputName<F>[] | "*" })[];
+
+/** What a timeouts value looks like, for messages and docs. */
+export const DURATION_FORM = "a duration such as 90s, 15m or 1h30m";
+
+/** Parses a duration like `90s`, `15m`, `1h30m` (hours, minutes, seconds, in that order) into ms. */
+export function parseDuration(v: string): number {
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v.trim());
+  if (!m || v.trim() === "") throw new Error(`"${v}" is not ${DURATION_FORM}`);
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
+}
+
+const duration = z.string().refine((v) => {
+  try {
+    return parseDuration(v) > 0;
+  } catch {
+    return false;
+  }
+}, `must be ${DURATION_FORM}`);
+
+/**
+ * The `timeouts` input of a resource that waits: validated at preview, documented from its defaults
+ * (provider/model/timeouts.ts reads it). `table()` adds it to the table after its last input.
+ */
+export function timeoutsField(row: TimeoutsRow): Field {
+  const ops = Object.keys(row.defaults) as TimeoutOp[];
+  const shape = Object.fromEntries(ops.map((op) => [op, duration])) as Record<TimeoutOp, typeof duration>;
+  const parts = ops.map((op) => `\`${op}\` (default ${row.defaults[op]}${row.covers?.[op] ? `: ${row.covers[op]}` : ""})`);
+  return {
+    name: "timeouts",
+    kind: "input",
+    control: true,
+    schema: z.object(shape).partial().strict(),
+    description: `How long to wait, each ${DURATION_FORM}: ${parts.join(", ")}.${row.note ? ` ${row.note}` : ""}`,
+  };
+}
+
+function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
+  if (!spec.timeouts || spec.fields.some((f) => f.name === "timeouts")) return spec.fields;
+  const lastInput = spec.fields.map((f) => f.kind).lastIndexOf("input");
+  return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)];
+}
 
 /**
  * A resource's table, with its field rows' names and schemas kept in its type (so that its hooks get typed
@@ -202,8 +307,17 @@ export type Typed<In> = In & Props;
  */
 export const table =
   <Api extends ApiRecord>() =>
-  <const F extends readonly Field[]>(spec: ResourceSpec<Api, F>): ResourceSpec<Api, F> =>
-    spec;
+  <const F extends readonly Field[]>(spec: ResourceSpec<Api, F> & { fields: NoInfer<CheckedRows<F>> }): ResourceSpec<Api, F> => ({
+    ...spec,
+    // The `timeouts` row (a row of the core's, not typed in the resource's inputs) joins a table that waits.
+    fields: withTimeouts(spec) as F,
+  });
+
+/**
+ * The engine's props read as a table's (its inputs, its state): the one place the core gives the untyped
+ * props it receives the types of the table they were checked against.
+ */
+export const asTable = <T>(props: unknown): T => props as T;
 
 /** Clock skew allowed between this machine and the API when telling what a create made (a minute). */
 export const CLOCK_SKEW_MS = 60_000;
@@ -221,10 +335,17 @@ export const rule = (check: (v: string) => string | undefined): z.ZodType<string
     if (e) ctx.addIssue({ code: "custom", message: e });
   });
 
-export const snake = (s: string): string => (s === "nat11" ? "nat_1_1" : s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-export const camel = (s: string): string => (s === "nat_1_1" ? "nat11" : s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
+export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+/** The API's name of a nested key of a field: its `apiKeys`' when it has one, else the snake_case rule's. */
+export const apiKey =
+  (f: Pick<Field, "apiKeys">) =>
+  (k: string): string =>
+    f.apiKeys?.[k] ?? snake(k);
 
 /** Converts the keys of nested objects (not the values) between Pulumi's camelCase and the API's snake_case. */
+export function convertKeys(v: Props, f: (k: string) => string): Props;
+export function convertKeys(v: unknown, f: (k: string) => string): unknown;
 export function convertKeys(v: unknown, f: (k: string) => string): unknown {
   if (Array.isArray(v)) return v.map((x) => convertKeys(x, f));
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [f(k), convertKeys(x, f)]));
@@ -249,7 +370,6 @@ export function sameValue(f: Field, old: unknown, next: unknown): boolean {
 export const apiName = (f: Field): string => f.api ?? snake(f.name);
 /** The field that holds a resource's label (what auto-naming fills in, what a replacement pins). */
 export const labelField = (spec: ResourceSpec): string => spec.autoName?.field ?? "label";
-export const inputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => f.kind === "input");
 export const fieldOf = (spec: ResourceSpec, name: string): Field | undefined => spec.fields.find((f) => f.name === name);
 
 /** A parent's or another resource's id as an input: a number, or a string of digits (`resource.id`). */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { z } from "zod";
-import type { Field, Props, ResourceSpec, TimeoutDefaults, TimeoutOp, TimeoutsRow } from "./table";
+import type { Props, ResourceSpec, TimeoutDefaults, TimeoutOp } from "./table";
+import { DURATION_FORM, parseDuration, timeoutsField } from "./table";
 
 /**
  * The one timeouts facility: how long a resource that waits may wait, per operation. The defaults are in
@@ -8,38 +8,7 @@ import type { Field, Props, ResourceSpec, TimeoutDefaults, TimeoutOp, TimeoutsRo
  * documentation and the waits all come from there.
  */
 export type { TimeoutDefaults, TimeoutOp };
-
-/** What a timeouts value looks like, for messages and docs. */
-export const DURATION_FORM = "a duration such as 90s, 15m or 1h30m";
-
-/** Parses a duration like `90s`, `15m`, `1h30m` (hours, minutes, seconds, in that order) into ms. */
-export function parseDuration(v: string): number {
-  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v.trim());
-  if (!m || v.trim() === "") throw new Error(`"${v}" is not ${DURATION_FORM}`);
-  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
-}
-
-const duration = z.string().refine((v) => {
-  try {
-    return parseDuration(v) > 0;
-  } catch {
-    return false;
-  }
-}, `must be ${DURATION_FORM}`);
-
-/** The `timeouts` input of a resource that waits: validated at preview, documented from its defaults. */
-export function timeoutsField(row: TimeoutsRow): Field {
-  const ops = Object.keys(row.defaults) as TimeoutOp[];
-  const shape = Object.fromEntries(ops.map((op) => [op, duration])) as Record<TimeoutOp, typeof duration>;
-  const parts = ops.map((op) => `\`${op}\` (default ${row.defaults[op]}${row.covers?.[op] ? `: ${row.covers[op]}` : ""})`);
-  return {
-    name: "timeouts",
-    kind: "input",
-    control: true,
-    schema: z.object(shape).partial().strict(),
-    description: `How long to wait, each ${DURATION_FORM}: ${parts.join(", ")}.${row.note ? ` ${row.note}` : ""}`,
-  };
-}
+export { DURATION_FORM, parseDuration, timeoutsField };
 
 /** The wait for an operation: the resource's `timeouts` input, else the default of its type. */
 export function timeoutOf(spec: Pick<ResourceSpec, "type" | "timeouts">, props: Props, op: TimeoutOp): number {

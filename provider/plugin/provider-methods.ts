@@ -12,10 +12,10 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { beginRun, cancel } from "../lifecycle/cancel";
 import { FunctionArgsError, invoke } from "../functions";
 import { client, configure, settingsProblems } from "../transport/settings";
-import type { Props } from "../model/table";
+import { UNKNOWN, type Props } from "../model/table";
 import { PACKAGE_ROOT, PROTOCOL, version, type EngineLink } from "./engine";
 import { answer, toCheckFailure, unimplemented, type Call, type Callback } from "./rpc";
-import { fromStruct, secret, toStruct, unwrap } from "./wire";
+import { fromStruct, secret, toStruct, unwrap, unwrapProps } from "./wire";
 
 /** Provider configuration keys (`compute:token`, `compute:apiUrl`) in a Configure or CheckConfig request. */
 const CONFIG_KEYS = ["token", "apiUrl"] as const;
@@ -28,7 +28,6 @@ function checkConfig(news: Props): { property: string; reason: string }[] {
   const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
   return settingsProblems({ token: text(unwrap(news.token)), apiUrl: text(unwrap(news.apiUrl)) }, { tokenRequired: true });
 }
-const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** The provider's methods, telling `engine` what the engine tells this process (its address, what it reads). */
 export function providerMethods(engine: EngineLink) {
@@ -81,7 +80,7 @@ export function providerMethods(engine: EngineLink) {
         const res = new provproto.CheckResponse();
         // The token is a secret wherever it came from (an explicit provider's plain string too).
         const inputs: Props = { ...news };
-        if (inputs.token !== undefined && inputs.token !== null && inputs.token !== UNKNOWN_VALUE) inputs.token = secret(inputs.token);
+        if (inputs.token !== undefined && inputs.token !== null && inputs.token !== UNKNOWN) inputs.token = secret(inputs.token);
         res.setInputs(toStruct(inputs));
         res.setFailuresList(checkConfig(news).map(toCheckFailure));
         return res;
@@ -90,8 +89,8 @@ export function providerMethods(engine: EngineLink) {
 
     diffConfig(call: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) {
       answer(cb, async () => {
-        const olds = unwrap(fromStruct(call.request.getOldInputs() ?? call.request.getOlds())) as Props;
-        const news = unwrap(fromStruct(call.request.getNews())) as Props;
+        const olds = unwrapProps(fromStruct(call.request.getOldInputs() ?? call.request.getOlds()));
+        const news = unwrapProps(fromStruct(call.request.getNews()));
         const changed = CONFIG_KEYS.filter((k) => (olds[k] ?? null) !== (news[k] ?? null));
         const res = new provproto.DiffResponse();
         // A new token or URL changes the provider in place: its resources stay as they are.
@@ -103,11 +102,11 @@ export function providerMethods(engine: EngineLink) {
 
     configure(call: Call<provproto.ConfigureRequest>, cb: Callback<provproto.ConfigureResponse>) {
       answer(cb, async () => {
-        const args = unwrap(fromStruct(call.request.getArgs())) as Props;
+        const args = unwrapProps(fromStruct(call.request.getArgs()));
         const vars = call.request.getVariablesMap();
         const value = (k: string): string | undefined => {
           const v = args[k] ?? vars.get(`compute:config:${k}`) ?? vars.get(`compute:${k}`);
-          return typeof v === "string" && v !== "" && v !== UNKNOWN_VALUE ? v : undefined;
+          return typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined;
         };
         configure({ get: (key: string) => value(key.replace(/^compute:/, "")) });
         // The protocol, as the Handshake answers it (an engine that handshook takes it from there).
@@ -128,7 +127,7 @@ export function providerMethods(engine: EngineLink) {
         const res = new provproto.InvokeResponse();
         const m = /^compute:index:(\w+)$/.exec(r.getTok());
         if (!m) throw new Error(`pulumi-compute: unknown function "${r.getTok()}"`);
-        const args = unwrap(fromStruct(r.getArgs())) as Props;
+        const args = unwrapProps(fromStruct(r.getArgs()));
         try {
           res.setReturn(toStruct(await invoke(client(), m[1], args)));
         } catch (e) {

@@ -16,7 +16,7 @@ import type { Props, ResourceSpec } from "../model/table";
 import { withCustomTimeout } from "../model/timeouts";
 import type { EngineLink } from "./engine";
 import { answer, toCheckFailure, type Call, type Callback } from "./rpc";
-import { failure, fromStruct, importedInputs, markSecrets, secretKeys, stateOf, toStruct, unwrap, withDeclared } from "./wire";
+import { failure, fromStruct, importedInputs, markSecrets, secretKeys, stateOf, toStruct, unwrapProps, withDeclared } from "./wire";
 
 /** `compute:index:SshKey` → the resource type and its spec. */
 function resourceOf(urn: string): { type: string; name: string; spec: ResourceSpec; impl: ResourceProvider } {
@@ -49,7 +49,7 @@ function mutation<Res>(
 ): void {
   let spec: ResourceSpec | undefined;
   const secrets = secretKeys(raw);
-  const inputs = unwrap(raw) as Props;
+  const inputs = unwrapProps(raw);
   answer(
     cb,
     async () => {
@@ -64,13 +64,13 @@ function mutation<Res>(
 /**
  * `refresh_before_update` (Create, Update and Read's answers, and a failure that keeps the resource): the
  * engine then reads the resource before each up, preview or destroy, and diffs from what it is now. So for a
- * resource that keeps a power state (`booted` declared, read back from the instance's status): the power
- * state changes by itself (a shutdown by hand, a crash, the host's maintenance), and the next up puts the
- * program's back (a boot or a shutdown) instead of waiting for a `pulumi refresh`. Other resources change only
- * when someone changes them, and are not read before every run.
+ * resource whose program declares an input the table says `drifts` (a power state, which changes by itself:
+ * a shutdown by hand, a crash, the host's maintenance), the next up puts the program's back (a boot or a
+ * shutdown) instead of waiting for a `pulumi refresh`. Other resources change only when someone changes them,
+ * and are not read before every run.
  */
 export function refreshesBeforeUpdate(spec: ResourceSpec, inputs: Props): boolean {
-  return spec.fields.some((f) => f.name === "booted" && f.kind === "input") && inputs.booted !== undefined && inputs.booted !== null;
+  return spec.fields.some((f) => f.drifts && f.kind === "input" && inputs[f.name] !== undefined && inputs[f.name] !== null);
 }
 
 /**
@@ -99,8 +99,8 @@ export function resourceMethods(engine: EngineLink) {
         const { spec, impl, name } = resourceOf(r.getUrn());
         const rawNews = fromStruct(r.getNews());
         const secrets = secretKeys(rawNews);
-        const news = unwrap(rawNews) as Props;
-        const olds = unwrap(fromStruct(r.getOlds())) as Props;
+        const news = unwrapProps(rawNews);
+        const olds = unwrapProps(fromStruct(r.getOlds()));
         const seed = suffixFrom(r.getRandomseed_asU8());
         const checked = await impl.check(olds, {
           ...news,
@@ -119,8 +119,8 @@ export function resourceMethods(engine: EngineLink) {
       answer(cb, async () => {
         const r = call.request;
         const { impl, spec } = resourceOf(r.getUrn());
-        const olds = withDeclared(spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
-        const news = unwrap(fromStruct(r.getNews())) as Props;
+        const olds = withDeclared(spec, unwrapProps(fromStruct(r.getOlds())), unwrapProps(fromStruct(r.getOldInputs())));
+        const news = unwrapProps(fromStruct(r.getNews()));
         const d = await impl.diff(r.getId(), olds, news);
         const res = new provproto.DiffResponse();
         const changed = d.changed ?? [];
@@ -167,7 +167,7 @@ export function resourceMethods(engine: EngineLink) {
         const raw = fromStruct(r.getProperties());
         const rawInputs = fromStruct(r.getInputs());
         const secrets = [...new Set([...secretKeys(raw), ...secretKeys(rawInputs)])];
-        const props = withDeclared(spec, unwrap(raw) as Props, unwrap(rawInputs) as Props);
+        const props = withDeclared(spec, unwrapProps(raw), unwrapProps(rawInputs));
         // No state: an import (or a get), whose id names the parents of a child resource.
         const fresh = Object.keys(props).length === 0 && Object.keys(rawInputs).length === 0;
         const { id, parents } = importId(spec, r.getId(), props);
@@ -188,7 +188,7 @@ export function resourceMethods(engine: EngineLink) {
     update(call: Call<provproto.UpdateRequest>, cb: Callback<provproto.UpdateResponse>) {
       const r = call.request;
       mutation(cb, r.getUrn(), fromStruct(r.getNews()), r.getTimeout(), refresh, async (t, news, mark) => {
-        const olds = withDeclared(t.spec, unwrap(fromStruct(r.getOlds())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
+        const olds = withDeclared(t.spec, unwrapProps(fromStruct(r.getOlds())), unwrapProps(fromStruct(r.getOldInputs())));
         const res = new provproto.UpdateResponse();
         res.setRefreshBeforeUpdate(refresh(t.spec, news));
         if (r.getPreview()) {
@@ -205,7 +205,7 @@ export function resourceMethods(engine: EngineLink) {
       answer(cb, async () => {
         const r = call.request;
         const { impl, spec } = resourceOf(r.getUrn());
-        const props = withDeclared(spec, unwrap(fromStruct(r.getProperties())) as Props, unwrap(fromStruct(r.getOldInputs())) as Props);
+        const props = withDeclared(spec, unwrapProps(fromStruct(r.getProperties())), unwrapProps(fromStruct(r.getOldInputs())));
         await withCustomTimeout(r.getTimeout() * 1000, () => impl.delete(r.getId(), props));
         return new emptyproto.Empty();
       });

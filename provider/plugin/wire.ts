@@ -10,12 +10,12 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { DECLARED } from "../model/check";
 import { KeptResourceError } from "../lifecycle/errors";
 import { declare, withoutUndefined } from "../model/mapping";
-import type { Props, ResourceSpec } from "../model/table";
+import { isObject, type Props, type ResourceSpec } from "../model/table";
 
 /** The key/value Pulumi wraps a secret in, on the wire. */
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const isSecret = (v: unknown): v is { value: unknown } => Boolean(v && typeof v === "object" && !Array.isArray(v) && (v as Props)[SIG] === SECRET_SIG);
+export const isSecret = (v: unknown): v is { value: unknown } => isObject(v) && v[SIG] === SECRET_SIG;
 export const secret = (value: unknown): unknown => (isSecret(value) ? value : { [SIG]: SECRET_SIG, value });
 
 /** The plain value of a property tree: secrets unwrapped at any depth (the engine keeps track of them). */
@@ -25,6 +25,12 @@ export function unwrap(v: unknown): unknown {
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]));
   return v;
 }
+
+/** The engine's properties (a Struct's), secrets unwrapped. */
+export const unwrapProps = (v: Props): Props => {
+  const plain = unwrap(v);
+  return isObject(plain) ? plain : {};
+};
 
 /** A property tree without null values (an object left with nothing is dropped too). */
 export function withoutNulls(v: unknown): unknown {

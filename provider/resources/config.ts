@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
 import { toApiBody, updateBody } from "../model/mapping";
-import { claimAsList } from "../lifecycle/program";
 import { DEVICE_SLOTS, lengthError } from "../model/rules";
 import { putChanged, say } from "../lifecycle/steps";
-import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance/power";
-import { camel, convertKeys, idInput, madeSince, rule, snake, type Props, table, isObject, UNKNOWN, fieldOf } from "../model/table";
-import { interfacesFromApi, interfacesInput, interfacesMatch, type ApiInterface } from "./instance/interfaces";
+import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance-power";
+import { camel, convertKeys, idInput, madeSince, rule, type Props, table, isObject, UNKNOWN, fieldOf } from "../model/table";
+import { claimAsList, INTERFACE_KEYS, interfacesFromApi, interfacesInput, interfacesMatch, interfacesToApi, type ApiInterface } from "./instance/interfaces";
 import type { PlanContext } from "../model/plan";
+import { resource, ref, mapOf, emptyHost, bootDisk, configDevice } from "./example-parents";
 
 export interface ConfigApi {
   id: number;
@@ -77,12 +77,6 @@ export const configSpec = table<ConfigApi>()({
   idFormat: "The API's integer profile id, as a string; the `configId` of Interface resources.",
   deleteNote:
     "the API keeps the profile a running instance booted with: its instance is shut down first (with `booted: true`, or when the API refuses because the instance was booted with it by hand), and stays shut down, since the profile is gone.",
-  example: `const profile = new compute.Config("second", {
-    computeId: web.id, // label: second-<suffix>
-    devices: { sda: { diskId: root.id }, sdb: { diskId: data.id } },
-    kernel: "compute/latest-64bit",
-    interfaces: [{ purpose: "public" }, { purpose: "vlan", label: "backend", ipamAddress: "10.0.0.1/24" }],
-});`,
   autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     {
@@ -162,6 +156,7 @@ export const configSpec = table<ConfigApi>()({
     { name: "comments", kind: "input", computed: true, clearTo: null, schema: z.string(), description: "Free text. Changed in place." },
     {
       name: "interfaces",
+      apiKeys: INTERFACE_KEYS,
       kind: "input",
       computed: true,
       notImported: true,
@@ -182,6 +177,7 @@ export const configSpec = table<ConfigApi>()({
     {
       name: "booted",
       kind: "input",
+      drifts: true,
       control: true,
       computed: true,
       schema: z.boolean(),
@@ -216,7 +212,7 @@ const body = (inputs: Props, only?: string[]) => {
         only.filter((f) => f !== "interfaces"),
       )
     : toApiBody(configSpec, inputs);
-  if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = convertKeys(inputs.interfaces, snake);
+  if (inputs.interfaces !== undefined && (!only || only.includes("interfaces"))) b.interfaces = interfacesToApi(inputs.interfaces);
   return b;
 };
 
@@ -248,7 +244,7 @@ const afterPower = async (c: ApiClient, id: string, props: Props, api: ConfigApi
  * whether each interface is active; the ids stay. A state written before `interfaceRecords` existed plans
  * them unknown (the update reads them).
  */
-function plan({ op, olds, news, changed }: PlanContext, outs: Props): void {
+function plan({ op, olds, news, changed }: PlanContext<typeof configSpec.fields>, outs: Props): void {
   if (op === "create" || changed.includes("interfaces")) return;
   const records = olds.interfaceRecords;
   if (!Array.isArray(records)) {
@@ -266,8 +262,27 @@ function plan({ op, olds, news, changed }: PlanContext, outs: Props): void {
  */
 export const config = defineResource({
   spec: configSpec,
+  example: () => {
+    const host = emptyHost();
+    const boot = bootDisk(host);
+    const data = resource("Disk", "data", { computeId: ref(host), size: 10240, filesystem: "ext4" });
+    const profile = resource("Config", "profile", {
+      computeId: ref(host),
+      label: "debian12",
+      devices: mapOf("ConfigDevice", { sda: configDevice(boot), sdb: configDevice(data) }),
+      kernel: "compute/latest-64bit",
+      rootDevice: "/dev/sda",
+      booted: true,
+    });
+    return {
+      title: "A profile that boots an instance from its own disks",
+      resources: [host, boot, data, profile],
+      outputs: { profileId: ref(profile), instanceStatus: ref(host, "status") },
+    };
+  },
   lookup: {
     name: "getConfigs",
+    scope: "`computes:read_only`",
     listKey: "configs",
     description: "The configuration profiles of an instance.",
     parents: { computeId: "instance" },

@@ -2,14 +2,14 @@ import { pause } from "../lifecycle/cancel";
 import { z } from "zod";
 import { ApiError, type ApiClient } from "../transport/client";
 import type { CheckFailure } from "../model/check";
-import { declareDatabaseSnapshot } from "../lifecycle/program";
+import { perSession } from "../session";
 import { defineResource, type ResourceDefinition } from "../definition";
 import { act } from "../lifecycle/lost-answers";
 import { isExisting, RESOURCE_NAME } from "../model/naming";
-import { client as settingsClient } from "../transport/settings";
 import { waitStatus } from "../lifecycle/steps";
 import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec, table } from "../model/table";
 import type { Engine } from "./database";
+import { resource, ref, mysql, postgres } from "./example-parents";
 
 export interface DatabaseBackupApi {
   id: number;
@@ -32,7 +32,6 @@ export function databaseSnapshotSpec(engine: Engine) {
     noun: `${human} snapshot`,
     description: `A snapshot backup of a managed ${human} cluster (\`POST /databases/${engine}/instances/{databaseId}/backups\`). Create waits until the cluster has finished it (it is \`backing_up\` meanwhile); delete removes it. A cluster keeps at most ${MAX_SNAPSHOTS} snapshots: a program declares at most ${MAX_SNAPSHOTS} per cluster, and the API's refusal names the ones there are.${engine === "postgresql" ? " PostgreSQL's backup endpoints are not shown by the spec: they mirror MySQL's (docs/spec-gaps.md)." : ""}`,
     idFormat: "The API's integer backup id, as a string.",
-    example: `const nightly = new compute.${TYPE[engine]}("before-migration", { databaseId: db.id }); // label: beforemigration<suffix>`,
     fields: [
       {
         name: "databaseId",
@@ -103,26 +102,59 @@ async function take(c: ApiClient, spec: ResourceSpec<DatabaseBackupApi>, body: P
   throw new Error(`the snapshot "${String(body.label)}" was taken but does not appear in the database's backups`);
 }
 
+/** The snapshot resources of this program on each database, by resource name (the API keeps at most 3). */
+const declaredSnapshots = perSession(() => new Map<string, Set<string>>());
+
+/** The snapshot resources of this program on a database, this one included. */
+function declareDatabaseSnapshot(databaseId: string, name: string): string[] {
+  const all = declaredSnapshots();
+  const names = all.get(databaseId) ?? new Set<string>();
+  names.add(name);
+  all.set(databaseId, names);
+  return [...names];
+}
+
 /** A database snapshot, per engine: at most 3 per cluster in a program, a wait until the cluster has taken it. */
 export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<DatabaseBackupApi> {
   const spec = databaseSnapshotSpec(engine);
   return defineResource({
     spec,
+    example:
+      engine === "mysql"
+        ? () => {
+            const db = mysql();
+            const snapshot = resource("MysqlDatabaseSnapshot", "before-migration", { databaseId: ref(db), label: "beforemigration" });
+            return { title: "A snapshot of a MySQL cluster before a migration", resources: [db, snapshot], outputs: { snapshotId: ref(snapshot) } };
+          }
+        : () => {
+            const db = postgres("app-db");
+            const snapshot = resource("PostgresDatabaseSnapshot", "before-upgrade", { databaseId: ref(db), label: "beforeupgrade", target: "primary" });
+            return {
+              title: "A snapshot of a PostgreSQL cluster's primary node",
+              resources: [db, snapshot],
+              outputs: { snapshotId: ref(snapshot), snapshotCreated: ref(snapshot, "created") },
+            };
+          },
     lookup: {
       name: engine === "mysql" ? "getMysqlDatabaseBackups" : "getPostgresDatabaseBackups",
       listKey: "backups",
+      // The spec asks read_write to list a cluster's backups (said for MySQL; PostgreSQL's are mirrored).
+      scope:
+        engine === "mysql"
+          ? "`databases:read_write`: the spec asks read_write to list a cluster's backups, a read_only token is refused (403)"
+          : "`databases:read_write`: the spec asks read_write to list a cluster's backups (said for MySQL; PostgreSQL's are mirrored), a read_only token is refused (403)",
       description: `The backups of a ${HUMAN[engine]} cluster: daily automatic ones and snapshots.`,
       parents: { databaseId: `${HUMAN[engine]} database` },
     },
     sdk: { file: engine === "mysql" ? "mysqlDatabaseSnapshot" : "postgresDatabaseSnapshot" },
     hooks: {
-      async validate(news, olds) {
+      async validate(news, olds, _checked, client) {
         const failures: CheckFailure[] = [];
         const db = news.databaseId;
         if (db === undefined || containsUnknown(db)) return failures;
         // Rule 6: a secondary node only in a high availability cluster; asked at preview for a new snapshot.
         if (news.target === "secondary" && !isExisting(olds)) {
-          const cluster = await settingsClient()
+          const cluster = await client()
             .get<{ cluster_size: number }>(databasePath(engine, db), true)
             .catch(() => undefined);
           if (cluster && cluster.cluster_size !== 3) {

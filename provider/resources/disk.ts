@@ -3,12 +3,13 @@ import { defineResource } from "../definition";
 import { act } from "../lifecycle/lost-answers";
 import { generatedPassword } from "../model/passwords";
 import { lengthError, rootPassError, sshPublicKeyError } from "../model/rules";
-import { snapshotBeforeChangeOf } from "../lifecycle/program";
+import { snapshotBeforeChangeOf } from "./instance/declared";
 import { say, type StatusWait } from "../lifecycle/steps";
-import { instancePath, powerCycle, refusedWhileRunning } from "./instance/power";
+import { instancePath, powerCycle, refusedWhileRunning } from "./instance-power";
 import { snapshotBeforeChange } from "./instance/presnapshot";
 import type { CheckFailure } from "../model/check";
 import { idInput, madeSince, rule, table } from "../model/table";
+import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
 export interface DiskApi {
   id: number;
@@ -20,7 +21,11 @@ export interface DiskApi {
   updated: string;
 }
 
-const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> => ({ what, done: (d) => d.status === "ready" && want(d) });
+const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> & { readyStatus: string } => ({
+  what,
+  readyStatus: "ready",
+  done: (d) => d.status === "ready" && want(d),
+});
 
 export const diskSpec = table<DiskApi>()({
   type: "Disk",
@@ -31,11 +36,6 @@ export const diskSpec = table<DiskApi>()({
     "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
   deleteNote: "a disk of the profile a running instance booted with is deleted inside a shutdown and boot of the instance.",
-  example: `const data = new compute.Disk("data", {
-    computeId: web.id,
-    size: 10240, // label: data-<suffix>
-    filesystem: "ext4",
-});`,
   fields: [
     {
       name: "computeId",
@@ -145,7 +145,17 @@ export const diskSpec = table<DiskApi>()({
 /** A disk: its table, plus the password it is deployed with, its wait for `ready`, and in-place changes. */
 export const disk = defineResource({
   spec: diskSpec,
-  lookup: { name: "getDisks", listKey: "disks", description: "The disks of an instance.", parents: { computeId: "instance" } },
+  example: () => {
+    const host = emptyHost();
+    const boot = bootDisk(host);
+    const data = resource("Disk", "data", { computeId: ref(host), size: 10240, label: "data", filesystem: "ext4" });
+    return {
+      title: "A boot disk from an image and a data disk on an instance created empty",
+      resources: [host, boot, data],
+      outputs: { bootDiskId: ref(boot), dataDiskStatus: ref(data, "status") },
+    };
+  },
+  lookup: { name: "getDisks", scope: "`computes:read_only`", listKey: "disks", description: "The disks of an instance.", parents: { computeId: "instance" } },
   sdk: { file: "disk" },
   hooks: {
     validate(news) {

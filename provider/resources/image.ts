@@ -14,6 +14,7 @@ import { lengthError } from "../model/rules";
 import { putChanged } from "../lifecycle/steps";
 import type { CheckFailure } from "../model/check";
 import { idInput, madeSince, rule, UNKNOWN, table } from "../model/table";
+import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
 export interface ImageApi {
   id: string;
@@ -32,10 +33,6 @@ export const imageSpec = table<ImageApi>()({
   description:
     "A private image (`/images`): captured from a disk (`diskId`), or uploaded from a local file (`file`, `region`). The file is streamed, never read into memory, and gzip-compressed on the way unless it already is; its SHA-256 is kept, so a file whose content changes makes a new image, while a file moved or renamed with the same content does not. Waits until the image is available.",
   idFormat: "The API's image id, `private/<number>`: use it as an Instance's or a Disk's `image`.",
-  example: `// From a disk of an instance:
-const golden = new compute.Image("golden", { diskId: rootDisk.id, label: "golden", description: "base image" });
-// From a local raw disk image (gzip or not):
-const custom = new compute.Image("custom", { file: "./build/disk.img", region: "us-east" }); // label: custom-<suffix>`,
   autoName: { field: "label", min: 1, max: 128, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     {
@@ -109,7 +106,7 @@ const custom = new compute.Image("custom", { file: "./build/disk.img", region: "
     { name: "updated", kind: "output", changesWith: ["label", "description"], description: "When it last changed." },
   ],
   timeouts: { defaults: { create: "30m" }, note: "The create waits until the image is available." },
-  waitCreated: { what: "to be available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
+  waitCreated: { what: "to be available", readyStatus: "available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
   collectionPath: () => "/images",
   itemPath: (id) => `/images/${id}`,
   async findExisting(client, body, _inputs, since): Promise<ImageApi | undefined> {
@@ -180,6 +177,16 @@ async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promi
 /** An image: its table, plus the choice of capture or upload, the file's hash at check, and label/description updates. */
 export const image = defineResource({
   spec: imageSpec,
+  example: () => {
+    const host = emptyHost();
+    const boot = bootDisk(host);
+    const golden = resource("Image", "golden", { diskId: ref(boot), label: "golden-debian12", description: "Debian 12 with the deploy key" });
+    return {
+      title: "A private image captured from a disk",
+      resources: [host, boot, golden],
+      outputs: { imageId: ref(golden), minimumSize: ref(golden, "size") },
+    };
+  },
   sdk: { file: "image" },
   hooks: {
     async validate(news, olds, r) {

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { CheckFailure } from "../model/check";
-import { plannedBackupsOf, claimSnapshotSlot } from "../lifecycle/program";
+import { plannedBackupsOf, claimSnapshotSlot } from "./instance/declared";
 import { defineResource } from "../definition";
 import { isExisting, RESOURCE_NAME } from "../model/naming";
 import { lengthError } from "../model/rules";
-import { client as settingsClient } from "../transport/settings";
 import { say } from "../lifecycle/steps";
-import { instancePath } from "./instance/power";
+import { instancePath } from "./instance-power";
 import { containsUnknown, idInput, madeSince, rule, type Props, table } from "../model/table";
+import { resource, ref, REGION, TYPE, IMAGE } from "./example-parents";
 
 export interface BackupApi {
   id: number;
@@ -43,10 +43,6 @@ export const instanceSnapshotSpec = table<BackupApi>()({
   description:
     "A snapshot of an instance (`POST /compute/instances/{computeId}/backups`): its disks and profiles, kept by the paid backup service (the instance's `backupsEnabled`). Create waits until it is `successful`, with progress lines. An instance has one snapshot slot: a new snapshot replaces the one there, so a program declares at most one per instance. The API deletes no single snapshot: deleting the resource leaves the snapshot in place (until the next one, or the backup service's cancel).",
   idFormat: "The API's integer backup id, as a string: an Instance's `backupId` restores it.",
-  example: `const web = new compute.Instance("web", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", backupsEnabled: true });
-// Taken before the data disk changes: the disk depends on it.
-const before = new compute.InstanceSnapshot("before-resize", { computeId: web.id, label: "before-resize" });
-const data = new compute.Disk("data", { computeId: web.id, size: 4096 }, { dependsOn: [before] });`,
   replacementNote:
     "The new snapshot takes the instance's one slot, and the old snapshot is gone from the API as soon as it is made; the old resource's delete has nothing to remove.",
   fields: [
@@ -92,6 +88,7 @@ const data = new compute.Disk("data", { computeId: web.id, size: 4096 }, { depen
   timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
   waitCreated: {
     what: "to be taken",
+    readyStatus: "successful",
     done: (b) => b.status === "successful",
     failed: (b) => (FAILED.includes(b.status) ? `the snapshot ended ${b.status}` : undefined),
     maxMs: 5_000,
@@ -107,11 +104,11 @@ const data = new compute.Disk("data", { computeId: web.id, size: 4096 }, { depen
 });
 
 /** At preview, where it can be told: the instance's backup service (planned by its Instance, else as it is). */
-async function backupServiceFailure(computeId: string): Promise<CheckFailure | undefined> {
+async function backupServiceFailure(computeId: string, client: () => ApiClient): Promise<CheckFailure | undefined> {
   let enabled = plannedBackupsOf(computeId);
   if (enabled === undefined) {
     try {
-      const inst = await settingsClient().get<{ backups: { enabled: boolean } }>(instancePath(computeId), true);
+      const inst = await client().get<{ backups: { enabled: boolean } }>(instancePath(computeId), true);
       enabled = inst?.backups.enabled;
     } catch {
       return undefined; // no settings or no answer: the API says it at create
@@ -127,8 +124,18 @@ async function backupServiceFailure(computeId: string): Promise<CheckFailure | u
 /** An instance snapshot: one per instance in a program, the backup service checked at preview, a wait until taken. */
 export const instanceSnapshot = defineResource({
   spec: instanceSnapshotSpec,
+  example: () => {
+    const web = resource("Instance", "web", { region: REGION, type: TYPE, image: IMAGE, backupsEnabled: true });
+    const snapshot = resource("InstanceSnapshot", "before-upgrade", { computeId: ref(web), label: "before-upgrade" });
+    return {
+      title: "A snapshot of an instance whose backup service is on",
+      resources: [web, snapshot],
+      outputs: { snapshotId: ref(snapshot), snapshotStatus: ref(snapshot, "status") },
+    };
+  },
   lookup: {
     name: "getInstanceBackups",
+    scope: "`computes:read_only`",
     listKey: "backups",
     description: "The backups of an instance: the automatic ones, and the snapshot under way and the current one.",
     parents: { computeId: "instance" },
@@ -136,7 +143,7 @@ export const instanceSnapshot = defineResource({
   },
   sdk: { file: "instanceSnapshot" },
   hooks: {
-    async validate(news, olds) {
+    async validate(news, olds, _checked, client) {
       const computeId = news.computeId;
       if (computeId === undefined || containsUnknown(computeId)) return [];
       const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
@@ -150,7 +157,7 @@ export const instanceSnapshot = defineResource({
         ];
       }
       // A snapshot that exists is not taken again: only a new one needs the service now.
-      const failure = isExisting(olds) ? undefined : await backupServiceFailure(String(computeId));
+      const failure = isExisting(olds) ? undefined : await backupServiceFailure(String(computeId), client);
       return failure ? [failure] : [];
     },
     /**

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { defineResource } from "../definition";
 import { ApiError } from "../transport/client";
 import { say } from "../lifecycle/steps";
-import { powerCycle } from "./instance/power";
-import { claimOneByOne } from "../lifecycle/program";
+import { powerCycle } from "./instance-power";
+import { claimOneByOne, INTERFACE_KEYS } from "./instance/interfaces";
 import type { CheckFailure } from "../model/check";
 import { idInput, UNKNOWN, table, isObject } from "../model/table";
+import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
 
 export interface InterfaceApi {
   id: number;
@@ -21,14 +22,6 @@ export const interfaceSpec = table<InterfaceApi>()({
   idFormat: "The API's integer interface id, as a string.",
   deleteNote:
     "the API deletes no active interface (interfaces rule 4): an active one is deleted inside a shutdown and boot of its instance (a progress line says so). When the instance goes in the same run, `deletedWith: instance` spares that cycle.",
-  example: `const backend = new compute.Interface("backend", {
-    computeId: web.id,
-    configId: profile.id,
-    purpose: "vpc",
-    subnetId: subnet.id,
-    primary: false,
-});
-export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
   fields: [
     { name: "computeId", kind: "input", required: true, forceNew: true, inPath: true, schema: idInput, description: "The instance's id." },
     {
@@ -80,6 +73,7 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
     },
     {
       name: "ipv4",
+      apiKeys: INTERFACE_KEYS,
       kind: "input",
       computed: true,
       partial: true,
@@ -131,8 +125,22 @@ export const vpcAddress = backend.ipv4.apply((v) => v?.vpc);`,
 /** An interface: its table, plus the per-purpose rules, updates only where the API has them, and ownership claims. */
 export const iface = defineResource({
   spec: interfaceSpec,
+  example: () => {
+    const net = resource("Vpc", "net", { region: REGION });
+    const backendSubnet = resource("Subnet", "backend-subnet", { vpcId: ref(net), ipv4: "10.0.2.0/24" });
+    const host = emptyHost();
+    const boot = bootDisk(host);
+    const profile = resource("Config", "profile", { computeId: ref(host), devices: mapOf("ConfigDevice", { sda: configDevice(boot) }), booted: true });
+    const backend = resource("Interface", "backend", { computeId: ref(host), configId: ref(profile), purpose: "vpc", subnetId: ref(backendSubnet) });
+    return {
+      title: "A VPC interface added to an instance's profile",
+      resources: [net, backendSubnet, host, boot, profile, backend],
+      outputs: { interfaceId: ref(backend), addresses: ref(backend, "ipv4") },
+    };
+  },
   lookup: {
     name: "getInterfaces",
+    scope: "`computes:read_only`",
     listKey: "interfaces",
     description: "The interfaces of an instance's profile, in order.",
     parents: { computeId: "instance", configId: "profile" },
@@ -145,9 +153,9 @@ export const iface = defineResource({
       const p = news.purpose;
       if (p === "vlan" && news.label === undefined) failures.push({ property: "label", reason: "label: a vlan interface needs a label" });
       if (p === "vpc" && news.subnetId === undefined) failures.push({ property: "subnetId", reason: "subnetId: a vpc interface needs a subnet" });
-      for (const f of ["ipv4", "ipRanges", "subnetId"])
+      for (const f of ["ipv4", "ipRanges", "subnetId"] as const)
         if (news[f] !== undefined && p !== "vpc") failures.push({ property: f, reason: `${f}: only for a vpc interface` });
-      for (const f of ["label", "ipamAddress"])
+      for (const f of ["label", "ipamAddress"] as const)
         if (news[f] !== undefined && p !== "vlan") failures.push({ property: f, reason: `${f}: only for a vlan interface` });
       return failures;
     },

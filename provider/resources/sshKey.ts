@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../definition";
 import { sshPublicKeyError } from "../model/rules";
 import { madeSince, rule, table } from "../model/table";
+import { PUBLIC_KEY, ref, resource } from "./example-parents";
 
 export interface SshKeyApi {
   id: number;
@@ -17,14 +18,6 @@ export const sshKeySpec = table<SshKeyApi>()({
   noun: "SSH key",
   description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
   idFormat: 'The API\'s integer key id, as a string (for example `"42"`).',
-  example: `import * as fs from "fs";
-import * as compute from "pulumi-compute";
-
-const key = new compute.SshKey("deploy", {
-    label: "deploy",
-    sshKey: fs.readFileSync(\`\${process.env.HOME}/.ssh/id_ed25519.pub\`, "utf8"),
-});
-export const keyId = key.id;`,
   fields: [
     {
       name: "label",
@@ -58,7 +51,11 @@ export const keyId = key.id;`,
 
 export const sshKey = defineResource({
   spec: sshKeySpec,
-  lookup: { name: "getSshKeys", listKey: "sshKeys", description: "The SSH keys of the profile." },
+  example: () => {
+    const deploy = resource("SshKey", "deploy", { label: "deploy", sshKey: PUBLIC_KEY });
+    return { title: "A public SSH key in the profile", resources: [deploy], outputs: { keyId: ref(deploy) } };
+  },
+  lookup: { name: "getSshKeys", scope: "`account:read_only`", listKey: "sshKeys", description: "The SSH keys of the profile." },
   sdk: { file: "sshKey" },
 });
 export const sshKeyProvider = sshKey.provider;

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { deletesFirst, type CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
 import { RESOURCE_NAME } from "../model/naming";
-import { subnetsOf } from "../lifecycle/program";
+import { perSession } from "../session";
 import { untilAccepted } from "../lifecycle/steps";
-import { usersLeaving } from "./instance/power";
+import { usersLeaving } from "./network-users";
 import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../model/rules";
 import { idInput, rule, UNKNOWN, table } from "../model/table";
 import { VPC_LABEL } from "./vpc";
+import { resource, ref, REGION } from "./example-parents";
 
 export interface SubnetApi {
   id: number;
@@ -27,7 +28,6 @@ export const subnetSpec = table<SubnetApi>()({
   deleteNote:
     "while interfaces of instances being deleted still use the subnet, the delete waits for them to go; interfaces of instances that stay fail it at once, naming them.",
   idFormat: "The API's integer subnet id, as a string: the `subnetId` of `vpc` interfaces.",
-  example: `const web = new compute.Subnet("web", { vpcId: net.id, ipv4: "10.0.1.0/24" }); // label: web-<suffix>`,
   replacementNote:
     "Two subnets of a VPC may not overlap: a new `ipv4` that overlaps the old one in the same VPC deletes the old subnet first. A subnet still used by an interface cannot be deleted: the error names the instances and interfaces.",
   autoName: VPC_LABEL,
@@ -75,10 +75,26 @@ export const subnetSpec = table<SubnetApi>()({
   },
 });
 
+/** The subnets this program declares in each VPC, by resource name: their labels and ranges. */
+const declaredSubnets = perSession(() => new Map<string, Map<string, { label: string; ipv4: string }>>());
+
+/** The subnets this program declares in a VPC, by resource name (a preview refuses two overlapping ranges). */
+function subnetsOf(vpcId: string): Map<string, { label: string; ipv4: string }> {
+  const all = declaredSubnets();
+  let siblings = all.get(vpcId);
+  if (!siblings) all.set(vpcId, (siblings = new Map<string, { label: string; ipv4: string }>()));
+  return siblings;
+}
+
 /** A subnet: its table, plus overlap checks between the program's subnets, delete-first over its own range, and who uses it. */
 export const subnet = defineResource({
   spec: subnetSpec,
-  lookup: { name: "getSubnets", listKey: "subnets", description: "The subnets of a VPC.", parents: { vpcId: "VPC" } },
+  example: () => {
+    const net = resource("Vpc", "net", { region: REGION });
+    const backend = resource("Subnet", "backend", { vpcId: ref(net), label: "backend", ipv4: "10.0.1.0/24" });
+    return { title: "A subnet of a VPC", resources: [net, backend], outputs: { subnetId: ref(backend) } };
+  },
+  lookup: { name: "getSubnets", scope: "any scope (a valid token)", listKey: "subnets", description: "The subnets of a VPC.", parents: { vpcId: "VPC" } },
   sdk: { file: "subnet" },
   hooks: {
     validate(news, _olds, r) {

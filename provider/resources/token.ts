@@ -6,6 +6,7 @@ import { isExisting } from "../model/naming";
 import { lengthError, parseScopes } from "../model/rules";
 import { say } from "../lifecycle/steps";
 import { madeSince, rule, UNKNOWN, table } from "../model/table";
+import { resource, ref } from "./example-parents";
 
 export interface TokenApi {
   id: number;
@@ -45,11 +46,6 @@ export const tokenSpec = table<TokenApi>()({
   description:
     "A personal access token of the user's profile (`/profile/tokens`), for a program or an agent that calls the API (a monitoring agent with read-only scopes, say). Its value is the secret output `token`: the API shows it only in the create answer, so it is kept from there. Delete revokes it: requests with it fail with 401 at once.",
   idFormat: 'The API\'s integer token id, as a string (for example `"42"`).',
-  example: `const monitoring = new compute.Token("monitoring", {
-    scopes: "computes:read_only databases:read_only", // label: monitoring-<suffix>
-    expiry: "2027-06-30T00:00:00Z",
-});
-export const monitoringToken = monitoring.token; // a secret`,
   replacementNote:
     "A replacement makes the new token before the old one is revoked; programs using the old value get 401 from then on, so give them the new `token` output in the same `pulumi up`.",
   fields: [
@@ -103,7 +99,7 @@ export const monitoringToken = monitoring.token; // a secret`,
  * Creates the token. A create whose answer was lost is found by its label, but without its value (a read
  * shows 16 characters): that token can never be handed to the program, so it is revoked and made again.
  */
-async function sendToken(create: () => Promise<TokenApi>, { client: c, inputs }: SendContext<object>): Promise<TokenApi> {
+async function sendToken(create: () => Promise<TokenApi>, { client: c, inputs }: SendContext<typeof tokenSpec.fields>): Promise<TokenApi> {
   for (let i = 0; i < 3; i++) {
     const made = await create();
     if (made.token.length > PREFIX) return made;
@@ -116,7 +112,20 @@ async function sendToken(create: () => Promise<TokenApi>, { client: c, inputs }:
 /** A personal access token: its table, a future expiry at preview, and the value kept from the create answer. */
 export const token = defineResource({
   spec: tokenSpec,
-  lookup: { name: "getTokens", listKey: "tokens", description: "The personal access tokens of the profile (their values are never listed)." },
+  example: () => {
+    const monitoring = resource("Token", "monitoring", { label: "monitoring-agent", scopes: "computes:read_only databases:read_only" });
+    return {
+      title: "A read-only token for a monitoring agent",
+      resources: [monitoring],
+      outputs: { tokenId: ref(monitoring), token: ref(monitoring, "token") },
+    };
+  },
+  lookup: {
+    name: "getTokens",
+    scope: "`account:read_only`",
+    listKey: "tokens",
+    description: "The personal access tokens of the profile (their values are never listed).",
+  },
   sdk: { file: "token" },
   hooks: {
     validate(news, olds) {

@@ -2,10 +2,11 @@ import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
 import { untilAccepted } from "../lifecycle/steps";
-import { usersLeaving } from "./instance/power";
+import { usersLeaving } from "./network-users";
 import type { NameRule } from "../model/naming";
 import { vpcLabelError } from "../model/rules";
 import { rule, table } from "../model/table";
+import { resource, ref, REGION } from "./example-parents";
 
 export interface VpcApi {
   id: number;
@@ -28,7 +29,6 @@ export const vpcSpec = table<VpcApi>()({
   deleteNote:
     "while interfaces of instances being deleted still use its subnets, the delete waits for them to go; interfaces of instances that stay fail it at once, naming them.",
   idFormat: "The API's integer VPC id, as a string: the `vpcId` of its subnets.",
-  example: `const net = new compute.Vpc("prod", { region: "us-east", description: "production" }); // label: prod-<suffix>`,
   autoName: VPC_LABEL,
   fields: [
     {
@@ -78,7 +78,11 @@ async function usersOf(c: ApiClient, id: string): Promise<Array<{ subnet: string
  */
 export const vpc = defineResource({
   spec: vpcSpec,
-  lookup: { name: "getVpcs", listKey: "vpcs", description: "The VPCs of the account." },
+  example: () => {
+    const prod = resource("Vpc", "prod", { region: REGION, label: "prod", description: "production network" });
+    return { title: "A VPC for production", resources: [prod], outputs: { vpcId: ref(prod) } };
+  },
+  lookup: { name: "getVpcs", scope: "any scope (a valid token)", listKey: "vpcs", description: "The VPCs of the account." },
   sdk: { file: "vpc" },
   hooks: {
     deleteSteps: ({ client: c, id, timeoutMs }, remove) =>

@@ -1,5 +1,6 @@
 import { session, type Session, type Settings } from "../session";
 import { ApiClient, type RetryPolicy } from "./client";
+import { UNKNOWN } from "../model/table";
 
 export type { Settings };
 
@@ -33,8 +34,6 @@ export interface SettingsProblem {
   property: "token" | "apiUrl";
   reason: string;
 }
-
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /**
  * What is wrong with the settings (given, else the environment's), each naming its config key and its

@@ -1,6 +1,7 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
 import { importExample } from "../../provider/model/imports";
 import { apiName, type Field, type ResourceSpec } from "../../provider/model/table";
+import { dynamicExample } from "./examples";
 import { jsonSchemaOf } from "./field-schema";
 import { tsField } from "./ts";
 
@@ -58,6 +59,7 @@ function replacementDoc(spec: ResourceSpec): string[] {
 
 /** The docs page of one resource (docs/resources/<name>.md), from its field table. */
 export function resourceDoc(spec: ResourceSpec): string {
+  const example = dynamicExample(spec.type);
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const outputs = spec.fields.filter((f) => f.kind === "output");
   const cleared = inputs.filter((f) => f.clearTo !== undefined).map((f) => `\`${f.name}\``);
@@ -71,8 +73,10 @@ export function resourceDoc(spec: ResourceSpec): string {
     "",
     "## Example",
     "",
+    `${example.title}:`,
+    "",
     "```ts",
-    spec.example,
+    example.code,
     "```",
     "",
     "## Inputs",

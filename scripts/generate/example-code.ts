@@ -25,13 +25,13 @@ export const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"] as const
 export type ExampleLanguage = (typeof EXAMPLE_LANGUAGES)[number];
 
 /** An example's code in every language. */
-export function exampleCode(ex: Example): Record<ExampleLanguage, string> {
-  return { typescript: typescript(ex), python: python(ex), go: go(ex), yaml: yaml(ex) };
+export function exampleCode(ex: Example, opts: { nodePackage?: string } = {}): Record<ExampleLanguage, string> {
+  return { typescript: typescript(ex, opts.nodePackage ?? NODE_SDK_PACKAGE), python: python(ex), go: go(ex), yaml: yaml(ex) };
 }
 
 // --- TypeScript (the generated Node.js SDK) -----------------------------------------------------------------
 
-function typescript(ex: Example): string {
+function typescript(ex: Example, nodePackage: string): string {
   const ind = (n: number) => "    ".repeat(n);
   const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
   const value = (v: Value, depth: number): string => {
@@ -52,7 +52,7 @@ function typescript(ex: Example): string {
     `{\n${Object.entries(fields)
       .map(([k, x]) => `${ind(depth + 1)}${key(k)}: ${value(x, depth + 1)},\n`)
       .join("")}${ind(depth)}}`;
-  const lines = [`import * as compute from "${NODE_SDK_PACKAGE}";`, ""];
+  const lines = [`import * as compute from "${nodePackage}";`, ""];
   for (const r of ex.resources) lines.push(`const ${camel(r.name)} = new compute.${r.type}(${str(r.name)}, ${object(r.props, 0)});`);
   for (const [k, v] of Object.entries(ex.outputs)) lines.push(`export const ${k} = ${value(v, 0)};`);
   return lines.join("\n");

@@ -79,7 +79,6 @@ describe("a resource with unique labels", () => {
     type: "Thing",
     noun: "thing",
     idFormat: "",
-    example: "",
     uniqueLabel: true,
     description: "",
     fields: [

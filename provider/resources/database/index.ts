@@ -4,7 +4,9 @@ import { say } from "../../lifecycle/steps";
 import type { CheckFailure } from "../../model/check";
 import { convertKeys, snake, UNKNOWN, type Props } from "../../model/table";
 import { active, databaseSpec, type DatabaseApi, type Engine } from "./table";
-import { restoreBackup, restoringRefusal, rotatePassword, typeDisk } from "./steps";
+import { restoreBackup, restoringRefusal, rotatePassword } from "./steps";
+import { typeDisk } from "../instance-types";
+import { ref, mysql, postgres } from "../example-parents";
 
 export * from "./table";
 
@@ -23,9 +25,28 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
   const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
   return defineResource({
     spec,
+    example:
+      engine === "mysql"
+        ? () => {
+            const db = mysql();
+            return {
+              title: "A MySQL cluster open to one subnet, with a weekly maintenance window",
+              resources: [db],
+              outputs: { hosts: ref(db, "hosts"), port: ref(db, "port"), password: ref(db, "password") },
+            };
+          }
+        : () => {
+            const db = postgres("analytics-db", { clusterSize: 3, replicationType: "asynch", replicationCommitType: "local" });
+            return {
+              title: "A three-node PostgreSQL cluster",
+              resources: [db],
+              outputs: { hosts: ref(db, "hosts"), port: ref(db, "port"), caCertificate: ref(db, "caCertificate") },
+            };
+          },
     lookup: {
       name: engine === "mysql" ? "getMysqlDatabases" : "getPostgresDatabases",
       listKey: "databases",
+      scope: "`databases:read_only`",
       description: `The ${human} clusters of the account.`,
       extra: engineVersion,
     },
@@ -141,6 +162,5 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
 export const mysqlDatabase = databaseDefinition("mysql");
 export const postgresDatabase = databaseDefinition("postgresql");
 export const mysqlSpec = mysqlDatabase.spec;
-export const postgresSpec = postgresDatabase.spec;
 export const mysqlProvider = mysqlDatabase.provider;
 export const postgresProvider = postgresDatabase.provider;

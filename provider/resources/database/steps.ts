@@ -1,14 +1,10 @@
-import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
 import type { HookContext } from "../../lifecycle/rest-provider";
-import { typePath } from "../instance/power";
-import { type Props, type ResourceSpec } from "../../model/table";
-import { active, type DatabaseApi } from "./table";
+import { type ResourceSpec, type StateOf } from "../../model/table";
+import { active, type DatabaseApi, type DatabaseFields } from "./table";
 
 /** The statuses a restore is accepted in (the spec's precondition table). */
 const RESTORABLE = ["active", "degraded", "failed"];
-
-export const typeDisk = async (c: ApiClient, id: string) => (await c.get<{ disk: number }>(typePath(id), true))?.disk;
 
 export const restoringRefusal = (id: string) =>
   `passwordRotation: database ${id} is restoring a backup, and a credentials reset during a restore leaves it failed: run pulumi up again once it is active`;
@@ -17,7 +13,11 @@ export const restoringRefusal = (id: string) =>
  * A new root password (`passwordRotation` changed): the credentials reset, once the cluster is active (never
  * during a restore), a wait until it is active again, and the new credentials as outputs.
  */
-export async function rotatePassword(ctx: HookContext<DatabaseApi>, spec: ResourceSpec<DatabaseApi>, olds: Props): Promise<void> {
+export async function rotatePassword(
+  ctx: HookContext<DatabaseApi, DatabaseFields>,
+  spec: ResourceSpec<DatabaseApi>,
+  olds: StateOf<DatabaseFields>,
+): Promise<void> {
   const { client: c, id } = ctx;
   const now = await c.get<DatabaseApi>(spec.itemPath(id, olds));
   if (now?.status === "restoring") throw new Error(restoringRefusal(id));
@@ -35,7 +35,12 @@ export async function rotatePassword(ctx: HookContext<DatabaseApi>, spec: Resour
  * and the credentials read again (the backup's data may hold other ones). A lost answer is sent again only
  * when the cluster shows no restore under way: a second restore of the same backup is the same data.
  */
-export async function restoreBackup(ctx: HookContext<DatabaseApi>, spec: ResourceSpec<DatabaseApi>, olds: Props, backupId: unknown): Promise<void> {
+export async function restoreBackup(
+  ctx: HookContext<DatabaseApi, DatabaseFields>,
+  spec: ResourceSpec<DatabaseApi>,
+  olds: StateOf<DatabaseFields>,
+  backupId: unknown,
+): Promise<void> {
   const { client: c, id } = ctx;
   const path = `${spec.itemPath(id, olds)}/backups/${String(backupId)}/restore`;
   ctx.latest = await ctx.wait({

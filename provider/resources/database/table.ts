@@ -34,8 +34,9 @@ const updatesSchema = z
 
 const REPLICATION: Record<Engine, [string, ...string[]]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
 
-export const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> => ({
+export const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> & { readyStatus: string } => ({
   what,
+  readyStatus: "active",
   done: (d) => d.status === "active" && want(d),
   failed: (d) => (d.status === "failed" ? "the cluster is in status failed" : undefined),
   // Minutes-long waits: poll quickly at first, then back off to every 10 s; a progress line every 30 s.
@@ -54,14 +55,6 @@ export function databaseSpec(engine: Engine) {
     autoName: { field: "label", min: 3, max: 32, allowed: /[A-Za-z0-9_-]/, separators: "-_" },
     description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace, and the old cluster is deleted only once the new one is active.`,
     idFormat: "The API's integer database id, as a string.",
-    example: `const db = new compute.${name}("app-db", {
-    region: "us-east",
-    type: "c1-standard-2",
-    engine: "${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}",
-    allowList: [pulumi.interpolate\`\${web.vpcIpv4}/32\`],
-});
-export const dbHost = db.hosts.apply((h) => h.primary);
-export const dbPassword = db.password; // a secret`,
     fields: [
       {
         name: "label",
@@ -134,7 +127,7 @@ export const dbPassword = db.password; // a secret`,
       ...(engine === "postgresql"
         ? [
             {
-              name: "replicationCommitType",
+              name: "replicationCommitType" as const,
               kind: "input" as const,
               computed: true,
               forceNew: true,
@@ -214,3 +207,6 @@ export const dbPassword = db.password; // a secret`,
     },
   });
 }
+
+/** A database's table rows (either engine's), for the types of its hooks. */
+export type DatabaseFields = ReturnType<typeof databaseSpec>["fields"];

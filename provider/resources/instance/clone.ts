@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import type { CheckFailure } from "../../model/check";
-import { instancePath } from "./power";
+import { instancePath } from "../instance-power";
 import { idInput, isObject, type Props } from "../../model/table";
 import type { ApiInterface, ProfileApi } from "./interfaces";
 
@@ -25,7 +25,7 @@ export const NOT_WITH_CLONE = [
   "swapSize",
   "interfaces",
   "firewallId",
-];
+] as const;
 
 /** What a clone is made from: its source, and what of it to copy. */
 export type CloneFrom = z.output<typeof cloneFromInput>;

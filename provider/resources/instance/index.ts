@@ -1,19 +1,20 @@
 import type { CheckFailure } from "../../model/check";
-import { claimAsList, claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "../../lifecycle/program";
+import { claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "./declared";
 import { defineResource } from "../../definition";
 import { fromApi, toApiBody } from "../../model/mapping";
 import { isExisting, RESOURCE_NAME } from "../../model/naming";
 import { generatedPassword } from "../../model/passwords";
-import { client as settingsClient } from "../../transport/settings";
 import { say, untilAccepted } from "../../lifecycle/steps";
-import { instancePath, power } from "./power";
+import { instancePath, power } from "../instance-power";
 import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../model/table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
-import { bootConfig, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
+import { bootConfig, claimAsList, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
 import { backupElsewhere, restoreOf, restoreRefusal } from "./restore";
 import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap";
 import { instanceSpec, type InstanceApi } from "./table";
-import { SETTLED, settled, updateInstance } from "./update";
+import { updateInstance } from "./update";
+import { SETTLED, settled } from "./table";
+import { resource, ref, obj, REGION, TYPE, IMAGE, PUBLIC_KEY } from "../example-parents";
 
 export { instanceSpec, type InstanceApi } from "./table";
 export { interfaceInput, interfacesFromApi, interfacesInput, interfacesMatch } from "./interfaces";
@@ -41,10 +42,28 @@ function outputsOf(api: InstanceApi, inputs: Props): Props {
  */
 export const instance = defineResource({
   spec: instanceSpec,
-  lookup: { name: "getInstances", listKey: "instances", description: "The instances of the account, filtered and ordered." },
+  example: () => {
+    const net = resource("Vpc", "net", { region: REGION, description: "web tier" });
+    const app = resource("Subnet", "app", { vpcId: ref(net), ipv4: "10.0.1.0/24" });
+    const web = resource("Instance", "web", {
+      region: REGION,
+      type: TYPE,
+      image: IMAGE,
+      authorizedKeys: [PUBLIC_KEY],
+      tags: ["web", "production"],
+      backupsEnabled: true,
+      interfaces: [obj("InstanceInterface", { purpose: "public", primary: true }), obj("InstanceInterface", { purpose: "vpc", subnetId: ref(app) })],
+    });
+    return {
+      title: "A web server deployed from an image, with a public and a VPC interface",
+      resources: [net, app, web],
+      outputs: { publicIps: ref(web, "ipv4"), vpcIp: ref(web, "vpcIpv4") },
+    };
+  },
+  lookup: { name: "getInstances", scope: "`computes:read_only`", listKey: "instances", description: "The instances of the account, filtered and ordered." },
   sdk: { file: "instance" },
   hooks: {
-    async validate(news, olds) {
+    async validate(news, olds, _checked, client) {
       const failures: CheckFailure[] = [];
       const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
       if (news.cloneFrom !== undefined) {
@@ -52,7 +71,7 @@ export const instance = defineResource({
           if (news[f] !== undefined) fail(f, "a clone copies the source's disks and profiles: give it without cloneFrom, or leave it out");
         // Before the clone is made (at preview where the source is known): what the API would refuse.
         if (!failures.length && !isExisting(olds) && !containsUnknown(news.cloneFrom) && !containsUnknown(news.region)) {
-          failures.push(...(await cloneRuleFailures(settingsClient(), news).catch(() => [])));
+          failures.push(...(await cloneRuleFailures(client(), news).catch(() => [])));
         }
         return failures;
       }
@@ -69,7 +88,7 @@ export const instance = defineResource({
       // for a new instance or one a new region or backup replaces.
       const made = !isExisting(olds) || olds.region !== news.region || olds.backupId !== news.backupId;
       if (!failures.length && made && typeof news.backupId === "number" && typeof news.region === "string" && news.region !== UNKNOWN) {
-        const other = await backupElsewhere(settingsClient(), news.backupId, news.region).catch(() => undefined);
+        const other = await backupElsewhere(client(), news.backupId, news.region).catch(() => undefined);
         if (other)
           fail(
             "backupId",
@@ -190,7 +209,6 @@ export const instance = defineResource({
         if (swap !== undefined && !containsUnknown(news.image)) outs.swapSize = swap;
         return;
       }
-      if (typeof olds.status === "string" && !SETTLED.has(olds.status)) Object.assign(outs, { status: UNKNOWN, booted: UNKNOWN });
       const restored = changed.includes("restore") && news.restore !== undefined;
       if (restored) {
         if (olds.swapSize !== undefined) outs.swapSize = UNKNOWN;

@@ -1,12 +1,19 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
-import { instancePath } from "./power";
-import { isObject, type Props } from "../../model/table";
+import { instancePath } from "../instance-power";
+import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
+import { perSession } from "../../session";
 
 /**
  * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,
  * and how it is compared with what the API reports.
  */
+
+/** The interface keys the snake_case rule does not name as the API does (a field's `apiKeys`). */
+export const INTERFACE_KEYS = { nat11: "nat_1_1" } as const;
+
+/** Interfaces (or an interface's `ipv4`) under the API's names. */
+export const interfacesToApi = (v: unknown): unknown => convertKeys(v, apiKey({ apiKeys: INTERFACE_KEYS }));
 
 export const interfaceInput = z
   .object({
@@ -94,4 +101,38 @@ export interface ProfileApi {
 /** The profile whose interfaces `interfaces` manages: the deploy's default profile (the first). */
 export async function bootConfig(c: ApiClient, id: string): Promise<ProfileApi | undefined> {
   return (await c.list<ProfileApi>(`${instancePath(id)}/configs`))[0];
+}
+
+/*
+ * Who manages the interfaces of a configuration profile. A profile is always registered before the
+ * Interface resources that point to it, so the session sees both sides within one `pulumi preview` or `up`.
+ *
+ * The rule (docs/resources/interface.md): a profile's interfaces are managed either as a list (a Config's
+ * `interfaces`, or an Instance's `interfaces` on its boot profile) or one by one (Interface resources),
+ * never both.
+ */
+/** Who manages a profile's interfaces as a list (a Config's or an Instance's \`interfaces\`), by profile. */
+const interfacesAsList = perSession(() => new Map<string, string>());
+/** Who manages a profile's interfaces one by one (Interface resources), by profile. */
+const interfacesOneByOne = perSession(() => new Map<string, string>());
+const profileKey = (computeId: unknown, configId: unknown) => `${String(computeId)}/${String(configId)}`;
+
+export function claimAsList(computeId: unknown, configId: unknown, by: string): void {
+  const k = profileKey(computeId, configId);
+  const other = interfacesOneByOne().get(k);
+  if (other)
+    throw new Error(
+      `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed one by one (${other}): remove those Interface resources or leave out ${by}'s interfaces`,
+    );
+  interfacesAsList().set(k, by);
+}
+
+export function claimOneByOne(computeId: unknown, configId: unknown, by: string): void {
+  const k = profileKey(computeId, configId);
+  const other = interfacesAsList().get(k);
+  if (other)
+    throw new Error(
+      `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed as a list by ${other}: declare this interface there instead of as an Interface resource`,
+    );
+  interfacesOneByOne().set(k, by);
 }

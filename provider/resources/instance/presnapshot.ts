@@ -1,7 +1,7 @@
 import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
 import { say, waitStatus } from "../../lifecycle/steps";
-import { instancePath } from "./power";
+import { instancePath } from "../instance-power";
 import { madeSince } from "../../model/table";
 import { backupsOf, type BackupApi } from "../instanceSnapshot";
 
@@ -9,7 +9,7 @@ import { backupsOf, type BackupApi } from "../instanceSnapshot";
  * `snapshotBeforeChange`: a snapshot of the instance taken in the same `up`, right before a change that can
  * lose data (a rebuild, a resize, a root password reset, a swap or data disk resize, a disk's delete, a
  * restore), kept in the instance's one snapshot slot (each replaces the one before). Which instances ask for
- * it is recorded by their diff in provider/lifecycle/program.ts (the engine diffs an instance before its disks' steps).
+ * it is recorded by their diff in provider/resources/instance/declared.ts (the engine diffs an instance before its disks' steps).
  */
 
 /** The label of a pre-change snapshot: what comes next, and when (1..255 characters). */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
-import { instancePath, typePath } from "./power";
+import { instancePath } from "../instance-power";
+import { typePath } from "../instance-types";
 import { backupIdInput, containsUnknown, idInput } from "../../model/table";
 import { backupsOf, type BackupApi } from "../instanceSnapshot";
 

@@ -1,7 +1,8 @@
 import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
 import { waitStatus } from "../../lifecycle/steps";
-import { instancePath, typePath } from "./power";
+import { instancePath } from "../instance-power";
+import { typePath } from "../instance-types";
 import type { Props } from "../../model/table";
 
 /** `swapSize`: the swap disk an image deploy makes, read back, checked at preview and resized in place. */

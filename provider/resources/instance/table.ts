@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../model/rules";
 import { generatedPassword } from "../../model/passwords";
-import { instancePath } from "./power";
-import { madeSince, rule, table } from "../../model/table";
+import { instancePath } from "../instance-power";
+import { madeSince, rule, table, type StatusWait } from "../../model/table";
 import { cloneFromInput } from "./clone";
-import { interfacesInput } from "./interfaces";
+import { INTERFACE_KEYS, interfacesInput } from "./interfaces";
 import { restoreInput } from "./restore";
 
 /** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
@@ -22,6 +22,15 @@ export interface InstanceApi {
 
 const publicKey = rule((v) => sshPublicKeyError(v));
 
+/** The statuses an instance rests in (no action under way). */
+export const SETTLED = new Set(["running", "offline", "stopped"]);
+
+/** A wait until the instance rests in a status `want` accepts. */
+export const settled = (what: string, want: (i: InstanceApi) => boolean = () => true): StatusWait<InstanceApi> => ({
+  what,
+  done: (i) => SETTLED.has(i.status) && want(i),
+});
+
 export const instanceSpec = table<InstanceApi>()({
   type: "Instance",
   noun: "instance",
@@ -32,17 +41,6 @@ export const instanceSpec = table<InstanceApi>()({
     "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
   idFormat: 'The API\'s integer instance id, as a string (for example `"123"`); it is the `computeId` of disks, configs and interfaces.',
   deleteNote: "the API refuses while the instance is cloned or restores a backup: the delete waits for that to end (within the delete timeout), then goes on.",
-  example: `import * as compute from "pulumi-compute";
-
-const web = new compute.Instance("web", {
-    region: "us-east",
-    type: "c1-standard-2",
-    image: "compute/debian12",
-    rootPass: config.requireSecret("rootPass"),
-    authorizedKeys: [key.sshKey],
-    tags: ["web"],
-});
-export const ip = web.ipv4[0];`,
   fields: [
     {
       name: "region",
@@ -129,6 +127,7 @@ export const ip = web.ipv4[0];`,
     {
       name: "booted",
       kind: "input",
+      drifts: true,
       computed: true,
       schema: z.boolean(),
       description:
@@ -206,6 +205,7 @@ export const ip = web.ipv4[0];`,
     },
     {
       name: "interfaces",
+      apiKeys: INTERFACE_KEYS,
       kind: "input",
       writeOnly: true,
       computed: true,
@@ -323,6 +323,9 @@ export const ip = web.ipv4[0];`,
     note: "Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes.",
   },
   waitGone: true,
+  // A create cut short before it settled: the next update waits for it first; its status and power state
+  // are unknown until then.
+  unfinished: { statuses: [...SETTLED], wait: settled("to finish what the last run began"), outputs: ["status", "booted"] },
   kept: {
     note: "run pulumi up again to continue, or pulumi destroy to remove it.",
     updateNote: "The state records the instance as it is now; run pulumi up again to finish.",
@@ -338,3 +341,6 @@ export const ip = web.ipv4[0];`,
     return all.find((i) => i.label === body.label && madeSince(i.created, since));
   },
 });
+
+/** The instance's table rows, for the types of its hooks (`InputsOf`, `StateOf`, `InputName`). */
+export type InstanceFields = typeof instanceSpec.fields;

@@ -3,23 +3,13 @@ import { act } from "../../lifecycle/lost-answers";
 import { toApiBody, updateBody } from "../../model/mapping";
 import { generatedPassword } from "../../model/passwords";
 import type { HookContext } from "../../lifecycle/rest-provider";
-import { type StatusWait } from "../../lifecycle/steps";
-import { instancePath, power, powerCycle } from "./power";
-import { convertKeys, snake, type Props } from "../../model/table";
-import { bootConfig, vpcAddress, type ApiInterface } from "./interfaces";
+import { instancePath, power, powerCycle } from "../instance-power";
+import { convertKeys, snake, type InputName, type InputsOf, type Props, type StateOf } from "../../model/table";
+import { bootConfig, interfacesToApi, vpcAddress, type ApiInterface } from "./interfaces";
 import { snapshotBeforeChange } from "./presnapshot";
 import { restoreInto, restoreOf } from "./restore";
 import { resizeSwap, swapSizeOf } from "./swap";
-import { instanceSpec, type InstanceApi } from "./table";
-
-/** The statuses an instance rests in (no action under way). */
-export const SETTLED = new Set(["running", "offline", "stopped"]);
-
-/** A wait until the instance rests in a status `want` accepts. */
-export const settled = (what: string, want: (i: InstanceApi) => boolean = () => true): StatusWait<InstanceApi> => ({
-  what,
-  done: (i) => SETTLED.has(i.status) && want(i),
-});
+import { instanceSpec, SETTLED, settled, type InstanceApi, type InstanceFields } from "./table";
 
 /** Sends a change action (rebuild, resize), telling from the instance whether a lost answer took effect. */
 async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied: (i: InstanceApi) => boolean): Promise<void> {
@@ -32,20 +22,25 @@ async function instanceAction(c: ApiClient, id: string, action: string, body: Pr
  * interfaces (with a reboot), and the power state last. Every step records the instance as it leaves it
  * (`ctx.latest`), so a failure keeps the instance as it is now.
  */
-export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props, news: Props, changed: string[]): Promise<InstanceApi> {
+export async function updateInstance(
+  ctx: HookContext<InstanceApi, InstanceFields>,
+  olds: StateOf<InstanceFields>,
+  news: InputsOf<InstanceFields>,
+  changed: InputName<InstanceFields>[],
+): Promise<InstanceApi> {
   const { client: c, id, timeoutMs } = ctx;
   const ins: Props = { ...news };
   if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
   // What a failure keeps: the outputs the steps changed so far, and the old password until the reset is made.
   const extra = Object.assign(ctx.outputs, { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize });
   ctx.keep.rootPass = olds.rootPass;
-  const has = (f: string) => changed.includes(f);
+  const has = (f: InputName<InstanceFields>) => changed.includes(f);
   const settle = async (what: string, want?: (i: InstanceApi) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
   const current = async () => (ctx.latest = await c.get<InstanceApi>(instancePath(id)));
   const seen = (i: InstanceApi) => (ctx.latest = i);
 
-  // 0. A create cut short (a timeout, Ctrl-C) kept it in the stack before it settled: that wait goes on first.
-  if (typeof olds.status === "string" && !SETTLED.has(olds.status)) await settle("to finish what the last run began");
+  // 0. A create cut short (a timeout, Ctrl-C) that kept it in the stack before it settled: the core waits for it
+  // first (the table's `unfinished`).
   // 0a. snapshotBeforeChange: a snapshot before any step below that can lose data, once it is successful.
   const risky = [
     has("restore") && news.restore !== undefined ? "the restore" : "",
@@ -81,7 +76,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
     extra.swapSize = await swapSizeOf(c, id, ins);
   }
   // 2. One PUT for the plain fields (a removed group or tags list is cleared).
-  const putFields = ["label", "group", "tags", "alerts", "watchdogEnabled"].filter(has);
+  const putFields = (["label", "group", "tags", "alerts", "watchdogEnabled"] as const).filter(has);
   if (putFields.length || has("backupSchedule")) {
     const body = updateBody(instanceSpec, news, putFields);
     if (has("backupSchedule")) body.backups = { schedule: convertKeys(news.backupSchedule, snake) };
@@ -124,7 +119,7 @@ export async function updateInstance(ctx: HookContext<InstanceApi>, olds: Props,
     const cfgId = olds.bootConfigId !== undefined && olds.bootConfigId !== null ? Number(olds.bootConfigId) : (await bootConfig(c, id))?.id;
     if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
     extra.bootConfigId = cfgId;
-    const put = { body: { interfaces: convertKeys(news.interfaces, snake) } };
+    const put = { body: { interfaces: interfacesToApi(news.interfaces) } };
     const cfg = (await c.request<{ interfaces: ApiInterface[] }>("PUT", `${instancePath(id)}/configs/${cfgId}`, put)).body;
     extra.vpcIpv4 = vpcAddress(cfg.interfaces);
     const now = await current();

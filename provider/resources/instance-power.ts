@@ -1,17 +1,14 @@
-import { ApiError, type ApiClient } from "../../transport/client";
-import { act } from "../../lifecycle/lost-answers";
-import { waitStatus } from "../../lifecycle/steps";
+import { ApiError, type ApiClient } from "../transport/client";
+import { act } from "../lifecycle/lost-answers";
+import { waitStatus } from "../lifecycle/steps";
 
 /**
- * An instance's paths, status and power actions: what the Instance's steps use, and its children's (a disk
+ * An instance's path, status and power actions: what the Instance's steps use, and its children's (a disk
  * resized or a profile's interface changed inside a power cycle, a delete refused while it runs).
  */
 
 /** An instance's path; the parent of disks, profiles and interfaces. */
 export const instancePath = (computeId: unknown): string => `/compute/instances/${encodeURIComponent(String(computeId))}`;
-/** An instance type's path (its disk allowance). */
-export const typePath = (type: unknown): string => `/compute/types/${encodeURIComponent(String(type))}`;
-
 export type PowerAction = "boot" | "reboot" | "shutdown";
 
 /** Whether the instance runs now (false when it is gone). */
@@ -68,16 +65,4 @@ export async function powerCycle<T, I extends InstanceStatus = InstanceStatus>(
   } finally {
     if (wasRunning) seen(await power<I>(c, computeId, "boot", { timeoutMs: opts.timeoutMs, why: `to boot after ${opts.why}` }));
   }
-}
-
-/**
- * Whether the instances using a subnet are all going away (deleting, or gone): a delete of the subnet, or
- * of its VPC, is then worth waiting for (their interfaces go with them).
- */
-export async function usersLeaving(c: ApiClient, computes: ReadonlyArray<{ id: number }>): Promise<boolean> {
-  for (const i of computes) {
-    const inst = await c.get<InstanceStatus>(instancePath(i.id), true);
-    if (inst && inst.status !== "deleting") return false;
-  }
-  return true;
 }

@@ -1,0 +1,45 @@
+/**
+ * A resource's example, as data: a small program (its resources, the values of their inputs: references to
+ * other resources' outputs, objects and maps of the schema's named types; and what it exports). Each
+ * definition has one (`example` in provider/definition.ts); scripts/generate/example-code.ts prints it in each
+ * language for schema.json, the Registry page and the docs, and tests/integration/examples.test.ts compiles
+ * and runs them.
+ */
+
+/** Another resource's output: `id`, or any property of it. */
+export interface Ref {
+  kind: "ref";
+  of: Res;
+  prop: string;
+}
+/** An object of a named schema type (`compute:index:<type>`). */
+export interface Obj {
+  kind: "object";
+  type: string;
+  fields: Fields;
+}
+/** A map of objects of a named schema type (a Config's `devices`). */
+export interface MapOf {
+  kind: "map";
+  type: string;
+  entries: Record<string, Obj>;
+}
+export type Value = string | number | boolean | Ref | Obj | MapOf | Value[];
+export type Fields = Record<string, Value>;
+/** A resource of the program: its logical name (kebab-case; the variables are named after it), type and inputs. */
+export interface Res {
+  name: string;
+  type: string;
+  props: Fields;
+}
+/** An example: a title, its resources in order (parents first), and the stack outputs. */
+export interface Example {
+  title: string;
+  resources: Res[];
+  outputs: Record<string, Ref>;
+}
+
+export const resource = (type: string, name: string, props: Fields): Res => ({ name, type, props });
+export const ref = (of: Res, prop = "id"): Ref => ({ kind: "ref", of, prop });
+export const obj = (type: string, fields: Fields): Obj => ({ kind: "object", type, fields });
+export const mapOf = (type: string, entries: Record<string, Obj>): MapOf => ({ kind: "map", type, entries });
