@@ -9,6 +9,7 @@ import type { Emulator } from "../../emulator/server";
 import { call, ed25519Key, emulator, get } from "../helpers/emulator";
 import { isSecretValue, pluginClient, secret, UNKNOWN, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
+import { definitions } from "../../provider/registry";
 import { resetSession } from "../../provider/session";
 
 jest.setTimeout(120_000);
@@ -29,6 +30,9 @@ afterAll(async () => {
   resetSession();
   await emu.close();
 });
+
+/** The types a test of this file planned and made: every type of the registry must be (the last test). */
+const planned = new Set<string>();
 
 const unknown = (v: unknown) => v === UNKNOWN || (isSecretValue(v) && v.value === UNKNOWN);
 /** The API requests the emulator has seen (its log, less the admin requests that read it). */
@@ -61,6 +65,7 @@ function holds(what: string, planned: Props, actual: Props): void {
  * arguments as the program gives them, each a full set. Returns the id and the last outputs.
  */
 async function lifecycle(type: string, name: string, steps: Props[], expectPlan?: (i: number, planned: Props, olds: Props) => void) {
+  planned.add(type);
   const first = await plugin.check(type, name, steps[0]);
   expect([type, first.failures]).toEqual([type, []]);
   let before = await requests();
@@ -230,6 +235,8 @@ test("databases: an allow-list change keeps the hosts, the port and the credenti
     { region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" },
     { region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1", allowList: ["192.0.2.0/24"] },
   ]);
+  const pgSnap = await lifecycle("PostgresDatabaseSnapshot", "pg-snap", [{ databaseId: pg.id, label: "plansnap", target: "primary" }]);
+  expect(pgSnap.id).toMatch(/^\d+$/);
   await plugin.del("PostgresDatabase", pg.id, pg.outs);
 });
 
@@ -239,4 +246,10 @@ test("an instance snapshot: every output the API assigns is unknown until made",
   await lifecycle("InstanceSnapshot", "snap", [{ computeId: inst.id, label: "before-release" }], (_i, planned) => {
     expect(planned).toMatchObject({ computeId: inst.id, label: "before-release", status: UNKNOWN });
   });
+});
+
+// Last, so that every test above has run: a type of the registry without a plan case here is named.
+test("every resource type of provider/registry.ts has a plan case in this file", () => {
+  const missing = definitions.map((d) => d.spec.type).filter((t) => !planned.has(t));
+  expect(missing.map((t) => `${t} has no plan case in tests/integration/plugin-plan.test.ts (a lifecycle("${t}", ...) call)`)).toEqual([]);
 });

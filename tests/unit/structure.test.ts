@@ -1,13 +1,17 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { definitions } from "../../provider/registry";
 import { sharedBlocks } from "../helpers/shared-blocks";
 
 /**
- * The house rules a reader relies on (issue 29): no import circle among our modules (type-only imports
- * counted: a circle of types is still two modules that cannot be read one before the other), no
- * hand-written file over 400 lines, the emulator never imports the provider it judges, and the plugin
- * never loads the dynamic provider's entry point (which patches console.error when loaded).
+ * The house rules a reader relies on (issues 29 and 37): no import circle among our modules (type-only
+ * imports counted: a circle of types is still two modules that cannot be read one before the other), no
+ * hand-written file over 400 lines, the emulator never imports the provider it judges nor shares a block
+ * with it, the plugin never loads the dynamic provider's entry point (which installs the dynamic provider's
+ * patches), no list of every resource written by hand where the registry could give it, the core names no
+ * field of a particular resource, the core and the resources cast nothing to `Props`, and the hooks' order
+ * is written where they are declared.
  */
 const ROOT = path.resolve(__dirname, "../..");
 const MAX_LINES = 400;
@@ -113,5 +117,90 @@ describe("the structure of the code", () => {
     expect(emulator.length).toBeGreaterThan(10);
     expect(provider.length).toBeGreaterThan(10);
     expect(sharedBlocks(emulator, provider, source)).toEqual([]);
+  });
+
+  it("has no list of every resource written by hand, but where the registry is checked against it", () => {
+    // A file naming most resource types (quoted, as an object key, or as compute.<Type>) is a list a new
+    // resource must join: it derives from provider/registry.ts instead, or it is here with what names a
+    // type it lacks (or why it lists the types it does).
+    const HAND_LISTS: Record<string, string> = {
+      "examples/all/index.ts": "tests/unit/registry-coverage.test.ts names a type it does not construct",
+      "tests/helpers/bad-input-cases.ts": "tests/unit/registry-coverage.test.ts names a type without a case",
+      "tests/helpers/lost-answer-cases.ts": "tests/unit/registry-coverage.test.ts names a type without a case",
+      "tests/integration/plugin-plan.test.ts": "its last test names a type without a plan case",
+      "tests/integration/plugin.test.ts": "the import through gRPC of records made by hand, one per type the emulator makes at once",
+      "tests/integration/real-answers-provider.test.ts": "the real API's recorded answers: one case per record tests/fixtures/real-answers holds",
+      "tests/e2e/imports.e2e.test.ts": "the real API's recorded answers: one import per record tests/fixtures/real-answers holds",
+      "tests/programs/upgrade/index.ts": "the program of an earlier release, kept as it was",
+      "tests/fixtures/upgrade-plugin-52033be/program/index.ts": "the program of an earlier release, kept as it was",
+      "tests/fixtures/upgrade-plugin-6ed01f0/program/index.ts": "the program of an earlier release, kept as it was",
+      "tests/unit/safety.test.ts": "the rules of particular types, one test each",
+      "scripts/bench/requests.ts": "the requests the bench counts, for the types it measures (bench/results.md)",
+    };
+    const types = definitions.map((d) => d.spec.type);
+    const named = (text: string) => types.filter((t) => new RegExp(`["'\`]${t}["'\`]|\\b${t}\\s*:|compute\\.${t}\\b`).test(text));
+    const lists = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.py", "*.go", "*.yaml"], { cwd: ROOT, encoding: "utf8" })
+      .split("\n")
+      .filter((f) => f && !f.includes("node_modules/") && !f.startsWith("sdk/") && existsSync(path.join(ROOT, f)) && !generated(f))
+      .filter((f) => named(source(f)).length >= types.length - 4);
+    const unsaid = lists.filter((f) => !(f in HAND_LISTS));
+    expect(
+      unsaid.map(
+        (f) =>
+          `${f} names ${named(source(f)).length} of the ${types.length} resource types by hand: derive it from provider/registry.ts, or say in HAND_LISTS what names a type it lacks`,
+      ),
+    ).toEqual([]);
+    expect(Object.keys(HAND_LISTS).filter((f) => !lists.includes(f))).toEqual([]);
+  });
+
+  it("keeps resource knowledge with its resource: the core names no field of a particular resource", () => {
+    // A field fewer than half the resources have, or a nested key a table renames (apiKeys), is a particular
+    // resource's: the core (model, lifecycle, plugin, transport, the definitions and the session) reads table
+    // facts instead. The same words meaning something else there:
+    const OTHER_MEANING: Record<string, string> = {
+      status: "the API's status field of any record (the waits; the table's waits name the values)",
+      token: "the provider's setting compute:token",
+      version: "the package's version",
+      ipv4: "ipaddr.js's address kind",
+      metadata: "gRPC metadata",
+      computes: "the spec's scope group of the token rules",
+    };
+    const count = new Map<string, number>();
+    for (const d of definitions) for (const f of d.spec.fields) count.set(f.name, (count.get(f.name) ?? 0) + 1);
+    const apiKeys = definitions.flatMap((d) => d.spec.fields.flatMap((f) => Object.entries(f.apiKeys ?? {}).flat()));
+    const particular = [...[...count].filter(([, c]) => c < definitions.length / 2).map(([n]) => n), ...apiKeys].filter((n) => !(n in OTHER_MEANING));
+    expect(particular).toEqual(expect.arrayContaining(["booted", "nat11", "nat_1_1", "interfaces"]));
+    const core = files.filter((f) => /^provider\/(model|lifecycle|plugin|transport)\/|^provider\/(definition|registry|session|index)\.ts$/.test(f));
+    const code = (f: string) =>
+      source(f)
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "");
+    const found = core.flatMap((f) =>
+      particular.filter((n) => new RegExp(`["'\`]${n}["'\`]|\\.${n}\\b`).test(code(f))).map((n) => `${f} names ${n}, a field of a particular resource`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("casts nothing to Props in the core and the resources (one boundary: asTable in provider/model/table.ts)", () => {
+    const scope = files.filter((f) => /^provider\/(model|lifecycle|resources|functions|plugin|transport)\//.test(f));
+    const casts = scope.flatMap((f) =>
+      source(f)
+        .split("\n")
+        .map((line, i) => ({ line, at: `${f}:${i + 1}` }))
+        .filter(({ line }) => /\bas (Props|In|Typed)\b|as unknown as|\bTyped</.test(line) && !/^\s*(\*|\/\/)/.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
+    expect(casts).toEqual([]);
+  });
+
+  it("writes the order the hooks run in where they are declared", () => {
+    const text = source("provider/lifecycle/rest-provider.ts");
+    const start = text.indexOf("export interface ProviderHooks");
+    const body = text.slice(start, text.indexOf("\n}\n", start));
+    const hooks = [...body.matchAll(/^ {2}(\w+)\?\(/gm)].map((m) => m[1]);
+    expect(hooks.length).toBeGreaterThanOrEqual(11);
+    const doc = text.slice(text.lastIndexOf("/**", start), start);
+    const order = doc.slice(doc.indexOf("The order they run in"));
+    expect(hooks.filter((h) => !order.includes(`\`${h}\``))).toEqual([]);
   });
 });
