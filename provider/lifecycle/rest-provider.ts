@@ -15,6 +15,7 @@ import {
   type Field,
   type InputName,
   type InputsOf,
+  type OutputsOf,
   labelField,
   type RawInputsOf,
   snake,
@@ -50,7 +51,7 @@ export interface HookContext<Api, F extends readonly Field[] = readonly Field[]>
   /** The wait budget of this operation (the plugin's `customTimeouts` when given, else the `timeouts` input, else the defaults). */
   timeoutMs: number;
   /** Outputs a create or update hook adds (what its steps changed), over the table's and `extraOutputs`'. */
-  outputs: Props;
+  outputs: OutputsOf<F>;
   /**
    * The resource as the hook's last call returned it: what a failure keeps in the stack. create: a step
    * after the POST (a PUT, say); update: every step that reads or changes it (then a failure keeps it).
@@ -124,9 +125,9 @@ export interface ProviderHooks<Api extends ApiRecord, F extends readonly Field[]
   /** Custom update (default: putChanged, one PUT of the changed in-place fields). */
   update?(ctx: HookContext<Api, F>, olds: StateOf<F>, news: InputsOf<F>, changed: InputName<F>[]): Promise<Api>;
   /** Outputs from the API record alone, without a call (default: the table's, `fromApi`); a failure keeps these. */
-  mapOutputs?(api: Api, props: StateOf<F>): Props;
+  mapOutputs?(api: Api, props: StateOf<F>): OutputsOf<F>;
   /** Outputs beyond the table's (read from the API or computed): added on create, read and update. */
-  extraOutputs?(client: ApiClient, api: Api, props: StateOf<F>, how: OutputsContext): Promise<Props> | Props;
+  extraOutputs?(client: ApiClient, api: Api, props: StateOf<F>, how: OutputsContext): Promise<OutputsOf<F>> | OutputsOf<F>;
   /**
    * delete: how the DELETE is sent (`remove` sends it once and answers its HTTP status), for a resource the
    * API deletes only under conditions the provider can meet (a shut down instance, a clone over), or not at
@@ -137,7 +138,7 @@ export interface ProviderHooks<Api extends ApiRecord, F extends readonly Field[]
   /** delete: a failure the resource can explain better (what still uses it); undefined keeps the error. */
   deleteFailure?(ctx: HookContext<Api, F>, err: unknown): Promise<Error | undefined>;
   /** preview: what the resource's own steps will set, over the table's plan (provider/model/plan.ts); no request. */
-  plan?(ctx: PlanContext<F>, outs: Props): void;
+  plan?(ctx: PlanContext<F>, outs: OutputsOf<F>): void;
 }
 
 /**
@@ -276,14 +277,17 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
     plan(id, olds, news) {
       if (id === undefined) {
         const outs = planCreate(spec, news);
-        hooks.plan?.({ op: "create", olds: {}, news: asTable<In>(news), changed: asTable<InputName<F>[]>(Object.keys(news)) }, outs);
+        hooks.plan?.({ op: "create", olds: {}, news: asTable<In>(news), changed: asTable<InputName<F>[]>(Object.keys(news)) }, asTable<OutputsOf<F>>(outs));
         return outs;
       }
       const changed = changedForUpdate(olds, news);
       const outs = planUpdate(spec, olds, news, changed);
       // What the create left unfinished may change until it is ready.
       if (unfinished(olds)) for (const name of unsettled) outs[name] = UNKNOWN;
-      hooks.plan?.({ op: "update", olds: asTable<State>(olds), news: asTable<In>(news), changed: asTable<InputName<F>[]>(changed) }, outs);
+      hooks.plan?.(
+        { op: "update", olds: asTable<State>(olds), news: asTable<In>(news), changed: asTable<InputName<F>[]>(changed) },
+        asTable<OutputsOf<F>>(outs),
+      );
       return outs;
     },
 

@@ -4,7 +4,7 @@ import { apiKey, apiName, camel, convertKeys, type Props, type ResourceSpec } fr
 /** API mapping from the table: request bodies from inputs, outputs from API records, and what `read` reports. */
 
 /** The API body for the given inputs (only the fields set, under their API names; never control or path fields). */
-export function toApiBody(spec: ResourceSpec, inputs: Props, only?: string[]): Props {
+export function toApiBody(spec: ResourceSpec, inputs: Props, only?: readonly string[]): Props {
   const body: Props = {};
   for (const f of spec.fields) {
     if (f.kind !== "input" || f.control || f.inPath || (only && !only.includes(f.name))) continue;

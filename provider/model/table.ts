@@ -254,6 +254,8 @@ export type StateOf<F extends readonly Field[]> = string extends F[number]["name
   : {
       [K in F[number] as K extends { name: infer N extends string } ? N : never]?: ValueOf<K>;
     } & Marks;
+/** Outputs a hook gives: the table's fields only (a misspelt key in an object literal does not compile). */
+export type OutputsOf<F extends readonly Field[]> = string extends F[number]["name"] ? Props : { [K in FieldName<F>]?: unknown };
 /** Inputs as the program gives them, before check: the table's keys, values not yet checked. */
 export type RawInputsOf<F extends readonly Field[]> = { [K in InputName<F>]?: unknown } & Marks;
 

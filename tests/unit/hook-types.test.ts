@@ -71,10 +71,17 @@ describe("the hooks' types", () => {
           const wrong: string | undefined = inputs.size;
           return { ...body, size, wrong };
         },
+        // @ts-expect-error: an output the table does not have (stauts)
+        extraOutputs() {
+          return { stauts: "ready" };
+        },
         async update(ctx, olds, news, changed) {
           // @ts-expect-error: the changed inputs are the table's names
           seen.push(changed.includes("sise"));
           seen.push(changed.includes("size"), news.size, olds.status, ctx.props.label);
+          ctx.outputs.status = "ready";
+          // @ts-expect-error: the outputs a step sets are the table's
+          ctx.outputs.stauts = "ready";
           return { id: 1, label: "l", size: 1, status: "ready" };
         },
       },

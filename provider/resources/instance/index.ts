@@ -21,7 +21,7 @@ export { interfaceInput, interfacesFromApi, interfacesInput, interfacesMatch } f
 export { generatedPassword };
 
 /** Fields the API takes only in a PUT, not in the create body. */
-const PUT_ONLY = ["alerts", "watchdogEnabled"];
+const PUT_ONLY = ["alerts", "watchdogEnabled"] as const;
 
 const wantBooted = (props: Props) => props.booted !== false && (props.image !== undefined || props.backupId !== undefined || props.scriptId !== undefined);
 
