@@ -9,7 +9,7 @@ import { waitFor } from "./wait";
 /**
  * The steps the hooks of several resources take, written once: a line for the user, a wait for a status,
  * the default update (one PUT), and a request sent again while the API refuses it for now. An instance's
- * power actions, which its children use too, are with the Instance (resources/instance/power.ts).
+ * power actions, which its children use too, are in resources/instance-power.ts.
  */
 
 /** A line the user reads (the CLI shows a provider's stderr as info lines). */

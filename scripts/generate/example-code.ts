@@ -1,7 +1,8 @@
 /**
- * An example program (example-program.ts) printed in each language of the SDKs, by one small printer per
- * language over the same data, so the four cannot drift apart: TypeScript and Python on their generated SDKs,
- * Go laid out as gofmt does, and Pulumi YAML.
+ * An example program (provider/model/example.ts; the names in example-program.ts) printed in each language
+ * of the SDKs, by one small printer per language over the same data, so the four cannot drift apart:
+ * TypeScript and Python on their generated SDKs (or the dynamic classes, for the docs pages), Go laid out as
+ * gofmt does, and Pulumi YAML.
  */
 import {
   camel,
