@@ -1,7 +1,8 @@
 import type { Emulator, EmulatorOptions } from "../../emulator/server";
 import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { resetSession } from "../../provider/session";
-import { emulator, useEmulator } from "./emulator";
+import { emulator, get, list, useEmulator } from "./emulator";
+import { waitUntil } from "./wait";
 
 /** The emulator of a provider suite's running test, and a way to start another in its place. */
 export interface SuiteEmulator extends Emulator {
@@ -76,4 +77,35 @@ export async function change(p: ResourceProvider, id: string, outs: Record<strin
   expect(r.failures).toEqual([]);
   const d = await p.diff(id, outs, r.inputs);
   return { diff: d, update: () => p.update(id, outs, r.inputs) };
+}
+
+/**
+ * What a suite reads of an instance through the API: its status (and a wait for one), its disks and its
+ * profiles.
+ */
+export function instanceReads(emu: Emulator) {
+  const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
+  return {
+    status,
+    statusIs: (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` }),
+    disksOf: (computeId: string) => list(emu, `/compute/instances/${computeId}/disks`),
+    configsOf: (computeId: string) => list(emu, `/compute/instances/${computeId}/configs`),
+  };
+}
+
+/** The requests the emulator received (paths without the `/v4` prefix). */
+export const apiRequests = (emu: Emulator) => emu.log.map((l) => ({ ...l, path: l.path.replace(/^\/v4/, "") }));
+/** The POSTs the emulator received whose path (without the `/v4` prefix) matches `pattern`. */
+export const posts = (emu: Emulator, pattern: RegExp) => apiRequests(emu).filter((l) => l.method === "POST" && pattern.test(l.path));
+
+/** What the provider says on stderr while `fn` runs. */
+export async function said(fn: () => Promise<unknown>): Promise<string> {
+  const lines: string[] = [];
+  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return lines.join("");
 }

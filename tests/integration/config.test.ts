@@ -1,18 +1,14 @@
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
-import { call, get, list } from "../helpers/emulator";
-import { change, make, useProviderSuite } from "../helpers/provider-suite";
-import { waitUntil } from "../helpers/wait";
+import { call, get } from "../helpers/emulator";
+import { change, instanceReads, make, useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
 /** Read through the API: an instance's status, disks and profiles. */
-const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
-const statusIs = (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` });
-const disksOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/disks`);
-const configsOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/configs`);
+const { status, statusIs, disksOf, configsOf } = instanceReads(emu);
 /** not shown by the API: which profile an instance last booted (its interfaces show as active, but these profiles have none). */
 const lastBooted = (computeId: string) => emu.store.data.instances.find((i) => String(i.id) === computeId)!._lastBootedConfig;
 const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;

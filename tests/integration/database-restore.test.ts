@@ -6,7 +6,7 @@
 import { mysqlProvider as db } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { call, get, list } from "../helpers/emulator";
-import { useProviderSuite } from "../helpers/provider-suite";
+import { posts, said, useProviderSuite } from "../helpers/provider-suite";
 
 jest.setTimeout(120_000);
 
@@ -18,20 +18,6 @@ const checked = async (p: Provider, news: Record<string, unknown>, olds: Record<
   expect(r.failures).toEqual([]);
   return r.inputs;
 };
-/** The requests the emulator received (paths without the `/v4` prefix). */
-const requests = () => emu.log.map((l) => ({ ...l, path: l.path.replace(/^\/v4/, "") }));
-const posts = (pattern: RegExp) => requests().filter((l) => l.method === "POST" && pattern.test(l.path));
-/** What the provider says on stderr while `fn` runs. */
-async function said(fn: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join("");
-}
 
 describe("MysqlDatabase restoreBackupId", () => {
   const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };
@@ -54,7 +40,7 @@ describe("MysqlDatabase restoreBackupId", () => {
     const statuses: string[] = [];
     const watch = setInterval(() => void get(emu, `/databases/mysql/instances/${c.id}`).then((x) => statuses.push(x.status)), 50);
     const u = await db.update(c.id, c.outs, news).finally(() => clearInterval(watch));
-    expect(posts(/\/backups\/\d+\/restore$/).map((l) => l.path)).toEqual([`/databases/mysql/instances/${c.id}/backups/${s.id}/restore`]);
+    expect(posts(emu, /\/backups\/\d+\/restore$/).map((l) => l.path)).toEqual([`/databases/mysql/instances/${c.id}/backups/${s.id}/restore`]);
     expect(statuses).toContain("restoring");
     expect(await get(emu, `/databases/mysql/instances/${c.id}`)).toMatchObject({ id: Number(c.id), status: "active" });
     expect(u.outs).toMatchObject({
@@ -68,13 +54,13 @@ describe("MysqlDatabase restoreBackupId", () => {
     emu.log.length = 0;
     const removed = await checked(db, base, u.outs);
     await db.update(c.id, u.outs, removed);
-    expect(posts(/restore$/)).toEqual([]);
+    expect(posts(emu, /restore$/)).toEqual([]);
   });
 
   test("on a new cluster nothing is restored, and a line says so", async () => {
     const out = await said(() => db.create({ ...base, restoreBackupId: 5 }).then(async (c) => expect(c.outs.restoreBackupId).toBe(5)));
     expect(out).toMatch(/restoreBackupId 5: a new MySQL cluster has no backups of its own, so nothing is restored/);
-    expect(posts(/restore$/)).toEqual([]);
+    expect(posts(emu, /restore$/)).toEqual([]);
   });
 
   test("a secondary snapshot of a one-node cluster is refused at preview, naming target", async () => {

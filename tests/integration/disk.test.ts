@@ -1,17 +1,14 @@
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { diskProvider as diskP } from "../../provider/resources/disk";
 import { instanceProvider as instP } from "../../provider/resources/instance";
-import { call, get, list, useEmulator } from "../helpers/emulator";
-import { change, make, useProviderSuite } from "../helpers/provider-suite";
-import { waitUntil } from "../helpers/wait";
+import { call, useEmulator } from "../helpers/emulator";
+import { change, instanceReads, make, useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
 /** Read through the API: an instance's status and disks. */
-const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
-const statusIs = (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` });
-const disksOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/disks`);
+const { status, statusIs, disksOf } = instanceReads(emu);
 const bare = async (label = "host-1", type = "c1-standard-2") => (await make(instP, { region: "us-east", type, label })).id;
 const deployed = async (label = "host-2") =>
   make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });

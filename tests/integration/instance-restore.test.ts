@@ -7,7 +7,7 @@ import { diskProvider as disk } from "../../provider/resources/disk";
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
 import { get, list } from "../helpers/emulator";
-import { useProviderSuite } from "../helpers/provider-suite";
+import { apiRequests, posts, said, useProviderSuite } from "../helpers/provider-suite";
 
 jest.setTimeout(120_000);
 
@@ -21,20 +21,6 @@ const checked = async (p: Provider, news: Record<string, unknown>, olds: Record<
 };
 const failures = async (p: Provider, news: Record<string, unknown>, olds: Record<string, unknown> = {}) =>
   (await p.check(olds, { __resourceName: "r", ...news })).failures;
-/** The requests the emulator received (paths without the `/v4` prefix). */
-const requests = () => emu.log.map((l) => ({ ...l, path: l.path.replace(/^\/v4/, "") }));
-const posts = (pattern: RegExp) => requests().filter((l) => l.method === "POST" && pattern.test(l.path));
-/** What the provider says on stderr while `fn` runs. */
-async function said(fn: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join("");
-}
 
 const WEB = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: "Str0ng-Passw0rd!", backupsEnabled: true };
 
@@ -48,8 +34,8 @@ describe("Instance restore", () => {
     expect(await inst.diff(i.id, i.outs, news)).toMatchObject({ changes: true, replaces: [] });
     emu.log.length = 0;
     const u = await inst.update(i.id, i.outs, news);
-    expect(posts(/\/restore$/).map((l) => l.path)).toEqual([`/compute/instances/${i.id}/backups/${s.id}/restore`]);
-    expect(posts(/\/password$/)).toHaveLength(1); // the program's root password, set again on the backup's disks
+    expect(posts(emu, /\/restore$/).map((l) => l.path)).toEqual([`/compute/instances/${i.id}/backups/${s.id}/restore`]);
+    expect(posts(emu, /\/password$/)).toHaveLength(1); // the program's root password, set again on the backup's disks
     const after = await list(emu, `/compute/instances/${i.id}/disks`);
     expect(after.map((x) => x.id).some((id) => before.includes(id))).toBe(false);
     expect(after.map((x) => x.label).sort()).toEqual((s.outs.disks as Array<{ label: string }>).map((x) => x.label).sort());
@@ -96,14 +82,12 @@ describe("snapshotBeforeChange", () => {
     const tagged = await checked(inst, { ...WEB, snapshotBeforeChange: true, tags: ["web"] }, i.outs);
     await inst.diff(i.id, i.outs, tagged);
     const t = await inst.update(i.id, i.outs, tagged);
-    expect(posts(/\/backups$/)).toEqual([]);
+    expect(posts(emu, /\/backups$/)).toEqual([]);
 
     const bigger = await checked(inst, { ...WEB, snapshotBeforeChange: true, tags: ["web"], type: "c1-standard-4" }, t.outs);
     await inst.diff(i.id, t.outs, bigger);
     await inst.update(i.id, t.outs, bigger);
-    const order = requests()
-      .filter((l) => l.method === "POST")
-      .map((l) => l.path.replace(/\d+/g, "N"));
+    const order = posts(emu, /./).map((l) => l.path.replace(/\d+/g, "N"));
     expect(order.indexOf("/compute/instances/N/backups")).toBeGreaterThanOrEqual(0);
     expect(order.indexOf("/compute/instances/N/backups")).toBeLessThan(order.indexOf("/compute/instances/N/resize"));
     const slot = (await get(emu, `/compute/instances/${i.id}/backups`)).snapshot.current;
@@ -122,7 +106,7 @@ describe("snapshotBeforeChange", () => {
     const grown = (await disk.check(dk.outs, { __resourceName: "d", computeId: i.id, label: "data", size: 2048 })).inputs;
     await disk.update(dk.id, dk.outs, grown);
     await disk.delete(dk.id, { ...dk.outs, size: 2048 });
-    const order = requests()
+    const order = apiRequests(emu)
       .filter((l) => l.method !== "GET")
       .map((l) => `${l.method} ${l.path.replace(/\d+/g, "N")}`);
     expect(order.filter((x) => /backups$|resize$|DELETE/.test(x))).toEqual([

@@ -1,18 +1,15 @@
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { instanceProvider as instP } from "../../provider/resources/instance";
 import { interfaceProvider as ifP } from "../../provider/resources/interface";
-import { call, get, list } from "../helpers/emulator";
-import { change, make, useProviderSuite } from "../helpers/provider-suite";
+import { call, get } from "../helpers/emulator";
+import { change, instanceReads, make, useProviderSuite } from "../helpers/provider-suite";
 import { waitUntil } from "../helpers/wait";
 
 const emu = useProviderSuite();
 
 const PASS = "Str0ng-Passw0rd!";
 /** Read through the API: an instance's status, disks and profiles. */
-const status = async (computeId: string) => (await get(emu, `/compute/instances/${computeId}`)).status;
-const statusIs = (computeId: string, want: string) => waitUntil(async () => (await status(computeId)) === want, { what: `instance ${computeId} ${want}` });
-const disksOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/disks`);
-const configsOf = (computeId: string) => list(emu, `/compute/instances/${computeId}/configs`);
+const { statusIs, disksOf, configsOf } = instanceReads(emu);
 const deployed = async (label = "host-2") =>
   make(instP, { region: "us-east", type: "c1-standard-4", image: "compute/debian12", rootPass: PASS, label, swapSize: 512 });
 
