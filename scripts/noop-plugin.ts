@@ -3,8 +3,11 @@
  * `pulumi-resource-noop`: the benchmark's do-nothing plugin. The same protocol, the same gRPC and protobuf
  * modules and the same packaging as pulumi-resource-compute (one esbuild bundle, installed with `pulumi plugin
  * install`), and no API behind it: a `noop:index:Key` with a `label` and an `sshKey` (a change of the key
- * replaces it, as an SshKey's does) is made, read, changed and deleted in memory. What the engine takes to
- * drive it is the least any plugin can take: bench/results.md compares pulumi-resource-compute with it.
+ * replaces it, as an SshKey's does) is made, read, changed and deleted in memory. It speaks what
+ * pulumi-resource-compute speaks, so that the engine calls it as often: the same Handshake and Configure
+ * answers (PROTOCOL), and the preview's Create and Update answered with planned outputs (what the API assigns
+ * unknown), as the plugin's are. What the engine takes to drive it is the least any plugin like ours can
+ * take: bench/results.md compares pulumi-resource-compute with it.
  */
 import { randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
@@ -13,6 +16,9 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { PROTOCOL } from "../provider/plugin/engine";
+import { UNKNOWN } from "../provider/model/unknown";
+import { timedService } from "../provider/plugin/rpc-times";
 
 export const NOOP_VERSION = "0.1.0";
 export const NOOP_TYPE = "noop:index:Key";
@@ -41,7 +47,7 @@ const SCHEMA = JSON.stringify({
   },
 });
 
-function service(): grpc.UntypedServiceImplementation {
+export function service(): grpc.UntypedServiceImplementation {
   const echo = (req: { getNews(): structproto.Struct | undefined }) => {
     const res = new provproto.CheckResponse();
     res.setInputs(req.getNews());
@@ -67,10 +73,24 @@ function service(): grpc.UntypedServiceImplementation {
       }),
     checkConfig: (c: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) => answer(cb, () => echo(c.request)),
     diffConfig: (_c: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) => answer(cb, none),
+    handshake: (_c: Call<provproto.ProviderHandshakeRequest>, cb: Callback<provproto.ProviderHandshakeResponse>) =>
+      answer(cb, () => {
+        const res = new provproto.ProviderHandshakeResponse();
+        res.setAcceptSecrets(PROTOCOL.acceptSecrets);
+        res.setAcceptResources(PROTOCOL.acceptResources);
+        res.setAcceptOutputs(PROTOCOL.acceptOutputs);
+        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
+        res.setAcceptsByteString(PROTOCOL.acceptsByteString);
+        return res;
+      }),
     configure: (_c: Call<provproto.ConfigureRequest>, cb: Callback<provproto.ConfigureResponse>) =>
       answer(cb, () => {
         const res = new provproto.ConfigureResponse();
-        res.setAcceptsecrets(true);
+        res.setAcceptsecrets(PROTOCOL.acceptSecrets);
+        res.setAcceptresources(PROTOCOL.acceptResources);
+        res.setAcceptoutputs(PROTOCOL.acceptOutputs);
+        res.setSupportspreview(PROTOCOL.supportsPreview);
+        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
         return res;
       }),
     check: (c: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) => answer(cb, () => echo(c.request)),
@@ -89,8 +109,10 @@ function service(): grpc.UntypedServiceImplementation {
     create: (c: Call<provproto.CreateRequest>, cb: Callback<provproto.CreateResponse>) =>
       answer(cb, () => {
         const res = new provproto.CreateResponse();
-        res.setId(randomUUID());
-        res.setProperties(toStruct({ ...fromStruct(c.request.getProperties()), created: new Date().toISOString().slice(0, 19) }));
+        // A preview plans the outputs: the inputs, and what the create assigns unknown (no id yet).
+        const preview = c.request.getPreview();
+        if (!preview) res.setId(randomUUID());
+        res.setProperties(toStruct({ ...fromStruct(c.request.getProperties()), created: preview ? UNKNOWN : new Date().toISOString().slice(0, 19) }));
         return res;
       }),
     read: (c: Call<provproto.ReadRequest>, cb: Callback<provproto.ReadResponse>) =>
@@ -114,7 +136,7 @@ function service(): grpc.UntypedServiceImplementation {
 
 if (require.main === module) {
   const server = new grpc.Server();
-  server.addService(provrpc.ResourceProviderService, service());
+  server.addService(provrpc.ResourceProviderService, timedService(service()));
   server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
     if (err) {
       console.error(`pulumi-resource-noop: cannot start: ${err.message}`);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { NameRule } from "./naming";
 import { ID_PATTERN } from "./rules";
+import { UNKNOWN } from "./unknown";
 
 /**
  * The table model: a resource is a table of fields (one row per property) and a few facts about its paths,
@@ -19,7 +20,7 @@ export interface ApiRecord {
 }
 
 /** The value Pulumi passes to check/diff during preview for a value not known yet. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 
 export function containsUnknown(v: unknown): boolean {
   if (v === UNKNOWN) return true;

@@ -2,10 +2,11 @@
  * The benchmark's sections through the real CLI at scale: bench/scale's N resources in each form beside its
  * do-nothing baseline (section 4), and a stack against the API's rate limit (section 7).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator/server";
+import { sumTimes } from "../../provider/plugin/rpc-times";
 import { breakdown, bytes, fmt, median, pluginEnv, ROOT, runCli, type Exported, type Peaks, type StateResource } from "./common";
 
 const DIR = path.join(ROOT, "bench", "scale");
@@ -38,7 +39,11 @@ interface ScaleRun {
   typeBytes: number;
   stateBytes: number;
   state: Exported;
+  /** A plugin's time inside its RPCs, per operation: calls and milliseconds per RPC (provider/plugin/rpc-times.ts). */
+  rpc?: Record<"up" | "refresh" | "destroy", Map<string, { calls: number; ms: number }>>;
 }
+
+const OPS = ["up", "refresh", "destroy"] as const;
 
 const config = (kind: Kind, shape: string, n: number, url: string) => ({
   "compute:apiUrl": url,
@@ -59,11 +64,16 @@ async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
   const stack = `scale-${kind}-${shape}-${n}`;
   const env = pluginEnv();
   const args = [DIR, stack, stateDir, config(kind, shape, n, emu.url), { "compute:token": emu.token }, env] as const;
+  // A plugin times its RPCs into a file of each operation's (both plugins alike: the same cost to each).
+  const plugin = kind === "plugin" || kind === "noop-plugin";
+  const times = (op: string) => path.join(stateDir, `rpc-${op}.jsonl`);
+  const timed = (op: (typeof OPS)[number]) => [DIR, stack, stateDir, args[3], args[4], plugin ? { ...env, PULUMI_COMPUTE_RPC_TIMES: times(op) } : env] as const;
+  const sums = (op: string) => sumTimes(existsSync(times(op)) ? readFileSync(times(op), "utf8") : "");
   try {
-    const up = await runCli("up", ...args);
+    const up = await runCli("up", ...timed("up"));
     const full = JSON.parse((await runCli("export", ...args)).stdout) as Exported;
-    const rf = await runCli("refresh", ...args);
-    const ds = await runCli("destroy", ...args);
+    const rf = await runCli("refresh", ...timed("refresh"));
+    const ds = await runCli("destroy", ...timed("destroy"));
     const empty = JSON.parse((await runCli("export", ...args)).stdout) as Exported;
     const ofType = (full.deployment.resources ?? []).filter((r) => r.type === TYPES[kind]);
     if (ofType.length !== n) throw new Error(`${kind}: ${ofType.length} resources of ${TYPES[kind]} in the state, not ${n}`);
@@ -76,6 +86,7 @@ async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
       typeBytes: ofType.reduce((a, r) => a + bytes(r), 0) / n,
       stateBytes: (bytes(full) - bytes(empty)) / n,
       state: full,
+      rpc: plugin ? { up: sums("up"), refresh: sums("refresh"), destroy: sums("destroy") } : undefined,
     };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
@@ -97,6 +108,7 @@ export async function stackScale(sizes: number[], repeat: number): Promise<strin
   const stateRatios: number[] = [];
   const perKey: Record<string, Record<number, number>> = {};
   let where = "";
+  const rpcRows: string[] = [];
   for (const shape of ["independent", "chain"]) {
     for (const n of sizes) {
       const runs: Record<Kind, ScaleRun[]> = { baseline: [], compute: [], "noop-plugin": [], plugin: [] };
@@ -127,6 +139,7 @@ export async function stackScale(sizes: number[], repeat: number): Promise<strin
           if (shape === "independent") perKey[k][n] = b.destroy / n;
         }
       }
+      if (n === Math.max(...sizes)) rpcRows.push(...rpcTable(shape, n, m.plugin, m["noop-plugin"]));
       const c = m.compute;
       const p = m.plugin;
       const entry = p.typeBytes / c.typeBytes;
@@ -179,6 +192,14 @@ export async function stackScale(sizes: number[], repeat: number): Promise<strin
     ...rows,
     "",
     `**Targets.** ${verdict}.${growth ? ` The engine's own time per resource grows with N (the file backend writes the whole state after every step): ${growth}.` : ""}`,
+    "",
+    "### Where the plugin's time goes",
+    "",
+    `Time inside each RPC of the plugin (from the request's arrival in the plugin to its answer; \`PULUMI_COMPUTE_RPC_TIMES\`, provider/plugin/rpc-times.ts), summed over an operation, beside the do-nothing plugin's for the same stack (N = ${Math.max(...sizes)}; the last run). The rest of an operation's wall time is the engine's, the program's and the plugins' start.`,
+    "",
+    "| Shape | Operation | RPC | plugin: calls, total | do-nothing plugin: calls, total |",
+    "|---|---|---|---|---|",
+    ...rpcRows,
     "",
     "### State per resource",
     "",
@@ -268,4 +289,20 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
     `**Target.** ${ratios.length === 4 && ratios.every((r) => r <= 1.25) ? "met" : "**missed**"}: ${ratios.map((r) => `${fmt(r, 2)}x`).join(", ")} of the least (the requests alone: ${spans.map((r) => `${fmt(r, 2)}x`).join(", ")}).`,
     "",
   ].join("\n");
+}
+
+/** The per-RPC rows of one shape and size: each operation's RPCs, the plugin's and the do-nothing plugin's. */
+function rpcTable(shape: string, n: number, ours: ScaleRun, noop: ScaleRun): string[] {
+  const rows: string[] = [];
+  const cell = (v?: { calls: number; ms: number }) => (v ? `${v.calls}, ${fmt(v.ms, 0)} ms` : "-");
+  for (const op of OPS) {
+    const a = ours.rpc?.[op] ?? new Map<string, { calls: number; ms: number }>();
+    const b = noop.rpc?.[op] ?? new Map<string, { calls: number; ms: number }>();
+    const names = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => (a.get(y)?.ms ?? 0) - (a.get(x)?.ms ?? 0));
+    const total = (m: Map<string, { calls: number; ms: number }>) =>
+      [...m.values()].reduce((t, v) => ({ calls: t.calls + v.calls, ms: t.ms + v.ms }), { calls: 0, ms: 0 });
+    for (const name of names) rows.push(`| ${shape} | ${op} | ${name} | ${cell(a.get(name))} | ${cell(b.get(name))} |`);
+    rows.push(`| ${shape} | ${op} | **all** (N = ${n}) | ${cell(total(a))} | ${cell(total(b))} |`);
+  }
+  return rows;
 }

@@ -1,0 +1,58 @@
+/**
+ * Where a plugin's time goes, for the bench: with `PULUMI_COMPUTE_RPC_TIMES=<file>` in its environment, each
+ * call of the plugin's gRPC service is timed from the request's arrival to its answer and appended to the file
+ * as one JSON line (`{"rpc":"create","preview":true,"ms":1.25}`). scripts/bench/scale.ts sums them per RPC,
+ * for pulumi-resource-compute and for the do-nothing plugin (which uses this too). Without the variable the
+ * service is served as it is, unwrapped.
+ */
+import { appendFileSync } from "node:fs";
+import type * as grpc from "@grpc/grpc-js";
+
+/** One timed call, as a line of the file. */
+export interface RpcTime {
+  rpc: string;
+  /** Create and Update: whether the engine asked for a preview (the planned outputs). */
+  preview?: boolean;
+  ms: number;
+  ok: boolean;
+}
+
+const hasPreview = (r: unknown): r is { getPreview(): boolean } =>
+  typeof r === "object" && r !== null && "getPreview" in r && typeof r.getPreview === "function";
+
+/** The service, each of its unary methods timed into `file` when one is given. */
+export function timedService(
+  impl: grpc.UntypedServiceImplementation,
+  file: string | undefined = process.env.PULUMI_COMPUTE_RPC_TIMES,
+): grpc.UntypedServiceImplementation {
+  if (!file) return impl;
+  const timed: grpc.UntypedServiceImplementation = {};
+  for (const [rpc, handler] of Object.entries(impl)) {
+    const unary = handler as grpc.handleUnaryCall<unknown, unknown>;
+    timed[rpc] = (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+      const start = process.hrtime.bigint();
+      const preview = hasPreview(call.request) ? call.request.getPreview() : undefined;
+      unary(call, (err, value, trailer, flags) => {
+        const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: Number(process.hrtime.bigint() - start) / 1e6, ok: !err };
+        appendFileSync(file, `${JSON.stringify(line)}\n`);
+        cb(err, value, trailer, flags);
+      });
+    };
+  }
+  return timed;
+}
+
+/** The lines of a times file, summed per RPC (`create (preview)` apart from `create`): calls and milliseconds. */
+export function sumTimes(text: string): Map<string, { calls: number; ms: number }> {
+  const sums = new Map<string, { calls: number; ms: number }>();
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const t = JSON.parse(line) as RpcTime;
+    const key = t.preview ? `${t.rpc} (preview)` : t.rpc;
+    const s = sums.get(key) ?? { calls: 0, ms: 0 };
+    s.calls++;
+    s.ms += t.ms;
+    sums.set(key, s);
+  }
+  return sums;
+}
