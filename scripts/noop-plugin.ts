@@ -5,7 +5,7 @@
  * install`), and no API behind it: a `noop:index:Key` with a `label` and an `sshKey` (a change of the key
  * replaces it, as an SshKey's does) is made, read, changed and deleted in memory. It speaks what
  * pulumi-resource-compute speaks, so that the engine calls it as often: the same Handshake and Configure
- * answers (PROTOCOL), and the preview's Create and Update answered with planned outputs (what the API assigns
+ * answers (handshakeResponse, configureResponse), and the preview's Create and Update answered with planned outputs (what the API assigns
  * unknown), as the plugin's are. What the engine takes to drive it is the least any plugin like ours can
  * take: bench/results.md compares pulumi-resource-compute with it.
  */
@@ -16,7 +16,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { PROTOCOL } from "../provider/plugin/engine";
+import { configureResponse, handshakeResponse } from "../provider/plugin/engine";
 import { UNKNOWN } from "../provider/model/unknown";
 import { timedService } from "../provider/plugin/rpc-times";
 
@@ -73,26 +73,8 @@ export function service(): grpc.UntypedServiceImplementation {
       }),
     checkConfig: (c: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) => answer(cb, () => echo(c.request)),
     diffConfig: (_c: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) => answer(cb, none),
-    handshake: (_c: Call<provproto.ProviderHandshakeRequest>, cb: Callback<provproto.ProviderHandshakeResponse>) =>
-      answer(cb, () => {
-        const res = new provproto.ProviderHandshakeResponse();
-        res.setAcceptSecrets(PROTOCOL.acceptSecrets);
-        res.setAcceptResources(PROTOCOL.acceptResources);
-        res.setAcceptOutputs(PROTOCOL.acceptOutputs);
-        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-        res.setAcceptsByteString(PROTOCOL.acceptsByteString);
-        return res;
-      }),
-    configure: (_c: Call<provproto.ConfigureRequest>, cb: Callback<provproto.ConfigureResponse>) =>
-      answer(cb, () => {
-        const res = new provproto.ConfigureResponse();
-        res.setAcceptsecrets(PROTOCOL.acceptSecrets);
-        res.setAcceptresources(PROTOCOL.acceptResources);
-        res.setAcceptoutputs(PROTOCOL.acceptOutputs);
-        res.setSupportspreview(PROTOCOL.supportsPreview);
-        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-        return res;
-      }),
+    handshake: (_c: Call<provproto.ProviderHandshakeRequest>, cb: Callback<provproto.ProviderHandshakeResponse>) => answer(cb, handshakeResponse),
+    configure: (_c: Call<provproto.ConfigureRequest>, cb: Callback<provproto.ConfigureResponse>) => answer(cb, configureResponse),
     check: (c: Call<provproto.CheckRequest>, cb: Callback<provproto.CheckResponse>) => answer(cb, () => echo(c.request)),
     diff: (c: Call<provproto.DiffRequest>, cb: Callback<provproto.DiffResponse>) =>
       answer(cb, () => {

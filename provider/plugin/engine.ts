@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 
 /** The package's folder (package.json, schema.json): above dist/provider/plugin when built, provider/plugin in tests. */
 export const PACKAGE_ROOT = ((): string => {
@@ -30,6 +31,32 @@ export const PROTOCOL = {
   /** Strings that are not valid UTF-8 (the byte-string values) are not taken: the API is JSON. */
   acceptsByteString: false,
 } as const;
+
+/** The Handshake's answer: PROTOCOL (the bench's do-nothing plugin answers the same). */
+export function handshakeResponse(): provproto.ProviderHandshakeResponse {
+  const res = new provproto.ProviderHandshakeResponse();
+  res.setAcceptSecrets(PROTOCOL.acceptSecrets);
+  res.setAcceptResources(PROTOCOL.acceptResources);
+  res.setAcceptOutputs(PROTOCOL.acceptOutputs);
+  res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
+  res.setAcceptsByteString(PROTOCOL.acceptsByteString);
+  return res;
+}
+
+/**
+ * Configure's answer, the protocol as the Handshake answers it (an engine that handshook takes it from there);
+ * `supportsPreview`: a preview plans what the up does, instead of taking an updated resource's inputs for its
+ * outputs.
+ */
+export function configureResponse(): provproto.ConfigureResponse {
+  const res = new provproto.ConfigureResponse();
+  res.setAcceptsecrets(PROTOCOL.acceptSecrets);
+  res.setAcceptresources(PROTOCOL.acceptResources);
+  res.setAcceptoutputs(PROTOCOL.acceptOutputs);
+  res.setSupportspreview(PROTOCOL.supportsPreview);
+  res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
+  return res;
+}
 
 /**
  * What the engine told this process: its address (the plugin's argument when the engine starts it, the

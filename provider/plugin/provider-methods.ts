@@ -13,7 +13,7 @@ import { beginRun, cancel } from "../lifecycle/cancel";
 import { FunctionArgsError, invoke } from "../functions";
 import { client, configure, settingsProblems } from "../transport/settings";
 import { UNKNOWN, type Props } from "../model/table";
-import { PACKAGE_ROOT, PROTOCOL, version, type EngineLink } from "./engine";
+import { configureResponse, handshakeResponse, PACKAGE_ROOT, version, type EngineLink } from "./engine";
 import { answer, toCheckFailure, unimplemented, type Call, type Callback } from "./rpc";
 import { fromStruct, secret, toStruct, unwrap, unwrapProps } from "./wire";
 
@@ -38,13 +38,7 @@ export function providerMethods(engine: EngineLink) {
       const r = call.request;
       if (r.getEngineAddress()) engine.address = r.getEngineAddress();
       engine.refreshBeforeUpdate = r.getSupportsRefreshBeforeUpdate();
-      const res = new provproto.ProviderHandshakeResponse();
-      res.setAcceptSecrets(PROTOCOL.acceptSecrets);
-      res.setAcceptResources(PROTOCOL.acceptResources);
-      res.setAcceptOutputs(PROTOCOL.acceptOutputs);
-      res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-      res.setAcceptsByteString(PROTOCOL.acceptsByteString);
-      cb(null, res);
+      cb(null, handshakeResponse());
     },
 
     // PULUMI_DEBUG_PROVIDERS=compute:<port>: the engine did not start this process (a user did, under a
@@ -109,15 +103,7 @@ export function providerMethods(engine: EngineLink) {
           return typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined;
         };
         configure({ get: (key: string) => value(key.replace(/^compute:/, "")) });
-        // The protocol, as the Handshake answers it (an engine that handshook takes it from there).
-        const res = new provproto.ConfigureResponse();
-        res.setAcceptsecrets(PROTOCOL.acceptSecrets);
-        res.setAcceptresources(PROTOCOL.acceptResources);
-        res.setAcceptoutputs(PROTOCOL.acceptOutputs);
-        // A preview plans what the up does, instead of taking an updated resource's inputs for its outputs.
-        res.setSupportspreview(PROTOCOL.supportsPreview);
-        res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-        return res;
+        return configureResponse();
       });
     },
 
