@@ -71,6 +71,13 @@ export async function make(p: ResourceProvider, news: Record<string, unknown>) {
   return { ...(await p.create(r.inputs)), inputs: r.inputs };
 }
 
+/** Checks `news` (against `olds`) as the resource named `name` of the program; no failure expected: the checked inputs. */
+export async function checked(p: ResourceProvider, news: Record<string, unknown>, olds: Record<string, unknown> = {}, name = "r") {
+  const r = await p.check(olds, { __resourceName: name, ...news });
+  expect(r.failures).toEqual([]);
+  return r.inputs;
+}
+
 /** Checks `news` against `outs` and diffs them: the diff, and the update that would follow. */
 export async function change(p: ResourceProvider, id: string, outs: Record<string, unknown>, news: Record<string, unknown>) {
   const r = await p.check(outs, news);

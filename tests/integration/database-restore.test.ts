@@ -6,18 +6,11 @@
 import { mysqlProvider as db } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { call, get, list } from "../helpers/emulator";
-import { posts, said, useProviderSuite } from "../helpers/provider-suite";
+import { checked, posts, said, useProviderSuite } from "../helpers/provider-suite";
 
 jest.setTimeout(120_000);
 
 const emu = useProviderSuite();
-
-type Provider = typeof db;
-const checked = async (p: Provider, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
-  const r = await p.check(olds, { __resourceName: "r", ...news });
-  expect(r.failures).toEqual([]);
-  return r.inputs;
-};
 
 describe("MysqlDatabase restoreBackupId", () => {
   const base = { label: "app-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" };

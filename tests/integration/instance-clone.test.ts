@@ -4,15 +4,11 @@
  */
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { get, list } from "../helpers/emulator";
-import { useProviderSuite } from "../helpers/provider-suite";
+import { checked as checkedAs, useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
 
-const checked = async (p: typeof inst, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
-  const r = await p.check(olds, { __resourceName: "x", ...news });
-  expect(r.failures).toEqual([]);
-  return r.inputs;
-};
+const checked = (p: typeof inst, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => checkedAs(p, news, olds, "x");
 const source = async (extra: Record<string, unknown> = {}) =>
   inst.create(
     await checked(inst, {

@@ -7,18 +7,13 @@ import { diskProvider as disk } from "../../provider/resources/disk";
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
 import { get, list } from "../helpers/emulator";
-import { apiRequests, posts, said, useProviderSuite } from "../helpers/provider-suite";
+import { apiRequests, checked, posts, said, useProviderSuite } from "../helpers/provider-suite";
 
 jest.setTimeout(120_000);
 
 const emu = useProviderSuite();
 
 type Provider = typeof inst;
-const checked = async (p: Provider, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => {
-  const r = await p.check(olds, { __resourceName: "r", ...news });
-  expect(r.failures).toEqual([]);
-  return r.inputs;
-};
 const failures = async (p: Provider, news: Record<string, unknown>, olds: Record<string, unknown> = {}) =>
   (await p.check(olds, { __resourceName: "r", ...news })).failures;
 
