@@ -18,7 +18,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { configureResponse, handshakeResponse } from "../provider/plugin/engine";
 import { UNKNOWN } from "../provider/model/unknown";
-import { timedService } from "../provider/plugin/rpc-times";
+import { timedService, timedStart } from "../provider/plugin/rpc-times";
 
 export const NOOP_VERSION = "0.1.0";
 export const NOOP_TYPE = "noop:index:Key";
@@ -125,5 +125,6 @@ if (require.main === module) {
       process.exit(1);
     }
     process.stdout.write(`${port}\n`);
+    timedStart();
   });
 }

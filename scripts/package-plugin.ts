@@ -30,9 +30,12 @@ import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { buildSync } from "esbuild";
+import { ASSETS } from "./plugin-loader";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
+/** The single executable's main script (built: dist/scripts/plugin-loader.js). */
+const LOADER = path.join(ROOT, "dist", "scripts", "plugin-loader.js");
 
 /** Every platform a release serves, in the CLI's words. */
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64", "windows-arm64"] as const;
@@ -141,21 +144,37 @@ function registryRuntime(platform: string, version: string): Runtime {
 }
 
 /**
- * The single executable of `script` (a bundled plugin) for `platform` on `runtime`, written to `out`:
- * the blob made by the runtime's own version (no code cache, no snapshot: the blob is then the same for every
- * platform), injected into a copy of the platform's node by postject. A Windows runtime's signature is
- * taken off first (osslsigncode), as Node's guide says: without the tool a Windows archive is not made (the
- * error says how to install it; .ci/run does); a macOS one cannot be re-signed here (see docs/releases.md).
+ * The single executable of `script` (a bundled plugin) for `platform` on `runtime`, written to `out`. Its main
+ * script is scripts/plugin-loader.ts, which runs the bundled plugin (an asset) with V8's code cache of it (an
+ * asset too) made here by the same runtime: on the platform that builds it only, as Node.js requires (another
+ * platform's executable carries no cache and compiles the plugin as it starts). The blob is made by the
+ * runtime's own version, without Node's own code cache or snapshot, and injected into a copy of the platform's
+ * node by postject. A Windows runtime's signature is taken off first (osslsigncode), as Node's guide says:
+ * without the tool a Windows archive is not made (the error says how to install it); a macOS one cannot be
+ * re-signed here (see docs/releases.md).
  */
 function singleExecutable(script: string, runtime: Runtime, platform: string, out: string): void {
   const work = mkdtempSync(path.join(tmpdir(), "pulumi-compute-sea-"));
   try {
-    // The blob keeps the main script's path as given: a fixed relative one (from `work`), for the same bytes every time.
-    copyFileSync(script, path.join(work, "plugin.js"));
+    // The blob keeps the paths as given: fixed relative ones (from `work`), for the same bytes every time.
+    copyFileSync(LOADER, path.join(work, "loader.js"));
+    copyFileSync(script, path.join(work, ASSETS.script));
+    const assets: Record<string, string> = { [ASSETS.script]: ASSETS.script };
+    if (platform === hostPlatform()) {
+      // The same bytes from the same bundle: V8's random seed fixed, its collector predictable (neither is in the cache's check).
+      execFileSync(runtime.builder, ["--predictable", "--random-seed=42", "loader.js", ASSETS.script, ASSETS.cache], {
+        cwd: work,
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 120_000,
+        // Nothing of this environment (PULUMI_COMPUTE_RPC_TIMES would time the service: other code, other bytes).
+        env: process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {},
+      });
+      assets[ASSETS.cache] = ASSETS.cache;
+    }
     const config = path.join(work, "sea-config.json");
     writeFileSync(
       config,
-      JSON.stringify({ main: "plugin.js", output: "plugin.blob", disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }),
+      JSON.stringify({ main: "loader.js", output: "plugin.blob", disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets }),
     );
     execFileSync(runtime.builder, ["--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
     const blob = path.join(work, "plugin.blob");
@@ -251,6 +270,7 @@ export function packagePlugin(out: string, platforms: string[] = [hostPlatform()
       const key = sha256(
         [
           readFileSync(__filename, "utf8"),
+          readFileSync(LOADER, "utf8"),
           readFileSync(bundled, "utf8"),
           ...Object.values(files),
           runtime.version,

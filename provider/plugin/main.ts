@@ -8,6 +8,7 @@
  * engine attach to it (the Attach call gives the engine's address) instead of starting a plugin of its own.
  */
 import { cancelOnSignals } from "../lifecycle/cancel";
+import { timedStart } from "./rpc-times";
 import { engineAddressOf, serve } from "./server";
 
 // A terminal's Ctrl-C reaches every process of the group: the waits end, the operations answer.
@@ -20,6 +21,7 @@ const engineAddress = engineAddressOf(process.argv.slice(2));
 serve({ engineAddress }).then(
   ({ port }) => {
     process.stdout.write(`${port}\n`);
+    timedStart();
     if (engineAddress === undefined) {
       console.error(`pulumi-resource-compute: no engine address given: waiting for an engine to attach (PULUMI_DEBUG_PROVIDERS=compute:${port})`);
     }

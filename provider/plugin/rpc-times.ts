@@ -3,7 +3,9 @@
  * call of the plugin's gRPC service is timed from the request's arrival to its answer and appended to the file
  * as one JSON line (`{"rpc":"create","preview":true,"ms":1.25}`). scripts/bench/scale.ts sums them per RPC,
  * for pulumi-resource-compute and for the do-nothing plugin (which uses this too). Without the variable the
- * service is served as it is, unwrapped.
+ * service is served as it is, unwrapped. Each start is a line too (`{"rpc":"start","ms":118,"codeCache":"used"}`):
+ * from the process's start to its port on stdout, and whether the executable's code cache served
+ * (scripts/plugin-loader.ts; absent when the plugin runs as a script).
  */
 import { appendFileSync } from "node:fs";
 import type * as grpc from "@grpc/grpc-js";
@@ -15,6 +17,27 @@ export interface RpcTime {
   preview?: boolean;
   ms: number;
   ok: boolean;
+  /** When the call arrived (the start's line: when the port was printed), ms since the epoch: a timeline of the operation. */
+  at?: number;
+  /** The start's line: what scripts/plugin-loader.ts says of the executable's code cache. */
+  codeCache?: "used" | "refused" | "none";
+}
+
+/** Where scripts/plugin-loader.ts leaves what became of the executable's code cache (the same key there). */
+const CODE_CACHE = Symbol.for("pulumi-compute.codeCache");
+
+/** The plugin printed its port: the start's line, when `file` is given. */
+export function timedStart(file: string | undefined = process.env.PULUMI_COMPUTE_RPC_TIMES): void {
+  if (!file) return;
+  const codeCache = (globalThis as { [CODE_CACHE]?: RpcTime["codeCache"] })[CODE_CACHE];
+  const line: RpcTime = {
+    rpc: "start",
+    ms: process.uptime() * 1000,
+    ok: true,
+    at: performance.timeOrigin + performance.now(),
+    ...(codeCache ? { codeCache } : {}),
+  };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
 const hasPreview = (r: unknown): r is { getPreview(): boolean } =>
@@ -31,9 +54,10 @@ export function timedService(
     const unary = handler as grpc.handleUnaryCall<unknown, unknown>;
     timed[rpc] = (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
       const start = process.hrtime.bigint();
+      const at = performance.timeOrigin + performance.now();
       const preview = hasPreview(call.request) ? call.request.getPreview() : undefined;
       unary(call, (err, value, trailer, flags) => {
-        const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: Number(process.hrtime.bigint() - start) / 1e6, ok: !err };
+        const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: Number(process.hrtime.bigint() - start) / 1e6, ok: !err, at };
         appendFileSync(file, `${JSON.stringify(line)}\n`);
         cb(err, value, trailer, flags);
       });

@@ -195,7 +195,7 @@ export async function stackScale(sizes: number[], repeat: number): Promise<strin
     "",
     "### Where the plugin's time goes",
     "",
-    `Time inside each RPC of the plugin (from the request's arrival in the plugin to its answer; \`PULUMI_COMPUTE_RPC_TIMES\`, provider/plugin/rpc-times.ts), summed over an operation, beside the do-nothing plugin's for the same stack (N = ${Math.max(...sizes)}; the last run). The rest of an operation's wall time is the engine's, the program's and the plugins' start.`,
+    `Time inside each RPC of the plugin (from the request's arrival in the plugin to its answer; \`PULUMI_COMPUTE_RPC_TIMES\`, provider/plugin/rpc-times.ts), summed over an operation, beside the do-nothing plugin's for the same stack (N = ${Math.max(...sizes)}; the last run); \`start\` is each plugin process's start, from the process's start to its port on stdout (the engine starts a plugin for the preview and again for the operation). The rest of an operation's wall time is the engine's and the program's.`,
     "",
     "| Shape | Operation | RPC | plugin: calls, total | do-nothing plugin: calls, total |",
     "|---|---|---|---|---|",

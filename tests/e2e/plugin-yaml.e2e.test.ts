@@ -9,7 +9,9 @@
  * emulator's catalogue; settings that cannot work fail the preview; a missing or corrupt archive fails with
  * a clear error and leaves nothing installed.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import catalog from "../../emulator/data/catalog.json";
 import type { Emulator } from "../../emulator/server";
@@ -119,6 +121,25 @@ test("YAML: the engine downloads the plugin by itself; up, refresh, update in pl
   expect(destroy.summary).toEqual({ delete: 4 });
   inv = await inventory(emu);
   expect([inv.sshkeys, inv.vpcs, inv.subnets]).toEqual([[], [], []]);
+});
+
+test("the executable starts from its code cache (scripts/plugin-loader.ts): V8 takes the cache made when it was built", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "plugin-start-"));
+  const times = path.join(dir, "times.jsonl");
+  // As the engine downloaded it (the test above).
+  const exe = path.join(plugin.home, "plugins", `resource-compute-v${PLUGIN_VERSION}`, executableName(hostPlatform()));
+  const child = spawn(exe, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"], env: { PULUMI_COMPUTE_RPC_TIMES: times } });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once("data", () => resolve());
+    child.once("error", reject);
+  });
+  child.kill();
+  const lines = readFileSync(times, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  rmSync(dir, { recursive: true, force: true });
+  expect(lines).toEqual([{ rpc: "start", ms: expect.any(Number), ok: true, codeCache: "used" }]);
 });
 
 test("settings that cannot work fail the preview: no token names compute:token and COMPUTE_TOKEN, a bad apiUrl names compute:apiUrl", async () => {

@@ -10,7 +10,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/model/table";
 import { PROTOCOL } from "../../provider/plugin/engine";
-import { sumTimes, timedService } from "../../provider/plugin/rpc-times";
+import { sumTimes, timedService, timedStart } from "../../provider/plugin/rpc-times";
 import { service as noopService } from "../../scripts/noop-plugin";
 
 /** Calls a unary method of a service with `request`, as grpc-js would: its answer. */
@@ -41,16 +41,47 @@ describe("timedService", () => {
         .trim()
         .split("\n")
         .map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(lines.map(({ ms: _ms, ...rest }) => rest)).toEqual([
+      expect(lines.map(({ ms: _ms, at: _at, ...rest }) => rest)).toEqual([
         { rpc: "create", preview: true, ok: true },
         { rpc: "create", preview: false, ok: true },
         { rpc: "check", ok: false },
       ]);
       expect(lines[0].ms).toBeGreaterThanOrEqual(15);
+      // When each arrived (a timeline): the second create after the first one's 20 ms.
+      const at = lines.map((l) => l.at as number);
+      expect(at[1] - at[0]).toBeGreaterThanOrEqual(15);
+      expect(Math.abs(at[0] - Date.now())).toBeLessThan(60_000);
       const sums = sumTimes(readFileSync(file, "utf8"));
       expect([...sums.keys()].sort()).toEqual(["check", "create", "create (preview)"]);
       expect(sums.get("create")?.calls).toBe(1);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("timedStart", () => {
+  it("writes the process's start with what became of the code cache (scripts/plugin-loader.ts), and nothing without a file", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rpc-times-"));
+    const key = Symbol.for("pulumi-compute.codeCache");
+    try {
+      const file = path.join(dir, "times.jsonl");
+      timedStart(undefined);
+      timedStart(file);
+      (globalThis as Record<symbol, unknown>)[key] = "used";
+      timedStart(file);
+      const lines = readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines).toEqual([
+        { rpc: "start", ms: expect.any(Number), ok: true, at: expect.any(Number) },
+        { rpc: "start", ms: expect.any(Number), ok: true, at: expect.any(Number), codeCache: "used" },
+      ]);
+      expect(lines[0].ms).toBeCloseTo(process.uptime() * 1000, -4);
+      expect([...sumTimes(readFileSync(file, "utf8")).keys()]).toEqual(["start"]);
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[key];
       rmSync(dir, { recursive: true, force: true });
     }
   });
