@@ -10,7 +10,7 @@
  * a clear error and leaves nothing installed.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import catalog from "../../emulator/data/catalog.json";
@@ -133,13 +133,15 @@ test("the executable starts from its code cache (scripts/plugin-loader.ts): V8 t
     child.stdout.once("data", () => resolve());
     child.once("error", reject);
   });
+  // The start's line follows the port: wait for it (a kill at once could come first).
+  for (let i = 0; i < 100 && !existsSync(times); i++) await new Promise((r) => setTimeout(r, 50));
   child.kill();
   const lines = readFileSync(times, "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   rmSync(dir, { recursive: true, force: true });
-  expect(lines).toEqual([{ rpc: "start", ms: expect.any(Number), ok: true, codeCache: "used" }]);
+  expect(lines).toEqual([{ rpc: "start", ms: expect.any(Number), ok: true, at: expect.any(Number), codeCache: "used" }]);
 });
 
 test("settings that cannot work fail the preview: no token names compute:token and COMPUTE_TOKEN, a bad apiUrl names compute:apiUrl", async () => {
