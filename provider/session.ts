@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Agent } from "undici";
+import type { Agent } from "./transport/http";
 import { RateBudget } from "./transport/rate-budget";
 import { ListReads } from "./transport/read-batch";
 

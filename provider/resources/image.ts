@@ -4,9 +4,9 @@ import { open, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { createGzip } from "node:zlib";
-import { request } from "undici";
 import { z } from "zod";
 import { LostAnswerError, type ApiClient } from "../transport/client";
+import { Agent, request } from "../transport/http";
 import { defineResource } from "../definition";
 import { toApiBody } from "../model/mapping";
 import { isExisting } from "../model/naming";
@@ -150,8 +150,16 @@ export async function uploadFile(file: string, url: string): Promise<void> {
   });
   let body: Readable = createReadStream(file).pipe(meter);
   if (!(await isGzip(file))) body = body.pipe(createGzip());
-  const res = await request(url, { method: "PUT", body, headers: { "content-type": "application/octet-stream" } });
-  const text = await res.body.text();
+  // A connection of its own (the upload URL is another origin than the API's), closed when the upload ends.
+  const dispatcher = new Agent();
+  let text: string;
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": "application/octet-stream" }, dispatcher });
+    text = await res.body.text();
+  } finally {
+    void dispatcher.close();
+  }
   if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
 }
 

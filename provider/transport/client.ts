@@ -1,6 +1,6 @@
 import pRetry from "p-retry";
 import { pause } from "../lifecycle/cancel";
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, request, type Dispatcher } from "./http";
 import { session } from "../session";
 import { RateBudget } from "./rate-budget";
 import { ListReads } from "./read-batch";
