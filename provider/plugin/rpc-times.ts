@@ -80,3 +80,25 @@ export function sumTimes(text: string): Map<string, { calls: number; ms: number 
   }
   return sums;
 }
+
+/**
+ * The wall time during which at least one call (not a start) was under way in the plugin: the time the engine
+ * could have been waiting on it, however many calls ran at once. Lines without `at` (older plugins) count nothing.
+ */
+export function busyMs(text: string): number {
+  const spans = text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as RpcTime)
+    .filter((t) => t.rpc !== "start" && t.at !== undefined)
+    .map((t) => [t.at!, t.at! + t.ms] as const)
+    .sort((a, b) => a[0] - b[0]);
+  let busy = 0;
+  let end = -Infinity;
+  for (const [from, to] of spans) {
+    if (to <= end) continue;
+    busy += to - Math.max(from, end);
+    end = to;
+  }
+  return busy;
+}

@@ -10,7 +10,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/model/table";
 import { PROTOCOL } from "../../provider/plugin/engine";
-import { sumTimes, timedService, timedStart } from "../../provider/plugin/rpc-times";
+import { busyMs, sumTimes, timedService, timedStart } from "../../provider/plugin/rpc-times";
 import { service as noopService } from "../../scripts/noop-plugin";
 
 /** Calls a unary method of a service with `request`, as grpc-js would: its answer. */
@@ -84,6 +84,22 @@ describe("timedStart", () => {
       delete (globalThis as Record<symbol, unknown>)[key];
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("busyMs", () => {
+  it("is the wall time with at least one call under way: overlapping calls once, gaps and starts not at all", () => {
+    const line = (rpc: string, at: number, ms: number) => JSON.stringify({ rpc, at, ms, ok: true });
+    const text = [
+      line("start", 0, 120), // not a call
+      line("read", 1000, 10), // 1000..1010
+      line("read", 1005, 10), // ..1015: 15 ms together
+      line("read", 1006, 2), // inside
+      line("diff", 1100, 5), // after a gap: 5 ms
+      JSON.stringify({ rpc: "read", ms: 50, ok: true }), // no arrival time: not counted
+    ].join("\n");
+    expect(busyMs(text)).toBe(20);
+    expect(busyMs("")).toBe(0);
   });
 });
 
