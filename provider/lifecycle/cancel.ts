@@ -81,11 +81,12 @@ function onSignal(signal: NodeJS.Signals): void {
  * Ends the idle process as `signal` does without a listener: the listener taken off, the signal raised again, so
  * the system ends the process at once, as it ends the do-nothing plugin. (process.exit's teardown takes about 45 ms
  * here, and the engine waits for a plugin's end each time it closes one, twice per operation: bench/results.md.)
- * With another listener of the signal left in the process, it exits as before.
+ * With another listener of the signal left in the process, or on Windows, it exits as before.
  */
 function endAs(signal: NodeJS.Signals): void {
   for (const sig of SIGNALS) process.removeListener(sig, onSignal);
-  if (process.listenerCount(signal) > 0) process.exit(0);
+  // (Windows ends a process that signals itself with exit code 1: there, as before.)
+  if (process.listenerCount(signal) > 0 || process.platform === "win32") process.exit(0);
   process.kill(process.pid, signal);
   // Not ended by then (a system whose signals do not end a process): as before.
   setTimeout(() => process.exit(0), 100).unref();

@@ -10,10 +10,13 @@ import * as path from "node:path";
 const ROOT = path.resolve(__dirname, "..", "..");
 
 /** A node that installs the provider's signal handling (from the built dist/), prints "ready", then waits; its end after `signal`. */
-function endOf(signal: NodeJS.Signals, otherListener: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+function endOf(signal: NodeJS.Signals, otherListener: boolean, busy = false): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   const code = [
-    `require("./dist/provider/lifecycle/cancel").cancelOnSignals();`,
+    `const cancel = require("./dist/provider/lifecycle/cancel");`,
+    `cancel.cancelOnSignals();`,
     otherListener ? `process.on(${JSON.stringify(signal)}, () => {});` : "",
+    // An operation under way when the signal comes: it answers, then the process exits.
+    busy ? `void cancel.counted(() => new Promise((r) => setTimeout(r, 300)));` : "",
     `setInterval(() => {}, 1000);`,
     `process.stdout.write("ready\\n");`,
   ].join("\n");
@@ -27,6 +30,10 @@ function endOf(signal: NodeJS.Signals, otherListener: boolean): Promise<{ code: 
 
 test.each(["SIGINT", "SIGTERM"] as const)("idle, %s ends the process by that signal", async (signal) => {
   expect(await endOf(signal, false)).toEqual({ code: null, signal });
+});
+
+test("with an operation under way, the process exits with 0 once it has answered (the handler is the provider's)", async () => {
+  expect(await endOf("SIGINT", false, true)).toEqual({ code: 0, signal: null });
 });
 
 test("with another listener of the signal, the process exits with 0", async () => {
