@@ -169,6 +169,8 @@ function singleExecutable(script: string, runtime: Runtime, platform: string, ou
         // Nothing of this environment (PULUMI_COMPUTE_RPC_TIMES would time the service: other code, other bytes).
         env: process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {},
       });
+      if (!existsSync(path.join(work, ASSETS.cache)))
+        throw new Error(`package-plugin: the plugin ended without printing its port when started to make its code cache (scripts/plugin-loader.ts)`);
       assets[ASSETS.cache] = ASSETS.cache;
     }
     const config = path.join(work, "sea-config.json");

@@ -158,7 +158,7 @@ export async function uploadFile(file: string, url: string): Promise<void> {
     res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": "application/octet-stream" }, dispatcher });
     text = await res.body.text();
   } finally {
-    void dispatcher.close();
+    dispatcher.close().catch(() => undefined);
   }
   if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
 }
