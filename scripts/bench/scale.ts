@@ -245,6 +245,7 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
   const rows: string[] = [];
   const ratios: number[] = [];
   const spans: number[] = [];
+  const againstAlone: Array<{ ratio: number; over: boolean }> = [];
   for (const kind of ["compute", "plugin"] as const) {
     // The engine's own time for the same stack and --parallel: the form's do-nothing provider (no API, no limit).
     const alone = await engineAlone(kind === "compute" ? "baseline" : "noop-plugin", n, parallel);
@@ -279,20 +280,21 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
         const refused = log.filter((l) => l.status === 429).length;
         const answered = log.length - refused;
         const least = (Math.max(0, answered - limit) / limit) * 1000;
-        // The floor: what the limit allows, or the engine's own time for the step, whichever is longer.
-        const floor = Math.max(least, op === "refresh" ? 0 : alone[op]);
-        const ratio = ms / floor;
+        const ratio = ms / least;
+        // Beside it, the engine's own time for the step (context: an unthrottled run of the same steps).
+        const aloneRatio = op === "refresh" ? 0 : ms / alone[op];
         // The target is on up and destroy (one request a key); a refresh reads from lists (a few requests).
         const judged = op !== "refresh" && least > 0;
         if (judged) {
           if (!failed) ratios.push(ratio);
-          spans.push(span / floor);
+          spans.push(span / least);
+          if (!failed) againstAlone.push({ ratio: aloneRatio, over: alone[op] > least });
         } else if (failed) ratios.push(Infinity);
         const keys = emu.store.data.sshkeys.length;
         const left = op === "destroy" ? (keys === 0 ? "0 left" : `**${keys} left**`) : String(keys);
         const ratioCell = !judged ? "–" : ratio <= 1.25 ? `${fmt(ratio, 2)}x` : `**${fmt(ratio, 2)}x**`;
         rows.push(
-          `| ${LABEL[kind]} | ${op} | ${answered} | ${refused} | ${failed ? `**${failed}**` : "0"} | ${left} | ${s(ms)} | ${s(span)} | ${s(least)} | ${op === "refresh" ? "–" : s(alone[op])} | ${ratioCell} |`,
+          `| ${LABEL[kind]} | ${op} | ${answered} | ${refused} | ${failed ? `**${failed}**` : "0"} | ${left} | ${s(ms)} | ${s(span)} | ${s(least)} | ${op === "refresh" ? "–" : `${s(alone[op])} (${fmt(aloneRatio, 2)}x)`} | ${ratioCell} |`,
         );
       }
     } finally {
@@ -304,13 +306,17 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
   return [
     "## 7. Rate limits",
     "",
-    `${n} independent SSH keys, \`pulumi up\`, \`refresh\` and \`destroy\` with \`--parallel ${parallel}\`, against the emulator with \`--rate-limit ${limit}\` (${limit} requests per second per token, bursts of ${limit}, 429 with Retry-After beyond; the spec shows no limit: docs/spec-gaps.md). The provider process keeps one request budget per API and token (docs/reliability.md). **Least**: the time the limit allows for the requests answered, beyond the first burst (answered − ${limit}) / ${limit} per second. **Engine alone**: the same step of the same stack with the same \`--parallel\` by the form's do-nothing provider (section 4's baselines; no API, no limit), the engine's own time. **Time** is the whole CLI step (start, plan, the steps, the state's last write); **requests** is the time from the API's first request to its last. Target: no failure, the time of up and destroy within 1.25x of the floor, the longer of the least and the engine alone (the ratio's).`,
+    `${n} independent SSH keys, \`pulumi up\`, \`refresh\` and \`destroy\` with \`--parallel ${parallel}\`, against the emulator with \`--rate-limit ${limit}\` (${limit} requests per second per token, bursts of ${limit}, 429 with Retry-After beyond; the spec shows no limit: docs/spec-gaps.md). The provider process keeps one request budget per API and token (docs/reliability.md). **Least**: the time the limit allows for the requests answered, beyond the first burst (answered − ${limit}) / ${limit} per second. **Engine alone**: the same step of the same stack with the same \`--parallel\` by the form's do-nothing provider (section 4's baselines; no API, no limit): the engine's own time, and the step's time over it in brackets (context, not a floor: unthrottled, its 64 steps at once contend for the same cores). **Time** is the whole CLI step (start, plan, the steps, the state's last write); **requests** is the time from the API's first request to its last. Target: no failure, the time of up and destroy within 1.25x of the least (the ratio).`,
     "",
     "| Form | step | requests answered | 429 | failures | keys | time | requests | least | engine alone | ratio |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `**Target.** ${ratios.length === 4 && ratios.every((r) => r <= 1.25) ? "met" : "**missed**"}: ${ratios.map((r) => `${fmt(r, 2)}x`).join(", ")} of the floor (the requests alone: ${spans.map((r) => `${fmt(r, 2)}x`).join(", ")}).`,
+    `**Target.** ${ratios.length === 4 && ratios.every((r) => r <= 1.25) ? "met" : "**missed**"}: ${ratios.map((r) => `${fmt(r, 2)}x`).join(", ")} of the least (the requests alone: ${spans.map((r) => `${fmt(r, 2)}x`).join(", ")}).${
+      againstAlone.some((a) => a.over)
+        ? ` The engine alone takes longer than the least in ${againstAlone.filter((a) => a.over).length} of ${againstAlone.length} of these steps, so there the least cannot be reached; the steps take ${againstAlone.map((a) => `${fmt(a.ratio, 2)}x`).join(", ")} of the engine alone.`
+        : ""
+    }`,
     "",
   ].join("\n");
 }
