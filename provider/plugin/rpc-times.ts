@@ -23,6 +23,9 @@ export interface RpcTime {
   codeCache?: "used" | "refused" | "none";
 }
 
+/** Milliseconds since the epoch, with the monotonic clock's precision: the lines' `at`. */
+const epochMs = () => performance.timeOrigin + performance.now();
+
 /** Where scripts/plugin-loader.ts leaves what became of the executable's code cache (the same key there). */
 const CODE_CACHE = Symbol.for("pulumi-compute.codeCache");
 
@@ -34,7 +37,7 @@ export function timedStart(file: string | undefined = process.env.PULUMI_COMPUTE
     rpc: "start",
     ms: process.uptime() * 1000,
     ok: true,
-    at: performance.timeOrigin + performance.now(),
+    at: epochMs(),
     ...(codeCache ? { codeCache } : {}),
   };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
@@ -54,7 +57,7 @@ export function timedService(
     const unary = handler as grpc.handleUnaryCall<unknown, unknown>;
     timed[rpc] = (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
       const start = process.hrtime.bigint();
-      const at = performance.timeOrigin + performance.now();
+      const at = epochMs();
       const preview = hasPreview(call.request) ? call.request.getPreview() : undefined;
       unary(call, (err, value, trailer, flags) => {
         const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: Number(process.hrtime.bigint() - start) / 1e6, ok: !err, at };
@@ -66,12 +69,17 @@ export function timedService(
   return timed;
 }
 
+/** The lines of a times file. */
+const linesOf = (text: string): RpcTime[] =>
+  text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as RpcTime);
+
 /** The lines of a times file, summed per RPC (`create (preview)` apart from `create`): calls and milliseconds. */
 export function sumTimes(text: string): Map<string, { calls: number; ms: number }> {
   const sums = new Map<string, { calls: number; ms: number }>();
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const t = JSON.parse(line) as RpcTime;
+  for (const t of linesOf(text)) {
     const key = t.preview ? `${t.rpc} (preview)` : t.rpc;
     const s = sums.get(key) ?? { calls: 0, ms: 0 };
     s.calls++;
@@ -86,10 +94,7 @@ export function sumTimes(text: string): Map<string, { calls: number; ms: number 
  * could have been waiting on it, however many calls ran at once. Lines without `at` (older plugins) count nothing.
  */
 export function busyMs(text: string): number {
-  const spans = text
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as RpcTime)
+  const spans = linesOf(text)
     .filter((t) => t.rpc !== "start" && t.at !== undefined)
     .map((t) => [t.at!, t.at! + t.ms] as const)
     .sort((a, b) => a[0] - b[0]);

@@ -71,7 +71,6 @@ async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
   const times = (op: string) => path.join(stateDir, `rpc-${op}.jsonl`);
   const timed = (op: (typeof OPS)[number]) => [DIR, stack, stateDir, args[3], args[4], plugin ? { ...env, PULUMI_COMPUTE_RPC_TIMES: times(op) } : env] as const;
   const text = (op: string) => (existsSync(times(op)) ? readFileSync(times(op), "utf8") : "");
-  const sums = (op: string) => sumTimes(text(op));
   try {
     const up = await runCli("up", ...timed("up"));
     const full = JSON.parse((await runCli("export", ...args)).stdout) as Exported;
@@ -89,8 +88,7 @@ async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
       typeBytes: ofType.reduce((a, r) => a + bytes(r), 0) / n,
       stateBytes: (bytes(full) - bytes(empty)) / n,
       state: full,
-      rpc: plugin ? { up: sums("up"), refresh: sums("refresh"), destroy: sums("destroy") } : undefined,
-      busy: plugin ? { up: busyMs(text("up")), refresh: busyMs(text("refresh")), destroy: busyMs(text("destroy")) } : undefined,
+      ...(plugin ? timesOf(text) : {}),
     };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
@@ -319,6 +317,15 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
     }`,
     "",
   ].join("\n");
+}
+
+/** Each operation's times file, read once: its sums per RPC and its busy wall time. */
+function timesOf(read: (op: (typeof OPS)[number]) => string): Pick<ScaleRun, "rpc" | "busy"> {
+  const text = { up: read("up"), refresh: read("refresh"), destroy: read("destroy") };
+  return {
+    rpc: { up: sumTimes(text.up), refresh: sumTimes(text.refresh), destroy: sumTimes(text.destroy) },
+    busy: { up: busyMs(text.up), refresh: busyMs(text.refresh), destroy: busyMs(text.destroy) },
+  };
 }
 
 /** Wall time of up and destroy of `n` resources of a do-nothing kind with `--parallel`: the engine's own. */
