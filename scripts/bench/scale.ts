@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { startEmulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/server";
 import { busyMs, sumTimes } from "../../provider/plugin/rpc-times";
 import { breakdown, bytes, fmt, median, pluginEnv, ROOT, runCli, type Exported, type Peaks, type StateResource } from "./common";
 
@@ -59,19 +59,41 @@ const maxPeaks = (ps: Peaks[]): Peaks => ({
   program: Math.max(...ps.map((p) => p.program)),
 });
 
+/** The CLI's arguments for a stack (runCli's after the operation): the project, stack, state, config, secrets, env. */
+type StackArgs = readonly [string, string, string, Record<string, string>, Record<string, string>, Record<string, string>];
+
+/**
+ * `run` on the stack `stack` of `n` keys of `kind` in `shape`, against a new emulator (`emulator`'s options) and
+ * a state directory of its own; both, and the stack's config file, removed after it.
+ */
+async function withStack<T>(
+  stack: string,
+  kind: Kind,
+  shape: string,
+  n: number,
+  emulator: Parameters<typeof startEmulator>[0],
+  run: (s: { emu: Emulator; stateDir: string; args: StackArgs }) => Promise<T>,
+): Promise<T> {
+  const emu = await startEmulator(emulator);
+  const stateDir = mkdtempSync(path.join(tmpdir(), "bench-stack-"));
+  try {
+    return await run({ emu, stateDir, args: [DIR, stack, stateDir, config(kind, shape, n, emu.url), { "compute:token": emu.token }, pluginEnv()] });
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(path.join(DIR, `Pulumi.${stack}.yaml`), { force: true });
+    await emu.close();
+  }
+}
+
 /** up, export, refresh, destroy, export of one stack against a new emulator (delays at zero). */
 async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
-  const emu = await startEmulator({ speed: 0 });
-  const stateDir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
-  const stack = `scale-${kind}-${shape}-${n}`;
-  const env = pluginEnv();
-  const args = [DIR, stack, stateDir, config(kind, shape, n, emu.url), { "compute:token": emu.token }, env] as const;
-  // A plugin times its RPCs into a file of each operation's (both plugins alike: the same cost to each).
-  const plugin = kind === "plugin" || kind === "noop-plugin";
-  const times = (op: string) => path.join(stateDir, `rpc-${op}.jsonl`);
-  const timed = (op: (typeof OPS)[number]) => [DIR, stack, stateDir, args[3], args[4], plugin ? { ...env, PULUMI_COMPUTE_RPC_TIMES: times(op) } : env] as const;
-  const text = (op: string) => (existsSync(times(op)) ? readFileSync(times(op), "utf8") : "");
-  try {
+  return withStack(`scale-${kind}-${shape}-${n}`, kind, shape, n, { speed: 0 }, async ({ emu, stateDir, args }) => {
+    // A plugin times its RPCs into a file of each operation's (both plugins alike: the same cost to each).
+    const plugin = kind === "plugin" || kind === "noop-plugin";
+    const times = (op: string) => path.join(stateDir, `rpc-${op}.jsonl`);
+    const [dir, stack, state, cfg, secrets, env] = args;
+    const timed = (op: (typeof OPS)[number]) => [dir, stack, state, cfg, secrets, plugin ? { ...env, PULUMI_COMPUTE_RPC_TIMES: times(op) } : env] as const;
+    const text = (op: string) => (existsSync(times(op)) ? readFileSync(times(op), "utf8") : "");
     const up = await runCli("up", ...timed("up"));
     const full = JSON.parse((await runCli("export", ...args)).stdout) as Exported;
     const rf = await runCli("refresh", ...timed("refresh"));
@@ -90,11 +112,7 @@ async function oneRun(kind: Kind, shape: string, n: number): Promise<ScaleRun> {
       state: full,
       ...(plugin ? timesOf(text) : {}),
     };
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
-    rmSync(path.join(DIR, `Pulumi.${stack}.yaml`), { force: true });
-    await emu.close();
-  }
+  });
 }
 
 const s = (ms: number) => `${fmt(ms / 1000, 1)} s`;
@@ -247,11 +265,7 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
   for (const kind of ["compute", "plugin"] as const) {
     // The engine's own time for the same stack and --parallel: the form's do-nothing provider (no API, no limit).
     const alone = await engineAlone(kind === "compute" ? "baseline" : "noop-plugin", n, parallel);
-    const emu = await startEmulator({ speed: 0, rateLimit: limit });
-    const stateDir = mkdtempSync(path.join(tmpdir(), "bench-rate-"));
-    const stack = `rate-${kind}-${n}`;
-    const args = [DIR, stack, stateDir, config(kind, "independent", n, emu.url), { "compute:token": emu.token }, pluginEnv()] as const;
-    try {
+    await withStack(`rate-${kind}-${n}`, kind, "independent", n, { speed: 0, rateLimit: limit }, async ({ emu, args }) => {
       for (const op of ["up", "refresh", "destroy"] as const) {
         const from = emu.log.length;
         let failed = "";
@@ -295,11 +309,7 @@ export async function rateLimited(n: number, parallel: number, limit: number): P
           `| ${LABEL[kind]} | ${op} | ${answered} | ${refused} | ${failed ? `**${failed}**` : "0"} | ${left} | ${s(ms)} | ${s(span)} | ${s(least)} | ${op === "refresh" ? "–" : `${s(alone[op])} (${fmt(aloneRatio, 2)}x)`} | ${ratioCell} |`,
         );
       }
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
-      rmSync(path.join(DIR, `Pulumi.${stack}.yaml`), { force: true });
-      await emu.close();
-    }
+    });
   }
   return [
     "## 7. Rate limits",
@@ -330,19 +340,11 @@ function timesOf(read: (op: (typeof OPS)[number]) => string): Pick<ScaleRun, "rp
 
 /** Wall time of up and destroy of `n` resources of a do-nothing kind with `--parallel`: the engine's own. */
 async function engineAlone(kind: "baseline" | "noop-plugin", n: number, parallel: number): Promise<{ up: number; destroy: number }> {
-  const emu = await startEmulator({ speed: 0 });
-  const stateDir = mkdtempSync(path.join(tmpdir(), "bench-rate-alone-"));
-  const stack = `rate-${kind}-${n}`;
-  const args = [DIR, stack, stateDir, config(kind, "independent", n, emu.url), { "compute:token": emu.token }, pluginEnv()] as const;
-  try {
+  return withStack(`rate-${kind}-${n}`, kind, "independent", n, { speed: 0 }, async ({ args }) => {
     const up = (await runCli("up", ...args, [`--parallel=${parallel}`])).ms;
     const destroy = (await runCli("destroy", ...args, [`--parallel=${parallel}`])).ms;
     return { up, destroy };
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
-    rmSync(path.join(DIR, `Pulumi.${stack}.yaml`), { force: true });
-    await emu.close();
-  }
+  });
 }
 
 /** The plugin's rows over `target`, their time over the baseline split into starts, calls and the rest. */
