@@ -152,15 +152,13 @@ export async function uploadFile(file: string, url: string): Promise<void> {
   if (!(await isGzip(file))) body = body.pipe(createGzip());
   // A connection of its own (the upload URL is another origin than the API's), closed when the upload ends.
   const dispatcher = new Agent();
-  let text: string;
-  let res: Awaited<ReturnType<typeof request>>;
   try {
-    res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": "application/octet-stream" }, dispatcher });
-    text = await res.body.text();
+    const res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": "application/octet-stream" }, dispatcher });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
   } finally {
     dispatcher.close().catch(() => undefined);
   }
-  if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
 }
 
 /**
