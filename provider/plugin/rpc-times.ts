@@ -23,7 +23,7 @@ export interface RpcTime {
   codeCache?: "used" | "refused" | "none";
 }
 
-/** Milliseconds since the epoch, with the monotonic clock's precision: the lines' `at`. */
+/** Milliseconds since the epoch, with the monotonic clock's precision: the lines' `at`, and a call's `ms` (from its `at`). */
 const epochMs = () => performance.timeOrigin + performance.now();
 
 /** Where scripts/plugin-loader.ts leaves what became of the executable's code cache (the same key there). */
@@ -56,11 +56,10 @@ export function timedService(
   for (const [rpc, handler] of Object.entries(impl)) {
     const unary = handler as grpc.handleUnaryCall<unknown, unknown>;
     timed[rpc] = (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
-      const start = process.hrtime.bigint();
       const at = epochMs();
       const preview = hasPreview(call.request) ? call.request.getPreview() : undefined;
       unary(call, (err, value, trailer, flags) => {
-        const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: Number(process.hrtime.bigint() - start) / 1e6, ok: !err, at };
+        const line: RpcTime = { rpc, ...(preview === undefined ? {} : { preview }), ms: epochMs() - at, ok: !err, at };
         appendFileSync(file, `${JSON.stringify(line)}\n`);
         cb(err, value, trailer, flags);
       });
