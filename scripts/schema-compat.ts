@@ -108,6 +108,7 @@ function compatible(oldType: string, newType: string, input: boolean): boolean {
 }
 
 type Props = Record<string, Json>;
+const ANY = "pulumi.json#/Any";
 type Found = { breaking: string[]; additions: string[] };
 
 /**
@@ -126,7 +127,10 @@ function compareProps(where: string, old: Json | undefined, now: Json | undefine
       continue;
     }
     const [a, b] = [typeOf(p), typeOf(newProps[k])];
-    if (!compatible(a, b, use === "input")) r.breaking.push(`${where}: \`${k}\` changes type, ${a} -> ${b}`);
+    if (compatible(a, b, use === "input")) continue;
+    // An untyped value given its type: the same values, but code typed against Any may need a change.
+    const typed = a.includes(ANY) && !b.includes(ANY) ? " (typed now: the same values, a narrower type in the SDKs)" : "";
+    r.breaking.push(`${where}: \`${k}\` changes type, ${a} -> ${b}${typed}`);
   }
   for (const k of Object.keys(newProps)) if (!(k in oldProps)) r.additions.push(`${where}: ${what} \`${k}\` added`);
   if (use !== "output") for (const k of newRequired) if (!oldRequired.includes(k)) r.breaking.push(`${where}: input \`${k}\` is now required`);

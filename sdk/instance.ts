@@ -187,7 +187,7 @@ export class Instance extends pulumi.dynamic.Resource {
   /** IPv4 addresses: the public one first, then the private one if any. */
   declare readonly ipv4: pulumi.Output<string[]>;
   /** SLAAC IPv6 address (/128), or null. */
-  declare readonly ipv6: pulumi.Output<unknown>;
+  declare readonly ipv6: pulumi.Output<string | null>;
   /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
   declare readonly specs: pulumi.Output<{ disk: number; memory: number; vcpus: number; gpus: number; transfer: number }>;
   /** `kvm`. */
@@ -197,7 +197,12 @@ export class Instance extends pulumi.dynamic.Resource {
   /** Whether the instance was provisioned with user data. */
   declare readonly hasUserData: pulumi.Output<boolean>;
   /** Backup service state: `enabled`, `available`, `lastSuccessful`, `schedule`. */
-  declare readonly backups: pulumi.Output<{ enabled: boolean; available: boolean; lastSuccessful: unknown; schedule: { day: unknown; window: unknown } }>;
+  declare readonly backups: pulumi.Output<{
+    enabled: boolean;
+    available: boolean;
+    lastSuccessful: string | null;
+    schedule: { day: string | null; window: string | null };
+  }>;
   /** The address of the instance's first vpc interface in its subnet (set when `interfaces` has one). */
   declare readonly vpcIpv4: pulumi.Output<string>;
   /** The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is). */

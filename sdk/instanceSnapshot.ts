@@ -34,7 +34,7 @@ export class InstanceSnapshot extends pulumi.dynamic.Resource {
   /** When the snapshot was started. */
   declare readonly created: pulumi.Output<string>;
   /** When it finished, or null. */
-  declare readonly finished: pulumi.Output<unknown>;
+  declare readonly finished: pulumi.Output<string | null>;
   /** When it last changed. */
   declare readonly updated: pulumi.Output<string>;
 

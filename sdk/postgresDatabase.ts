@@ -101,7 +101,7 @@ export class PostgresDatabase extends pulumi.dynamic.Resource {
   /** `provisioning`, `active`, `updating`, `backing_up`, `restoring`, `failed`, ... */
   declare readonly status: pulumi.Output<string>;
   /** `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform). */
-  declare readonly hosts: pulumi.Output<{ primary: unknown; secondary: unknown; standby?: unknown }>;
+  declare readonly hosts: pulumi.Output<{ primary: string | null; secondary: string | null; standby?: string | null }>;
   /** The port to connect to. */
   declare readonly port: pulumi.Output<number>;
   /** The engine version. */

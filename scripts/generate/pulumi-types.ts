@@ -6,9 +6,12 @@ import { isEmptyList, isNull, mapValues, propertyName, walk, type Json, type Pri
  * A field's JSON Schema (from zod) as a Pulumi type, for schema.json: primitives stay, arrays keep their item
  * type, an object with properties becomes a named object type under `types` (`compute:index:<name>`), a record
  * becomes a map, an enum or a union of constants becomes its primitive type (the values go in the
- * description), a union of primitives (an id given as a number or a string of digits) a `oneOf`, anything else
- * (a discriminated union's `oneOf`, a list of types `type: ["string", "null"]`) `pulumi.json#/Any`. Bounds and patterns are not said in a
- * Pulumi schema: the provider checks them at preview.
+ * description), a union of primitives (an id given as a number or a string of digits, a filter's value) a `oneOf`,
+ * and a value that may be null (`type: ["string", "null"]`, zod's `.nullable()`) the type it is when it is not:
+ * its property is optional instead (`requiredOf`), which every generator types so (`Optional[str]` in Python,
+ * `*string` in Go, `string | undefined` in TypeScript). What is left, `pulumi.json#/Any`, is a value the API
+ * itself leaves open (a deployment script's JSON); tests/unit/schema-types.test.ts holds the list. Bounds and
+ * patterns are not said in a Pulumi schema: the provider checks them at preview.
  */
 
 export const PKG = "compute";
@@ -28,7 +31,7 @@ function pulumiTypes(types: Record<string, Json>): Printer<Mapped> {
   });
   return {
     union: (s, at) => {
-      if (s.of !== "anyOf") return { type: ANY };
+      if (s.of === "oneOf") return { type: ANY };
       const members = s.members.filter((m) => !isNull(m) && !isEmptyList(m));
       if (members.length === 1) return at.member(members[0]);
       const mapped = members.map((m) => at.member(m));
@@ -47,16 +50,25 @@ function pulumiTypes(types: Record<string, Json>): Printer<Mapped> {
       const props = Object.entries(s.properties);
       if (!props.length) return map(mapValues(at.js), at);
       const token = `${PKG}:index:${at.name}`;
+      const required = s.required.filter((k) => !mayBeNull(s.properties[k]));
       types[token] = {
         type: "object",
         properties: Object.fromEntries(props.map(([k, v]) => [k, described(v, at.property(k, v))])),
-        ...(s.required.length ? { required: s.required } : {}),
+        ...(required.length ? { required } : {}),
       };
       return { type: { $ref: `#/types/${token}` } };
     },
     record: (s, at) => map(s.values, at),
     any: () => ({ type: ANY }),
   };
+}
+
+/** Whether a JSON Schema node admits null (zod's `.nullable()`: `type: [..., "null"]`, or a union with a null member). */
+export function mayBeNull(js: Json): boolean {
+  if (isNull(js)) return true;
+  if (Array.isArray(js.type)) return js.type.includes("null");
+  const members = (Array.isArray(js.anyOf) ? js.anyOf : Array.isArray(js.oneOf) ? js.oneOf : []) as Json[];
+  return members.some(mayBeNull);
 }
 
 /** The allowed values, said in the description unless it names them all already. */

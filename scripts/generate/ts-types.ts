@@ -7,7 +7,8 @@ import { union, wrap } from "./ts";
  * const object of its values and a type of the same name, so that a program passing a plain string still
  * compiles), an object marked `.meta({ typeName })` is a named interface (sdk/types.ts), and an output is
  * the plain type, with the enum's type for an enum. A constant on its own is the type it is of, and a list
- * of types (`type: ["string", "null"]`) is `unknown`, as the classes have always had them.
+ * of types (`type: ["string", "null"]`, zod's nullable primitive) is their union (`string | null`: the dynamic
+ * classes hand on the API's null as it is).
  */
 
 export interface EnumType {
@@ -37,7 +38,6 @@ function inputs(reg: TypeRegistry, description = ""): Printer<string> {
   const asEnum = (values: Literal[], name: string) => `${typeof values[0] === "number" ? "number" : "string"} | ${reg.enumOf(name, values, description)}`;
   return {
     union: (s, at) => {
-      if (s.of === "types") return "unknown";
       const values = enumValues(s);
       if (values) return asEnum(values, at.name);
       return union(s.members.filter((x) => !isEmptyList(x)).map((x) => at.member(x)));
@@ -66,7 +66,6 @@ function outputs(reg: TypeRegistry, complete: boolean): Printer<string> {
   const asEnum = (values: Literal[], name: string) => (reg.enums.has(name) ? name : values.map((v) => JSON.stringify(v)).join(" | "));
   return {
     union: (s, at) => {
-      if (s.of === "types") return "unknown";
       const values = enumValues(s);
       if (values) return asEnum(values, at.name);
       return union(s.members.filter((x) => !isEmptyList(x) && !isAny(x)).map((x) => at.member(x))) || "unknown";

@@ -72,6 +72,15 @@ test("each kind of breaking change is named; additions are listed apart", () => 
   expect(compare(old, cur)).toMatchObject({ refused: false, breaking: expect.arrayContaining(["function `compute:index:getRegions` removed"]) });
 });
 
+test("an untyped value given its type is named as such (issue 44: a nullable string typed Any)", () => {
+  const cur = thisTree();
+  const old = copy(cur);
+  (old.schema as any).functions["compute:index:getImage"].outputs.properties.vendor = { $ref: "pulumi.json#/Any" };
+  expect(compare(old, cur).breaking).toEqual([
+    "compute:index:getImage (outputs): `vendor` changes type, pulumi.json#/Any -> string (typed now: the same values, a narrower type in the SDKs)",
+  ]);
+});
+
 test("what widens passes: an integer input that takes any number, a renamed resource that keeps an alias", () => {
   const old = thisTree();
   const cur = copy(old);

@@ -29,6 +29,7 @@ function kinds(js: Json): string[] {
   if (m) return [...new Set(m.flatMap(kinds))];
   if (Array.isArray(js.enum)) return [typeof js.enum[0] === "number" ? "number" : "string"];
   if (js.const !== undefined) return [typeof js.const === "number" ? "number" : "string"];
+  if (Array.isArray(js.type)) return [...new Set((js.type as string[]).flatMap((type) => kinds({ ...js, type })))];
   if (js.type === "integer") return ["number"];
   return typeof js.type === "string" ? [js.type] : ["any"];
 }
@@ -44,6 +45,7 @@ function wrong(js: Json): string | undefined {
 function good(js: Json): string {
   const m = (js.anyOf ?? js.oneOf) as Json[] | undefined;
   if (m) return good(m.find((x) => x.type !== "null" && x.maxItems !== 0) ?? m[0]);
+  if (Array.isArray(js.type)) return good({ ...js, type: (js.type as string[]).find((t) => t !== "null") });
   if (Array.isArray(js.enum)) return JSON.stringify(js.enum[0]);
   if (js.const !== undefined) return JSON.stringify(js.const);
   switch (js.type) {
