@@ -38,11 +38,11 @@ type LookupImageResult struct {
 	// Whether it is deprecated.
 	Deprecated *bool `pulumi:"deprecated"`
 	// Its description, or null.
-	Description interface{} `pulumi:"description"`
+	Description *string `pulumi:"description"`
 	// End of life, or null.
-	Eol interface{} `pulumi:"eol"`
+	Eol *string `pulumi:"eol"`
 	// When it expires, or null.
-	Expiry interface{} `pulumi:"expiry"`
+	Expiry *string `pulumi:"expiry"`
 	// The image's id, e.g. `compute/debian12` or `private/12`.
 	Id string `pulumi:"id"`
 	// Whether it is public.
@@ -58,7 +58,7 @@ type LookupImageResult struct {
 	// When it last changed.
 	Updated *string `pulumi:"updated"`
 	// The vendor, or null.
-	Vendor interface{} `pulumi:"vendor"`
+	Vendor *string `pulumi:"vendor"`
 }
 
 func LookupImageOutput(ctx *pulumi.Context, args LookupImageOutputArgs, opts ...pulumi.InvokeOption) LookupImageResultOutput {
@@ -111,18 +111,18 @@ func (o LookupImageResultOutput) Deprecated() pulumi.BoolPtrOutput {
 }
 
 // Its description, or null.
-func (o LookupImageResultOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupImageResult) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o LookupImageResultOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupImageResult) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // End of life, or null.
-func (o LookupImageResultOutput) Eol() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupImageResult) interface{} { return v.Eol }).(pulumi.AnyOutput)
+func (o LookupImageResultOutput) Eol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupImageResult) *string { return v.Eol }).(pulumi.StringPtrOutput)
 }
 
 // When it expires, or null.
-func (o LookupImageResultOutput) Expiry() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupImageResult) interface{} { return v.Expiry }).(pulumi.AnyOutput)
+func (o LookupImageResultOutput) Expiry() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupImageResult) *string { return v.Expiry }).(pulumi.StringPtrOutput)
 }
 
 // The image's id, e.g. `compute/debian12` or `private/12`.
@@ -161,8 +161,8 @@ func (o LookupImageResultOutput) Updated() pulumi.StringPtrOutput {
 }
 
 // The vendor, or null.
-func (o LookupImageResultOutput) Vendor() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupImageResult) interface{} { return v.Vendor }).(pulumi.AnyOutput)
+func (o LookupImageResultOutput) Vendor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupImageResult) *string { return v.Vendor }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -49,7 +49,7 @@ type GetProfileResult struct {
 	// The login name.
 	Username *string `pulumi:"username"`
 	// The verified phone number, or null.
-	VerifiedPhoneNumber interface{} `pulumi:"verifiedPhoneNumber"`
+	VerifiedPhoneNumber *string `pulumi:"verifiedPhoneNumber"`
 }
 
 func GetProfileOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetProfileResultOutput {
@@ -133,8 +133,8 @@ func (o GetProfileResultOutput) Username() pulumi.StringPtrOutput {
 }
 
 // The verified phone number, or null.
-func (o GetProfileResultOutput) VerifiedPhoneNumber() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetProfileResult) interface{} { return v.VerifiedPhoneNumber }).(pulumi.AnyOutput)
+func (o GetProfileResultOutput) VerifiedPhoneNumber() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProfileResult) *string { return v.VerifiedPhoneNumber }).(pulumi.StringPtrOutput)
 }
 
 func init() {

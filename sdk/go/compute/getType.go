@@ -50,7 +50,7 @@ type GetTypeResult struct {
 	// Prices that differ by region (`id`, `hourly`, `monthly`).
 	RegionPrices []InstanceTypeRegionPrice `pulumi:"regionPrices"`
 	// The type a mutate upgrades to, or null.
-	Successor interface{} `pulumi:"successor"`
+	Successor *string `pulumi:"successor"`
 	// Monthly transfer in GB.
 	Transfer *int `pulumi:"transfer"`
 	// Virtual CPUs.
@@ -137,8 +137,8 @@ func (o GetTypeResultOutput) RegionPrices() InstanceTypeRegionPriceArrayOutput {
 }
 
 // The type a mutate upgrades to, or null.
-func (o GetTypeResultOutput) Successor() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetTypeResult) interface{} { return v.Successor }).(pulumi.AnyOutput)
+func (o GetTypeResultOutput) Successor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetTypeResult) *string { return v.Successor }).(pulumi.StringPtrOutput)
 }
 
 // Monthly transfer in GB.

@@ -112,7 +112,7 @@ type Instance struct {
 	// IPv4 addresses: the public one first, then the private one if any.
 	Ipv4 pulumi.StringArrayOutput `pulumi:"ipv4"`
 	// SLAAC IPv6 address (/128), or null.
-	Ipv6 pulumi.AnyOutput `pulumi:"ipv6"`
+	Ipv6 pulumi.StringPtrOutput `pulumi:"ipv6"`
 	// 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label pulumi.StringOutput `pulumi:"label"`
 	// `userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only.
@@ -488,8 +488,8 @@ func (o InstanceOutput) Ipv4() pulumi.StringArrayOutput {
 }
 
 // SLAAC IPv6 address (/128), or null.
-func (o InstanceOutput) Ipv6() pulumi.AnyOutput {
-	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.Ipv6 }).(pulumi.AnyOutput)
+func (o InstanceOutput) Ipv6() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.Ipv6 }).(pulumi.StringPtrOutput)
 }
 
 // 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.

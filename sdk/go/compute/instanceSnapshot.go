@@ -69,7 +69,7 @@ type InstanceSnapshot struct {
 	// The disks in the snapshot: `label`, `size` (MB), `filesystem`.
 	Disks InstanceSnapshotDiskArrayOutput `pulumi:"disks"`
 	// When it finished, or null.
-	Finished pulumi.AnyOutput `pulumi:"finished"`
+	Finished pulumi.StringPtrOutput `pulumi:"finished"`
 	// 1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).
 	Label pulumi.StringOutput `pulumi:"label"`
 	// `successful` once taken (`pending`, `running`, `needsPostProcessing` before; `failed`, `userAborted`). One of `paused`, `pending`, `running`, `needsPostProcessing`, `successful`, `failed`, `userAborted`.
@@ -218,8 +218,8 @@ func (o InstanceSnapshotOutput) Disks() InstanceSnapshotDiskArrayOutput {
 }
 
 // When it finished, or null.
-func (o InstanceSnapshotOutput) Finished() pulumi.AnyOutput {
-	return o.ApplyT(func(v *InstanceSnapshot) pulumi.AnyOutput { return v.Finished }).(pulumi.AnyOutput)
+func (o InstanceSnapshotOutput) Finished() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceSnapshot) pulumi.StringPtrOutput { return v.Finished }).(pulumi.StringPtrOutput)
 }
 
 // 1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).

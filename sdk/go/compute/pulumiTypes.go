@@ -3933,11 +3933,11 @@ type ImageInfo struct {
 	// Whether it is deprecated.
 	Deprecated *bool `pulumi:"deprecated"`
 	// Its description, or null.
-	Description interface{} `pulumi:"description"`
+	Description *string `pulumi:"description"`
 	// End of life, or null.
-	Eol interface{} `pulumi:"eol"`
+	Eol *string `pulumi:"eol"`
 	// When it expires, or null.
-	Expiry interface{} `pulumi:"expiry"`
+	Expiry *string `pulumi:"expiry"`
 	// The image's id, e.g. `compute/debian12` or `private/12`.
 	Id string `pulumi:"id"`
 	// Whether it is public.
@@ -3953,7 +3953,7 @@ type ImageInfo struct {
 	// When it last changed.
 	Updated *string `pulumi:"updated"`
 	// The vendor, or null.
-	Vendor interface{} `pulumi:"vendor"`
+	Vendor *string `pulumi:"vendor"`
 }
 
 // A public image, or a private one of the token's account.
@@ -3992,18 +3992,18 @@ func (o ImageInfoOutput) Deprecated() pulumi.BoolPtrOutput {
 }
 
 // Its description, or null.
-func (o ImageInfoOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v ImageInfo) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o ImageInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // End of life, or null.
-func (o ImageInfoOutput) Eol() pulumi.AnyOutput {
-	return o.ApplyT(func(v ImageInfo) interface{} { return v.Eol }).(pulumi.AnyOutput)
+func (o ImageInfoOutput) Eol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageInfo) *string { return v.Eol }).(pulumi.StringPtrOutput)
 }
 
 // When it expires, or null.
-func (o ImageInfoOutput) Expiry() pulumi.AnyOutput {
-	return o.ApplyT(func(v ImageInfo) interface{} { return v.Expiry }).(pulumi.AnyOutput)
+func (o ImageInfoOutput) Expiry() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageInfo) *string { return v.Expiry }).(pulumi.StringPtrOutput)
 }
 
 // The image's id, e.g. `compute/debian12` or `private/12`.
@@ -4042,8 +4042,8 @@ func (o ImageInfoOutput) Updated() pulumi.StringPtrOutput {
 }
 
 // The vendor, or null.
-func (o ImageInfoOutput) Vendor() pulumi.AnyOutput {
-	return o.ApplyT(func(v ImageInfo) interface{} { return v.Vendor }).(pulumi.AnyOutput)
+func (o ImageInfoOutput) Vendor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageInfo) *string { return v.Vendor }).(pulumi.StringPtrOutput)
 }
 
 type ImageInfoArrayOutput struct{ *pulumi.OutputState }
@@ -4551,7 +4551,7 @@ func (o InstanceBackupSchedulePtrOutput) Window() pulumi.StringPtrOutput {
 type InstanceBackups struct {
 	Available      bool                    `pulumi:"available"`
 	Enabled        bool                    `pulumi:"enabled"`
-	LastSuccessful interface{}             `pulumi:"lastSuccessful"`
+	LastSuccessful *string                 `pulumi:"lastSuccessful"`
 	Schedule       InstanceBackupsSchedule `pulumi:"schedule"`
 }
 
@@ -4577,8 +4577,8 @@ func (o InstanceBackupsOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v InstanceBackups) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-func (o InstanceBackupsOutput) LastSuccessful() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceBackups) interface{} { return v.LastSuccessful }).(pulumi.AnyOutput)
+func (o InstanceBackupsOutput) LastSuccessful() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceBackups) *string { return v.LastSuccessful }).(pulumi.StringPtrOutput)
 }
 
 func (o InstanceBackupsOutput) Schedule() InstanceBackupsScheduleOutput {
@@ -4586,8 +4586,8 @@ func (o InstanceBackupsOutput) Schedule() InstanceBackupsScheduleOutput {
 }
 
 type InstanceBackupsSchedule struct {
-	Day    interface{} `pulumi:"day"`
-	Window interface{} `pulumi:"window"`
+	Day    *string `pulumi:"day"`
+	Window *string `pulumi:"window"`
 }
 
 type InstanceBackupsScheduleOutput struct{ *pulumi.OutputState }
@@ -4604,12 +4604,12 @@ func (o InstanceBackupsScheduleOutput) ToInstanceBackupsScheduleOutputWithContex
 	return o
 }
 
-func (o InstanceBackupsScheduleOutput) Day() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceBackupsSchedule) interface{} { return v.Day }).(pulumi.AnyOutput)
+func (o InstanceBackupsScheduleOutput) Day() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceBackupsSchedule) *string { return v.Day }).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceBackupsScheduleOutput) Window() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceBackupsSchedule) interface{} { return v.Window }).(pulumi.AnyOutput)
+func (o InstanceBackupsScheduleOutput) Window() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceBackupsSchedule) *string { return v.Window }).(pulumi.StringPtrOutput)
 }
 
 type InstanceCloneFrom struct {
@@ -4802,7 +4802,7 @@ type InstanceInfo struct {
 	// IPv4 addresses: the public one first, then the private one if any.
 	Ipv4 []string `pulumi:"ipv4"`
 	// SLAAC IPv6 address (/128), or null.
-	Ipv6 interface{} `pulumi:"ipv6"`
+	Ipv6 *string `pulumi:"ipv6"`
 	// 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label *string `pulumi:"label"`
 	// Region id (for example `us-east`). Changing it replaces the instance.
@@ -4901,8 +4901,8 @@ func (o InstanceInfoOutput) Ipv4() pulumi.StringArrayOutput {
 }
 
 // SLAAC IPv6 address (/128), or null.
-func (o InstanceInfoOutput) Ipv6() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceInfo) interface{} { return v.Ipv6 }).(pulumi.AnyOutput)
+func (o InstanceInfoOutput) Ipv6() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInfo) *string { return v.Ipv6 }).(pulumi.StringPtrOutput)
 }
 
 // 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.
@@ -5089,7 +5089,7 @@ func (o InstanceInfoAlertsPtrOutput) TransferQuota() pulumi.IntPtrOutput {
 type InstanceInfoBackups struct {
 	Available      bool                        `pulumi:"available"`
 	Enabled        bool                        `pulumi:"enabled"`
-	LastSuccessful interface{}                 `pulumi:"lastSuccessful"`
+	LastSuccessful *string                     `pulumi:"lastSuccessful"`
 	Schedule       InstanceInfoBackupsSchedule `pulumi:"schedule"`
 }
 
@@ -5115,8 +5115,8 @@ func (o InstanceInfoBackupsOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v InstanceInfoBackups) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-func (o InstanceInfoBackupsOutput) LastSuccessful() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceInfoBackups) interface{} { return v.LastSuccessful }).(pulumi.AnyOutput)
+func (o InstanceInfoBackupsOutput) LastSuccessful() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInfoBackups) *string { return v.LastSuccessful }).(pulumi.StringPtrOutput)
 }
 
 func (o InstanceInfoBackupsOutput) Schedule() InstanceInfoBackupsScheduleOutput {
@@ -5165,13 +5165,13 @@ func (o InstanceInfoBackupsPtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-func (o InstanceInfoBackupsPtrOutput) LastSuccessful() pulumi.AnyOutput {
-	return o.ApplyT(func(v *InstanceInfoBackups) interface{} {
+func (o InstanceInfoBackupsPtrOutput) LastSuccessful() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInfoBackups) *string {
 		if v == nil {
 			return nil
 		}
 		return v.LastSuccessful
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 func (o InstanceInfoBackupsPtrOutput) Schedule() InstanceInfoBackupsSchedulePtrOutput {
@@ -5184,8 +5184,8 @@ func (o InstanceInfoBackupsPtrOutput) Schedule() InstanceInfoBackupsSchedulePtrO
 }
 
 type InstanceInfoBackupsSchedule struct {
-	Day    interface{} `pulumi:"day"`
-	Window interface{} `pulumi:"window"`
+	Day    *string `pulumi:"day"`
+	Window *string `pulumi:"window"`
 }
 
 type InstanceInfoBackupsScheduleOutput struct{ *pulumi.OutputState }
@@ -5202,12 +5202,12 @@ func (o InstanceInfoBackupsScheduleOutput) ToInstanceInfoBackupsScheduleOutputWi
 	return o
 }
 
-func (o InstanceInfoBackupsScheduleOutput) Day() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceInfoBackupsSchedule) interface{} { return v.Day }).(pulumi.AnyOutput)
+func (o InstanceInfoBackupsScheduleOutput) Day() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInfoBackupsSchedule) *string { return v.Day }).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInfoBackupsScheduleOutput) Window() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceInfoBackupsSchedule) interface{} { return v.Window }).(pulumi.AnyOutput)
+func (o InstanceInfoBackupsScheduleOutput) Window() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInfoBackupsSchedule) *string { return v.Window }).(pulumi.StringPtrOutput)
 }
 
 type InstanceInfoBackupsSchedulePtrOutput struct{ *pulumi.OutputState }
@@ -5234,22 +5234,22 @@ func (o InstanceInfoBackupsSchedulePtrOutput) Elem() InstanceInfoBackupsSchedule
 	}).(InstanceInfoBackupsScheduleOutput)
 }
 
-func (o InstanceInfoBackupsSchedulePtrOutput) Day() pulumi.AnyOutput {
-	return o.ApplyT(func(v *InstanceInfoBackupsSchedule) interface{} {
+func (o InstanceInfoBackupsSchedulePtrOutput) Day() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInfoBackupsSchedule) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Day
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInfoBackupsSchedulePtrOutput) Window() pulumi.AnyOutput {
-	return o.ApplyT(func(v *InstanceInfoBackupsSchedule) interface{} {
+func (o InstanceInfoBackupsSchedulePtrOutput) Window() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInfoBackupsSchedule) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Window
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 type InstanceInfoSpecs struct {
@@ -6003,7 +6003,7 @@ type InstanceSnapshotInfo struct {
 	// The disks in the snapshot: `label`, `size` (MB), `filesystem`.
 	Disks []InstanceSnapshotInfoDisk `pulumi:"disks"`
 	// When it finished, or null.
-	Finished interface{} `pulumi:"finished"`
+	Finished *string `pulumi:"finished"`
 	// The instance snapshot's id, as a string (the Pulumi id of the resource: `InstanceSnapshot.get(name, id)`).
 	Id string `pulumi:"id"`
 	// 1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).
@@ -6052,8 +6052,8 @@ func (o InstanceSnapshotInfoOutput) Disks() InstanceSnapshotInfoDiskArrayOutput 
 }
 
 // When it finished, or null.
-func (o InstanceSnapshotInfoOutput) Finished() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceSnapshotInfo) interface{} { return v.Finished }).(pulumi.AnyOutput)
+func (o InstanceSnapshotInfoOutput) Finished() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceSnapshotInfo) *string { return v.Finished }).(pulumi.StringPtrOutput)
 }
 
 // The instance snapshot's id, as a string (the Pulumi id of the resource: `InstanceSnapshot.get(name, id)`).
@@ -6514,7 +6514,7 @@ type InstanceType struct {
 	// Prices that differ by region (`id`, `hourly`, `monthly`).
 	RegionPrices []InstanceTypeRegionPrice `pulumi:"regionPrices"`
 	// The type a mutate upgrades to, or null.
-	Successor interface{} `pulumi:"successor"`
+	Successor *string `pulumi:"successor"`
 	// Monthly transfer in GB.
 	Transfer *int `pulumi:"transfer"`
 	// Virtual CPUs.
@@ -6587,8 +6587,8 @@ func (o InstanceTypeOutput) RegionPrices() InstanceTypeRegionPriceArrayOutput {
 }
 
 // The type a mutate upgrades to, or null.
-func (o InstanceTypeOutput) Successor() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceType) interface{} { return v.Successor }).(pulumi.AnyOutput)
+func (o InstanceTypeOutput) Successor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceType) *string { return v.Successor }).(pulumi.StringPtrOutput)
 }
 
 // Monthly transfer in GB.
@@ -7409,9 +7409,9 @@ func (o KernelArrayOutput) Index(i pulumi.IntInput) KernelOutput {
 }
 
 type MysqlDatabaseHosts struct {
-	Primary   interface{} `pulumi:"primary"`
-	Secondary interface{} `pulumi:"secondary"`
-	Standby   interface{} `pulumi:"standby"`
+	Primary   *string `pulumi:"primary"`
+	Secondary *string `pulumi:"secondary"`
+	Standby   *string `pulumi:"standby"`
 }
 
 type MysqlDatabaseHostsOutput struct{ *pulumi.OutputState }
@@ -7428,16 +7428,16 @@ func (o MysqlDatabaseHostsOutput) ToMysqlDatabaseHostsOutputWithContext(ctx cont
 	return o
 }
 
-func (o MysqlDatabaseHostsOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseHosts) interface{} { return v.Primary }).(pulumi.AnyOutput)
+func (o MysqlDatabaseHostsOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseHosts) *string { return v.Primary }).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseHostsOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+func (o MysqlDatabaseHostsOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseHosts) *string { return v.Secondary }).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseHostsOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+func (o MysqlDatabaseHostsOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseHosts) *string { return v.Standby }).(pulumi.StringPtrOutput)
 }
 
 // MySQL database as the API shows it: the resource's outputs (`MysqlDatabase`).
@@ -7613,9 +7613,9 @@ func (o MysqlDatabaseInfoArrayOutput) Index(i pulumi.IntInput) MysqlDatabaseInfo
 }
 
 type MysqlDatabaseInfoHosts struct {
-	Primary   interface{} `pulumi:"primary"`
-	Secondary interface{} `pulumi:"secondary"`
-	Standby   interface{} `pulumi:"standby"`
+	Primary   *string `pulumi:"primary"`
+	Secondary *string `pulumi:"secondary"`
+	Standby   *string `pulumi:"standby"`
 }
 
 type MysqlDatabaseInfoHostsOutput struct{ *pulumi.OutputState }
@@ -7632,16 +7632,16 @@ func (o MysqlDatabaseInfoHostsOutput) ToMysqlDatabaseInfoHostsOutputWithContext(
 	return o
 }
 
-func (o MysqlDatabaseInfoHostsOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseInfoHosts) interface{} { return v.Primary }).(pulumi.AnyOutput)
+func (o MysqlDatabaseInfoHostsOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfoHosts) *string { return v.Primary }).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseInfoHostsOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseInfoHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+func (o MysqlDatabaseInfoHostsOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfoHosts) *string { return v.Secondary }).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseInfoHostsOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v MysqlDatabaseInfoHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+func (o MysqlDatabaseInfoHostsOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfoHosts) *string { return v.Standby }).(pulumi.StringPtrOutput)
 }
 
 type MysqlDatabaseInfoHostsPtrOutput struct{ *pulumi.OutputState }
@@ -7668,31 +7668,31 @@ func (o MysqlDatabaseInfoHostsPtrOutput) Elem() MysqlDatabaseInfoHostsOutput {
 	}).(MysqlDatabaseInfoHostsOutput)
 }
 
-func (o MysqlDatabaseInfoHostsPtrOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) interface{} {
+func (o MysqlDatabaseInfoHostsPtrOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Primary
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseInfoHostsPtrOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) interface{} {
+func (o MysqlDatabaseInfoHostsPtrOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Secondary
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseInfoHostsPtrOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) interface{} {
+func (o MysqlDatabaseInfoHostsPtrOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Standby
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 type MysqlDatabaseInfoUpdates struct {
@@ -8370,9 +8370,9 @@ func (o MysqlDatabaseUpdatesPtrOutput) WeekOfMonth() pulumi.IntPtrOutput {
 }
 
 type PostgresDatabaseHosts struct {
-	Primary   interface{} `pulumi:"primary"`
-	Secondary interface{} `pulumi:"secondary"`
-	Standby   interface{} `pulumi:"standby"`
+	Primary   *string `pulumi:"primary"`
+	Secondary *string `pulumi:"secondary"`
+	Standby   *string `pulumi:"standby"`
 }
 
 type PostgresDatabaseHostsOutput struct{ *pulumi.OutputState }
@@ -8389,16 +8389,16 @@ func (o PostgresDatabaseHostsOutput) ToPostgresDatabaseHostsOutputWithContext(ct
 	return o
 }
 
-func (o PostgresDatabaseHostsOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseHosts) interface{} { return v.Primary }).(pulumi.AnyOutput)
+func (o PostgresDatabaseHostsOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseHosts) *string { return v.Primary }).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseHostsOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+func (o PostgresDatabaseHostsOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseHosts) *string { return v.Secondary }).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseHostsOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+func (o PostgresDatabaseHostsOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseHosts) *string { return v.Standby }).(pulumi.StringPtrOutput)
 }
 
 // PostgreSQL database as the API shows it: the resource's outputs (`PostgresDatabase`).
@@ -8581,9 +8581,9 @@ func (o PostgresDatabaseInfoArrayOutput) Index(i pulumi.IntInput) PostgresDataba
 }
 
 type PostgresDatabaseInfoHosts struct {
-	Primary   interface{} `pulumi:"primary"`
-	Secondary interface{} `pulumi:"secondary"`
-	Standby   interface{} `pulumi:"standby"`
+	Primary   *string `pulumi:"primary"`
+	Secondary *string `pulumi:"secondary"`
+	Standby   *string `pulumi:"standby"`
 }
 
 type PostgresDatabaseInfoHostsOutput struct{ *pulumi.OutputState }
@@ -8600,16 +8600,16 @@ func (o PostgresDatabaseInfoHostsOutput) ToPostgresDatabaseInfoHostsOutputWithCo
 	return o
 }
 
-func (o PostgresDatabaseInfoHostsOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseInfoHosts) interface{} { return v.Primary }).(pulumi.AnyOutput)
+func (o PostgresDatabaseInfoHostsOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfoHosts) *string { return v.Primary }).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseInfoHostsOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseInfoHosts) interface{} { return v.Secondary }).(pulumi.AnyOutput)
+func (o PostgresDatabaseInfoHostsOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfoHosts) *string { return v.Secondary }).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseInfoHostsOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v PostgresDatabaseInfoHosts) interface{} { return v.Standby }).(pulumi.AnyOutput)
+func (o PostgresDatabaseInfoHostsOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfoHosts) *string { return v.Standby }).(pulumi.StringPtrOutput)
 }
 
 type PostgresDatabaseInfoHostsPtrOutput struct{ *pulumi.OutputState }
@@ -8636,31 +8636,31 @@ func (o PostgresDatabaseInfoHostsPtrOutput) Elem() PostgresDatabaseInfoHostsOutp
 	}).(PostgresDatabaseInfoHostsOutput)
 }
 
-func (o PostgresDatabaseInfoHostsPtrOutput) Primary() pulumi.AnyOutput {
-	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) interface{} {
+func (o PostgresDatabaseInfoHostsPtrOutput) Primary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Primary
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseInfoHostsPtrOutput) Secondary() pulumi.AnyOutput {
-	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) interface{} {
+func (o PostgresDatabaseInfoHostsPtrOutput) Secondary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Secondary
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresDatabaseInfoHostsPtrOutput) Standby() pulumi.AnyOutput {
-	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) interface{} {
+func (o PostgresDatabaseInfoHostsPtrOutput) Standby() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostgresDatabaseInfoHosts) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Standby
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 type PostgresDatabaseInfoUpdates struct {
@@ -9364,7 +9364,7 @@ type Profile struct {
 	// The login name.
 	Username *string `pulumi:"username"`
 	// The verified phone number, or null.
-	VerifiedPhoneNumber interface{} `pulumi:"verifiedPhoneNumber"`
+	VerifiedPhoneNumber *string `pulumi:"verifiedPhoneNumber"`
 }
 
 // What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists.
@@ -9401,7 +9401,7 @@ type ProfileGrantsCompute struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsComputeOutput struct{ *pulumi.OutputState }
@@ -9429,8 +9429,8 @@ func (o ProfileGrantsComputeOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsComputeOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsCompute) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsComputeOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsCompute) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsComputeArrayOutput struct{ *pulumi.OutputState }
@@ -9459,7 +9459,7 @@ type ProfileGrantsDatabase struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsDatabaseOutput struct{ *pulumi.OutputState }
@@ -9487,8 +9487,8 @@ func (o ProfileGrantsDatabaseOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsDatabaseOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsDatabase) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsDatabaseOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsDatabase) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsDatabaseArrayOutput struct{ *pulumi.OutputState }
@@ -9517,7 +9517,7 @@ type ProfileGrantsDomain struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsDomainOutput struct{ *pulumi.OutputState }
@@ -9545,8 +9545,8 @@ func (o ProfileGrantsDomainOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsDomainOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsDomain) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsDomainOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsDomain) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsDomainArrayOutput struct{ *pulumi.OutputState }
@@ -9575,7 +9575,7 @@ type ProfileGrantsFirewall struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsFirewallOutput struct{ *pulumi.OutputState }
@@ -9603,8 +9603,8 @@ func (o ProfileGrantsFirewallOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsFirewallOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsFirewall) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsFirewallOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsFirewall) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsFirewallArrayOutput struct{ *pulumi.OutputState }
@@ -9629,7 +9629,7 @@ func (o ProfileGrantsFirewallArrayOutput) Index(i pulumi.IntInput) ProfileGrants
 
 type ProfileGrantsGlobal struct {
 	// `read_only`, `read_write`, or null: access to the account's settings and billing.
-	AccountAccess interface{} `pulumi:"accountAccess"`
+	AccountAccess *string `pulumi:"accountAccess"`
 	// May create instances.
 	AddComputes bool `pulumi:"addComputes"`
 	// May create database clusters.
@@ -9673,8 +9673,8 @@ func (o ProfileGrantsGlobalOutput) ToProfileGrantsGlobalOutputWithContext(ctx co
 }
 
 // `read_only`, `read_write`, or null: access to the account's settings and billing.
-func (o ProfileGrantsGlobalOutput) AccountAccess() pulumi.AnyOutput {
-	return o.ApplyT(func(v ProfileGrantsGlobal) interface{} { return v.AccountAccess }).(pulumi.AnyOutput)
+func (o ProfileGrantsGlobalOutput) AccountAccess() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsGlobal) *string { return v.AccountAccess }).(pulumi.StringPtrOutput)
 }
 
 // May create instances.
@@ -9767,13 +9767,13 @@ func (o ProfileGrantsGlobalPtrOutput) Elem() ProfileGrantsGlobalOutput {
 }
 
 // `read_only`, `read_write`, or null: access to the account's settings and billing.
-func (o ProfileGrantsGlobalPtrOutput) AccountAccess() pulumi.AnyOutput {
-	return o.ApplyT(func(v *ProfileGrantsGlobal) interface{} {
+func (o ProfileGrantsGlobalPtrOutput) AccountAccess() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProfileGrantsGlobal) *string {
 		if v == nil {
 			return nil
 		}
 		return v.AccountAccess
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // May create instances.
@@ -9912,7 +9912,7 @@ type ProfileGrantsImage struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsImageOutput struct{ *pulumi.OutputState }
@@ -9940,8 +9940,8 @@ func (o ProfileGrantsImageOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsImageOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsImage) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsImageOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsImage) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsImageArrayOutput struct{ *pulumi.OutputState }
@@ -9970,7 +9970,7 @@ type ProfileGrantsMonitoring struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsMonitoringOutput struct{ *pulumi.OutputState }
@@ -9998,8 +9998,8 @@ func (o ProfileGrantsMonitoringOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsMonitoringOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsMonitoring) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsMonitoringOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsMonitoring) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsMonitoringArrayOutput struct{ *pulumi.OutputState }
@@ -10028,7 +10028,7 @@ type ProfileGrantsNodebalancer struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsNodebalancerOutput struct{ *pulumi.OutputState }
@@ -10056,8 +10056,8 @@ func (o ProfileGrantsNodebalancerOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsNodebalancerOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsNodebalancer) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsNodebalancerOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsNodebalancer) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsNodebalancerArrayOutput struct{ *pulumi.OutputState }
@@ -10086,7 +10086,7 @@ type ProfileGrantsScript struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsScriptOutput struct{ *pulumi.OutputState }
@@ -10114,8 +10114,8 @@ func (o ProfileGrantsScriptOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsScriptOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsScript) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsScriptOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsScript) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsScriptArrayOutput struct{ *pulumi.OutputState }
@@ -10144,7 +10144,7 @@ type ProfileGrantsVolume struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsVolumeOutput struct{ *pulumi.OutputState }
@@ -10172,8 +10172,8 @@ func (o ProfileGrantsVolumeOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsVolumeOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsVolume) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsVolumeOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsVolume) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsVolumeArrayOutput struct{ *pulumi.OutputState }
@@ -10202,7 +10202,7 @@ type ProfileGrantsVpc struct {
 	// Its label.
 	Label string `pulumi:"label"`
 	// `read_only`, `read_write`, or null (none).
-	Permissions string `pulumi:"permissions"`
+	Permissions *string `pulumi:"permissions"`
 }
 
 type ProfileGrantsVpcOutput struct{ *pulumi.OutputState }
@@ -10230,8 +10230,8 @@ func (o ProfileGrantsVpcOutput) Label() pulumi.StringOutput {
 }
 
 // `read_only`, `read_write`, or null (none).
-func (o ProfileGrantsVpcOutput) Permissions() pulumi.StringOutput {
-	return o.ApplyT(func(v ProfileGrantsVpc) string { return v.Permissions }).(pulumi.StringOutput)
+func (o ProfileGrantsVpcOutput) Permissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProfileGrantsVpc) *string { return v.Permissions }).(pulumi.StringPtrOutput)
 }
 
 type ProfileGrantsVpcArrayOutput struct{ *pulumi.OutputState }
@@ -11095,9 +11095,9 @@ type VpcIp struct {
 	// Whether the profile is the one booted.
 	Active *bool `pulumi:"active"`
 	// The IPv4 address, or null for a range.
-	Address interface{} `pulumi:"address"`
+	Address *string `pulumi:"address"`
 	// The range (for an interface's `ipRanges`), or null.
-	AddressRange interface{} `pulumi:"addressRange"`
+	AddressRange *string `pulumi:"addressRange"`
 	// The instance.
 	ComputeId *int `pulumi:"computeId"`
 	// The instance's profile.
@@ -11107,7 +11107,7 @@ type VpcIp struct {
 	// The interface.
 	InterfaceId *int `pulumi:"interfaceId"`
 	// The public 1:1 NAT address, or null.
-	Nat11 interface{} `pulumi:"nat11"`
+	Nat11 *string `pulumi:"nat11"`
 	// The subnet's prefix length.
 	Prefix *int `pulumi:"prefix"`
 	// The VPC's region.
@@ -11141,13 +11141,13 @@ func (o VpcIpOutput) Active() pulumi.BoolPtrOutput {
 }
 
 // The IPv4 address, or null for a range.
-func (o VpcIpOutput) Address() pulumi.AnyOutput {
-	return o.ApplyT(func(v VpcIp) interface{} { return v.Address }).(pulumi.AnyOutput)
+func (o VpcIpOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VpcIp) *string { return v.Address }).(pulumi.StringPtrOutput)
 }
 
 // The range (for an interface's `ipRanges`), or null.
-func (o VpcIpOutput) AddressRange() pulumi.AnyOutput {
-	return o.ApplyT(func(v VpcIp) interface{} { return v.AddressRange }).(pulumi.AnyOutput)
+func (o VpcIpOutput) AddressRange() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VpcIp) *string { return v.AddressRange }).(pulumi.StringPtrOutput)
 }
 
 // The instance.
@@ -11171,8 +11171,8 @@ func (o VpcIpOutput) InterfaceId() pulumi.IntPtrOutput {
 }
 
 // The public 1:1 NAT address, or null.
-func (o VpcIpOutput) Nat11() pulumi.AnyOutput {
-	return o.ApplyT(func(v VpcIp) interface{} { return v.Nat11 }).(pulumi.AnyOutput)
+func (o VpcIpOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VpcIp) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
 }
 
 // The subnet's prefix length.
