@@ -80,7 +80,7 @@ export class Config extends pulumi.dynamic.Resource {
   /** `paravirt` or `fullvirt`. Changed in place. */
   declare readonly virtMode: pulumi.Output<ConfigVirtMode>;
   /** Free text. Changed in place. */
-  declare readonly comments: pulumi.Output<string>;
+  declare readonly comments: pulumi.Output<string | undefined>;
   /** The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place. */
   declare readonly interfaces: pulumi.Output<
     {

@@ -54,7 +54,7 @@ export class Disk extends pulumi.dynamic.Resource {
   /** Image to deploy on the disk. Changing it replaces the disk. */
   declare readonly image: pulumi.Output<string | undefined>;
   /** Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it. */
-  declare readonly rootPass: pulumi.Output<string>;
+  declare readonly rootPass: pulumi.Output<string | undefined>;
   /** Public SSH keys for root. Create-only. */
   declare readonly authorizedKeys: pulumi.Output<string[] | undefined>;
   /** Users whose profile keys are added. Create-only. */

@@ -30,13 +30,13 @@ export class Image extends pulumi.dynamic.Resource {
   /** Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image. */
   declare readonly file: pulumi.Output<string | undefined>;
   /** SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image. */
-  declare readonly fileHash: pulumi.Output<string>;
+  declare readonly fileHash: pulumi.Output<string | undefined>;
   /** Region the upload goes to (required with `file`). */
   declare readonly region: pulumi.Output<string | undefined>;
   /** 1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place. */
   declare readonly label: pulumi.Output<string>;
   /** 1..65000 characters. Changed in place. */
-  declare readonly description: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
   /** The image supports cloud-init (adds the `cloud-init` capability). */
   declare readonly cloudInit: pulumi.Output<boolean | undefined>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 30m). The create waits until the image is available. */

@@ -137,7 +137,7 @@ export class Instance extends pulumi.dynamic.Resource {
   /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
   declare readonly image: pulumi.Output<string | undefined>;
   /** Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
-  declare readonly rootPass: pulumi.Output<string>;
+  declare readonly rootPass: pulumi.Output<string | undefined>;
   /** Public SSH keys for root. Create-only: changing them replaces the instance. */
   declare readonly authorizedKeys: pulumi.Output<string[] | undefined>;
   /** Users whose profile SSH keys are added for root. Create-only. */
@@ -152,15 +152,16 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly swapSize: pulumi.Output<number>;
   /** 1..3 network interfaces (`purpose` `public`, `vlan` or `vpc`; index 0 is eth0). After create, a change updates the boot profile's interfaces and reboots the instance (interface changes take effect on reboot). Left out: the interfaces are not managed here. */
   declare readonly interfaces: pulumi.Output<
-    {
-      purpose: InterfaceArgsPurpose;
-      label?: string;
-      ipamAddress?: string;
-      primary?: boolean;
-      subnetId?: number;
-      ipv4?: { vpc?: string; nat11?: string };
-      ipRanges?: string[];
-    }[]
+    | {
+        purpose: InterfaceArgsPurpose;
+        label?: string;
+        ipamAddress?: string;
+        primary?: boolean;
+        subnetId?: number;
+        ipv4?: { vpc?: string; nat11?: string };
+        ipRanges?: string[];
+      }[]
+    | undefined
   >;
   /** `userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only. */
   declare readonly metadata: pulumi.Output<{ userData: string } | undefined>;
@@ -188,8 +189,8 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly ipv4: pulumi.Output<string[]>;
   /** SLAAC IPv6 address (/128), or null. */
   declare readonly ipv6: pulumi.Output<string | null>;
-  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
-  declare readonly specs: pulumi.Output<{ disk: number; memory: number; vcpus: number; gpus: number; transfer: number }>;
+  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it). */
+  declare readonly specs: pulumi.Output<{ disk: number; memory: number; vcpus: number; gpus: number; transfer: number; acceleratedDevices?: number }>;
   /** `kvm`. */
   declare readonly hypervisor: pulumi.Output<string>;
   /** The host machine (a resize migrates the instance to another). */
@@ -204,9 +205,9 @@ export class Instance extends pulumi.dynamic.Resource {
     schedule: { day: string | null; window: string | null };
   }>;
   /** The address of the instance's first vpc interface in its subnet (set when `interfaces` has one). */
-  declare readonly vpcIpv4: pulumi.Output<string>;
+  declare readonly vpcIpv4: pulumi.Output<string | undefined>;
   /** The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is). */
-  declare readonly bootConfigId: pulumi.Output<number>;
+  declare readonly bootConfigId: pulumi.Output<number | undefined>;
   /** When the instance was created. */
   declare readonly created: pulumi.Output<string>;
   /** When it last changed. */

@@ -52,7 +52,7 @@ export class Interface extends pulumi.dynamic.Resource {
   /** The VPC subnet (`subnet.id`), for `vpc`. A change replaces the interface (the API cannot move it). */
   declare readonly subnetId: pulumi.Output<number | undefined>;
   /** For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place. */
-  declare readonly ipv4: pulumi.Output<{ vpc: string; nat11: string }>;
+  declare readonly ipv4: pulumi.Output<{ vpc: string; nat11: string } | undefined>;
   /** For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place. */
   declare readonly ipRanges: pulumi.Output<string[]>;
   /** The VPC of the subnet, for `vpc`. */

@@ -47,8 +47,8 @@ export interface InstanceInfo {
   ipv4?: string[];
   /** SLAAC IPv6 address (/128), or null. */
   ipv6?: string | null;
-  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`. */
-  specs?: { disk: number; memory: number; vcpus: number; gpus: number; transfer: number };
+  /** `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it). */
+  specs?: { disk: number; memory: number; vcpus: number; gpus: number; transfer: number; acceleratedDevices?: number };
   /** `kvm`. */
   hypervisor?: string;
   /** The host machine (a resize migrates the instance to another). */
@@ -440,6 +440,8 @@ export interface Region {
   status: "ok" | "outage";
   /** Its DNS resolvers (`ipv4`, `ipv6`). */
   resolvers: { ipv4: string; ipv6: string };
+  /** `core` or `distributed` (the real API's field; the spec's table does not list it). */
+  siteType: string;
 }
 
 /** Whether a plan (an instance type of the premium or gpu class) can be bought in a region now. */
@@ -504,6 +506,8 @@ export interface ImageInfo {
   type: "manual" | "automatic";
   /** The vendor, or null. */
   vendor: string | null;
+  /** Its tags (the real API's field; the spec's table does not list it). */
+  tags: string[];
 }
 
 /** The profile of the user the token acts for. */

@@ -22,7 +22,7 @@ async function runList(name: string, key: string, args: Record<string, unknown>,
 export interface GetRegionsArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, country, capabilities, status. */
+  /** Sort by this field of the items: id, label, country, capabilities, status, siteType. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -160,7 +160,7 @@ export function getKernelOutput(id: pulumi.Input<string>, opts?: ReadOutputOptio
 export interface GetImagesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, description, capabilities, created, updated, createdBy, deprecated, eol, expiry, isPublic, size, status, type, vendor. */
+  /** Sort by this field of the items: id, label, description, capabilities, created, updated, createdBy, deprecated, eol, expiry, isPublic, size, status, type, vendor, tags. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

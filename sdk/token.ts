@@ -22,7 +22,7 @@ export class Token extends pulumi.dynamic.Resource {
   /** When the token stops working, an ISO 8601 date-time in the future (kept as the API writes it: UTC, to the second, no zone); left out, it works until revoked. Tokens cannot be renewed: changing it replaces the token. */
   declare readonly expiry: pulumi.Output<string | undefined>;
   /** The token's value (secret), from the create answer; a read never replaces it (the API shows only its first 16 characters). Empty after an import: the value cannot be recovered. */
-  declare readonly token: pulumi.Output<string>;
+  declare readonly token: pulumi.Output<string | undefined>;
   /** When the token was created. */
   declare readonly created: pulumi.Output<string>;
 

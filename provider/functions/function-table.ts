@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { Field, Props } from "../model/table";
+import type { FunctionExample } from "../model/example";
 import type { ApiField } from "./filters";
 
 /**
@@ -43,6 +44,8 @@ export interface FunctionSpec {
   list?: (client: ApiClient, path: string, args: Props) => Promise<Props[]>;
   /** Reads the single item when a GET of the path is not all of it (the grants: a 204 that means every grant). */
   read?: (client: ApiClient, path: string) => Promise<Props>;
+  /** Its example; a lookup's is made from its resource's example (scripts/generate/function-examples.ts). */
+  example?: FunctionExample;
 }
 
 /** The fields of an object type functions return (for schema.json, the docs and the sdk's item types). */

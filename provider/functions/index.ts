@@ -3,6 +3,7 @@ import type { LookupRow, ResourceDefinition } from "../definition";
 import { apiFilter, checkFilterNames, FILTER_ARGS, filterAndOrder, FunctionArgsError, plainType, type ApiField } from "./filters";
 import { parentArg, type FunctionSpec, type ItemType } from "./function-table";
 import { fromApi } from "../model/mapping";
+import { itemAsDeclared } from "../model/shape";
 import { REFERENCE_ITEMS, referenceFunctions } from "./reference";
 import { definitions } from "../registry";
 import { apiName, camel, convertKeys, type Props, type ResourceSpec } from "../model/table";
@@ -132,14 +133,15 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
     // The API filters a paged list itself (X-Filter) as far as it can; the client's pass below makes the result.
     const filter = spec.filterable ? apiFilter(args, spec.apiField ?? (spec.toItem ? () => undefined : recordApiField(spec))) : undefined;
     const raw = spec.list ? await spec.list(c, path, args) : spec.plainArray ? ((await c.get<Props[]>(path)) ?? []) : await readList(c, path, filter);
-    let items = raw.map((r) => (spec.toItem ? spec.toItem(r) : convertKeys(r, camel)));
+    // Each item as its type declares it (provider/model/shape.ts).
+    let items = raw.map((r) => itemAsDeclared(spec.toItem ? spec.toItem(r) : convertKeys(r, camel), itemFieldsOf(spec)));
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };
   }
   if (spec.read) return spec.read(c, spec.path(args));
   const r = await c.get<Props>(spec.path(args), true);
   if (r === undefined) throw new Error(`${spec.what?.(args) ?? name} not found`);
-  return convertKeys(r, camel);
+  return itemAsDeclared(convertKeys(r, camel), itemFieldsOf(spec));
 }
 
 const itemFieldsOf = (spec: FunctionSpec) => ITEM_TYPES[spec.item]?.fields ?? [];

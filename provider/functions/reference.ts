@@ -3,6 +3,7 @@ import type { ApiClient } from "../transport/client";
 import { FILTER_ARGS } from "./filters";
 import { out, parentArg, type FunctionSpec, type ItemType } from "./function-table";
 import { camel, convertKeys, type Field, type Props } from "../model/table";
+import { obj, ref, type FunctionExample, type Value } from "../model/example";
 
 /**
  * The read functions that are not a resource's lookup: the reference data (regions and their plans'
@@ -23,6 +24,7 @@ ITEM_TYPES.Region = {
     { ...out("capabilities", "array", "What it offers, e.g. `Metadata`, `VPCs`."), itemType: "string" },
     out("status", "string", "`ok` or `outage`.", z.enum(["ok", "outage"])),
     out("resolvers", "object", "Its DNS resolvers (`ipv4`, `ipv6`).", z.object({ ipv4: z.string(), ipv6: z.string() })),
+    out("siteType", "string", "`core` or `distributed` (the real API's field; the spec's table does not list it)."),
   ],
 };
 ITEM_TYPES.InstanceType = {
@@ -79,6 +81,7 @@ ITEM_TYPES.ImageInfo = {
     out("status", "string", "`creating`, `pending_upload` or `available`.", z.enum(["creating", "pending_upload", "available"])),
     out("type", "string", "`manual` or `automatic`.", z.enum(["manual", "automatic"])),
     out("vendor", "string", "The vendor, or null.", nullableString),
+    { ...out("tags", "array", "Its tags (the real API's field; the spec's table does not list it)."), itemType: "string" },
   ],
 };
 
@@ -219,7 +222,7 @@ const idArg = (what: string): Field => ({ name: "id", kind: "input", required: t
  * A list of reference data: filterable as every lookup, and in the TypeScript sdk also in the array form of
  * the release before (`getRegions(opts)`, deprecated).
  */
-const list = (name: string, item: string, listKey: string, path: string, description: string, scope: string): FunctionSpec => ({
+const list = (name: string, item: string, listKey: string, path: string, description: string, scope: string, example: FunctionExample): FunctionSpec => ({
   name,
   description,
   inputs: [...FILTER_ARGS],
@@ -229,9 +232,10 @@ const list = (name: string, item: string, listKey: string, path: string, descrip
   filterable: true,
   arrayForm: true,
   scope,
+  example,
 });
 const NO_TOKEN = "none (no token needed)";
-const single = (name: string, item: string, what: string, path: (id: string) => string, description: string, scope = NO_TOKEN): FunctionSpec => ({
+const single = (name: string, item: string, what: string, path: (id: string) => string, description: string, id: string, scope = NO_TOKEN): FunctionSpec => ({
   name,
   description,
   inputs: [idArg(what)],
@@ -239,7 +243,10 @@ const single = (name: string, item: string, what: string, path: (id: string) => 
   path: (a) => path(String(a.id)),
   what: (a) => `${what} ${String(a.id)}`,
   scope,
+  example: { title: `The ${what} \`${id}\``, args: () => ({ id }) },
 });
+/** A filter of an example's call. */
+const filter = (name: string, ...values: Value[]) => obj("filter", { name, values });
 
 /** One region's availability is a plain array in the API (every region's, a paged envelope); an unknown region is said by name. */
 async function availabilityList(c: ApiClient, path: string, args: Props): Promise<Props[]> {
@@ -267,6 +274,11 @@ export const referenceFunctions: FunctionSpec[] = [
     path: (a) => (a.vpcId === undefined || a.vpcId === null ? "/vpcs/ips" : `/vpcs/${String(a.vpcId)}/ips`),
     filterable: true,
     scope: "`ips:read_only`",
+    example: {
+      title: "The instance's addresses in its VPC",
+      uses: "Instance",
+      args: (of) => ({ vpcId: ref(of("Vpc")), filters: [filter("computeId", ref(of("Instance")))] }),
+    },
   },
   {
     name: "getDatabaseEngines",
@@ -277,6 +289,10 @@ export const referenceFunctions: FunctionSpec[] = [
     path: () => "/databases/engines",
     filterable: true,
     scope: NO_TOKEN,
+    example: {
+      title: "The PostgreSQL versions a cluster can run, newest first",
+      args: () => ({ filters: [filter("engine", "postgresql")], orderBy: "version", order: "desc" }),
+    },
   },
   {
     name: "getDatabaseTypes",
@@ -287,9 +303,13 @@ export const referenceFunctions: FunctionSpec[] = [
     path: () => "/compute/types",
     filterable: true,
     scope: NO_TOKEN,
+    example: { title: "The dedicated types with 4 vCPUs", args: () => ({ filters: [filter("class", "dedicated"), filter("vcpus", 4)] }) },
   },
-  list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status.", NO_TOKEN),
-  single("getRegion", "Region", "region", (id) => `/regions/${encodeURIComponent(id)}`, "One region, by id."),
+  list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status.", NO_TOKEN, {
+    title: "The regions in the US that offer VPCs",
+    args: () => ({ filters: [filter("country", "us"), filter("capabilities", "VPCs")], orderBy: "id" }),
+  }),
+  single("getRegion", "Region", "region", (id) => `/regions/${encodeURIComponent(id)}`, "One region, by id.", "us-east"),
   {
     name: "getRegionAvailability",
     description:
@@ -305,11 +325,21 @@ export const referenceFunctions: FunctionSpec[] = [
     filterable: true,
     list: availabilityList,
     scope: NO_TOKEN,
+    example: {
+      title: "The plans sold only in some regions that `us-east` has now",
+      args: () => ({ regionId: "us-east", filters: [filter("available", true)] }),
+    },
   },
-  list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`).", NO_TOKEN),
-  single("getType", "InstanceType", "type", (id) => `/compute/types/${encodeURIComponent(id)}`, "One instance type, by id."),
-  list("getKernels", "Kernel", "kernels", "/compute/kernels", "Every kernel.", NO_TOKEN),
-  single("getKernel", "Kernel", "kernel", (id) => `/compute/kernels/${id}`, "One kernel, by id (ids hold a slash)."),
+  list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`).", NO_TOKEN, {
+    title: "The types with 2 vCPUs and 4096 MB of memory, by label",
+    args: () => ({ filters: [filter("vcpus", 2), filter("memory", 4096)], orderBy: "label" }),
+  }),
+  single("getType", "InstanceType", "type", (id) => `/compute/types/${encodeURIComponent(id)}`, "One instance type, by id.", "c1-standard-2"),
+  list("getKernels", "Kernel", "kernels", "/compute/kernels", "Every kernel.", NO_TOKEN, {
+    title: "The kernels that follow the newest release or boot with GRUB 2",
+    args: () => ({ filters: [filter("id", "compute/latest-64bit", "compute/grub2")] }),
+  }),
+  single("getKernel", "Kernel", "kernel", (id) => `/compute/kernels/${id}`, "One kernel, by id (ids hold a slash).", "compute/latest-64bit"),
   list(
     "getImages",
     "ImageInfo",
@@ -317,6 +347,10 @@ export const referenceFunctions: FunctionSpec[] = [
     "/images",
     "Public images, and private ones too when a token is set. The newest public image of a vendor: filters on `vendor` and `isPublic`, `orderBy: created`, `order: desc`, the first item.",
     "none for public images; with `images:read_only` (and a token) the account's private images are listed too",
+    {
+      title: "The public Debian images, newest first",
+      args: () => ({ filters: [filter("vendor", "Debian"), filter("isPublic", true)], orderBy: "created", order: "desc" }),
+    },
   ),
   single(
     "getImage",
@@ -324,6 +358,7 @@ export const referenceFunctions: FunctionSpec[] = [
     "image",
     (id) => `/images/${id}`,
     "One image, by id (ids hold a slash).",
+    "compute/debian12",
     "none for a public image; `images:read_only` for a private one",
   ),
   {
@@ -334,6 +369,7 @@ export const referenceFunctions: FunctionSpec[] = [
     path: () => "/profile",
     what: () => "the profile",
     scope: "a token, with any scopes",
+    example: { title: "Who the provider's token acts for", args: () => ({}) },
   },
   {
     name: "getProfileGrants",
@@ -344,5 +380,6 @@ export const referenceFunctions: FunctionSpec[] = [
     path: () => "/profile/grants",
     read: readGrants,
     scope: "a token, with any scopes",
+    example: { title: "What the provider's token may do", args: () => ({}) },
   },
 ];

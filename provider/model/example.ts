@@ -43,3 +43,17 @@ export const resource = (type: string, name: string, props: Fields): Res => ({ n
 export const ref = (of: Res, prop = "id"): Ref => ({ kind: "ref", of, prop });
 export const obj = (type: string, fields: Fields): Obj => ({ kind: "object", type, fields });
 export const mapOf = (type: string, entries: Record<string, Obj>): MapOf => ({ kind: "map", type, entries });
+
+/**
+ * A read function's example: a call and its arguments (values, and references to the resources of a resource's
+ * example, whose program the call then extends). A lookup's is made from its resource's example
+ * (scripts/generate/function-examples.ts); the reference functions have one each (provider/functions/reference.ts).
+ * The docs print it in each language, and the SDK matrix (scripts/generate/sdk-matrix.ts) runs it in each.
+ */
+export interface FunctionExample {
+  title: string;
+  /** The resource type whose example program the call reads from (`of` finds its resources), if any. */
+  uses?: string;
+  /** The arguments; `of(type)` is the last resource of that type in the example `uses` names. */
+  args: (of: (type: string) => Res) => Fields;
+}

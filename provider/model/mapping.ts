@@ -1,4 +1,5 @@
 import { DECLARED, IMPORTED, valueFor } from "./check";
+import { asDeclared } from "./shape";
 import { apiKey, apiName, camel, convertKeys, type Props, type ResourceSpec } from "./table";
 
 /** API mapping from the table: request bodies from inputs, outputs from API records, and what `read` reports. */
@@ -31,8 +32,10 @@ export function fromApi(spec: ResourceSpec, api: object, inputs: Props): Props {
       if (inputs[f.name] !== undefined) out[f.name] = inputs[f.name];
       continue;
     }
-    // undefined is not a value Pulumi can carry (protobuf Struct rejects it): leave the key out.
-    if (rec[key] !== undefined) out[f.name] = f.raw ? rec[key] : convertKeys(rec[key], camel);
+    // undefined is not a value Pulumi can carry (protobuf Struct rejects it): leave the key out. An output-only
+    // field is its declared shape (provider/model/shape.ts); an input's value is compared with the program's as the API gives it.
+    if (rec[key] !== undefined)
+      out[f.name] = f.raw ? rec[key] : f.kind === "output" ? asDeclared(f, convertKeys(rec[key], camel)) : convertKeys(rec[key], camel);
   }
   return out;
 }

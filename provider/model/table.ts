@@ -101,6 +101,11 @@ export interface Field {
    * `refresh_before_update`), so the next `up` puts the program's value back.
    */
   drifts?: boolean;
+  /**
+   * An output the API does not always report, and when it does (`the instance has a vpc interface`): the
+   * schema and the sdk classes type it as not always set, and the docs say when it is.
+   */
+  presentWhen?: string;
   /** JSON type of an output-only field without a `schema`, for the schema. */
   outputType?: "string" | "integer" | "boolean" | "object" | "array";
   /** JSON type of the items of an output-only list without a `schema`, for the schema. */

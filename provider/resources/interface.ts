@@ -77,6 +77,7 @@ export const interfaceSpec = table<InterfaceApi>()({
       kind: "input",
       computed: true,
       partial: true,
+      presentWhen: "the interface's `purpose` is `vpc`",
       schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(),
       description:
         "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place.",

@@ -25,5 +25,25 @@ export function outputJsonOf(f: Field): Json {
   return isAny(js) ? fieldJson(f) : js;
 }
 
+/**
+ * Whether a resource always reports a field as an output (a required property of its outputs): a required
+ * input, an output, or an input the service fills in when it is left out; not a value that may be null, one
+ * kept from the inputs only (`writeOnly`: a password, a file's hash, there when the program or the provider
+ * gave one), one cleared to null, nor one the API reports only in some cases (`presentWhen`).
+ */
+export function alwaysReported(f: Field): boolean {
+  if (f.required) return true;
+  if (f.kind === "input" && !f.computed) return false;
+  return !f.writeOnly && !f.presentWhen && f.clearTo !== null && !mayBeNullJson(fieldJson(f));
+}
+
+/** Whether a JSON Schema node admits null (zod's `.nullable()`: `type: [..., "null"]`, or a union with a null member). */
+export function mayBeNullJson(js: Json): boolean {
+  if (js.type === "null") return true;
+  if (Array.isArray(js.type)) return js.type.includes("null");
+  const members = (Array.isArray(js.anyOf) ? js.anyOf : Array.isArray(js.oneOf) ? js.oneOf : []) as Json[];
+  return members.some(mayBeNullJson);
+}
+
 /** Fields whose name starts with `__` are the provider's own bookkeeping: never in the schema or the sdk. */
 export const visible = (fs: readonly Field[]): Field[] => fs.filter((f) => !f.name.startsWith("__"));

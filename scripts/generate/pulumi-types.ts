@@ -1,5 +1,5 @@
 import type { Field } from "../../provider/model/table";
-import { fieldJson } from "./field-schema";
+import { fieldJson, mayBeNullJson } from "./field-schema";
 import { isEmptyList, isNull, mapValues, propertyName, walk, type Json, type Printer } from "./schema-walk";
 
 /**
@@ -63,13 +63,8 @@ function pulumiTypes(types: Record<string, Json>): Printer<Mapped> {
   };
 }
 
-/** Whether a JSON Schema node admits null (zod's `.nullable()`: `type: [..., "null"]`, or a union with a null member). */
-export function mayBeNull(js: Json): boolean {
-  if (isNull(js)) return true;
-  if (Array.isArray(js.type)) return js.type.includes("null");
-  const members = (Array.isArray(js.anyOf) ? js.anyOf : Array.isArray(js.oneOf) ? js.oneOf : []) as Json[];
-  return members.some(mayBeNull);
-}
+/** Whether a JSON Schema node admits null (zod's `.nullable()`). */
+export const mayBeNull = mayBeNullJson;
 
 /** The allowed values, said in the description unless it names them all already. */
 function describe(description: string | undefined, values?: unknown[]): string | undefined {

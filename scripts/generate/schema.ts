@@ -1,9 +1,9 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
 import type { ResourceSpec } from "../../provider/model/table";
 import { examplesSection } from "./examples";
-import { fieldJson, visible } from "./field-schema";
+import { alwaysReported, visible } from "./field-schema";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE, PYTHON_SDK_PULUMI_RANGE } from "./packages";
-import { fieldProperty, mayBeNull, PKG } from "./pulumi-types";
+import { fieldProperty, PKG } from "./pulumi-types";
 import { singular, upper, type Json } from "./schema-walk";
 
 /**
@@ -33,8 +33,7 @@ export function packageSchema(
         `Id: ${spec.idFormat}` +
         examplesSection(spec.type),
       properties: props,
-      // Always set: every output but one that may be null, and the inputs the API always reports.
-      required: fields.filter((f) => (f.kind === "output" || f.required || f.computed) && !mayBeNull(fieldJson(f))).map((f) => f.name),
+      required: fields.filter(alwaysReported).map((f) => f.name),
       inputProperties: Object.fromEntries(inputs.map((f) => [f.name, props[f.name]])),
       requiredInputs: inputs.filter((f) => f.required).map((f) => f.name),
       // A stack made with the dynamic classes moves to the generated SDKs without replacement: the engine

@@ -1,6 +1,6 @@
 import type { ResourceDefinition } from "../../provider/definition";
 import type { Field } from "../../provider/model/table";
-import { fieldJson, outputJsonOf, visible } from "./field-schema";
+import { alwaysReported, fieldJson, mayBeNullJson, outputJsonOf, visible } from "./field-schema";
 import { propertyName, type Json } from "./schema-walk";
 import { doc } from "./ts";
 import { enumDeclaration, inputType, outputType, TypeRegistry } from "./ts-types";
@@ -21,9 +21,6 @@ const ENUM_NOTE = [
 
 /** A field's doc comment: its description, saying it is a secret if the description does not. */
 const described = (f: Field) => (f.secret && !/secret/i.test(f.description) ? `${f.description} Secret.` : f.description);
-
-/** An input is given (the args), or required; an output is always reported, except an optional input left out. */
-const reported = (f: Field) => f.kind === "output" || f.required || f.computed;
 
 function argsOf(d: ResourceDefinition, reg: TypeRegistry): string[] {
   const name = d.sdk.argsName ?? `${d.spec.type}Args`;
@@ -47,7 +44,10 @@ function classOf(d: ResourceDefinition, reg: TypeRegistry): string[] {
   ];
   for (const f of visible(spec.fields)) {
     const t = outputType(outputJsonOf(f), propertyName(spec.type, f.name), reg, Boolean(f.partial));
-    out.push(doc(described(f), "  "), `  declare readonly ${f.name}: pulumi.Output<${t}${reported(f) ? "" : " | undefined"}>;`);
+    out.push(
+      doc(described(f), "  "),
+      `  declare readonly ${f.name}: pulumi.Output<${t}${alwaysReported(f) || mayBeNullJson(fieldJson(f)) ? "" : " | undefined"}>;`,
+    );
   }
   out.push(
     "",

@@ -83,7 +83,7 @@ type Config struct {
 	// Boot the instance with this profile: `true` boots it (or reboots a running instance into this profile when the profile is new or `booted` turns true); `false` shuts a running instance down. Deleting a booted profile shuts the instance down first. Read back from the instance's status. At most one profile per instance should set it.
 	Booted pulumi.BoolOutput `pulumi:"booted"`
 	// Free text. Changed in place.
-	Comments pulumi.StringOutput `pulumi:"comments"`
+	Comments pulumi.StringPtrOutput `pulumi:"comments"`
 	// The instance's id. Changing it replaces the profile.
 	ComputeId pulumi.AnyOutput `pulumi:"computeId"`
 	// Device map: keys `sda`..`sdh`, each `{ diskId }` (a disk's id, string or number) or `{ volumeId }`. Changed in place.
@@ -275,8 +275,8 @@ func (o ConfigOutput) Booted() pulumi.BoolOutput {
 }
 
 // Free text. Changed in place.
-func (o ConfigOutput) Comments() pulumi.StringOutput {
-	return o.ApplyT(func(v *Config) pulumi.StringOutput { return v.Comments }).(pulumi.StringOutput)
+func (o ConfigOutput) Comments() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Config) pulumi.StringPtrOutput { return v.Comments }).(pulumi.StringPtrOutput)
 }
 
 // The instance's id. Changing it replaces the profile.

@@ -82,7 +82,7 @@ type Disk struct {
 	// 1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label pulumi.StringOutput `pulumi:"label"`
 	// Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.
-	RootPass pulumi.StringOutput `pulumi:"rootPass"`
+	RootPass pulumi.StringPtrOutput `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.
 	ScriptData pulumi.MapOutput `pulumi:"scriptData"`
 	// Deployment script (needs a compatible image). Create-only.
@@ -289,8 +289,8 @@ func (o DiskOutput) Label() pulumi.StringOutput {
 }
 
 // Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.
-func (o DiskOutput) RootPass() pulumi.StringOutput {
-	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.RootPass }).(pulumi.StringOutput)
+func (o DiskOutput) RootPass() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Disk) pulumi.StringPtrOutput { return v.RootPass }).(pulumi.StringPtrOutput)
 }
 
 // Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.

@@ -53,6 +53,8 @@ type LookupImageResult struct {
 	Size *int `pulumi:"size"`
 	// `creating`, `pending_upload` or `available`.
 	Status *string `pulumi:"status"`
+	// Its tags (the real API's field; the spec's table does not list it).
+	Tags []string `pulumi:"tags"`
 	// `manual` or `automatic`.
 	Type *string `pulumi:"type"`
 	// When it last changed.
@@ -148,6 +150,11 @@ func (o LookupImageResultOutput) Size() pulumi.IntPtrOutput {
 // `creating`, `pending_upload` or `available`.
 func (o LookupImageResultOutput) Status() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupImageResult) *string { return v.Status }).(pulumi.StringPtrOutput)
+}
+
+// Its tags (the real API's field; the spec's table does not list it).
+func (o LookupImageResultOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupImageResult) []string { return v.Tags }).(pulumi.StringArrayOutput)
 }
 
 // `manual` or `automatic`.

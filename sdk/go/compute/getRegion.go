@@ -39,6 +39,8 @@ type GetRegionResult struct {
 	Label *string `pulumi:"label"`
 	// Its DNS resolvers (`ipv4`, `ipv6`).
 	Resolvers *RegionResolvers `pulumi:"resolvers"`
+	// `core` or `distributed` (the real API's field; the spec's table does not list it).
+	SiteType *string `pulumi:"siteType"`
 	// `ok` or `outage`.
 	Status *string `pulumi:"status"`
 }
@@ -95,6 +97,11 @@ func (o GetRegionResultOutput) Label() pulumi.StringPtrOutput {
 // Its DNS resolvers (`ipv4`, `ipv6`).
 func (o GetRegionResultOutput) Resolvers() RegionResolversPtrOutput {
 	return o.ApplyT(func(v GetRegionResult) *RegionResolvers { return v.Resolvers }).(RegionResolversPtrOutput)
+}
+
+// `core` or `distributed` (the real API's field; the spec's table does not list it).
+func (o GetRegionResultOutput) SiteType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRegionResult) *string { return v.SiteType }).(pulumi.StringPtrOutput)
 }
 
 // `ok` or `outage`.

@@ -74,13 +74,13 @@ type Image struct {
 	// The user who made it.
 	CreatedBy pulumi.StringOutput `pulumi:"createdBy"`
 	// 1..65000 characters. Changed in place.
-	Description pulumi.StringOutput `pulumi:"description"`
+	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Capture this disk (a Disk's `id`). Changing it makes a new image.
 	DiskId pulumi.AnyOutput `pulumi:"diskId"`
 	// Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image.
 	File pulumi.StringPtrOutput `pulumi:"file"`
 	// SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image.
-	FileHash pulumi.StringOutput `pulumi:"fileHash"`
+	FileHash pulumi.StringPtrOutput `pulumi:"fileHash"`
 	// Always false for these.
 	IsPublic pulumi.BoolOutput `pulumi:"isPublic"`
 	// 1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.
@@ -247,8 +247,8 @@ func (o ImageOutput) CreatedBy() pulumi.StringOutput {
 }
 
 // 1..65000 characters. Changed in place.
-func (o ImageOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
+func (o ImageOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Capture this disk (a Disk's `id`). Changing it makes a new image.
@@ -262,8 +262,8 @@ func (o ImageOutput) File() pulumi.StringPtrOutput {
 }
 
 // SHA-256 of `file`, computed by the provider at preview: a file whose content changes makes a new image.
-func (o ImageOutput) FileHash() pulumi.StringOutput {
-	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.FileHash }).(pulumi.StringOutput)
+func (o ImageOutput) FileHash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.FileHash }).(pulumi.StringPtrOutput)
 }
 
 // Always false for these.

@@ -88,7 +88,7 @@ type Instance struct {
 	// The paid backup service. Changed in place (enable, or cancel: cancelling deletes every backup).
 	BackupsEnabled pulumi.BoolOutput `pulumi:"backupsEnabled"`
 	// The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is).
-	BootConfigId pulumi.IntOutput `pulumi:"bootConfigId"`
+	BootConfigId pulumi.IntPtrOutput `pulumi:"bootConfigId"`
 	// Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots).
 	Booted pulumi.BoolOutput `pulumi:"booted"`
 	// Make the instance as a clone of another (`computeId`; `disks` and `configs` pick what to copy, else everything): its disks, profiles and tags, in this instance's `region` and `type`. Not with an image, a backup, a script, keys, a root password, `swapSize`, `interfaces` or `firewallId` (the clone copies the source's). A source made with user data needs `metadata`. The clone is offline until it boots (`booted: true`). Changing it makes a new clone.
@@ -128,14 +128,14 @@ type Instance struct {
 	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
 	Restore InstanceRestorePtrOutput `pulumi:"restore"`
 	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
-	RootPass pulumi.StringOutput `pulumi:"rootPass"`
+	RootPass pulumi.StringPtrOutput `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData pulumi.MapOutput `pulumi:"scriptData"`
 	// Deployment script to run (needs a compatible image). Create-only.
 	ScriptId pulumi.IntPtrOutput `pulumi:"scriptId"`
 	// Take a snapshot of the instance in the same `up`, right before any change that can lose data: a rebuild (`image`), a resize (`type`), a root password reset, a swap disk resize, a `restore`, and a resize or delete of one of its Disk resources; the change waits until the snapshot is successful (a failed snapshot stops it). Each snapshot (labelled `pulumi-before-<change>-<time>`) takes the instance's one snapshot slot, replacing the one before: restore it with `restore` or a new instance's `backupId`. Needs `backupsEnabled: true`; an InstanceSnapshot of the same instance in the program is refused (one slot).
 	SnapshotBeforeChange pulumi.BoolPtrOutput `pulumi:"snapshotBeforeChange"`
-	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.
+	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
 	Specs InstanceSpecsOutput `pulumi:"specs"`
 	// `running`, `offline`, `provisioning`, `booting`, `migrating`, ...
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -150,7 +150,7 @@ type Instance struct {
 	// When it last changed.
 	Updated pulumi.StringOutput `pulumi:"updated"`
 	// The address of the instance's first vpc interface in its subnet (set when `interfaces` has one).
-	VpcIpv4 pulumi.StringOutput `pulumi:"vpcIpv4"`
+	VpcIpv4 pulumi.StringPtrOutput `pulumi:"vpcIpv4"`
 	// Reboot the instance when it powers off unexpectedly. Changed in place.
 	WatchdogEnabled pulumi.BoolOutput `pulumi:"watchdogEnabled"`
 }
@@ -428,8 +428,8 @@ func (o InstanceOutput) BackupsEnabled() pulumi.BoolOutput {
 }
 
 // The configuration profile whose interfaces `interfaces` manages (set when `interfaces` is).
-func (o InstanceOutput) BootConfigId() pulumi.IntOutput {
-	return o.ApplyT(func(v *Instance) pulumi.IntOutput { return v.BootConfigId }).(pulumi.IntOutput)
+func (o InstanceOutput) BootConfigId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.IntPtrOutput { return v.BootConfigId }).(pulumi.IntPtrOutput)
 }
 
 // Whether the instance runs. When set, the provider keeps it so: changed in place by a boot or a shutdown, and `pulumi refresh` sees an instance shut down by hand. Left out, the power state is not managed (an image deploy boots).
@@ -528,8 +528,8 @@ func (o InstanceOutput) Restore() InstanceRestorePtrOutput {
 }
 
 // Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
-func (o InstanceOutput) RootPass() pulumi.StringOutput {
-	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.RootPass }).(pulumi.StringOutput)
+func (o InstanceOutput) RootPass() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.RootPass }).(pulumi.StringPtrOutput)
 }
 
 // Inputs of the deployment script (JSON). Secret. Create-only.
@@ -547,7 +547,7 @@ func (o InstanceOutput) SnapshotBeforeChange() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolPtrOutput { return v.SnapshotBeforeChange }).(pulumi.BoolPtrOutput)
 }
 
-// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.
+// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
 func (o InstanceOutput) Specs() InstanceSpecsOutput {
 	return o.ApplyT(func(v *Instance) InstanceSpecsOutput { return v.Specs }).(InstanceSpecsOutput)
 }
@@ -583,8 +583,8 @@ func (o InstanceOutput) Updated() pulumi.StringOutput {
 }
 
 // The address of the instance's first vpc interface in its subnet (set when `interfaces` has one).
-func (o InstanceOutput) VpcIpv4() pulumi.StringOutput {
-	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.VpcIpv4 }).(pulumi.StringOutput)
+func (o InstanceOutput) VpcIpv4() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.VpcIpv4 }).(pulumi.StringPtrOutput)
 }
 
 // Reboot the instance when it powers off unexpectedly. Changed in place.

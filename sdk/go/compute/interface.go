@@ -101,7 +101,7 @@ type Interface struct {
 	// The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface.
 	IpamAddress pulumi.StringPtrOutput `pulumi:"ipamAddress"`
 	// For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place.
-	Ipv4 InterfaceIpv4Output `pulumi:"ipv4"`
+	Ipv4 InterfaceIpv4PtrOutput `pulumi:"ipv4"`
 	// VLAN name (1..64), for `vlan`. A change replaces the interface.
 	Label pulumi.StringPtrOutput `pulumi:"label"`
 	// The default route (at most one per profile; setting it clears the others). Changed in place for `public` and `vpc`; replaces a `vlan` interface.
@@ -280,8 +280,8 @@ func (o InterfaceOutput) IpamAddress() pulumi.StringPtrOutput {
 }
 
 // For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place.
-func (o InterfaceOutput) Ipv4() InterfaceIpv4Output {
-	return o.ApplyT(func(v *Interface) InterfaceIpv4Output { return v.Ipv4 }).(InterfaceIpv4Output)
+func (o InterfaceOutput) Ipv4() InterfaceIpv4PtrOutput {
+	return o.ApplyT(func(v *Interface) InterfaceIpv4PtrOutput { return v.Ipv4 }).(InterfaceIpv4PtrOutput)
 }
 
 // VLAN name (1..64), for `vlan`. A change replaces the interface.

@@ -3948,6 +3948,8 @@ type ImageInfo struct {
 	Size *int `pulumi:"size"`
 	// `creating`, `pending_upload` or `available`.
 	Status *string `pulumi:"status"`
+	// Its tags (the real API's field; the spec's table does not list it).
+	Tags []string `pulumi:"tags"`
 	// `manual` or `automatic`.
 	Type *string `pulumi:"type"`
 	// When it last changed.
@@ -4029,6 +4031,11 @@ func (o ImageInfoOutput) Size() pulumi.IntPtrOutput {
 // `creating`, `pending_upload` or `available`.
 func (o ImageInfoOutput) Status() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ImageInfo) *string { return v.Status }).(pulumi.StringPtrOutput)
+}
+
+// Its tags (the real API's field; the spec's table does not list it).
+func (o ImageInfoOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ImageInfo) []string { return v.Tags }).(pulumi.StringArrayOutput)
 }
 
 // `manual` or `automatic`.
@@ -4807,7 +4814,7 @@ type InstanceInfo struct {
 	Label *string `pulumi:"label"`
 	// Region id (for example `us-east`). Changing it replaces the instance.
 	Region *string `pulumi:"region"`
-	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.
+	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
 	Specs *InstanceInfoSpecs `pulumi:"specs"`
 	// `running`, `offline`, `provisioning`, `booting`, `migrating`, ...
 	Status *string `pulumi:"status"`
@@ -4915,7 +4922,7 @@ func (o InstanceInfoOutput) Region() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InstanceInfo) *string { return v.Region }).(pulumi.StringPtrOutput)
 }
 
-// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`.
+// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
 func (o InstanceInfoOutput) Specs() InstanceInfoSpecsPtrOutput {
 	return o.ApplyT(func(v InstanceInfo) *InstanceInfoSpecs { return v.Specs }).(InstanceInfoSpecsPtrOutput)
 }
@@ -5253,11 +5260,12 @@ func (o InstanceInfoBackupsSchedulePtrOutput) Window() pulumi.StringPtrOutput {
 }
 
 type InstanceInfoSpecs struct {
-	Disk     float64 `pulumi:"disk"`
-	Gpus     float64 `pulumi:"gpus"`
-	Memory   float64 `pulumi:"memory"`
-	Transfer float64 `pulumi:"transfer"`
-	Vcpus    float64 `pulumi:"vcpus"`
+	AcceleratedDevices *float64 `pulumi:"acceleratedDevices"`
+	Disk               float64  `pulumi:"disk"`
+	Gpus               float64  `pulumi:"gpus"`
+	Memory             float64  `pulumi:"memory"`
+	Transfer           float64  `pulumi:"transfer"`
+	Vcpus              float64  `pulumi:"vcpus"`
 }
 
 type InstanceInfoSpecsOutput struct{ *pulumi.OutputState }
@@ -5272,6 +5280,10 @@ func (o InstanceInfoSpecsOutput) ToInstanceInfoSpecsOutput() InstanceInfoSpecsOu
 
 func (o InstanceInfoSpecsOutput) ToInstanceInfoSpecsOutputWithContext(ctx context.Context) InstanceInfoSpecsOutput {
 	return o
+}
+
+func (o InstanceInfoSpecsOutput) AcceleratedDevices() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceInfoSpecs) *float64 { return v.AcceleratedDevices }).(pulumi.Float64PtrOutput)
 }
 
 func (o InstanceInfoSpecsOutput) Disk() pulumi.Float64Output {
@@ -5316,6 +5328,15 @@ func (o InstanceInfoSpecsPtrOutput) Elem() InstanceInfoSpecsOutput {
 		var ret InstanceInfoSpecs
 		return ret
 	}).(InstanceInfoSpecsOutput)
+}
+
+func (o InstanceInfoSpecsPtrOutput) AcceleratedDevices() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *InstanceInfoSpecs) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.AcceleratedDevices
+	}).(pulumi.Float64PtrOutput)
 }
 
 func (o InstanceInfoSpecsPtrOutput) Disk() pulumi.Float64PtrOutput {
@@ -6287,11 +6308,12 @@ func (o InstanceSnapshotTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
 }
 
 type InstanceSpecs struct {
-	Disk     float64 `pulumi:"disk"`
-	Gpus     float64 `pulumi:"gpus"`
-	Memory   float64 `pulumi:"memory"`
-	Transfer float64 `pulumi:"transfer"`
-	Vcpus    float64 `pulumi:"vcpus"`
+	AcceleratedDevices *float64 `pulumi:"acceleratedDevices"`
+	Disk               float64  `pulumi:"disk"`
+	Gpus               float64  `pulumi:"gpus"`
+	Memory             float64  `pulumi:"memory"`
+	Transfer           float64  `pulumi:"transfer"`
+	Vcpus              float64  `pulumi:"vcpus"`
 }
 
 type InstanceSpecsOutput struct{ *pulumi.OutputState }
@@ -6306,6 +6328,10 @@ func (o InstanceSpecsOutput) ToInstanceSpecsOutput() InstanceSpecsOutput {
 
 func (o InstanceSpecsOutput) ToInstanceSpecsOutputWithContext(ctx context.Context) InstanceSpecsOutput {
 	return o
+}
+
+func (o InstanceSpecsOutput) AcceleratedDevices() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceSpecs) *float64 { return v.AcceleratedDevices }).(pulumi.Float64PtrOutput)
 }
 
 func (o InstanceSpecsOutput) Disk() pulumi.Float64Output {
@@ -10391,6 +10417,8 @@ type Region struct {
 	Label *string `pulumi:"label"`
 	// Its DNS resolvers (`ipv4`, `ipv6`).
 	Resolvers *RegionResolvers `pulumi:"resolvers"`
+	// `core` or `distributed` (the real API's field; the spec's table does not list it).
+	SiteType *string `pulumi:"siteType"`
 	// `ok` or `outage`.
 	Status *string `pulumi:"status"`
 }
@@ -10433,6 +10461,11 @@ func (o RegionOutput) Label() pulumi.StringPtrOutput {
 // Its DNS resolvers (`ipv4`, `ipv6`).
 func (o RegionOutput) Resolvers() RegionResolversPtrOutput {
 	return o.ApplyT(func(v Region) *RegionResolvers { return v.Resolvers }).(RegionResolversPtrOutput)
+}
+
+// `core` or `distributed` (the real API's field; the spec's table does not list it).
+func (o RegionOutput) SiteType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Region) *string { return v.SiteType }).(pulumi.StringPtrOutput)
 }
 
 // `ok` or `outage`.

@@ -58,7 +58,7 @@ type Token struct {
 	// The OAuth scopes, separated by spaces (`computes:read_only databases:read_write`), or `*` for all: at most those of the token the provider acts with (the API refuses more, naming `scopes`). The API fixes them at creation: changing them replaces the token.
 	Scopes pulumi.StringOutput `pulumi:"scopes"`
 	// The token's value (secret), from the create answer; a read never replaces it (the API shows only its first 16 characters). Empty after an import: the value cannot be recovered.
-	Token pulumi.StringOutput `pulumi:"token"`
+	Token pulumi.StringPtrOutput `pulumi:"token"`
 }
 
 // NewToken registers a new resource with the given unique name, arguments, and options.
@@ -196,8 +196,8 @@ func (o TokenOutput) Scopes() pulumi.StringOutput {
 }
 
 // The token's value (secret), from the create answer; a read never replaces it (the API shows only its first 16 characters). Empty after an import: the value cannot be recovered.
-func (o TokenOutput) Token() pulumi.StringOutput {
-	return o.ApplyT(func(v *Token) pulumi.StringOutput { return v.Token }).(pulumi.StringOutput)
+func (o TokenOutput) Token() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Token) pulumi.StringPtrOutput { return v.Token }).(pulumi.StringPtrOutput)
 }
 
 func init() {
