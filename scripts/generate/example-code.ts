@@ -17,6 +17,7 @@ import {
   type Fields,
   type MapOf,
   type Obj,
+  type Res,
   type Value,
 } from "./example-program";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "./packages";
@@ -32,7 +33,10 @@ export function exampleCode(ex: Example, opts: { nodePackage?: string } = {}): R
 
 // --- TypeScript (the generated Node.js SDK) -----------------------------------------------------------------
 
-function typescript(ex: Example, nodePackage: string): string {
+const typescript = (ex: Example, nodePackage: string): string => [`import * as compute from "${nodePackage}";`, "", ...typescriptStatements(ex)].join("\n");
+
+/** The statements of an example in TypeScript (without its import): its resources, then its exports. */
+export function typescriptStatements(ex: Example): string[] {
   const ind = (n: number) => "    ".repeat(n);
   const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
   const value = (v: Value, depth: number): string => {
@@ -53,15 +57,18 @@ function typescript(ex: Example, nodePackage: string): string {
     `{\n${Object.entries(fields)
       .map(([k, x]) => `${ind(depth + 1)}${key(k)}: ${value(x, depth + 1)},\n`)
       .join("")}${ind(depth)}}`;
-  const lines = [`import * as compute from "${nodePackage}";`, ""];
+  const lines: string[] = [];
   for (const r of ex.resources) lines.push(`const ${camel(r.name)} = new compute.${r.type}(${str(r.name)}, ${object(r.props, 0)});`);
   for (const [k, v] of Object.entries(ex.outputs)) lines.push(`export const ${k} = ${value(v, 0)};`);
-  return lines.join("\n");
+  return lines;
 }
 
 // --- Python (the generated Python SDK) --------------------------------------------------------------------
 
-function python(ex: Example): string {
+const python = (ex: Example): string => ["import pulumi", `import ${PYTHON_SDK_PACKAGE} as compute`, "", ...pythonStatements(ex)].join("\n");
+
+/** The statements of an example in Python (without its imports): its resources, then its exports. */
+export function pythonStatements(ex: Example): string[] {
   const ind = (n: number) => "    ".repeat(n);
   const value = (v: Value, depth: number): string => {
     if (typeof v === "string") return str(v);
@@ -87,17 +94,40 @@ function python(ex: Example): string {
     Object.entries(fields)
       .map(([k, x]) => `${ind(depth)}${snake(k)}=${value(x, depth)},\n`)
       .join("");
-  const lines = ["import pulumi", `import ${PYTHON_SDK_PACKAGE} as compute`, ""];
+  const lines: string[] = [];
   for (const r of ex.resources) lines.push(`${snake(r.name)} = compute.${r.type}(\n${ind(1)}${str(r.name)},\n${kwargs(r.props, 1)})`);
   for (const [k, v] of Object.entries(ex.outputs)) lines.push(`pulumi.export(${str(k)}, ${value(v, 0)})`);
-  return lines.join("\n");
+  return lines;
 }
 
 // --- Go (the generated Go SDK), laid out as gofmt does -----------------------------------------------------
 
 function go(ex: Example): string {
   const ind = (n: number) => "\t".repeat(n);
-  const used = referenced(ex);
+  const imports = [GO_SDK_IMPORT, "github.com/pulumi/pulumi/sdk/v3/go/pulumi"].sort();
+  return [
+    "package main",
+    "",
+    "import (",
+    ...imports.map((i) => `${ind(1)}${str(i)}`),
+    ")",
+    "",
+    "func main() {",
+    `${ind(1)}pulumi.Run(func(ctx *pulumi.Context) error {`,
+    ...goStatements(ex).map((l) => `${ind(2)}${l}`),
+    `${ind(2)}return nil`,
+    `${ind(1)}})`,
+    "}",
+  ].join("\n");
+}
+
+/**
+ * The statements of an example in Go, at the indentation of a function's body (without its `return nil`): its
+ * resources, each with its error check, then its exports. A resource no statement refers to is assigned to
+ * `_`, unless `used` holds it (code added after these statements refers to it). `depth`: the body's indentation.
+ */
+export function goStatements(ex: Example, used: Set<Res> = referenced(ex), depth = 2): string[] {
+  const ind = (n: number) => "\t".repeat(n);
   const scalar = (v: string | number | boolean) =>
     typeof v === "string" ? `pulumi.String(${str(v)})` : typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.Bool(${String(v)})`;
   const value = (v: Value, depth: number): string => {
@@ -137,7 +167,6 @@ function go(ex: Example): string {
     }
     return out;
   };
-  const imports = [GO_SDK_IMPORT, "github.com/pulumi/pulumi/sdk/v3/go/pulumi"].sort();
   const body: string[] = [];
   let errDeclared = false;
   for (const r of ex.resources) {
@@ -145,32 +174,28 @@ function go(ex: Example): string {
     const assign = name !== "_" || !errDeclared ? ":=" : "=";
     errDeclared = true;
     body.push(
-      `${name}, err ${assign} compute.New${r.type}(ctx, ${str(r.name)}, &compute.${r.type}Args{\n${entries(Object.entries(r.props), 3, pascal)}${ind(2)}})`,
+      `${name}, err ${assign} compute.New${r.type}(ctx, ${str(r.name)}, &compute.${r.type}Args{\n${entries(Object.entries(r.props), depth + 1, pascal)}${ind(depth)}})`,
       "if err != nil {",
       `${ind(1)}return err`,
       "}",
     );
   }
-  for (const [k, v] of Object.entries(ex.outputs)) body.push(`ctx.Export(${str(k)}, ${value(v, 2)})`);
-  body.push("return nil");
-  return [
-    "package main",
-    "",
-    "import (",
-    ...imports.map((i) => `${ind(1)}${str(i)}`),
-    ")",
-    "",
-    "func main() {",
-    `${ind(1)}pulumi.Run(func(ctx *pulumi.Context) error {`,
-    ...body.map((l) => `${ind(2)}${l}`),
-    `${ind(1)}})`,
-    "}",
-  ].join("\n");
+  for (const [k, v] of Object.entries(ex.outputs)) body.push(`ctx.Export(${str(k)}, ${value(v, depth)})`);
+  return body;
 }
 
 // --- YAML (a Pulumi YAML program) -------------------------------------------------------------------------
 
 function yaml(ex: Example): string {
+  const { resources, outputs } = yamlSections(ex);
+  return `resources:\n${resources}outputs:\n${outputs}`.trimEnd();
+}
+
+/**
+ * An example's YAML sections: the entries of `resources:` and of `outputs:` (each at their indentation under
+ * the section's key), and the printer of a mapping's entries at a depth, for more of them.
+ */
+export function yamlSections(ex: Example): { resources: string; outputs: string; mapping: (fields: Record<string, Value>, depth: number) => string } {
   const ind = (n: number) => "  ".repeat(n);
   const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
   const scalar = (v: Value): string => {
@@ -200,8 +225,7 @@ function yaml(ex: Example): string {
     const o = v as Obj | MapOf;
     return mapping(o.kind === "object" ? o.fields : o.entries, depth);
   };
-  let out = "resources:\n";
-  for (const r of ex.resources) out += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
-  out += `outputs:\n${mapping(ex.outputs, 1)}`;
-  return out.trimEnd();
+  let resources = "";
+  for (const r of ex.resources) resources += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
+  return { resources, outputs: mapping(ex.outputs, 1), mapping };
 }

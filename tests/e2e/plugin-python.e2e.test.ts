@@ -36,12 +36,12 @@ import { buildPythonSdk, writeChecksums } from "../../scripts/release";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
+import { buildPython, newestPulumi, pythonHost, venvWith } from "../helpers/python";
 
 jest.setTimeout(600_000);
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const DRIVER = path.join(ROOT, "tests", "programs", "python", "driver.py");
-const PYTHON_ENV = path.join(ROOT, "scripts", "python-env");
 const LOWEST = /^>=(\d+\.\d+\.\d+),<4\.0\.0$/.exec(PYTHON_SDK_PULUMI_RANGE)![1];
 const timings: string[] = [];
 const timed = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
@@ -95,20 +95,6 @@ class Driver {
       this.proc.stdin.end();
     });
   }
-}
-
-/** The newest `pulumi` the Python package index has (3.x: the SDK's requirement stops before 4). */
-function newestPulumi(python: string): string {
-  const out = execFileSync(python, ["-m", "pip", "index", "versions", "pulumi", "--disable-pip-version-check"], { encoding: "utf8" });
-  const versions = /Available versions: (.*)/.exec(out)?.[1].split(", ") ?? [];
-  const newest = versions.find((v) => /^3\.\d+\.\d+$/.test(v));
-  if (!newest) throw new Error(`no pulumi 3.x in the Python package index's answer:\n${out}`);
-  return newest;
-}
-
-/** scripts/python-env's python for `pulumi` at `version` with the SDK's wheel installed by pip. */
-function venvWith(version: string, wheel: string): string {
-  return execFileSync(PYTHON_ENV, ["--pulumi", version, "--sdk", wheel], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
 /**
@@ -202,8 +188,7 @@ describe("Python programs on the wheel of a release folder: the Automation API, 
   });
 
   test("on the newest pulumi: up, in place, a pinned-label replacement, refresh with drift, import, destroy; the secret stays encrypted", async () => {
-    const buildPython = execFileSync(PYTHON_ENV, { encoding: "utf8" }).trim();
-    const newest = newestPulumi(buildPython);
+    const newest = newestPulumi(buildPython());
     const py = await timed(`the virtual environment: pulumi ${newest} and the wheel`, () => driverOn(newest));
     expect(await py.ask({ op: "version", stack: "dev" })).toMatchObject({ pulumi: newest, sdk: PLUGIN_VERSION });
 
@@ -300,11 +285,8 @@ describe("Python programs on the wheel of a release folder: the Automation API, 
 
   test("a `runtime: python` project, `pulumi up` in its folder: the language host runs it in the active virtual environment", async () => {
     // The host beside the CLI (scripts/build-python-host: a no-op where it is there already).
-    const bin = await timed("the Python language host (scripts/build-python-host)", () =>
-      execFileSync(path.join(ROOT, "scripts", "build-python-host"), [pulumiBin()], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim(),
-    );
-    const buildPython = execFileSync(PYTHON_ENV, { encoding: "utf8" }).trim();
-    const venvBin = path.dirname(venvWith(newestPulumi(buildPython), wheel));
+    const bin = await timed("the Python language host (scripts/build-python-host)", () => pythonHost());
+    const venvBin = path.dirname(venvWith(newestPulumi(buildPython()), wheel));
     // As a user with the virtual environment activated: its bin folder first on PATH, then the CLI's.
     const stack = new TestStack("tests/programs/python-project", `python-project-${process.pid}`, {
       config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(95, "project@laptop"), keyLabel: "py-project-key" },
@@ -333,7 +315,7 @@ describe("Python programs on the wheel of a release folder: the Automation API, 
   });
 
   test("every Python example (schema.json's resource descriptions, docs/) runs: one preview through the plugin plans every resource", async () => {
-    const py = drivers[0] ?? driverOn(newestPulumi(execFileSync(PYTHON_ENV, { encoding: "utf8" }).trim()));
+    const py = drivers[0] ?? driverOn(newestPulumi());
     const examples = pythonExamples(ed25519Key(94, "examples@laptop"));
     const resources = Object.keys(JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")).resources);
     expect(examples.length).toBeGreaterThan(resources.length); // one for every resource, and the docs' own

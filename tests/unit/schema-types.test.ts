@@ -38,7 +38,8 @@ function anyPaths(): string[] {
     for (const m of (t.oneOf ?? []) as Json[]) visit(`${at}|`, m);
   };
   const props = (token: string, ps: Record<string, Json> | undefined) => Object.entries(ps ?? {}).forEach(([k, p]) => visit(`${token}.${k}`, p));
-  for (const [token, r] of Object.entries(schema.resources)) props(token, { ...(r as unknown as { inputProperties: Record<string, Json> }).inputProperties, ...r.properties });
+  for (const [token, r] of Object.entries(schema.resources))
+    props(token, { ...(r as unknown as { inputProperties: Record<string, Json> }).inputProperties, ...r.properties });
   for (const [token, t] of Object.entries(schema.types)) props(token, t.properties);
   for (const [token, f] of Object.entries(schema.functions)) {
     props(`${token}(outputs)`, f.outputs.properties);

@@ -1,0 +1,229 @@
+/**
+ * The SDK matrix (scripts/generate/sdk-matrix.ts): in each language of the generated SDKs (TypeScript on the
+ * plugin SDK, Python, Go, YAML) and in TypeScript on the dynamic classes (`pulumi-compute`), one program, generated from the registry, makes every resource of every
+ * resource's example and calls every read function in each of its forms with its example's arguments, and
+ * exports what it reads back through the SDK's typed accessors. One `pulumi up` of it through the plain CLI
+ * (Go: the Automation API, as no Go language host is built here), against an emulator of its own, with the
+ * plugin the engine downloads from a loopback release folder; then every read is held to schema.json:
+ *
+ * - a resource's outputs: each of its type, the required ones set, and the same as the state holds for it (what
+ *   the engine got from the plugin);
+ * - a function's result: each property of its type, a list not empty, the plain form's the same as the Output
+ *   form's, and for a call that refers to no resource the same as the provider's own read (its `invoke`, in this
+ *   process, no SDK).
+ *
+ * Every language in about a minute here, so `npm test` runs them all; SDK_MATRIX=go,python runs those only (while
+ * working on one). Needs Go for the Go program and Python with the package index for the Python one
+ * (tests/helpers/python.ts), as the other suites of those languages do.
+ */
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import type { Emulator } from "../../emulator/server";
+import { isRef, type Fields, type Value } from "../../scripts/generate/example-program";
+import { GO_SDK_IMPORT } from "../../scripts/generate/packages";
+import { refsOf, type PackageSchema } from "../../scripts/generate/sdk-code";
+import { matrix, matrixFiles, MATRIX_LANGUAGES, reads, type MatrixLanguage, type Read } from "../../scripts/generate/sdk-matrix";
+import { invoke } from "../../provider/functions";
+import { clientFor } from "../../provider/transport/settings";
+import { emulator } from "../helpers/emulator";
+import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
+import { TestStack } from "../helpers/pulumi";
+import { activated, newestPulumi, pythonWheel, venvWith } from "../helpers/python";
+import { objectErrors, withoutNulls } from "../helpers/schema-values";
+
+/** The mismatches, each once however many items have it (`instances[3].x` and `instances[4].x`: `instances[].x`). */
+const distinct = (errors: string[]) => [...new Set(errors.map((e) => e.replace(/\[\d+\]/g, "[]")))];
+
+jest.setTimeout(900_000);
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as PackageSchema;
+const wanted = process.env.SDK_MATRIX;
+const LANGUAGES: MatrixLanguage[] = wanted ? (wanted.split(",") as MatrixLanguage[]) : MATRIX_LANGUAGES;
+const timings: string[] = [];
+const timed = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
+  const t0 = Date.now();
+  try {
+    return await f();
+  } finally {
+    timings.push(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  }
+};
+
+/** What one language's run left: its stack outputs (secrets in plain text) and its state's resources. */
+interface Run {
+  outputs: Record<string, unknown>;
+  resources: Array<{ type: string; urn: string; outputs?: Record<string, unknown> }>;
+}
+
+const m = matrix();
+
+/** An example's argument as the plain value a call takes (for the provider's own read). */
+function plain(v: Value): unknown {
+  if (typeof v !== "object") return v;
+  if (isRef(v)) throw new Error("a reference has no plain value here");
+  if (Array.isArray(v)) return v.map(plain);
+  return Object.fromEntries(Object.entries(v.kind === "object" ? v.fields : v.entries).map(([k, x]) => [k, plain(x)]));
+}
+const plainArgs = (args: Fields) => Object.fromEntries(Object.entries(args).map(([k, v]) => [k, plain(v)]));
+
+/** A stack in `dir`, through the plain CLI: up, then its outputs with their secrets shown, and its state. */
+async function upThroughCli(dir: string, lang: MatrixLanguage, env: Record<string, string>): Promise<Run> {
+  const stack = new TestStack(dir, `matrix-${lang}`, { env });
+  try {
+    const up = await timed(`${lang}: pulumi up`, () => stack.run("up", { flags: ["--skip-preview"] }));
+    if (up.code !== 0) throw new Error(`${lang}: pulumi up failed (${up.code}):\n${up.stderr}\n${up.stdout}`.slice(0, 20000));
+    const outputs = await stack.run("outputs", { flags: ["--show-secrets"] });
+    return { outputs: outputs.json as Record<string, unknown>, resources: stack.resources() };
+  } finally {
+    stack.cleanup();
+  }
+}
+
+/** The Go program, built and run (its `main` ups the stack through the Automation API and prints the outputs). */
+async function upThroughGo(dir: string, env: Record<string, string>): Promise<Run> {
+  const mod = path.dirname(GO_SDK_IMPORT);
+  const sdk = path.join(ROOT, ".gen", "sdks", "go");
+  const goMod = readFileSync(path.join(sdk, "go.mod"), "utf8");
+  const sdkVersion = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(goMod)![1];
+  writeFileSync(
+    path.join(dir, "go.mod"),
+    `module example.com/sdk-matrix\n\ngo 1.25.11\n\nrequire (\n\t${mod} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n)\n\nreplace ${mod} => ${sdk}\n`,
+  );
+  copyFileSync(path.join(ROOT, "tests", "programs", "go", "go.sum"), path.join(dir, "go.sum"));
+  const exec = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(cmd, args, { cwd: dir, env: { ...process.env, ...extra }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${cmd} ${args.join(" ")} failed:\n${stderr}\n${stdout}`.slice(0, 20000))) : resolve(stdout),
+      ),
+    );
+  await timed("go: go build", () => exec("go", ["build", "-o", "matrix", "."], { GOFLAGS: "-mod=mod" }));
+  const state = path.join(dir, "state");
+  mkdirSync(state);
+  const stdout = await timed("go: up (the Automation API)", () =>
+    exec(path.join(dir, "matrix"), [], {
+      ...env,
+      STACK: "matrix-go",
+      PULUMI_BACKEND_URL: `file://${state}`,
+      PULUMI_CONFIG_PASSPHRASE: "sdk-matrix",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+    }),
+  );
+  const checkpoint = JSON.parse(readFileSync(path.join(state, ".pulumi", "stacks", "sdk-matrix-go", "matrix-go.json"), "utf8"));
+  return { outputs: JSON.parse(stdout) as Record<string, unknown>, resources: checkpoint.checkpoint.latest.resources };
+}
+
+describe.each(LANGUAGES)("the SDK matrix in %s", (lang) => {
+  let emu: Emulator;
+  let plugin: AcquiredPlugin;
+  let tmp: string;
+  let run: Run;
+
+  beforeAll(async () => {
+    emu = await emulator();
+    tmp = mkdtempSync(path.join(tmpdir(), `pulumi-compute-matrix-${lang}-`));
+    plugin = await timed(`${lang}: the plugin's release folder`, () => acquirePlugin({ withNode: lang === "typescript" || lang === "dynamic" }));
+    const dir = path.join(tmp, "program");
+    mkdirSync(dir);
+    for (const [file, text] of Object.entries(matrixFiles(lang, m, schema, PLUGIN_VERSION))) writeFileSync(path.join(dir, file), text);
+    const env = { ...plugin.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token };
+    switch (lang) {
+      case "typescript":
+      case "dynamic":
+        // The plugin SDK, pulumi-compute and @pulumi/pulumi as scripts/prepare-examples installs them for tests/programs/plugin.
+        symlinkSync(path.join(ROOT, "tests", "programs", "plugin", "node_modules"), path.join(dir, "node_modules"), "dir");
+        writeFileSync(path.join(dir, "Pulumi.yaml"), `name: sdk-matrix-${lang}\nruntime: nodejs\n`);
+        writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `sdk-matrix-${lang}`, private: true }));
+        writeFileSync(
+          path.join(dir, "tsconfig.json"),
+          JSON.stringify({
+            compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", skipLibCheck: true, types: [] },
+            files: ["index.ts"],
+          }),
+        );
+        run = await upThroughCli(dir, lang, env);
+        break;
+      case "python": {
+        const wheel = await timed("python: the SDK's wheel", () => pythonWheel(path.join(tmp, "wheel")));
+        const python = await timed("python: the virtual environment", () => venvWith(newestPulumi(), wheel));
+        writeFileSync(path.join(dir, "Pulumi.yaml"), "name: sdk-matrix-python\nruntime: python\n");
+        run = await upThroughCli(dir, lang, { ...env, ...activated(python) });
+        break;
+      }
+      case "go":
+        run = await upThroughGo(dir, env);
+        break;
+      case "yaml":
+        run = await upThroughCli(dir, lang, env);
+        break;
+    }
+  });
+  afterAll(async () => {
+    process.stderr.write(`sdk-matrix (${lang}) timings:\n  ${timings.filter((t) => t.startsWith(lang)).join("\n  ")}\n`);
+    await plugin?.cleanup();
+    await emu?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const expected = reads(m, lang);
+
+  test("every read is an output of the stack", () => {
+    expect(
+      Object.keys(run.outputs)
+        .filter((k) => /^(res|fn)_/.test(k))
+        .sort(),
+    ).toEqual(expected.map((r) => r.key).sort());
+  });
+
+  test("each resource's outputs, read back typed: of their types, and as the state holds them", () => {
+    const errors: string[] = [];
+    for (const r of expected.filter((x): x is Extract<Read, { kind: "resource" }> => x.kind === "resource")) {
+      const value = run.outputs[r.key] as Record<string, unknown>;
+      const { id, ...props } = value ?? {};
+      if (typeof id !== "string" || !id) errors.push(`${r.key}.id: a string, got ${JSON.stringify(id)}`);
+      errors.push(...objectErrors(r.key, props, schema.resources[`compute:index:${r.type}`], schema));
+      // The plugin's type token, or the dynamic classes' (`pulumi-nodejs:dynamic/compute:<Type>`).
+      const state = run.resources.find(
+        (s) => s.urn.endsWith(`::${r.name}`) && [`compute:index:${r.type}`, `pulumi-nodejs:dynamic/compute:${r.type}`].includes(s.type),
+      );
+      if (!state) {
+        errors.push(`${r.key}: no ${r.type} ${r.name} in the state`);
+        continue;
+      }
+      // What the state holds in the clear (a secret is ciphertext there): the same values.
+      const clear = Object.fromEntries(
+        Object.entries(state.outputs ?? {}).filter(([k, v]) => k in props && !(typeof v === "object" && v !== null && "ciphertext" in v)),
+      );
+      const read = Object.fromEntries(Object.entries(props).filter(([k]) => k in clear));
+      expect([r.key, withoutNulls(read)]).toEqual([r.key, withoutNulls(clear)]);
+    }
+    expect(distinct(errors)).toEqual([]);
+  });
+
+  test("each function's result, read back typed, in every form: of its types, a list not empty, the forms alike", () => {
+    const errors: string[] = [];
+    for (const c of m.calls) {
+      const fn = c.fn.name;
+      const spec = schema.functions[`compute:index:${fn}`].outputs;
+      const forms = expected.filter((x) => x.kind === "function" && x.fn === fn).map((x) => x.key);
+      for (const key of forms) {
+        errors.push(...objectErrors(key, run.outputs[key], spec, schema));
+        if (c.fn.listKey && !((run.outputs[key] as Record<string, unknown[]>)?.[c.fn.listKey]?.length > 0)) errors.push(`${key}.${c.fn.listKey}: empty`);
+      }
+      // The plain form reads what the Output form reads.
+      if (forms.length === 2) expect([fn, withoutNulls(run.outputs[forms[0]])]).toEqual([fn, withoutNulls(run.outputs[forms[1]])]);
+    }
+    expect(distinct(errors)).toEqual([]);
+  });
+
+  test("a call that refers to no resource reads what the provider itself reads", async () => {
+    const client = clientFor({ apiUrl: emu.url, token: emu.token }, { tokenRequired: false });
+    for (const c of m.calls.filter((x) => refsOf(x.args).length === 0)) {
+      const theirs = withoutNulls(run.outputs[expected.find((x) => x.kind === "function" && x.fn === c.fn.name)!.key]);
+      const ours = withoutNulls(await invoke(client, c.fn.name, plainArgs(c.args)));
+      expect([c.fn.name, theirs]).toEqual([c.fn.name, ours]);
+    }
+  });
+});
