@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { definitions, specs } from "../provider/registry";
 import { docFileName, functionsDoc, readmeResources, resourceDoc } from "./generate/docs";
 import { packageSchema } from "./generate/schema";
+import type { PackageSchema } from "./generate/sdk-code";
 import { sdkLookups, sdkReference, sdkTables } from "./generate/sdk";
 import { sdkClasses } from "./generate/sdk-classes";
 import { repoRoot } from "./root";
@@ -56,13 +57,15 @@ function withInstallSection(readme: string): string {
 /** The generated files before formatting (schema.json and the docs are as they are written). */
 export function rawFiles(): Record<string, string> {
   const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-  const files: Record<string, string> = { "schema.json": JSON.stringify(packageSchema(specs, version), null, 2) + "\n" };
-  for (const spec of specs) files[path.join("docs", "resources", docFileName(spec))] = resourceDoc(spec);
+  const schema = packageSchema(specs, version);
+  const files: Record<string, string> = { "schema.json": JSON.stringify(schema, null, 2) + "\n" };
+  const typed = schema as unknown as PackageSchema;
+  for (const spec of specs) files[path.join("docs", "resources", docFileName(spec))] = resourceDoc(spec, typed);
   files[path.join("sdk", "tables.ts")] = sdkTables(specs);
   files[path.join("sdk", "lookups.ts")] = sdkLookups();
   files[path.join("sdk", "reference.ts")] = sdkReference();
   for (const [name, content] of Object.entries(sdkClasses(definitions))) files[path.join("sdk", name)] = content;
-  files[path.join("docs", "functions.md")] = functionsDoc();
+  files[path.join("docs", "functions.md")] = functionsDoc(typed);
   files["README.md"] = withInstallSection(withResourceTable(readFileSync(path.join(ROOT, "README.md"), "utf8")));
   return files;
 }

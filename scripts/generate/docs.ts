@@ -1,16 +1,18 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
 import { importExample } from "../../provider/model/imports";
 import { apiName, type Field, type ResourceSpec } from "../../provider/model/table";
-import { dynamicExample } from "./examples";
+import { functionExampleSection, neutralType, resourceExampleSection, resourceTypesSection } from "./docs-languages";
 import { jsonSchemaOf } from "./field-schema";
+import { callExamples } from "./function-examples";
+import type { PackageSchema, TypeSpec } from "./sdk-code";
 import { tsField } from "./ts";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const typeOf = (f: Field): string => {
+/** A property's type in no language (its values, for an enum): the schema's, which every SDK types it from. */
+const typeOf = (f: Field, t: TypeSpec | undefined): string => {
   const js = jsonSchemaOf(f);
-  if (js.type === "array") return `${(js.items as { type?: string })?.type ?? "any"}[]`;
   if (Array.isArray(js.enum)) return js.enum.map((v) => `\`${v}\``).join(" | ");
-  return String(js.type ?? "any");
+  return t ? neutralType(t) : String(js.type ?? "any JSON");
 };
 
 /** What happens when the program leaves an input out (or removes it), for the docs. */
@@ -57,9 +59,9 @@ function replacementDoc(spec: ResourceSpec): string[] {
   return out;
 }
 
-/** The docs page of one resource (docs/resources/<name>.md), from its field table. */
-export function resourceDoc(spec: ResourceSpec): string {
-  const example = dynamicExample(spec.type);
+/** The docs page of one resource (docs/resources/<name>.md), from its field table and its types in schema.json. */
+export function resourceDoc(spec: ResourceSpec, schema: PackageSchema): string {
+  const types = schema.resources[`compute:index:${spec.type}`];
   const inputs = spec.fields.filter((f) => f.kind === "input");
   const outputs = spec.fields.filter((f) => f.kind === "output");
   const cleared = inputs.filter((f) => f.clearTo !== undefined).map((f) => `\`${f.name}\``);
@@ -71,21 +73,14 @@ export function resourceDoc(spec: ResourceSpec): string {
     "",
     spec.description,
     "",
-    "## Example",
-    "",
-    `${example.title}:`,
-    "",
-    "```ts",
-    example.code,
-    "```",
-    "",
+    ...resourceExampleSection(spec.type),
     "## Inputs",
     "",
     "| Property | API field | Type | Required | Changing it | Left out | Description |",
     "|---|---|---|---|---|---|---|",
     ...inputs.map(
       (f) =>
-        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(f.description)} |`,
+        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f, types.inputProperties[f.name]))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(f.description)} |`,
     ),
     "",
     "## Removing an input",
@@ -105,8 +100,9 @@ export function resourceDoc(spec: ResourceSpec): string {
     "",
     "| Property | API field | Type | Description |",
     "|---|---|---|---|",
-    ...outputs.map((f) => `| \`${f.name}\` | \`${apiName(f)}\` | ${cell(typeOf(f))} | ${cell(f.description)} |`),
+    ...outputs.map((f) => `| \`${f.name}\` | \`${apiName(f)}\` | ${cell(typeOf(f, types.properties[f.name]))} | ${cell(f.description)} |`),
     "",
+    ...resourceTypesSection(spec, schema),
     "## Replacement",
     "",
     ...replacementDoc(spec).flatMap((p) => [p, ""]),
@@ -195,8 +191,9 @@ function importDoc(spec: ResourceSpec): string[] {
 
 export const docFileName = (spec: ResourceSpec): string => `${spec.type.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.md`;
 
-/** docs/functions.md: every read function, its arguments and the fields of what it returns. */
-export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string {
+/** docs/functions.md: every read function, its arguments, the fields of what it returns, and its example in every language. */
+export function functionsDoc(schema: PackageSchema, functions: FunctionSpec[] = functionSpecs): string {
+  const examples = new Map(callExamples().map((c) => [c.fn.name, c]));
   const lines = [
     "# Read functions",
     "",
@@ -212,9 +209,16 @@ export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string 
     'config give them) matches `vcpus: 4`, `["true"]` matches `isPublic: true`; order is by number for numbers, else',
     "by text (dates too: `created` sorts by time).",
     "",
+    "Every function has two forms in each SDK but YAML's: the plain one takes plain values and returns the result (a",
+    "Promise in TypeScript), the Output form takes Outputs (another resource's id, say) and returns an Output, and waits",
+    "for the resources they come from (so a program's lookup of what it makes itself reads it once it exists). YAML calls",
+    "either with `fn::invoke`. Each function below shows its example in TypeScript, Python, Go and YAML (the SDK matrix,",
+    "tests/e2e/sdk-matrix.e2e.test.ts, runs each in each, with both forms), and the names each SDK gives it.",
+    "",
     "- TypeScript, `pulumi-compute`: `compute.getInstances(args, opts)` returns a Promise, and",
     "  `compute.getInstancesOutput(args, opts)` takes Outputs and returns an Output (opts: `{ apiUrl, token }`, else the",
-    "  stack's `compute:apiUrl` / `compute:token`, else `COMPUTE_API_URL` / `COMPUTE_TOKEN`).",
+    "  stack's `compute:apiUrl` / `compute:token`, else `COMPUTE_API_URL` / `COMPUTE_TOKEN`). The reads of one item by id",
+    '  take the id itself: `compute.getImage("compute/debian12")`.',
     ...arrayFormNote(functions),
     "- The plugin (every language): `compute:index:getInstances`, through the generated SDKs (`compute.getInstances` in",
     "  `@pulumi-compute/plugin-sdk`, `compute.get_instances` in Python, `compute.GetInstances` in Go) or `fn::invoke` in YAML.",
@@ -223,66 +227,6 @@ export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string 
     '  `compute.Disk.get("data", "456", { computeId: "123" })`.',
     "- The token: each function says the scope its API read needs (`API token scope`); the functions of reference data",
     "  need no token.",
-    "",
-    "```ts",
-    'const vpc = (await compute.getVpcs({ filters: [{ name: "label", values: ["prod"] }] })).vpcs[0];',
-    'const subnets = compute.getSubnetsOutput({ vpcId: vpc.id, filters: [{ name: "label", values: ["web"] }] });',
-    "// The newest public image of a vendor, and the types with 2 vCPUs and 4096 MB of memory.",
-    "const debian = (",
-    "  await compute.getImages({",
-    "    filters: [",
-    '      { name: "vendor", values: ["Debian"] },',
-    '      { name: "isPublic", values: [true] },',
-    "    ],",
-    '    orderBy: "created",',
-    '    order: "desc",',
-    "  })",
-    ").images[0];",
-    "const types = compute.getTypesOutput({",
-    "  filters: [",
-    '    { name: "vcpus", values: [2] },',
-    '    { name: "memory", values: [4096] },',
-    "  ],",
-    "});",
-    "```",
-    "",
-    "The same from YAML (the plugin), with values as text, and a region where the premium one is available:",
-    "",
-    "```yaml",
-    "variables:",
-    "  newestDebian:",
-    "    fn::invoke:",
-    "      function: compute:index:getImages",
-    "      arguments:",
-    "        filters:",
-    "          - { name: vendor, values: [Debian] }",
-    '          - { name: isPublic, values: ["true"] }',
-    "        orderBy: created",
-    "        order: desc",
-    "      return: images",
-    "  premiumType:",
-    "    fn::invoke:",
-    "      function: compute:index:getTypes",
-    "      arguments:",
-    "        filters:",
-    '          - { name: vcpus, values: ["2"] }',
-    '          - { name: memory, values: ["4096"] }',
-    "          - { name: class, values: [premium] }",
-    "      return: types",
-    "  premiumRegions:",
-    "    fn::invoke:",
-    "      function: compute:index:getRegionAvailability",
-    "      arguments:",
-    "        filters:",
-    '          - { name: plan, values: ["${premiumType[0].id}"] }',
-    '          - { name: available, values: ["true"] }',
-    "        orderBy: region",
-    "      return: availability",
-    "outputs:",
-    "  image: ${newestDebian[0].id}",
-    "  type: ${premiumType[0].id}",
-    "  region: ${premiumRegions[0].region}",
-    "```",
     "",
   ];
   for (const fn of functions) {
@@ -297,6 +241,8 @@ export function functionsDoc(functions: FunctionSpec[] = functionSpecs): string 
     lines.push("| Field | Type | Description |", "|---|---|---|");
     for (const f of ITEM_TYPES[fn.item]?.fields ?? []) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${cell(f.description)} |`);
     lines.push("");
+    const example = examples.get(fn.name);
+    if (example) lines.push(...functionExampleSection(example, schema));
   }
   return lines.join("\n");
 }

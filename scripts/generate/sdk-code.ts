@@ -253,3 +253,87 @@ export function outputRef(lang: Language, r: Ref): string {
       return `\${${r.of.name}.${r.prop}}`;
   }
 }
+
+// --- a call as the docs show it ----------------------------------------------------------------------------
+
+/**
+ * What a function's doc example reads back: of a list, the first item's `id` (or its first field); of one
+ * item, its `label` (or its first field but the id). A path below the result, and the property's TypeSpec.
+ */
+export function docRead(fn: string, listKey: string | undefined, schema: PackageSchema): { path: string[]; type: TypeSpec; required: boolean } {
+  const result = schema.functions[`${TOKEN}${fn}`].outputs;
+  const item = listKey ? schema.types[`${TOKEN}${refName(result.properties[listKey].items!)}`] : result;
+  const names = Object.keys(item.properties);
+  const field = listKey ? (names.includes("id") ? "id" : names[0]) : names.includes("label") ? "label" : names.find((n) => n !== "id")!;
+  return { path: listKey ? [listKey, "0", field] : [field], type: item.properties[field], required: item.required?.includes(field) ?? false };
+}
+
+/** The variable a doc example names a function's result (`getDisks`: `disks`, `getImage`: `image`; `getType`: `instanceType`, as `type` is Go's keyword). */
+export const resultVariable = (fn: string): string => {
+  const v = fn.charAt(3).toLowerCase() + fn.slice(4);
+  return v === "type" ? "instanceType" : v;
+};
+
+/** A Go value of a plain read as an Input, typed by its TypeSpec (`pulumi.StringPtrFromPtr(image.Label)`). */
+function goExport(code: string, t: TypeSpec, required: boolean): string {
+  const kind = { string: "String", integer: "Int", number: "Float64", boolean: "Bool" }[t.type ?? ""];
+  if (!kind) return `pulumi.Any(${code})`;
+  return required ? `pulumi.${kind}(${code})` : `pulumi.${kind}PtrFromPtr(${code})`;
+}
+
+/**
+ * A read function's doc example in a language: the call (its Output form when its arguments refer to
+ * resources, else its plain form) and one read of its result, exported as `exportKey`. `refCode` names the
+ * resources it refers to. The lines stand in a program's body (Go: a `pulumi.Run` function's; YAML: the
+ * `variables:` and `outputs:` entries, at their indentation, under `yaml.variables` and `yaml.outputs`;
+ * `yamlOptions`: the invoke's options, a version and a server).
+ */
+export function callSnippet(
+  lang: Language,
+  fn: string,
+  listKey: string | undefined,
+  args: Fields,
+  schema: PackageSchema,
+  refCode: RefCode,
+  exportKey: string,
+  dynamic = false,
+  yamlOptions?: Record<string, string>,
+): { lines: string[]; yaml?: { variables: string[]; outputs: string[] } } {
+  const form: Form = refsOf(args).length ? "output" : "plain";
+  const v = resultVariable(fn);
+  const read = docRead(fn, listKey, schema);
+  switch (lang) {
+    case "typescript": {
+      const path = read.path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join("");
+      const exported = form === "output" ? `${v}${path}` : `${v}.then((r) => r${path})`;
+      return { lines: [`const ${v} = ${callExpression("typescript", form, fn, args, schema, refCode, dynamic)};`, `export const ${exportKey} = ${exported};`] };
+    }
+    case "python": {
+      const path = read.path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${pyName(p)}`)).join("");
+      return {
+        lines: [`${pyName(v)} = ${callExpression("python", form, fn, args, schema, refCode)}`, `pulumi.export(${str(exportKey)}, ${pyName(v)}${path})`],
+      };
+    }
+    case "go": {
+      if (form === "output") {
+        const path = read.path.map((p) => (/^\d+$/.test(p) ? `.Index(pulumi.Int(${p}))` : `.${goName(p)}()`)).join("");
+        return { lines: [`${v} := ${callExpression("go", form, fn, args, schema, refCode)}`, `ctx.Export(${str(exportKey)}, ${v}${path})`] };
+      }
+      const path = read.path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${goName(p)}`)).join("");
+      return {
+        lines: [
+          `${v}, err := ${callExpression("go", form, fn, args, schema, refCode)}`,
+          "if err != nil {",
+          "\treturn err",
+          "}",
+          `ctx.Export(${str(exportKey)}, ${goExport(`${v}${path}`, read.type, read.required)})`,
+        ],
+      };
+    }
+    case "yaml": {
+      const path = read.path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i ? "." : ""}${p}`)).join("");
+      const variables = [`  ${v}:`, ...yamlInvoke(fn, args, 2, refCode, yamlOptions)];
+      return { lines: [], yaml: { variables, outputs: [`  ${exportKey}: \${${v}.${path}}`] } };
+    }
+  }
+}

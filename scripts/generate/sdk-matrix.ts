@@ -15,7 +15,20 @@ import { goStatements, pythonStatements, typescriptStatements, yamlSections } fr
 import { camel, ref, referenced, str, type Example, type Fields, type Ref, type Res, type Value } from "./example-program";
 import { callExamples, type CallExample } from "./function-examples";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PROJECT, PYTHON_SDK_PACKAGE } from "./packages";
-import { callExpression, functionNames, goName, outputRef, pyName, refsOf, yamlInvoke, type Form, type Language, type PackageSchema } from "./sdk-code";
+import {
+  callExpression,
+  callSnippet,
+  functionNames,
+  goName,
+  outputRef,
+  pyName,
+  refsOf,
+  resultVariable,
+  yamlInvoke,
+  type Form,
+  type Language,
+  type PackageSchema,
+} from "./sdk-code";
 import { upper } from "./schema-walk";
 
 /** The languages of the generated SDKs, and `dynamic`: TypeScript on the dynamic classes (`pulumi-compute`), the docs' other TypeScript. */
@@ -24,7 +37,11 @@ export const MATRIX_LANGUAGES: MatrixLanguage[] = ["typescript", "dynamic", "pyt
 const TOKEN = "compute:index:";
 
 /** What one stack output of the matrix holds: a resource's outputs, or a function's result. */
-export type Read = { key: string; kind: "resource"; type: string; name: string } | { key: string; kind: "function"; fn: string; form: Form | "invoke" };
+export type Read =
+  | { key: string; kind: "resource"; type: string; name: string }
+  | { key: string; kind: "function"; fn: string; form: Form | "invoke" }
+  /** A function's doc example (docs/functions.md), as printed there: its one read. */
+  | { key: string; kind: "doc"; fn: string };
 
 export interface Matrix {
   /** Every resource example, merged. */
@@ -72,6 +89,7 @@ export function reads(m: Matrix, lang: MatrixLanguage): Read[] {
   return [
     ...m.resources.map(({ key, res }) => ({ key, kind: "resource" as const, type: res.type, name: res.name })),
     ...m.calls.flatMap((c) => forms.map((form) => ({ key: `fn_${c.fn.name}_${form}`, kind: "function" as const, fn: c.fn.name, form }))),
+    ...m.calls.map((c) => ({ key: `doc_${c.fn.name}`, kind: "doc" as const, fn: c.fn.name })),
   ];
 }
 
@@ -111,6 +129,7 @@ function typescriptProgram(m: Matrix, schema: PackageSchema, dynamic: boolean): 
         ? `export const fn_${fn}_plain = pulumi.all([${refs.map((r) => outputRef("typescript", r)).join(", ")}]).apply(([${refs.map((_, i) => `a${i}`).join(", ")}]) => ${plain((r) => `a${refs.indexOf(refs.find((x) => x.of === r.of && x.prop === r.prop)!)}`)}.then(read_${fn}));`
         : `export const fn_${fn}_plain = ${plain(() => "")}.then(read_${fn});`,
       `export const fn_${fn}_output = ${callExpression("typescript", "output", fn, c.args, schema, (r) => outputRef("typescript", r), dynamic)}.apply(read_${fn});`,
+      ...callSnippet("typescript", fn, c.fn.listKey, c.args, schema, (r) => outputRef("typescript", r), `doc_${fn}`, dynamic).lines,
     );
   }
   return lines.join("\n") + "\n";
@@ -146,6 +165,7 @@ function pythonProgram(m: Matrix, schema: PackageSchema): string {
         ? `pulumi.export(${str(`fn_${fn}_plain`)}, pulumi.Output.all(${refs.map((r) => outputRef("python", r)).join(", ")}).apply(lambda a: ${reader}(${callExpression("python", "plain", fn, c.args, schema, (r) => `a[${index(r)}]`)})))`
         : `pulumi.export(${str(`fn_${fn}_plain`)}, ${reader}(${callExpression("python", "plain", fn, c.args, schema, () => "")}))`,
       `pulumi.export(${str(`fn_${fn}_output`)}, ${callExpression("python", "output", fn, c.args, schema, (r) => outputRef("python", r))}.apply(${reader}))`,
+      ...callSnippet("python", fn, c.fn.listKey, c.args, schema, (r) => outputRef("python", r), `doc_${fn}`).lines,
     );
   }
   return lines.join("\n") + "\n";
@@ -207,6 +227,7 @@ function goProgram(m: Matrix, schema: PackageSchema): string {
       `ctx.Export(${str(`fn_${fn}_output`)}, ${callExpression("go", "output", fn, c.args, schema, (r) => outputRef("go", r))}.ApplyT(func(r compute.${names.goResult}) map[string]interface{} {`,
       `${ind(1)}return ${reader}(r)`,
       "}))",
+      ...callSnippet("go", fn, c.fn.listKey, c.args, schema, (r) => outputRef("go", r), `doc_${fn}`).lines,
     );
   }
   const imports = [
@@ -284,7 +305,16 @@ function yamlProgram(m: Matrix, schema: PackageSchema, version: string): string 
     ...rest.map((r) => r.trimEnd()),
     "variables:",
   ];
-  for (const c of m.calls) lines.push(`  fn_${c.fn.name}:`, ...yamlInvoke(c.fn.name, c.args, 2, (r) => outputRef("yaml", r), options));
+  const docOutputs: string[] = [];
+  for (const c of m.calls) {
+    lines.push(`  fn_${c.fn.name}:`, ...yamlInvoke(c.fn.name, c.args, 2, (r) => outputRef("yaml", r), options));
+    // The doc example, its variable renamed (the matrix's `disks` would be any other call's too).
+    const doc = callSnippet("yaml", c.fn.name, c.fn.listKey, c.args, schema, (r) => outputRef("yaml", r), `doc_${c.fn.name}`, false, options).yaml!;
+    const v = resultVariable(c.fn.name);
+    const rename = (l: string) => l.replace(`  ${v}:`, `  doc_${v}:`).replace(`\${${v}.`, `\${doc_${v}.`);
+    lines.push(...doc.variables.map(rename));
+    docOutputs.push(...doc.outputs.map(rename));
+  }
   const reads: Record<string, Value> = {};
   const variable = (name: string): Res => ({ name, type: "", props: {} });
   for (const { key, res } of m.resources)
@@ -295,7 +325,7 @@ function yamlProgram(m: Matrix, schema: PackageSchema, version: string): string 
       type: "",
       fields: Object.fromEntries(resultOf(c.fn.name, schema).map((p) => [p, ref(variable(`fn_${c.fn.name}`), p)])),
     };
-  lines.push("outputs:", outputs.trimEnd(), mapping(reads, 1).trimEnd());
+  lines.push("outputs:", outputs.trimEnd(), mapping(reads, 1).trimEnd(), ...docOutputs);
   return lines.join("\n") + "\n";
 }
 

@@ -172,7 +172,7 @@ describe.each(LANGUAGES)("the SDK matrix in %s", (lang) => {
   test("every read is an output of the stack", () => {
     expect(
       Object.keys(run.outputs)
-        .filter((k) => /^(res|fn)_/.test(k))
+        .filter((k) => /^(res|fn|doc)_/.test(k))
         .sort(),
     ).toEqual(expected.map((r) => r.key).sort());
   });
@@ -216,6 +216,11 @@ describe.each(LANGUAGES)("the SDK matrix in %s", (lang) => {
       if (forms.length === 2) expect([fn, withoutNulls(run.outputs[forms[0]])]).toEqual([fn, withoutNulls(run.outputs[forms[1]])]);
     }
     expect(distinct(errors)).toEqual([]);
+  });
+
+  test("each function's doc example (docs/functions.md) reads a value", () => {
+    const docs = expected.filter((x) => x.kind === "doc");
+    expect(docs.filter((r) => run.outputs[r.key] === undefined || run.outputs[r.key] === null).map((r) => r.key)).toEqual([]);
   });
 
   test("a call that refers to no resource reads what the provider itself reads", async () => {

@@ -9,10 +9,10 @@
  * - Python: one `python3 -m py_compile` of every example, and every class and keyword it uses is in the
  *   generated Python SDK (each example also runs, in one preview through the plugin against the emulator, on
  *   the SDK's wheel in a virtual environment: tests/e2e/plugin-python.e2e.test.ts);
- * - YAML: every example merged into one program (resources and outputs renamed `<type>-<name>`), one
- *   `pulumi preview` through the plugin against the emulator: every resource of every example is planned.
- *
- * And the generators keep each language's block in their SDK's doc comments, and only it.
+ * Every example also runs, in every language, in the SDK matrix (tests/e2e/sdk-matrix.e2e.test.ts: one `pulumi
+ * up` of every example at once per language). And the generators keep each language's block in their SDK's doc
+ * comments, and only it; and every name the docs give a type or a function in TypeScript, Python or Go is one the
+ * SDK of that language declares.
  *
  * The SDKs are .gen/sdks (npm test makes them before Jest); when they are older than schema.json (or absent)
  * they are generated anew into a temporary folder. Needs Go: without it the suite fails, naming Go, as
@@ -22,14 +22,10 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Emulator } from "../../emulator/server";
 import { specs } from "../../provider/registry";
 import { EXAMPLE_LANGUAGES, type ExampleLanguage } from "../../scripts/generate/examples";
-import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PROJECT, PYTHON_SDK_PACKAGE } from "../../scripts/generate/packages";
-import { emulator } from "../helpers/emulator";
+import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, PYTHON_SDK_PACKAGE } from "../../scripts/generate/packages";
 import { describeWithGo } from "../helpers/go";
-import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
-import { previewSteps, TestStack } from "../helpers/pulumi";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const SCHEMA_FILE = path.join(ROOT, "schema.json");
@@ -109,39 +105,7 @@ const commentLines = (file: string) =>
       .map((l) => l.replace(/^\s*(\/\/|\*(?!\/)|#)?\s*/, "").trimEnd()),
   );
 
-/**
- * Every example's YAML program as one: each resource, variable and output renamed `<type>-<name>` (and
- * the references to them), so that the parents each example makes for itself do not clash. The first
- * resource names the plugin's version and server (what tests/programs/yaml does): the engine finds the
- * plugin from them.
- */
-function mergedYaml(): { program: string; creates: string[] } {
-  const sections: Record<string, string[][]> = { variables: [], resources: [], outputs: [] };
-  for (const type of TYPES) {
-    const prefix = kebab(type);
-    const lines = example(type, "yaml").split("\n");
-    const declared = new Set(lines.filter((l) => /^ {2}[\w-]+:/.test(l)).map((l) => /^ {2}([\w-]+):/.exec(l)![1]));
-    const rename = (l: string) => l.replace(/\$\{([\w-]+)/g, (m, n: string) => (declared.has(n) ? `\${${prefix}-${n}` : m));
-    let section: string[][] | undefined;
-    for (const line of lines) {
-      const top = /^(\w+):\s*$/.exec(line);
-      if (top) {
-        section = sections[top[1]];
-        if (!section) throw new Error(`${type}: the YAML example has a top-level "${top[1]}" this merge does not know`);
-      } else if (/^ {2}[\w-]+:/.test(line)) section!.push([rename(line.replace(/^ {2}/, `  ${prefix}-`))]);
-      else if (line.trim()) section!.at(-1)!.push(rename(line));
-    }
-  }
-  const download = PROJECT.pluginDownloadURL.replace("${VERSION}", PLUGIN_VERSION);
-  sections.resources[0].push("    options:", `      version: ${PLUGIN_VERSION}`, `      pluginDownloadURL: ${download}`);
-  const out = ["name: compute-examples", "runtime: yaml", "description: Every resource example of schema.json, merged (tests/integration/examples.test.ts)."];
-  for (const [name, entries] of Object.entries(sections)) if (entries.length) out.push(`${name}:`, ...entries.flat());
-  // What a preview plans for it: `create <name> (<type>)`, as previewSteps writes the steps.
-  const creates = sections.resources.map((r) => `create ${/^ {2}([\w-]+):/.exec(r[0])![1]} (${/^ {4}type: (\S+)/m.exec(r.join("\n"))![1]})`);
-  return { program: out.join("\n") + "\n", creates: creates.sort() };
-}
-
-describeWithGo("examples.test")("the examples compile against the generated SDKs, and the YAML ones run through the CLI", () => {
+describeWithGo("examples.test")("the examples compile against the generated SDKs, and the docs name what the SDKs declare", () => {
   let tmp: string;
   let sdks: string;
 
@@ -176,6 +140,66 @@ describeWithGo("examples.test")("the examples compile against the generated SDKs
           .filter((l) => l && !lines.has(l));
         expect([type, lang, lost]).toEqual([type, lang, []]);
       }
+    }
+  });
+
+  test("every name the docs give a type or function in TypeScript, Python or Go is declared in that SDK", () => {
+    const read = (dir: string, ext: string): string =>
+      readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(ext) && !f.includes("node_modules"))
+        .map((f) => readFileSync(path.join(dir, f), "utf8"))
+        .join("\n");
+    const sources = {
+      typescript: read(path.join(sdks, "nodejs"), ".ts"),
+      python: read(path.join(sdks, "python", PYTHON_SDK_PACKAGE), ".py"),
+      go: read(path.join(sdks, "go", "compute"), ".go"),
+    };
+    const declared: Record<keyof typeof sources, (name: string) => boolean> = {
+      typescript: (n) => new RegExp(`export (interface|function|const|type) ${n}\\b`).test(sources.typescript),
+      python: (n) => new RegExp(`^(class|def) ${n}\\b`, "m").test(sources.python),
+      go: (n) => new RegExp(`^(type|func) ${n}\\b`, "m").test(sources.go),
+    };
+    // The identifiers of a cell's code spans that are the SDK's own (not Pulumi's: `pulumi.StringInput`, `Sequence[...]`).
+    const names = (lang: keyof typeof sources, text: string): string[] =>
+      [...text.matchAll(/`([^`]+)`/g)].flatMap(([, span]) =>
+        [...span.matchAll(/(?<![\w.])(?:compute\.|inputs\.|outputs\.|\*compute\.)?([A-Za-z_]\w*)/g)]
+          .filter(
+            (m) =>
+              !/^(pulumi|Sequence|Mapping|Union|Optional|Any|str|int|float|bool|string|number|boolean|any|key|compute|inputs|outputs|fn|invoke|index|interface|map|name|values|ctx)$/.test(
+                m[1],
+              ),
+          )
+          .filter((m) => !span.slice(0, m.index).endsWith("pulumi."))
+          .map((m) => m[1]),
+      );
+    const found: Record<keyof typeof sources, Set<string>> = { typescript: new Set(), python: new Set(), go: new Set() };
+    const docs = [
+      ...readdirSync(path.join(ROOT, "docs", "resources")).map((f) => path.join(ROOT, "docs", "resources", f)),
+      path.join(ROOT, "docs", "functions.md"),
+    ];
+    for (const file of docs) {
+      for (const line of readFileSync(file, "utf8").split("\n")) {
+        // A row of a "Types in each language" table: | property | as | TypeScript | Python | Go |
+        const cells = line.startsWith("| `") ? line.split(/(?<!\\)\|/).slice(1, -1) : [];
+        if (cells.length === 5 && /^ (argument|output) $/.test(cells[1])) {
+          names("typescript", cells[2]).forEach((n) => found.typescript.add(n));
+          names("python", cells[3]).forEach((n) => found.python.add(n));
+          names("go", cells[4]).forEach((n) => found.go.add(n));
+        }
+        // A named type's line: **X** (TypeScript `...`, Python `...`, Go `...`):
+        const named = /^\*\*\w+\*\* \(TypeScript (.*?), Python (.*?), Go (.*?)\):$/.exec(line);
+        if (named) (["typescript", "python", "go"] as const).forEach((lang, i) => names(lang, named[i + 1]).forEach((n) => found[lang].add(n)));
+        // A function's row: | TypeScript | the call | a filter | the result |
+        const fn = /^\| (TypeScript|Python|Go) \|(.*)$/.exec(line);
+        if (fn) {
+          const lang = fn[1].toLowerCase() as keyof typeof sources;
+          names(lang, fn[2]).forEach((n) => found[lang].add(n));
+        }
+      }
+    }
+    for (const lang of ["typescript", "python", "go"] as const) {
+      expect([lang, found[lang].size > 50]).toEqual([lang, true]);
+      expect([lang, [...found[lang]].filter((n) => !declared[lang](n))]).toEqual([lang, []]);
     }
   });
 
@@ -239,39 +263,5 @@ describeWithGo("examples.test")("the examples compile against the generated SDKs
       const keywords = [...new Set([...code.matchAll(/[(,\s](\w+)=(?!=)/g)].map((m) => m[1]))].filter((k) => !new RegExp(`\\b${k}: `).test(sources));
       expect([type, classes, keywords]).toEqual([type, [], []]);
     }
-  });
-
-  describe("YAML: every example in one program, one pulumi preview through the plugin against the emulator", () => {
-    let emu: Emulator;
-    let plugin: AcquiredPlugin;
-    let stack: TestStack;
-
-    beforeAll(async () => {
-      emu = await emulator();
-      const t0 = Date.now();
-      plugin = await acquirePlugin();
-      timings.push(`the plugin's release folder and server (acquirePlugin): ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-      const dir = path.join(tmp, "yaml");
-      mkdirSync(dir);
-      writeFileSync(path.join(dir, "Pulumi.yaml"), mergedYaml().program);
-      stack = new TestStack(dir, `examples-${process.pid}`, { env: { ...plugin.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token } });
-    }, 300_000);
-    afterAll(async () => {
-      stack?.cleanup();
-      await plugin?.cleanup();
-      await emu?.close();
-    });
-
-    test("pulumi preview plans every resource of every example, and the provider accepts every input", async () => {
-      const { creates } = mergedYaml();
-      const t0 = Date.now();
-      const preview = await stack.run("preview");
-      timings.push(`pulumi stack init, pulumi preview of the merged YAML program: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-      if (preview.code !== 0) throw new Error(`pulumi preview failed (${preview.code}):\n${preview.stderr}\n${preview.stdout}`.slice(0, 12000));
-      expect(previewSteps(preview.json).filter((s) => /\(compute:index:\w+\)$/.test(s))).toEqual(creates);
-      // Each example's own resource among them.
-      for (const type of TYPES)
-        expect([type, creates.some((s) => new RegExp(`^create ${kebab(type)}-[\\w-]+ \\(compute:index:${type}\\)$`).test(s))]).toEqual([type, true]);
-    }, 300_000);
   });
 });
