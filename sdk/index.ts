@@ -3,6 +3,8 @@
 import "./stack-traces";
 // And no secret output in the engine's debug events (sdk/debug-redaction.ts).
 import "./debug-redaction";
+// And no error of the engine's own end after a failed run's (sdk/engine-shutdown.ts).
+import "./engine-shutdown";
 export * from "./instance";
 export * from "./disk";
 export * from "./config";

@@ -143,6 +143,8 @@ export function sdkClasses(definitions: ResourceDefinition[]): Record<string, st
     'import "./stack-traces";',
     "// And no secret output in the engine's debug events (sdk/debug-redaction.ts).",
     'import "./debug-redaction";',
+    "// And no error of the engine's own end after a failed run's (sdk/engine-shutdown.ts).",
+    'import "./engine-shutdown";',
     ...definitions.map((d) => `export * from "./${d.sdk.file}";`),
     'export * from "./types";',
     'export * from "./compat";',

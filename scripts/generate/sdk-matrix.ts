@@ -29,6 +29,7 @@ import {
   type Language,
   type PackageSchema,
 } from "./sdk-code";
+import { goFile } from "./go-driver";
 import { upper } from "./schema-walk";
 
 /** The languages of the generated SDKs, and `dynamic`: TypeScript on the dynamic classes (`pulumi-compute`), the docs' other TypeScript. */
@@ -173,11 +174,7 @@ function pythonProgram(m: Matrix, schema: PackageSchema): string {
 
 // --- Go ----------------------------------------------------------------------------------------------------
 
-/**
- * The Go program: the matrix as a function of the context, run by the Automation API as an inline program (no
- * Go language host here), whose `main` ups the stack STACK (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE,
- * COMPUTE_API_URL and COMPUTE_TOKEN from the environment) and prints its outputs as JSON.
- */
+/** The Go program: the matrix as a function of the context, run by the Automation API (scripts/generate/go-driver.ts). */
 function goProgram(m: Matrix, schema: PackageSchema): string {
   const ind = (n: number) => "\t".repeat(n);
   const used = new Set<Res>([...referenced(m.program), ...m.resources.map((r) => r.res), ...m.calls.flatMap((c) => refsOf(c.args).map((r) => r.of))]);
@@ -230,81 +227,34 @@ function goProgram(m: Matrix, schema: PackageSchema): string {
       ...callSnippet("go", fn, c.fn.listKey, c.args, schema, (r) => outputRef("go", r), `doc_${fn}`).lines,
     );
   }
-  const imports = [
-    "context",
-    "encoding/json",
-    "fmt",
-    "os",
-    GO_SDK_IMPORT,
-    "github.com/pulumi/pulumi/sdk/v3/go/auto",
-    "github.com/pulumi/pulumi/sdk/v3/go/auto/optup",
-    "github.com/pulumi/pulumi/sdk/v3/go/pulumi",
-  ];
-  return [
-    "// The SDK matrix in Go (scripts/generate/sdk-matrix.ts): generated, do not edit.",
-    "package main",
-    "",
-    "import (",
-    ...imports.slice(0, 4).map((i) => `${ind(1)}${str(i)}`),
-    "",
-    ...imports.slice(4).map((i) => `${ind(1)}${str(i)}`),
-    ")",
-    "",
-    "func program(ctx *pulumi.Context) error {",
-    ...body.map((l) => `${ind(1)}${l}`),
-    `${ind(1)}return nil`,
-    "}",
-    ...readers,
-    "",
-    "func main() {",
-    `${ind(1)}ctx := context.Background()`,
-    `${ind(1)}stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("STACK"), "sdk-matrix-go", program)`,
-    `${ind(1)}if err == nil {`,
-    `${ind(2)}err = stack.SetAllConfig(ctx, auto.ConfigMap{`,
-    `${ind(3)}"compute:apiUrl": auto.ConfigValue{Value: os.Getenv("COMPUTE_API_URL")},`,
-    `${ind(3)}"compute:token":  auto.ConfigValue{Value: os.Getenv("COMPUTE_TOKEN"), Secret: true},`,
-    `${ind(2)}})`,
-    `${ind(1)}}`,
-    `${ind(1)}var up auto.UpResult`,
-    `${ind(1)}if err == nil {`,
-    `${ind(2)}up, err = stack.Up(ctx, optup.SuppressProgress())`,
-    `${ind(1)}}`,
-    `${ind(1)}if err != nil {`,
-    `${ind(2)}fmt.Fprintln(os.Stderr, err)`,
-    `${ind(2)}os.Exit(1)`,
-    `${ind(1)}}`,
-    `${ind(1)}outputs := map[string]interface{}{}`,
-    `${ind(1)}for k, v := range up.Outputs {`,
-    `${ind(2)}outputs[k] = v.Value`,
-    `${ind(1)}}`,
-    `${ind(1)}if err := json.NewEncoder(os.Stdout).Encode(outputs); err != nil {`,
-    `${ind(2)}fmt.Fprintln(os.Stderr, err)`,
-    `${ind(2)}os.Exit(1)`,
-    `${ind(1)}}`,
-    "}",
-    "",
-  ].join("\n");
+  return goFile("sdk-matrix-go", body, readers, GO_SDK_IMPORT, "The SDK matrix in Go (scripts/generate/sdk-matrix.ts): generated, do not edit.");
 }
 
 // --- YAML --------------------------------------------------------------------------------------------------
 
 /** The YAML program; `version` and `pluginDownloadURL` on the first resource and each call find the plugin. */
-function yamlProgram(m: Matrix, schema: PackageSchema, version: string): string {
-  const { resources, outputs, mapping } = yamlSections(m.program);
-  const download = PROJECT.pluginDownloadURL.replace("${VERSION}", version);
-  const options = { version, pluginDownloadURL: download };
+/** The plugin's version and server, which a YAML program names on a resource (or a call) for the engine to find the plugin. */
+const yamlOptions = (version: string) => ({ version, pluginDownloadURL: PROJECT.pluginDownloadURL.replace("${VERSION}", version) });
+
+/** The head of a YAML program and its resources, the first with the plugin's version and server. */
+function yamlResources(project: string, description: string, resources: string, version: string): string[] {
   const [first, ...rest] = resources.split(/\n(?= {2}\S)/);
-  const lines = [
-    "name: sdk-matrix-yaml",
+  return [
+    `name: ${project}`,
     "runtime: yaml",
-    "description: The SDK matrix in YAML (scripts/generate/sdk-matrix.ts), generated.",
+    `description: ${description}`,
     "resources:",
     first.trimEnd(),
     "    options:",
-    ...Object.entries(options).map(([k, v]) => `      ${k}: ${v}`),
+    ...Object.entries(yamlOptions(version)).map(([k, v]) => `      ${k}: ${v}`),
     ...rest.map((r) => r.trimEnd()),
-    "variables:",
   ];
+}
+
+function yamlProgram(m: Matrix, schema: PackageSchema, version: string): string {
+  const { resources, outputs, mapping } = yamlSections(m.program);
+  const options = yamlOptions(version);
+  const lines = [...yamlResources("sdk-matrix-yaml", "The SDK matrix in YAML (scripts/generate/sdk-matrix.ts), generated.", resources, version), "variables:"];
   const docOutputs: string[] = [];
   for (const c of m.calls) {
     lines.push(`  fn_${c.fn.name}:`, ...yamlInvoke(c.fn.name, c.args, 2, (r) => outputRef("yaml", r), options));
@@ -327,6 +277,31 @@ function yamlProgram(m: Matrix, schema: PackageSchema, version: string): string 
     };
   lines.push("outputs:", outputs.trimEnd(), mapping(reads, 1).trimEnd(), ...docOutputs);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * An example program (its resources and outputs only) as the files of a program of `lang`, as the matrix
+ * writes its own: for the programs of other suites (a refused input in every language, say). `project` names it.
+ */
+export function exampleProgram(lang: MatrixLanguage, ex: Example, project: string, version: string): Record<string, string> {
+  switch (lang) {
+    case "typescript":
+    case "dynamic":
+      return {
+        "index.ts":
+          [`import * as compute from "${lang === "dynamic" ? "pulumi-compute" : NODE_SDK_PACKAGE}";`, "", ...typescriptStatements(ex)].join("\n") + "\n",
+      };
+    case "python":
+      return { "__main__.py": ["import pulumi", `import ${PYTHON_SDK_PACKAGE} as compute`, "", ...pythonStatements(ex)].join("\n") + "\n" };
+    case "go":
+      return {
+        "main.go": goFile(project, goStatements(ex, referenced(ex), 1), [], GO_SDK_IMPORT, `${ex.title} (scripts/generate/sdk-matrix.ts' exampleProgram).`),
+      };
+    case "yaml": {
+      const { resources, outputs } = yamlSections(ex);
+      return { "Pulumi.yaml": [...yamlResources(project, `${ex.title}.`, resources, version), "outputs:", outputs.trimEnd()].join("\n") + "\n" };
+    }
+  }
 }
 
 /** The files of a language's matrix program, by name (beside them: the project's Pulumi.yaml, written by the runner). */

@@ -16,21 +16,18 @@
  * working on one). Needs Go for the Go program and Python with the package index for the Python one
  * (tests/helpers/python.ts), as the other suites of those languages do.
  */
-import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { isRef, type Fields, type Value } from "../../scripts/generate/example-program";
-import { GO_SDK_IMPORT } from "../../scripts/generate/packages";
 import { refsOf, type PackageSchema } from "../../scripts/generate/sdk-code";
 import { matrix, matrixFiles, MATRIX_LANGUAGES, reads, type MatrixLanguage, type Read } from "../../scripts/generate/sdk-matrix";
 import { invoke } from "../../provider/functions";
 import { clientFor } from "../../provider/transport/settings";
 import { emulator } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
-import { TestStack } from "../helpers/pulumi";
-import { activated, newestPulumi, pythonWheel, venvWith } from "../helpers/python";
+import { LanguageProgram } from "../helpers/languages";
 import { objectErrors, withoutNulls } from "../helpers/schema-values";
 
 /** The mismatches, each once however many items have it (`instances[3].x` and `instances[4].x`: `instances[].x`). */
@@ -69,57 +66,12 @@ function plain(v: Value): unknown {
 }
 const plainArgs = (args: Fields) => Object.fromEntries(Object.entries(args).map(([k, v]) => [k, plain(v)]));
 
-/** A stack in `dir`, through the plain CLI: up, then its outputs with their secrets shown, and its state. */
-async function upThroughCli(dir: string, lang: MatrixLanguage, env: Record<string, string>): Promise<Run> {
-  const stack = new TestStack(dir, `matrix-${lang}`, { env });
-  try {
-    const up = await timed(`${lang}: pulumi up`, () => stack.run("up", { flags: ["--skip-preview"] }));
-    if (up.code !== 0) throw new Error(`${lang}: pulumi up failed (${up.code}):\n${up.stderr}\n${up.stdout}`.slice(0, 20000));
-    const outputs = await stack.run("outputs", { flags: ["--show-secrets"] });
-    return { outputs: outputs.json as Record<string, unknown>, resources: stack.resources() };
-  } finally {
-    stack.cleanup();
-  }
-}
-
-/** The Go program, built and run (its `main` ups the stack through the Automation API and prints the outputs). */
-async function upThroughGo(dir: string, env: Record<string, string>): Promise<Run> {
-  const mod = path.dirname(GO_SDK_IMPORT);
-  const sdk = path.join(ROOT, ".gen", "sdks", "go");
-  const goMod = readFileSync(path.join(sdk, "go.mod"), "utf8");
-  const sdkVersion = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(goMod)![1];
-  writeFileSync(
-    path.join(dir, "go.mod"),
-    `module example.com/sdk-matrix\n\ngo 1.25.11\n\nrequire (\n\t${mod} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n)\n\nreplace ${mod} => ${sdk}\n`,
-  );
-  copyFileSync(path.join(ROOT, "tests", "programs", "go", "go.sum"), path.join(dir, "go.sum"));
-  const exec = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
-    new Promise<string>((resolve, reject) =>
-      execFile(cmd, args, { cwd: dir, env: { ...process.env, ...extra }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${cmd} ${args.join(" ")} failed:\n${stderr}\n${stdout}`.slice(0, 20000))) : resolve(stdout),
-      ),
-    );
-  await timed("go: go build", () => exec("go", ["build", "-o", "matrix", "."], { GOFLAGS: "-mod=mod" }));
-  const state = path.join(dir, "state");
-  mkdirSync(state);
-  const stdout = await timed("go: up (the Automation API)", () =>
-    exec(path.join(dir, "matrix"), [], {
-      ...env,
-      STACK: "matrix-go",
-      PULUMI_BACKEND_URL: `file://${state}`,
-      PULUMI_CONFIG_PASSPHRASE: "sdk-matrix",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-    }),
-  );
-  const checkpoint = JSON.parse(readFileSync(path.join(state, ".pulumi", "stacks", "sdk-matrix-go", "matrix-go.json"), "utf8"));
-  return { outputs: JSON.parse(stdout) as Record<string, unknown>, resources: checkpoint.checkpoint.latest.resources };
-}
-
 describe.each(LANGUAGES)("the SDK matrix in %s", (lang) => {
   let emu: Emulator;
   let plugin: AcquiredPlugin;
   let tmp: string;
   let run: Run;
+  let program: LanguageProgram;
 
   beforeAll(async () => {
     emu = await emulator();
@@ -128,39 +80,14 @@ describe.each(LANGUAGES)("the SDK matrix in %s", (lang) => {
     const dir = path.join(tmp, "program");
     mkdirSync(dir);
     for (const [file, text] of Object.entries(matrixFiles(lang, m, schema, PLUGIN_VERSION))) writeFileSync(path.join(dir, file), text);
-    const env = { ...plugin.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token };
-    switch (lang) {
-      case "typescript":
-      case "dynamic":
-        // The plugin SDK, pulumi-compute and @pulumi/pulumi as scripts/prepare-examples installs them for tests/programs/plugin.
-        symlinkSync(path.join(ROOT, "tests", "programs", "plugin", "node_modules"), path.join(dir, "node_modules"), "dir");
-        writeFileSync(path.join(dir, "Pulumi.yaml"), `name: sdk-matrix-${lang}\nruntime: nodejs\n`);
-        writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `sdk-matrix-${lang}`, private: true }));
-        writeFileSync(
-          path.join(dir, "tsconfig.json"),
-          JSON.stringify({
-            compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", skipLibCheck: true, types: [] },
-            files: ["index.ts"],
-          }),
-        );
-        run = await upThroughCli(dir, lang, env);
-        break;
-      case "python": {
-        const wheel = await timed("python: the SDK's wheel", () => pythonWheel(path.join(tmp, "wheel")));
-        const python = await timed("python: the virtual environment", () => venvWith(newestPulumi(), wheel));
-        writeFileSync(path.join(dir, "Pulumi.yaml"), "name: sdk-matrix-python\nruntime: python\n");
-        run = await upThroughCli(dir, lang, { ...env, ...activated(python) });
-        break;
-      }
-      case "go":
-        run = await upThroughGo(dir, env);
-        break;
-      case "yaml":
-        run = await upThroughCli(dir, lang, env);
-        break;
-    }
+    program = new LanguageProgram(lang, dir, { ...plugin.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token }, (name, f) => timed(name, f));
+    await program.prepare();
+    const up = await timed(`${lang}: up`, () => program.run("up"));
+    if (up.code !== 0) throw new Error(`${lang}: the up failed (${up.code}):\n${up.output}`.slice(0, 20000));
+    run = { outputs: up.outputs!, resources: up.resources! };
   });
   afterAll(async () => {
+    program?.cleanup();
     process.stderr.write(`sdk-matrix (${lang}) timings:\n  ${timings.filter((t) => t.startsWith(lang)).join("\n  ")}\n`);
     await plugin?.cleanup();
     await emu?.close();

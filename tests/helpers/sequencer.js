@@ -25,6 +25,7 @@ const DURATIONS = {
   "e2e/plugin-go.e2e.test.ts": 75,
   "e2e/plugin-python.e2e.test.ts": 75,
   "e2e/sdk-matrix.e2e.test.ts": 50,
+  "e2e/errors-languages.e2e.test.ts": 60,
   "integration/cassette-replay.test.ts": 50,
   "e2e/dynamic-range.e2e.test.ts": 30,
   "e2e/network.e2e.test.ts": 75,
