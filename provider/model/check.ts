@@ -1,5 +1,6 @@
 import { AUTONAMED, AUTONAMING, autoName, isExisting, NAME_SUFFIX, nameFromPattern, RESOURCE_NAME, type NamingPolicy } from "./naming";
-import { containsUnknown, fieldOf, labelField, sameValue, type Props, type ResourceSpec } from "./table";
+import { sameValue } from "./equality";
+import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
 
 /**
  * Check and diff from the table: preview-time validation (every failure names its property), and which

@@ -1,3 +1,4 @@
+import { sameJson } from "./equality";
 import { isObject, UNKNOWN, type Field, type Props, type ResourceSpec } from "./table";
 
 /**
@@ -9,7 +10,6 @@ import { isObject, UNKNOWN, type Field, type Props, type ResourceSpec } from "./
 export type PathChange = "add" | "delete" | "update";
 
 const absent = (v: unknown) => v === undefined || v === null;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The paths that differ between an old and a new value under `path`. `partial`: only the keys the new
@@ -23,7 +23,7 @@ export function changedPaths(path: string, old: unknown, next: unknown, partial 
   if (isObject(old) && isObject(next)) {
     const keys = partial ? Object.keys(next) : [...new Set([...Object.keys(old), ...Object.keys(next)])];
     const out = keys.flatMap((k) => changedPaths(`${path}.${k}`, old[k], next[k]));
-    return out.length || same(old, next) ? out : [[path, "update"]];
+    return out.length || sameJson(old, next) ? out : [[path, "update"]];
   }
   if (Array.isArray(old) && Array.isArray(next)) {
     const out: Array<[string, PathChange]> = [];
@@ -34,7 +34,8 @@ export function changedPaths(path: string, old: unknown, next: unknown, partial 
     }
     return out;
   }
-  return same(old, next) ? [] : [[path, "update"]];
+  // As the API compares them: a device's `diskId: 4` and `diskId: "4"` name one disk (not a change to show).
+  return sameJson(old, next) ? [] : [[path, "update"]];
 }
 
 /**

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { NameRule } from "./naming";
@@ -361,19 +360,6 @@ export function convertKeys(v: unknown, f: (k: string) => string): unknown {
 }
 
 export const isObject = (v: unknown): v is Props => Boolean(v) && typeof v === "object" && !Array.isArray(v);
-
-/** Equality as the diff sees it for a field: sets for unordered lists, the user's keys for partial objects. */
-export function sameValue(f: Field, old: unknown, next: unknown): boolean {
-  if (f.unordered && Array.isArray(old) && Array.isArray(next)) {
-    const a = old.map((x) => JSON.stringify(x)).sort();
-    const b = next.map((x) => JSON.stringify(x)).sort();
-    return isDeepStrictEqual(a, b);
-  }
-  if (f.partial && isObject(old) && isObject(next)) {
-    return Object.entries(next).every(([k, v]) => v === undefined || isDeepStrictEqual(old[k], v));
-  }
-  return isDeepStrictEqual(old, next);
-}
 
 export const apiName = (f: Field): string => f.api ?? snake(f.name);
 /** The field that holds a resource's label (what auto-naming fills in, what a replacement pins). */

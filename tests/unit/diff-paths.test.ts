@@ -43,3 +43,15 @@ test("a partial object compares only the keys the program gives; a replacement m
   // A change the values cannot show (a label due after a replacement) names the input itself.
   expect(detailedDiff(instanceSpec, { label: "web" }, { label: "web" }, ["label"], [])).toEqual([{ path: "label", change: "update", replace: false }]);
 });
+
+test("values compare as the API compares them: a device's disk id as a number or as its digits is one disk (issue 44's false change)", () => {
+  // A profile left as it is while its boot disk is replaced: the new devices hold an unknown (sda), so the check
+  // leaves them as the program gave them, the id of sdb's disk a string; the state holds it as the API's number.
+  const olds = { computeId: 1, devices: { sda: { diskId: 3, volumeId: null }, sdb: { diskId: 4, volumeId: null } } };
+  const news = { computeId: "1", devices: { sda: { diskId: UNKNOWN }, sdb: { diskId: "4" } } };
+  expect(detailedDiff(configSpec, olds, news, ["devices"], [])).toEqual([{ path: "devices.sda.diskId", change: "update", replace: false }]);
+  expect(changedPaths("devices", { sdb: { diskId: 4 } }, { sdb: { diskId: "4" } })).toEqual([]);
+  // A number and other text, or a fraction, still differ.
+  expect(changedPaths("devices", { sdb: { diskId: 4 } }, { sdb: { diskId: "5" } })).toEqual([["devices.sdb.diskId", "update"]]);
+  expect(changedPaths("size", 4, "4.0")).toEqual([["size", "update"]]);
+});
