@@ -183,7 +183,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly rebuildOnImageChange: pulumi.Output<boolean | undefined>;
   /** How long to wait, each a duration such as 90s, 15m or 1h30m: `create` (default 15m), `update` (default 60m), `delete` (default 10m). Pulumi's `customTimeouts` reach the plugin's resources only (where they win over this input), never the dynamic classes. */
   declare readonly timeouts: pulumi.Output<{ create?: string; update?: string; delete?: string } | undefined>;
-  /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... */
+  /** `running`, `offline`, `provisioning`, `booting`, `migrating`, ... As last read (made, updated or refreshed): a Config with `booted` (which boots the instance, or shuts it down), or a booted Config deleted changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew. */
   declare readonly status: pulumi.Output<string>;
   /** IPv4 addresses: the public one first, then the private one if any. */
   declare readonly ipv4: pulumi.Output<string[]>;

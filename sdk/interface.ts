@@ -57,7 +57,7 @@ export class Interface extends pulumi.dynamic.Resource {
   declare readonly ipRanges: pulumi.Output<string[]>;
   /** The VPC of the subnet, for `vpc`. */
   declare readonly vpcId: pulumi.Output<number>;
-  /** Whether the interface is in use now (the instance runs with this profile and booted after it was added). */
+  /** Whether the interface is in use now (the instance runs with this profile and booted after it was added). As last read (made, updated or refreshed): the instance booting with its profile, or shutting down (a Config's `booted`, or the Instance's) changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew. */
   declare readonly active: pulumi.Output<boolean>;
 
   /** Reads an existing Interface by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. A child resource: give its parent's id in `state` (`computeId`, `configId`). */

@@ -21,7 +21,7 @@ export class Subnet extends pulumi.dynamic.Resource {
   declare readonly label: pulumi.Output<string>;
   /** IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet. */
   declare readonly ipv4: pulumi.Output<string>;
-  /** The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. */
+  /** The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. As last read (made, updated or refreshed): an Instance, Config or Interface with a vpc interface in this subnet, made or changed after it changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew. */
   declare readonly computes: pulumi.Output<{ id: number; interfaces: { id: number; active: boolean; configId: number }[] }[]>;
   /** When the subnet was created. */
   declare readonly created: pulumi.Output<string>;

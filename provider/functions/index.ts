@@ -29,7 +29,8 @@ export function resourceItem(spec: ResourceSpec, description: string): ItemType 
         outputType: "string",
         description: `The ${spec.noun}'s id, as a string (the Pulumi id of the resource: \`${spec.type}.get(name, id)\`).`,
       },
-      ...shown.map((f) => ({ ...f, kind: "output" as const, required: false, forceNew: false, computed: false })),
+      // An item is read when the lookup runs: what changes a resource's output after the resource is read does not apply.
+      ...shown.map((f) => ({ ...f, kind: "output" as const, required: false, forceNew: false, computed: false, changedBy: undefined })),
     ],
   };
 }

@@ -101,6 +101,13 @@ export interface Field {
    */
   drifts?: boolean;
   /**
+   * An output another resource's operation changes after this resource is read (an instance's status, which a
+   * profile that boots it changes): what does it, in words (`a Config with booted: true, which boots the
+   * instance`). The docs and the SDKs' doc comments say that the stack holds the value as last read, and that
+   * `pulumi refresh` reads it anew.
+   */
+  changedBy?: string;
+  /**
    * An output the API does not always report, and when it does (`the instance has a vpc interface`): the
    * schema and the sdk classes type it as not always set, and the docs say when it is.
    */

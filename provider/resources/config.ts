@@ -170,9 +170,10 @@ export const configSpec = table<ConfigApi>()({
       api: "interfaces",
       outputType: "array",
       changesWith: ["interfaces"],
+      changedBy: "an Interface resource added to the profile, or removed (and the instance booting or shutting down: each record's `active`)",
       schema: z.array(interfaceRecord),
       description:
-        "The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.",
+        "The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.",
     },
     {
       name: "booted",
@@ -277,7 +278,8 @@ export const config = defineResource({
     return {
       title: "A profile that boots an instance from its own disks",
       resources: [host, boot, data, profile],
-      outputs: { profileId: ref(profile), instanceStatus: ref(host, "status") },
+      // The profile's own reading of the power state: the instance's status, read before the profile booted it, would say `offline`.
+      outputs: { profileId: ref(profile), booted: ref(profile, "booted") },
     };
   },
   lookup: {

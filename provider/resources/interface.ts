@@ -95,6 +95,7 @@ export const interfaceSpec = table<InterfaceApi>()({
       name: "active",
       kind: "output",
       outputType: "boolean",
+      changedBy: "the instance booting with its profile, or shutting down (a Config's `booted`, or the Instance's)",
       description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added).",
     },
   ],

@@ -63,6 +63,7 @@ export const subnetSpec = table<SubnetApi>()({
       kind: "output",
       outputType: "array",
       schema: z.array(z.object({ id: z.number(), interfaces: z.array(z.object({ id: z.number(), active: z.boolean(), configId: z.number() })) })),
+      changedBy: "an Instance, Config or Interface with a vpc interface in this subnet, made or changed after it",
       description: "The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`.",
     },
     { name: "created", kind: "output", description: "When the subnet was created." },

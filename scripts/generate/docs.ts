@@ -2,7 +2,7 @@ import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/fun
 import { importExample } from "../../provider/model/imports";
 import { apiName, type Field, type ResourceSpec } from "../../provider/model/table";
 import { functionExampleSection, neutralType, resourceExampleSection, resourceTypesSection } from "./docs-languages";
-import { jsonSchemaOf } from "./field-schema";
+import { describedField, jsonSchemaOf } from "./field-schema";
 import { callExamples } from "./function-examples";
 import type { PackageSchema, TypeSpec } from "./sdk-code";
 import { tsField } from "./ts";
@@ -80,7 +80,7 @@ export function resourceDoc(spec: ResourceSpec, schema: PackageSchema): string {
     "|---|---|---|---|---|---|---|",
     ...inputs.map(
       (f) =>
-        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f, types.inputProperties[f.name]))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(f.description)} |`,
+        `| \`${f.name}\`${f.secret ? " (secret)" : ""} | ${f.control ? "-" : `\`${apiName(f)}\``} | ${cell(typeOf(f, types.inputProperties[f.name]))} | ${f.required ? "yes" : "no"} | ${f.forceNew ? "replaces" : "in place"} | ${cell(leftOut(spec, f))} | ${cell(describedField(f))} |`,
     ),
     "",
     "## Removing an input",
@@ -100,7 +100,7 @@ export function resourceDoc(spec: ResourceSpec, schema: PackageSchema): string {
     "",
     "| Property | API field | Type | Description |",
     "|---|---|---|---|",
-    ...outputs.map((f) => `| \`${f.name}\` | \`${apiName(f)}\` | ${cell(typeOf(f, types.properties[f.name]))} | ${cell(f.description)} |`),
+    ...outputs.map((f) => `| \`${f.name}\` | \`${apiName(f)}\` | ${cell(typeOf(f, types.properties[f.name]))} | ${cell(describedField(f))} |`),
     "",
     ...resourceTypesSection(spec, schema),
     "## Replacement",

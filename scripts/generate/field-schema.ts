@@ -26,6 +26,15 @@ export function outputJsonOf(f: Field): Json {
 }
 
 /**
+ * A field's description as the schema, the SDKs and the docs print it: the table's, and for an output another
+ * resource changes (`changedBy`) what the stack holds of it.
+ */
+export function describedField(f: Field): string {
+  if (!f.changedBy) return f.description;
+  return `${f.description} As last read (made, updated or refreshed): ${f.changedBy} changes it afterwards, and \`pulumi refresh\` (or \`pulumi up --refresh\`) reads it anew.`;
+}
+
+/**
  * Whether a resource always reports a field as an output (a required property of its outputs): a required
  * input, an output, or an input the service fills in when it is left out; not a value that may be null, one
  * kept from the inputs only (`writeOnly`: a password, a file's hash, there when the program or the provider

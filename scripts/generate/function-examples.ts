@@ -2,8 +2,8 @@
  * Every read function's example, as data: the call (its arguments, values and references to resources) and the
  * resource example whose program it extends. A reference function has its own (`example` on its row,
  * provider/functions/reference.ts); a resource's lookup has one made from the resource's example: the lookup
- * of the example's resource, under the same parents, filtered on the resource's own output of a field the
- * example sets (its label, else its region, else the first plain field it gives), else on its id. So a new resource's lookup has an example with
+ * of the example's resource, under the same parents, filtered on the resource's own output of its label (one
+ * item; a label the resource always has: given, or auto-named), else of a field the example sets (its region, else the first plain field it gives), else of its id. So a new resource's lookup has an example with
  * nothing to write. The docs print each in four languages (docs.ts) and the SDK matrix runs each
  * (sdk-matrix.ts).
  */
@@ -48,7 +48,9 @@ function lookupExample(fn: FunctionSpec, type: string, program: Example): CallEx
   // The filter compares the resource's own output (so the call runs once the resource exists: a program's
   // lookup of what it makes itself waits for it).
   const fields = filterFields(ITEM_TYPES[fn.item].fields).filter((f) => !parents.includes(f));
-  const by = ["label", "region", ...fields].find((f) => fields.includes(f) && isPlain(r.props[f])) ?? "id";
+  // Its label (the API's, given or auto-named: one item), else a field the example gives, else its id.
+  const labelled = fields.includes("label") && (spec.autoName?.field === "label" || isPlain(r.props.label));
+  const by = labelled ? "label" : (["region", ...fields].find((f) => fields.includes(f) && isPlain(r.props[f])) ?? "id");
   args.filters = [obj("filter", { name: by, values: [ref(r, by)] })];
   const last = parents.length ? args[parents.at(-1)!] : undefined;
   const parent = last && typeof last === "object" && !Array.isArray(last) && last.kind === "ref" ? ` of the ${definitionOf(last.of.type).spec.noun}` : "";

@@ -1,5 +1,5 @@
 import type { Field } from "../../provider/model/table";
-import { fieldJson, mayBeNullJson } from "./field-schema";
+import { describedField, fieldJson, mayBeNullJson } from "./field-schema";
 import { isEmptyList, isNull, mapValues, propertyName, walk, type Json, type Printer } from "./schema-walk";
 
 /**
@@ -84,7 +84,7 @@ export function fieldProperty(f: Field, owner: string, types: Record<string, Jso
   const m = walk(fieldJson(f), propertyName(owner, f.name), pulumiTypes(types));
   return {
     ...m.type,
-    description: describe(f.description, m.values),
+    description: describe(describedField(f), m.values),
     ...(f.secret ? { secret: true } : {}),
     // No `replaceOnChanges`: the plugin's Diff says which changes replace (the table's forceNew, and the
     // rules of each resource), and the SDKs would write the option into every resource's state entry.

@@ -1,6 +1,6 @@
 import type { ResourceDefinition } from "../../provider/definition";
 import type { Field } from "../../provider/model/table";
-import { alwaysReported, fieldJson, mayBeNullJson, outputJsonOf, visible } from "./field-schema";
+import { alwaysReported, describedField, fieldJson, mayBeNullJson, outputJsonOf, visible } from "./field-schema";
 import { propertyName, type Json } from "./schema-walk";
 import { doc } from "./ts";
 import { enumDeclaration, inputType, outputType, TypeRegistry } from "./ts-types";
@@ -20,7 +20,7 @@ const ENUM_NOTE = [
 ];
 
 /** A field's doc comment: its description, saying it is a secret if the description does not. */
-const described = (f: Field) => (f.secret && !/secret/i.test(f.description) ? `${f.description} Secret.` : f.description);
+const described = (f: Field) => (f.secret && !/secret/i.test(f.description) ? `${describedField(f)} Secret.` : describedField(f));
 
 function argsOf(d: ResourceDefinition, reg: TypeRegistry): string[] {
   const name = d.sdk.argsName ?? `${d.spec.type}Args`;

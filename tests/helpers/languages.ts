@@ -22,7 +22,7 @@ export interface LanguageRun {
   code: number;
   output: string;
   outputs?: Record<string, unknown>;
-  resources?: Array<{ type: string; urn: string; outputs?: Record<string, unknown> }>;
+  resources?: Array<{ type: string; urn: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>;
 }
 
 /** A program of `lang` in `dir` (its files written there already, but Pulumi.yaml for TypeScript and Python), ready to run. */
@@ -81,9 +81,13 @@ export class LanguageProgram {
     if (this.lang !== "go") this.stack = new TestStack(this.dir, `run-${this.lang}`, { env: this.env });
   }
 
-  /** `pulumi preview` or `pulumi up` (without its preview), as a user runs it; after an up that worked, the outputs (secrets shown) and the state. */
-  async run(op: "preview" | "up"): Promise<LanguageRun> {
+  /**
+   * `pulumi preview`, `pulumi up` (without its preview) or `pulumi refresh`, as a user runs it; after an up that
+   * worked, the outputs (secrets shown) and the state; after a refresh, the state (not in Go).
+   */
+  async run(op: "preview" | "up" | "refresh"): Promise<LanguageRun> {
     if (this.built) {
+      if (op === "refresh") throw new Error("the Go driver runs preview and up only");
       const outputs = path.join(this.dir, "outputs.json");
       const r = await run(this.built, [op], {
         cwd: this.dir,
@@ -110,6 +114,7 @@ export class LanguageProgram {
     }
     const r = await stack.run(op, { flags: ["--skip-preview"] });
     if (r.code !== 0) return { code: r.code, output: r.output };
+    if (op === "refresh") return { code: 0, output: r.output, resources: stack.resources() };
     const outputs = await stack.run("outputs", { flags: ["--show-secrets"] });
     return { code: 0, output: r.output, outputs: outputs.json as Record<string, unknown>, resources: stack.resources() };
   }

@@ -271,7 +271,12 @@ export const instanceSpec = table<InstanceApi>()({
       schema: z.boolean(),
       description: "Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes.",
     },
-    { name: "status", kind: "output", description: "`running`, `offline`, `provisioning`, `booting`, `migrating`, ..." },
+    {
+      name: "status",
+      kind: "output",
+      changedBy: "a Config with `booted` (which boots the instance, or shuts it down), or a booted Config deleted",
+      description: "`running`, `offline`, `provisioning`, `booting`, `migrating`, ...",
+    },
     { name: "ipv4", kind: "output", outputType: "array", description: "IPv4 addresses: the public one first, then the private one if any." },
     { name: "ipv6", kind: "output", schema: z.string().nullable(), description: "SLAAC IPv6 address (/128), or null." },
     {
