@@ -15,8 +15,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { ensurePluginSdk, fmt, ROOT } from "./bench/common";
+import { commandLine } from "./command-line";
 import { emulatorThroughput } from "./bench/emulator";
 import { failingPrograms } from "./bench/failures";
 import { timeToNotice } from "./bench/notice";
@@ -26,16 +26,27 @@ import { rateLimited, stackScale } from "./bench/scale";
 import { stateSize } from "./bench/state";
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = commandLine({
+    name: "npm run bench --",
+    usage: `Usage: npm run bench -- [--quick] [--sizes N,...] [--repeat N] [--only SECTION,...] [--rate-count N]
+
+Measures the provider (figures, not pass/fail) and writes bench/results.md (docs/development.md).
+  --quick            one size of 100 resources, one run, a smaller rate-limited stack: a few minutes
+  --sizes N,...      the stack sizes of the scale section (default 10,200,1000)
+  --repeat N         runs of each scale row (default 1)
+  --only S,...       these sections only (the others stay as they were): requests, notice, state, scale,
+                     emulator, failures, rate, plugin-start
+  --rate-count N     resources of the rate-limited stack (default 1000; 200 with --quick)
+  -h, --help         this text`,
     options: {
       sizes: { type: "string" },
-      repeat: { type: "string", default: "1" },
+      repeat: { type: "string" },
       only: { type: "string" },
-      quick: { type: "boolean", default: false },
+      quick: { type: "boolean" },
       "rate-count": { type: "string" },
     },
   });
-  const quick = values.quick;
+  const quick = values.quick === true;
   const sizes = (values.sizes ?? (quick ? "100" : "10,200,1000")).split(",").map(Number);
   const rateCount = Number(values["rate-count"] ?? (quick ? 200 : 1000));
   const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator", "failures", "rate", "plugin-start"];
@@ -54,7 +65,7 @@ async function main(): Promise<void> {
   await run("requests", requestsPerLifecycle);
   await run("notice", timeToNotice);
   await run("state", stateSize);
-  await run("scale", () => stackScale(sizes, Math.max(1, Number(values.repeat))));
+  await run("scale", () => stackScale(sizes, Math.max(1, Number(values.repeat ?? "1"))));
   await run("emulator", emulatorThroughput);
   await run("failures", () => failingPrograms(quick ? 1 : 3));
   await run("rate", () => rateLimited(rateCount, 64, 20));

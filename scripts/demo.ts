@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator/server";
 import { Project } from "./pulumi";
 import { repoRoot } from "./root";
+import { commandLine } from "./command-line";
 
 const ROOT = repoRoot();
 const EXAMPLES: Array<{ name: string; secrets?: Record<string, string> }> = [
@@ -24,7 +25,17 @@ const EXAMPLES: Array<{ name: string; secrets?: Record<string, string> }> = [
 ];
 
 async function main(): Promise<void> {
-  const keep = process.argv.includes("--keep");
+  const { values } = commandLine({
+    name: "npm run demo --",
+    usage: `Usage: npm run demo [-- --keep]
+
+Starts the emulator, installs the packed package into the examples, and in each example's folder runs the plain
+Pulumi CLI as a user types it (stack init, config set, up), prints the outputs, then destroys the stacks.
+  --keep       leave the stacks up and the emulator running (it says how to reach them)
+  -h, --help   this text`,
+    options: { keep: { type: "boolean" } },
+  });
+  const keep = values.keep === true;
   const t0 = Date.now();
   const step = (s: string) => console.log(`\n=== ${s} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 

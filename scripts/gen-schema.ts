@@ -14,6 +14,7 @@ import { packageSchema } from "./generate/schema";
 import type { PackageSchema } from "./generate/sdk-code";
 import { sdkLookups, sdkReference, sdkTables } from "./generate/sdk";
 import { sdkClasses } from "./generate/sdk-classes";
+import { commandLine } from "./command-line";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -71,7 +72,17 @@ export function rawFiles(): Record<string, string> {
 }
 
 async function main(): Promise<number> {
-  const check = process.argv.includes("--check");
+  const { values } = commandLine({
+    name: "npm run gen:schema --",
+    usage: `Usage: npm run gen:schema [-- --check]
+
+Writes schema.json, docs/resources/*.md, docs/functions.md, the README's generated parts and the generated part
+of sdk/ from the resource definitions (provider/registry.ts) and the function rows (provider/functions/).
+  --check      write nothing: exit 1, naming each, when a committed file is out of date
+  -h, --help   this text`,
+    options: { check: { type: "boolean" } },
+  });
+  const check = values.check === true;
   let stale = 0;
   for (const [rel, content] of Object.entries(await generatedFiles())) {
     const file = path.join(ROOT, rel);

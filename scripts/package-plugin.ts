@@ -28,9 +28,9 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { buildSync } from "esbuild";
 import { ASSETS } from "./plugin-loader";
+import { commandLine } from "./command-line";
 import { repoRoot } from "./root";
 
 const ROOT = repoRoot();
@@ -374,7 +374,19 @@ function notices(inputs: string[], runtime?: Runtime): string {
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { out: { type: "string" }, platforms: { type: "string" }, runtime: { type: "string" } } });
+  const { values } = commandLine({
+    name: "npm run package:plugin --",
+    usage: `Usage: npm run package:plugin -- [--out DIR] [--platforms P,...] [--runtime installed|NODE_VERSION]
+
+Packages the pulumi-resource-compute plugin: one archive per platform, a single executable with its Node.js
+runtime (docs/releases.md), the paths printed one a line.
+  --out DIR           where to write the archives (default .pack)
+  --platforms P,...   which (default: this machine's): ${PLATFORMS.join(", ")}
+  --runtime R         the Node.js runtime inside the executable: \`installed\` (the default: the project's own
+                      Node.js, node_modules/node, host platform only) or a version from the npm registry
+  -h, --help          this text`,
+    options: { out: { type: "string" }, platforms: { type: "string" }, runtime: { type: "string" } },
+  });
   const out = path.resolve(values.out ?? path.join(ROOT, ".pack"));
   const platforms = values.platforms ? values.platforms.split(",") : [hostPlatform()];
   for (const p of platforms)

@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { commandLine } from "./command-line";
 import { hostPlatform, packagePlugin, PLATFORMS, tar } from "./package-plugin";
 import { repoRoot } from "./root";
 import { asNextRelease, compare, formatReport, lastRelease, thisTree, type Report } from "./schema-compat";
@@ -251,9 +251,29 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
   return { dir, files: readdirSync(dir).sort(), report };
 }
 
+const USAGE = `Usage: npm run release -- [VERSION] [--out DIR] [--platforms P,...|host] [--runtime installed|NODE_VERSION] [--sdks DIR] [--no-publish]
+
+Makes a release folder (default .release/v<VERSION>/): the plugin archives, the npm tarballs, the Python sdist
+and wheel, checksums.txt and the CHANGELOG section (docs/releases.md). VERSION defaults to package.json's.
+  --out DIR           write the release folder there
+  --platforms P,...   the plugin archives to make (default: all six):
+                      ${PLATFORMS.join(", ")};
+                      or \`host\`, this machine's only (a local release, faster)
+  --runtime R         the Node.js runtime inside each plugin executable: a version from the npm registry
+                      (default: package.json's pulumiCompute.releaseNodeRuntime), or \`installed\`, the Node.js
+                      that runs this command (no download; host platform only)
+  --sdks DIR          with --no-publish: take the generated SDKs from DIR (scripts/gen-sdks' output, such as
+                      .gen/sdks) instead of generating them anew (a publishing release always generates them:
+                      it commits sdk/go)
+  --no-publish        a local release: only the folder, from the tree as it is (no version set, nothing
+                      regenerated, CHANGELOG.md and releases/last/ left as they are)
+  -h, --help          this text`;
+
 if (require.main === module) {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
+  const { values, positionals } = commandLine({
+    name: "npm run release --",
+    usage: USAGE,
+    positionals: true,
     options: {
       out: { type: "string" },
       platforms: { type: "string" },

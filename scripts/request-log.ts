@@ -16,6 +16,7 @@ import { startEmulator } from "../emulator/server";
 import { ed25519Key } from "./keys";
 import { Project } from "./pulumi";
 import { repoRoot } from "./root";
+import { commandLine } from "./command-line";
 
 type Log = Record<string, string[]>;
 
@@ -96,22 +97,39 @@ function compare(a: Log, b: Log): string[] {
 }
 
 if (require.main === module) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-  };
-  const cmp = arg("--compare");
-  if (cmp) {
-    const other = process.argv[process.argv.indexOf("--compare") + 2];
-    const diffs = compare(JSON.parse(readFileSync(cmp, "utf8")) as Log, JSON.parse(readFileSync(other, "utf8")) as Log);
+  const usage = `Usage: npm run request-log -- [--example all|compute] [--out FILE]
+       npm run request-log -- --compare A.json B.json
+
+Records every request up, preview, refresh, a second up and destroy of an example make through the plain CLI
+against a fresh emulator (docs/development.md), or tells two such records apart.
+  --example NAME      the example to run (default all; compute adds an update before the destroy)
+  --out FILE          write the record there (default: standard output)
+  --compare A B       the differences between two records, polls folded (exit 1 when there are any)
+  -h, --help          this text`;
+  const { values, positionals } = commandLine({
+    name: "npm run request-log --",
+    usage,
+    positionals: true,
+    options: { example: { type: "string" }, out: { type: "string" }, compare: { type: "string" } },
+  });
+  if (values.compare) {
+    const other = positionals[0];
+    if (positionals.length !== 1) {
+      process.stderr.write(`npm run request-log --: --compare takes two files\n\n${usage}\n`);
+      process.exit(2);
+    }
+    const diffs = compare(JSON.parse(readFileSync(values.compare, "utf8")) as Log, JSON.parse(readFileSync(other, "utf8")) as Log);
     console.log(diffs.length ? diffs.join("\n") : "same requests (polls folded)");
     process.exit(diffs.length ? 1 : 0);
   }
-  record(arg("--example") ?? "all").then(
+  if (positionals.length) {
+    process.stderr.write(`npm run request-log --: unexpected argument ${positionals[0]}\n\n${usage}\n`);
+    process.exit(2);
+  }
+  record(values.example ?? "all").then(
     (log) => {
       const text = JSON.stringify(log, null, 1) + "\n";
-      const file = arg("--out");
-      if (file) writeFileSync(file, text);
+      if (values.out) writeFileSync(values.out, text);
       else process.stdout.write(text);
     },
     (err: unknown) => {

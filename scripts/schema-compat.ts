@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { definitions } from "../provider/registry";
+import { commandLine } from "./command-line";
 import { repoRoot } from "./root";
 
 type Json = Record<string, unknown>;
@@ -249,16 +250,26 @@ export function thisTree(schemaFile = path.join(ROOT, "schema.json")): Release {
 }
 
 if (require.main === module) {
-  if (process.argv.includes("--record")) {
+  const { values } = commandLine({
+    name: "npm run schema:compat --",
+    usage: `Usage: npm run schema:compat -- [--schema FILE | --record]
+
+The compatibility gate: what changed for users between the last release (releases/last/) and this tree, as
+Markdown for a CHANGELOG section; exit 1 on a breaking change the next version cannot carry (docs/development.md).
+  --schema FILE   judge another schema file (a branch's) instead of this tree's schema.json
+  --record        keep this tree as the last release (the release step, once its version is set)
+  -h, --help      this text`,
+    options: { schema: { type: "string" }, record: { type: "boolean" } },
+  });
+  if (values.record) {
     const tree = thisTree();
     mkdirSync(LAST, { recursive: true });
     writeFileSync(path.join(LAST, "schema.json"), JSON.stringify(tree.schema, null, 2) + "\n");
     writeFileSync(path.join(LAST, "facts.json"), JSON.stringify(tree.facts, null, 2) + "\n");
     console.log(`recorded ${String(tree.schema.version)} as the last release in ${path.relative(ROOT, LAST)}/`);
   } else {
-    const at = process.argv.indexOf("--schema");
     const last = lastRelease();
-    const report = compare(last, asNextRelease(last, thisTree(at > 0 ? path.resolve(process.argv[at + 1]) : undefined)));
+    const report = compare(last, asNextRelease(last, thisTree(values.schema ? path.resolve(values.schema) : undefined)));
     process.stdout.write(formatReport(report));
     if (report.refused) process.exitCode = 1;
   }

@@ -11,6 +11,24 @@ import { cancelOnSignals } from "../lifecycle/cancel";
 import { timedStart } from "./rpc-times";
 import { engineAddressOf, serve } from "./server";
 
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  // Every other argument is the engine's (its address, --tracing, -v=9, --logtostderr...): taken as it comes.
+  process.stdout.write(
+    [
+      "Usage: pulumi-resource-compute [ENGINE_ADDRESS]",
+      "",
+      "The compute provider plugin. The Pulumi engine starts it (it finds it installed, or downloads it from the",
+      "release the SDK names), passes its own address and flags, and reads the port it prints; a person does not",
+      "run it, but to debug it: started with no address, it prints its port and waits for an engine to attach",
+      "(PULUMI_DEBUG_PROVIDERS=compute:<port> pulumi up: docs/development.md). Settings: compute:token and",
+      "compute:apiUrl in the stack's config, or COMPUTE_TOKEN and COMPUTE_API_URL.",
+      "  -h, --help   this text",
+      "",
+    ].join("\n"),
+  );
+  process.exit(0);
+}
+
 // A terminal's Ctrl-C reaches every process of the group: the waits end, the operations answer.
 cancelOnSignals();
 
