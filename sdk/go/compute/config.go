@@ -71,7 +71,7 @@ import (
 //				return err
 //			}
 //			ctx.Export("profileId", profile.ID())
-//			ctx.Export("instanceStatus", host.Status)
+//			ctx.Export("booted", profile.Booted)
 //			return nil
 //		})
 //	}
@@ -90,7 +90,7 @@ type Config struct {
 	Devices ConfigDeviceMapOutput `pulumi:"devices"`
 	// Boot helpers; the ones left out keep the service's defaults. Changed in place.
 	Helpers ConfigHelpersOutput `pulumi:"helpers"`
-	// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+	// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down. As last read (made, updated or refreshed): an Interface resource added to the profile, or removed (and the instance booting or shutting down: each record's `active`) changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 	InterfaceRecords ConfigInterfaceRecordArrayOutput `pulumi:"interfaceRecords"`
 	// The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.
 	Interfaces ConfigInterfaceArrayOutput `pulumi:"interfaces"`
@@ -294,7 +294,7 @@ func (o ConfigOutput) Helpers() ConfigHelpersOutput {
 	return o.ApplyT(func(v *Config) ConfigHelpersOutput { return v.Helpers }).(ConfigHelpersOutput)
 }
 
-// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). Read at create, update and refresh: an Interface resource added to the profile shows here at the next refresh. A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down.
+// The profile's interfaces as the API records them, in order, whether `interfaces` manages them or Interface resources do: `[{ id, purpose, label, ipamAddress, primary, active, vpcId, subnetId, ipv4: { vpc, nat11 }, ipRanges }]` (`id` is the interface's id; `active` says whether it is in use now; `vpcId`, `subnetId`, `ipv4` and `ipRanges` are set for `vpc`, where `ipv4.vpc` is the address assigned in the subnet; what the API reports as null is left out). A change of `interfaces` makes new records (new ids): a preview plans them unknown then, and plans each one's `active` unknown when the change boots, reboots or shuts the instance down. As last read (made, updated or refreshed): an Interface resource added to the profile, or removed (and the instance booting or shutting down: each record's `active`) changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 func (o ConfigOutput) InterfaceRecords() ConfigInterfaceRecordArrayOutput {
 	return o.ApplyT(func(v *Config) ConfigInterfaceRecordArrayOutput { return v.InterfaceRecords }).(ConfigInterfaceRecordArrayOutput)
 }

@@ -137,7 +137,7 @@ type Instance struct {
 	SnapshotBeforeChange pulumi.BoolPtrOutput `pulumi:"snapshotBeforeChange"`
 	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
 	Specs InstanceSpecsOutput `pulumi:"specs"`
-	// `running`, `offline`, `provisioning`, `booting`, `migrating`, ...
+	// `running`, `offline`, `provisioning`, `booting`, `migrating`, ... As last read (made, updated or refreshed): a Config with `booted` (which boots the instance, or shuts it down), or a booted Config deleted changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.
 	SwapSize pulumi.IntOutput `pulumi:"swapSize"`
@@ -552,7 +552,7 @@ func (o InstanceOutput) Specs() InstanceSpecsOutput {
 	return o.ApplyT(func(v *Instance) InstanceSpecsOutput { return v.Specs }).(InstanceSpecsOutput)
 }
 
-// `running`, `offline`, `provisioning`, `booting`, `migrating`, ...
+// `running`, `offline`, `provisioning`, `booting`, `migrating`, ... As last read (made, updated or refreshed): a Config with `booted` (which boots the instance, or shuts it down), or a booted Config deleted changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 func (o InstanceOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }

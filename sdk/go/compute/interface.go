@@ -90,7 +90,7 @@ import (
 type Interface struct {
 	pulumi.CustomResourceState
 
-	// Whether the interface is in use now (the instance runs with this profile and booted after it was added).
+	// Whether the interface is in use now (the instance runs with this profile and booted after it was added). As last read (made, updated or refreshed): the instance booting with its profile, or shutting down (a Config's `booted`, or the Instance's) changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 	Active pulumi.BoolOutput `pulumi:"active"`
 	// The instance's id.
 	ComputeId pulumi.AnyOutput `pulumi:"computeId"`
@@ -254,7 +254,7 @@ func (o InterfaceOutput) ToInterfaceOutputWithContext(ctx context.Context) Inter
 	return o
 }
 
-// Whether the interface is in use now (the instance runs with this profile and booted after it was added).
+// Whether the interface is in use now (the instance runs with this profile and booted after it was added). As last read (made, updated or refreshed): the instance booting with its profile, or shutting down (a Config's `booted`, or the Instance's) changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 func (o InterfaceOutput) Active() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Interface) pulumi.BoolOutput { return v.Active }).(pulumi.BoolOutput)
 }

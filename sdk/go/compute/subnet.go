@@ -55,7 +55,7 @@ import (
 type Subnet struct {
 	pulumi.CustomResourceState
 
-	// The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`.
+	// The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. As last read (made, updated or refreshed): an Instance, Config or Interface with a vpc interface in this subnet, made or changed after it changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 	Computes SubnetComputeArrayOutput `pulumi:"computes"`
 	// When the subnet was created.
 	Created pulumi.StringOutput `pulumi:"created"`
@@ -182,7 +182,7 @@ func (o SubnetOutput) ToSubnetOutputWithContext(ctx context.Context) SubnetOutpu
 	return o
 }
 
-// The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`.
+// The instances in the subnet: `[{ id, interfaces: [{ id, active, configId }] }]`. As last read (made, updated or refreshed): an Instance, Config or Interface with a vpc interface in this subnet, made or changed after it changes it afterwards, and `pulumi refresh` (or `pulumi up --refresh`) reads it anew.
 func (o SubnetOutput) Computes() SubnetComputeArrayOutput {
 	return o.ApplyT(func(v *Subnet) SubnetComputeArrayOutput { return v.Computes }).(SubnetComputeArrayOutput)
 }
