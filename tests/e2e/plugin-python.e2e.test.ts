@@ -38,21 +38,14 @@ import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 import { buildPython, newestPulumi, pythonHost, venvWith } from "../helpers/python";
+import { stepTimer } from "../helpers/timings";
 
 jest.setTimeout(600_000);
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const DRIVER = path.join(ROOT, "tests", "programs", "python", "driver.py");
 const LOWEST = /^>=(\d+\.\d+\.\d+),<4\.0\.0$/.exec(PYTHON_SDK_PULUMI_RANGE)![1];
-const timings: string[] = [];
-const timed = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
-  const t0 = Date.now();
-  try {
-    return await f();
-  } finally {
-    timings.push(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  }
-};
+const { timed, lines: timings } = stepTimer();
 
 interface Answer {
   ok: boolean;
