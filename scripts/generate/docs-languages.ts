@@ -243,7 +243,7 @@ export function functionExampleSection(c: CallExample, schema: PackageSchema): s
     `| TypeScript | \`compute.${fn}\`; \`compute.${names.output}\` | ${filterType ? `\`inputs.${filterType}\`; \`inputs.${filterType}Args\`` : "-"} | \`compute.${upperFirst(fn)}Result\`${item ? `, items \`outputs.${item}\`` : ""} |`,
     `| Python | \`compute.${pyFn}\`; \`compute.${pyFn}_output\` | ${filterType ? `\`compute.${filterType}\`` : "-"} | \`compute.${upperFirst(fn)}Result\`${item ? `, items \`outputs.${item}\`` : ""} |`,
     `| Go | ${takesArgs ? `\`compute.${goBase}\` (\`*compute.${names.goArgs}\`); \`compute.${goBase}Output\` (\`compute.${names.goOutputArgs}\`)` : `\`compute.${goBase}(ctx)\`; \`compute.${goBase}Output(ctx)\``} | ${filterType ? `\`compute.${filterType}\`; \`compute.${filterType}Args\`` : "-"} | \`compute.${names.goResult}\`${item ? `, items \`compute.${item}\`` : ""} |`,
-    `| YAML | \`fn::invoke\` of \`compute:index:${fn}\` | a mapping \`{ name, values }\` | its properties: \`\${<variable>.<property>}\` |`,
+    `| YAML | \`fn::invoke\` of \`compute:index:${fn}\` | ${filterType ? "a mapping `{ name, values }`" : "-"} | its properties: \`\${<variable>.<property>}\` |`,
     "",
   );
   return out;

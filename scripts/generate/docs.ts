@@ -225,8 +225,12 @@ export function functionsDoc(schema: PackageSchema, functions: FunctionSpec[] = 
     "- A resource that exists is read without being managed by the static `get` of its class:",
     '  `compute.Instance.get("web", "123")`; a child takes its parent\'s id in the state:',
     '  `compute.Disk.get("data", "456", { computeId: "123" })`.',
-    "- The token: each function says the scope its API read needs (`API token scope`); the functions of reference data",
-    "  need no token.",
+    "- The token: each function says the scope its API read needs (`API token scope`). The functions of reference data",
+    "  need none through the dynamic classes; the plugin asks for a token when its provider is configured (every",
+    "  program with a resource needs one), so a program on the plugin gives one for them too.",
+    "- Types: a result's field that the API may leave out or set to null is optional in every SDK: `string | undefined`",
+    "  in TypeScript, `Optional[str]` in Python, a pointer in Go (`*string`: `pulumi.StringPtrFromPtr(image.Label)`",
+    "  exports it); an item's fields but its `id` are optional so (the tables below give each field's type).",
     "",
   ];
   for (const fn of functions) {
@@ -237,7 +241,8 @@ export function functionsDoc(schema: PackageSchema, functions: FunctionSpec[] = 
       for (const f of fn.inputs) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${f.required ? "yes" : "no"} | ${cell(f.description)} |`);
       lines.push("");
     }
-    lines.push(fn.listKey ? `Returns \`{ ${fn.listKey}: ${fn.item}[] }\`; the fields of a \`${fn.item}\`:` : `Returns a \`${fn.item}\`:`, "");
+    const article = /^[AEIOU]/.test(fn.item) ? "an" : "a";
+    lines.push(fn.listKey ? `Returns \`{ ${fn.listKey}: ${fn.item}[] }\`; the fields of ${article} \`${fn.item}\`:` : `Returns ${article} \`${fn.item}\`:`, "");
     lines.push("| Field | Type | Description |", "|---|---|---|");
     for (const f of ITEM_TYPES[fn.item]?.fields ?? []) lines.push(`| \`${f.name}\` | ${cell(tsField(f))} | ${cell(f.description)} |`);
     lines.push("");

@@ -25,11 +25,11 @@ const refusedInput = (): Example => {
   const net = resource("Vpc", "net", { region: "us-east", label: "bad label!" });
   return { title: "A refused input", resources: [net], outputs: { netId: ref(net) } };
 };
-/** An instance type the provider cannot know is unknown: the API refuses the create. */
+/** A database engine the provider does not check at preview: the API refuses the create (docs/errors.md's example). */
 const refusedCreate = (): Example => {
   const net = resource("Vpc", "net", { region: "us-east" });
-  const web = resource("Instance", "web", { region: "us-east", type: "c1-nosuch-9" });
-  return { title: "A create the API refuses", resources: [net, web], outputs: { netId: ref(net) } };
+  const db = resource("PostgresDatabase", "db", { region: "us-east", type: "c1-standard-2", engine: "postgresql/99" });
+  return { title: "A create the API refuses", resources: [net, db], outputs: { netId: ref(net) } };
 };
 
 /** The error lines of the CLI's Diagnostics section (what a user reads at the end), each with the resource it is under. */
@@ -103,7 +103,7 @@ describe.each(MATRIX_LANGUAGES)("in %s", (lang) => {
     expect(errors).toHaveLength(2);
     expect(errors).toEqual(
       expect.arrayContaining([
-        `${type("Instance")} (web): cannot create instance: the API answered HTTP 400: type: Type c1-nosuch-9 not found`,
+        `${type("PostgresDatabase")} (db): cannot create PostgreSQL database: the API answered HTTP 400: engine: Engine postgresql/99 is not a postgresql engine; see /databases/engines`,
         expect.stringMatching(/^pulumi:pulumi:Stack \(.*\): update failed$/),
       ]),
     );

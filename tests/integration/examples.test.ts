@@ -41,6 +41,21 @@ function blocksOf(type: string): Array<[string, string]> {
   return [...(section?.[1] ?? "").matchAll(/^```(\w+)\n([\s\S]*?)\n```$/gm)].map((m) => [m[1], m[2]]);
 }
 const example = (type: string, lang: ExampleLanguage): string => blocksOf(type).find(([l]) => l === lang)?.[1] ?? "";
+
+/** The whole programs of the hand-written pages (README.md, docs/*.md but the generated ones) in a language's fences. */
+function handWritten(fences: string[], whole: RegExp): Array<{ file: string; code: string }> {
+  const pages = [
+    "README.md",
+    ...readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md") && f !== "functions.md")
+      .map((f) => path.join("docs", f)),
+  ];
+  return pages.flatMap((page) =>
+    [...readFileSync(path.join(ROOT, page), "utf8").matchAll(/^```(\w+)\n([\s\S]*?)\n```$/gm)]
+      .filter(([, fence, code]) => fences.includes(fence) && whole.test(code))
+      .map(([, , code]) => ({ file: page, code })),
+  );
+}
 const kebab = (type: string) => type.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
 
 test("every resource type of provider/registry.ts has an example in TypeScript, Python, Go and YAML, in Pulumi's examples form", () => {
@@ -209,11 +224,14 @@ describeWithGo("examples.test")("the examples compile against the generated SDKs
     // The SDK as it is published (bin/, with its package.json); it finds @pulumi/pulumi through its own link.
     symlinkSync(path.join(sdks, "nodejs", "bin"), path.join(dir, "node_modules", ...NODE_SDK_PACKAGE.split("/")), "dir");
     for (const type of TYPES) writeFileSync(path.join(dir, `${type}.ts`), example(type, "typescript") + "\n");
+    // The hand-written pages' TypeScript programs on the plugin SDK too (those on the dynamic classes: below).
+    const pages = handWritten(["ts", "typescript"], new RegExp(`^import \\* as compute from "${NODE_SDK_PACKAGE}";\\n\\n`));
+    pages.forEach(({ code }, i) => writeFileSync(path.join(dir, `page_${i}.ts`), code + "\n"));
     writeFileSync(
       path.join(dir, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: { strict: true, noEmit: true, module: "commonjs", moduleResolution: "node", target: "ES2022", types: [], skipLibCheck: true },
-        files: TYPES.map((t) => `${t}.ts`),
+        files: [...TYPES.map((t) => `${t}.ts`), ...pages.map((_, i) => `page_${i}.ts`)],
       }),
     );
     await step("tsc --noEmit of every TypeScript example", path.join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir]);
@@ -234,6 +252,10 @@ describeWithGo("examples.test")("the examples compile against the generated SDKs
     const sums = path.join(ROOT, "tests", "programs", "go", "go.sum");
     if (existsSync(sums)) copyFileSync(sums, path.join(dir, "go.sum"));
     writeFileSync(path.join(dir, "main.go"), "package main\n\nfunc main() {}\n");
+    // The hand-written pages' Go programs too (README.md, docs/_index.md), each as a function of the package.
+    const pages = handWritten(["go"], /^package main$/m);
+    expect(pages.length).toBeGreaterThan(1);
+    pages.forEach(({ code }, i) => writeFileSync(path.join(dir, `page_${i}.go`), code.replace("\nfunc main() {\n", `\nfunc page${i}() {\n`) + "\n"));
     for (const type of TYPES) {
       const code = example(type, "go");
       expect([type, code.split("\nfunc main() {\n").length]).toEqual([type, 2]);

@@ -124,5 +124,5 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The Go SDK generated from schema.json by scripts/gen-sdks (npm test makes it).
+// The Go SDK committed in sdk/go (what scripts/gen-sdks makes of schema.json: tests/e2e/release.e2e.test.ts).
 replace github.com/pulumi-compute/pulumi-compute/sdk/go => ../../../sdk/go

@@ -1,5 +1,5 @@
-// A Go program on the generated Go SDK (.gen/sdks/go), run through Pulumi's Automation API as an inline
-// program: the CLI runs it with no Go language host, and the engine finds the compute plugin where
+// A Go program on the generated Go SDK (sdk/go, committed: the go.mod replaces the module with it), run
+// through Pulumi's Automation API as an inline program: the CLI runs it with no Go language host, and the engine finds the compute plugin where
 // `pulumi plugin install` put it. The end-to-end test tests/e2e/plugin-go.e2e.test.ts drives it:
 //
 //	go-program <up|preview|refresh|destroy>
