@@ -39,6 +39,31 @@ function prng(seed: number): () => number {
   };
 }
 
+/** A configuration's rules, compiled, once every part of it is what it must be (it may come from a request's body). */
+function checkedRules(config: FaultConfig): Array<FaultRule & { re: RegExp; used: number }> {
+  const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+  if (!isNumber(config.seed)) throw new Error("seed must be a number");
+  if (!Array.isArray(config.rules)) throw new Error("rules must be a list of rules");
+  for (const k of ["slowMs", "retryAfterSeconds"] as const)
+    if (config[k] !== undefined && !(isNumber(config[k]) && config[k] >= 0)) throw new Error(`${k} must be a number, 0 or more`);
+  return config.rules.map((r: FaultRule, i) => {
+    if (typeof r !== "object" || r === null) throw new Error(`rules[${i}] must be an object`);
+    if (!(isNumber(r.rate) && r.rate >= 0 && r.rate <= 1)) throw new Error(`fault rate must be 0..1, got ${String(r.rate)}`);
+    if (!Array.isArray(r.kinds) || !r.kinds.length) throw new Error("a fault rule needs at least one kind");
+    for (const k of r.kinds)
+      if (!(FAULT_KINDS as readonly string[]).includes(k)) throw new Error(`unknown fault kind "${String(k)}"; use ${FAULT_KINDS.join(", ")}`);
+    if (r.limit !== undefined && !(isNumber(r.limit) && r.limit >= 0)) throw new Error(`rules[${i}].limit must be a number, 0 or more`);
+    if (typeof r.match !== "string") throw new Error(`rules[${i}].match must be a regular expression`);
+    let re: RegExp;
+    try {
+      re = new RegExp(r.match);
+    } catch {
+      throw new Error(`rules[${i}].match is not a regular expression`);
+    }
+    return { ...r, re, used: 0 };
+  });
+}
+
 export class Faults {
   private rand: () => number = () => 1;
   private compiled: Array<FaultRule & { re: RegExp; used: number }> = [];
@@ -46,20 +71,13 @@ export class Faults {
   /** Faults injected so far, by kind. */
   counts: Record<string, number> = {};
 
+  /** Takes a configuration (or none), checked whole before anything changes: a bad one throws, naming what is wrong. */
   set(config: FaultConfig | undefined): void {
+    const compiled = config ? checkedRules(config) : [];
     this.config = config;
     this.counts = {};
-    if (!config) {
-      this.compiled = [];
-      return;
-    }
-    for (const r of config.rules) {
-      if (!(r.rate >= 0 && r.rate <= 1)) throw new Error(`fault rate must be 0..1, got ${r.rate}`);
-      for (const k of r.kinds) if (!(FAULT_KINDS as readonly string[]).includes(k)) throw new Error(`unknown fault kind "${k}"; use ${FAULT_KINDS.join(", ")}`);
-      if (!r.kinds.length) throw new Error("a fault rule needs at least one kind");
-    }
-    this.compiled = config.rules.map((r) => ({ ...r, re: new RegExp(r.match), used: 0 }));
-    this.rand = prng(config.seed);
+    this.compiled = compiled;
+    if (config) this.rand = prng(config.seed);
   }
 
   /** The fault for this request, if any. */

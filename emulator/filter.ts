@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 
 /**
  * The `X-Filter` request header of the real API, which filters and orders any list: a JSON object whose keys
@@ -60,6 +61,7 @@ export function parseFilter(headers: IncomingMessage["headers"], records: unknow
     throw fail("X-Filter is not valid JSON");
   }
   if (!isObject(json)) throw fail("X-Filter must be a JSON object");
+  if (jsonDepth(json) > MAX_JSON_DEPTH) throw fail(`X-Filter is nested deeper than ${MAX_JSON_DEPTH} levels`);
   const allowed = filterable(records);
   const { "+order_by": orderBy, "+order": order, ...rest } = json;
   if (orderBy !== undefined && (typeof orderBy !== "string" || !allowed(orderBy))) throw fail(`Cannot order by ${String(orderBy)}`);

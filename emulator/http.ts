@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyFilter, FilterError, parseFilter } from "./filter";
+import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 
 /** One item of the API's error envelope: `{"errors":[{"reason": ..., "field": ...}]}`. */
 export interface ErrorItem {
@@ -90,7 +91,7 @@ export class Router {
     this.routes.push({ method, pattern, regex: new RegExp(`^${source}/?$`), keys, handler, ...opts });
   }
 
-  /** Finds the route; a path known under another method gives 405. */
+  /** Finds the route; a path known under another method gives 405, a parameter with a bad percent-escape 400. */
   match(method: string, path: string): { route: Route; params: Record<string, string> } {
     let pathKnown = false;
     for (const route of this.routes) {
@@ -99,7 +100,7 @@ export class Router {
       pathKnown = true;
       if (route.method !== method) continue;
       const params: Record<string, string> = {};
-      route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1])));
+      route.keys.forEach((k, i) => (params[k] = decodePathSegment(m[i + 1])));
       return { route, params };
     }
     if (pathKnown) throw new HttpError(405, [{ reason: `Method ${method} not allowed for ${path}` }]);
@@ -107,12 +108,44 @@ export class Router {
   }
 }
 
+/** A path parameter decoded; a malformed percent-escape (`%E0%A4%A`) is a 400, as no route can take it. */
+function decodePathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest("The path holds a malformed percent-escape");
+  }
+}
+
+/**
+ * Where a request goes: its path and query, from the request line's target. An origin-form target
+ * (`/v4/regions?page=2`) is taken as it is (`//x:99999/` is a path no route has: a 404); an absolute-form one
+ * (`http://host/v4/...`) goes through the URL parser; anything else, or a URL the parser refuses, is a 400.
+ */
+export function requestTarget(target: string | undefined): { pathname: string; query: URLSearchParams } {
+  const raw = target ?? "/";
+  if (raw.startsWith("/")) {
+    const q = raw.indexOf("?");
+    return { pathname: q < 0 ? raw : raw.slice(0, q), query: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)) };
+  }
+  if (/^https?:\/\//i.test(raw)) {
+    try {
+      const url = new URL(raw);
+      return { pathname: url.pathname, query: url.searchParams };
+    } catch {
+      // below
+    }
+  }
+  throw badRequest("The request line's target is not a path the emulator can read");
+}
+
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, [{ reason: `Request body larger than ${limit} bytes` }]);
+    // The rest of the body is not read: the answer closes the connection (emulator/server.ts), which cannot go on.
+    if (size > limit) throw new HttpError(413, [{ reason: `Request body larger than ${limit} bytes` }], { Connection: "close" });
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -124,11 +157,15 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   if (!contentType || !/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, [{ reason: "Content-Type must be application/json" }]);
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new HttpError(400, [{ reason: "Request body is not valid JSON" }]);
   }
+  // What the emulator keeps must be what it can write back and save: a value too deep to walk is refused here.
+  if (jsonDepth(body) > MAX_JSON_DEPTH) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  return body;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

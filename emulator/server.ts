@@ -2,13 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { authenticate, requireScope } from "./auth";
 import { Faults, type FaultConfig } from "./faults";
-import { HttpError, NO_CONTENT, Router, badRequest, parseJsonBody, readBody, sendJson, type RequestContext } from "./http";
+import { HttpError, NO_CONTENT, Router, badRequest, jsonObject, parseJsonBody, readBody, requestTarget, sendJson, type RequestContext } from "./http";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
 import { RECEIVE_UPLOAD } from "./lookups";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
-import { emptyGrants, newTokenValue, newUser, Store, apiTime, type GlobalGrants } from "./state";
+import { emptyGrants, newTokenValue, newUser, Store, apiTime } from "./state";
 import type { Timing } from "./timing";
 
 export type { EmulatorOptions } from "./options";
@@ -32,12 +32,15 @@ export interface Emulator {
   faults: Faults;
   /** The request rate limit per token (none unless set): its limit and the 429s it answered. */
   rateLimit: RateLimit;
-  /** Every request served, in order (tests read it to count calls). */
+  /** The requests served, in order (tests read it to count calls): the last LOG_WINDOW, paths cut to LOG_PATH_CHARS. */
   log: RequestLogEntry[];
   close(): Promise<void>;
 }
 
 const MAX_JSON_BODY = 1024 * 1024;
+/** The request log's window: the last this many requests (`GET /__emulator/log`), each path cut to `LOG_PATH_CHARS`. */
+export const LOG_WINDOW = 50_000;
+export const LOG_PATH_CHARS = 256;
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
 export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
@@ -54,7 +57,7 @@ export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyCont
 function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, faults: Faults, rateLimit: RateLimit): Router {
   const router = new Router();
   router.add("PUT", "/rate-limit", { scope: null, auth: "required" }, (ctx) => {
-    const perSecond = (ctx.body as { perSecond?: unknown }).perSecond;
+    const perSecond = jsonObject(ctx).perSecond;
     try {
       rateLimit.set(perSecond === null || perSecond === undefined ? undefined : Number(perSecond));
     } catch (e) {
@@ -65,7 +68,7 @@ function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, fa
   router.add("GET", "/rate-limit", { scope: null, auth: "required" }, () => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited }));
   router.add("PUT", "/faults", { scope: null, auth: "required" }, (ctx) => {
     try {
-      faults.set(ctx.body as FaultConfig);
+      faults.set(jsonObject(ctx) as unknown as FaultConfig);
     } catch (e) {
       throw badRequest((e as Error).message, "faults");
     }
@@ -77,12 +80,22 @@ function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, fa
   });
   router.add("GET", "/faults", { scope: null, auth: "required" }, () => ({ config: faults.config ?? null, counts: faults.counts }));
   router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
-    const body = (ctx.body ?? {}) as { username?: string; restricted?: boolean; scopes?: string; global?: Partial<GlobalGrants> };
-    if (!body.username || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username))
+    const body = jsonObject(ctx) as { username?: unknown; restricted?: unknown; scopes?: unknown; global?: unknown };
+    if (typeof body.username !== "string" || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username))
       throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
+    if (body.restricted !== undefined && typeof body.restricted !== "boolean") throw badRequest("Must be a boolean", "restricted");
+    if (body.scopes !== undefined && typeof body.scopes !== "string") throw badRequest("Must be a string of scopes, or *", "scopes");
+    const global = body.global ?? {};
+    if (
+      typeof global !== "object" ||
+      global === null ||
+      Array.isArray(global) ||
+      Object.values(global).some((v) => typeof v !== "boolean" && typeof v !== "string")
+    )
+      throw badRequest("Must be an object of global grants", "global");
     if (store.user(body.username)) throw badRequest("username already exists", "username");
     const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
-    if (user.restricted) user.grants = emptyGrants(body.global ?? {});
+    if (user.restricted) user.grants = emptyGrants(global);
     store.data.users.push(user);
     const token = {
       id: store.nextId("token"),
@@ -114,13 +127,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const { router: api, services } = buildRouter(families, { store, now, timing, baseUrl: () => origin });
   const receiveUpload = services.use(RECEIVE_UPLOAD);
   const log: RequestLogEntry[] = [];
+  /** Notes a request in the log: its path cut to LOG_PATH_CHARS, the oldest tenth let go once past the window. */
+  const record = (entry: RequestLogEntry): void => {
+    log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: `${entry.path.slice(0, LOG_PATH_CHARS - 1)}…` } : entry);
+    if (log.length > LOG_WINDOW + LOG_WINDOW / 10) log.splice(0, log.length - LOG_WINDOW);
+  };
   const faults = new Faults();
   faults.set(opts.faults);
   const rateLimit = new RateLimit(opts.rateLimit);
   const admin = adminRoutes(store, log, now, faults, rateLimit);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    const url = new URL(req.url ?? "/", "http://emulator");
+    const url = requestTarget(req.url);
     const method = (req.method ?? "GET").toUpperCase();
     let router: Router;
     let path: string;
@@ -141,7 +159,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       throw new HttpError(404, [{ reason: "Not found: API paths start with /v4" }]);
     }
     const { route, params } = router.match(method, path);
-    const ctx: RequestContext = { method, path, params, query: url.searchParams, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
+    const ctx: RequestContext = { method, path, params, query: url.query, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
     if (route.auth !== "none") {
       const who = authenticate(store, req.headers.authorization, route.auth, now());
       if (who) {
@@ -169,16 +187,29 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const server: Server = createServer((req, res) => {
+  /** An error's answer; one that says the connection cannot go on (a 413's unread body) closes it once sent. */
+  const answerError = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
+    const e = err instanceof HttpError ? err : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
+    if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
+    if (res.headersSent) res.destroy();
+    else {
+      const socket = req.socket ?? res.socket;
+      if (e.headers.Connection === "close") res.shouldKeepAlive = false;
+      sendJson(res, e.status, { errors: e.errors }, e.headers);
+      if (e.headers.Connection === "close") res.on("finish", () => socket?.destroy());
+    }
+    return e.status;
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? "";
     const path = req.url ?? "";
-    const pathname = new URL(path, "http://emulator").pathname;
+    const pathname = requestTarget(path).pathname;
     // The rate limit first: a refused request has no effect, and takes no place in the bucket.
     if (pathname.startsWith("/v4/")) {
       const auth = req.headers.authorization;
       const wait = rateLimit.take(typeof auth === "string" && auth ? auth : `anonymous ${req.socket.remoteAddress ?? ""}`);
       if (wait !== undefined) {
-        log.push({ method, path, status: 429 });
+        record({ method, path, status: 429 });
         sendJson(res, 429, { errors: [{ reason: "Too many requests" }] }, { "Retry-After": String(wait) });
         return;
       }
@@ -189,12 +220,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
       const status = Number(fault);
       const headers: Record<string, string> = fault === "429" ? { "Retry-After": String(faults.config?.retryAfterSeconds ?? 1) } : {};
-      log.push(entry(status));
+      record(entry(status));
       sendJson(res, status, { errors: [{ reason: status === 429 ? "Too many requests" : "Injected server error" }] }, headers);
       return;
     }
     if (fault === "drop") {
-      log.push(entry(0));
+      record(entry(0));
       req.socket.destroy();
       return;
     }
@@ -208,14 +239,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(req, res)) : handle(req, res);
     run
-      .then((status) => log.push(entry(fault === "lost" ? 0 : status)))
+      .then((status) => record(entry(fault === "lost" ? 0 : status)))
       .catch((err: unknown) => {
-        const e = err instanceof HttpError ? err : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
-        if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
-        log.push(entry(fault === "lost" ? 0 : e.status));
-        if (!res.headersSent) sendJson(res, e.status, { errors: e.errors }, e.headers);
-        else res.destroy();
+        const status = answerError(req, res, err);
+        record(entry(fault === "lost" ? 0 : status));
       });
+  };
+  const server: Server = createServer((req, res) => {
+    // Whatever a request holds, its failure is its own answer: nothing it sends stops the emulator.
+    try {
+      serve(req, res);
+    } catch (err) {
+      record({ method: req.method ?? "", path: req.url ?? "", status: answerError(req, res, err) });
+    }
   });
   server.keepAliveTimeout = 30_000;
 

@@ -3,7 +3,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
-import { checkLength } from "../rules";
+import { checkText } from "../rules";
 import { apiTime, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
@@ -118,13 +118,13 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     d.images.push(img);
     return img;
   };
-  const checkText = (body: Record<string, unknown>, errors: FieldErrors) => {
+  const checkTexts = (body: Record<string, unknown>, errors: FieldErrors) => {
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkLength(body.label, "imageLabel") : "must be a string";
+      const e = typeof body.label === "string" ? checkText(body.label, "imageLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
     }
     if (body.description !== undefined && body.description !== null) {
-      const e = typeof body.description === "string" ? checkLength(body.description, "imageDescription") : "must be a string or null";
+      const e = typeof body.description === "string" ? checkText(body.description, "imageDescription", true) : "must be a string or null";
       if (e) errors.add("description", `Description ${e}`);
     }
     if (body.cloud_init !== undefined && typeof body.cloud_init !== "boolean") errors.add("cloud_init", "Must be a boolean");
@@ -149,7 +149,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
     // disk `not ready` (recorded). One being deleted cannot.
     else if (settle(disk, now()).status === "deleting") errors.add("disk_id", "The disk is being deleted");
-    checkText(body, errors);
+    checkTexts(body, errors);
     errors.throwIfAny();
     const img = newImage(ctx, {
       label: (body.label as string | undefined) ?? disk!.label,
@@ -172,7 +172,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
-    checkText(body, errors);
+    checkTexts(body, errors);
     errors.throwIfAny();
     const token = randomBytes(24).toString("hex");
     const img = newImage(ctx, {
@@ -197,7 +197,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     const img = privateImage(ctx);
     const body = (ctx.body ?? {}) as Record<string, unknown>;
     const errors = new FieldErrors();
-    checkText(body, errors);
+    checkTexts(body, errors);
     errors.throwIfAny();
     if (body.label !== undefined) img.label = body.label as string;
     if (body.description !== undefined) img.description = body.description as string | null;

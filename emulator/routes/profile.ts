@@ -1,7 +1,7 @@
 import { scopesWithin } from "../auth";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
-import { checkLength, readScopes, checkSshKey } from "../rules";
+import { FieldErrors, HttpError, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
+import { checkText, readScopes, checkSshKey } from "../rules";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
@@ -69,6 +69,10 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
           break;
         case "restricted":
           if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
+          // The spec lists `restricted` as writable, not by whom: a restricted user lifting its own restrictions
+          // would be granting itself the account (no real API allows it: docs/spec-gaps.md).
+          else if (u.restricted && value !== u.restricted)
+            throw new HttpError(403, [{ field: key, reason: "A restricted user cannot lift its own restrictions" }]);
           else {
             next.restricted = value;
             next.grants = value ? (u.grants ?? emptyGrants()) : null;
@@ -129,7 +133,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     if (body.label !== undefined) {
       if (typeof body.label !== "string") errors.add("label", "Must be a string of 1 to 100 characters");
       else {
-        const e = checkLength(body.label, "tokenLabel");
+        const e = checkText(body.label, "tokenLabel");
         if (e) errors.add("label", `Label ${e}`);
         label = body.label;
       }
@@ -169,7 +173,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const t = findToken(ctx);
     if (body.label !== undefined) {
       if (typeof body.label !== "string") throw badRequest("Must be a string of 1 to 100 characters", "label");
-      const e = checkLength(body.label, "tokenLabel");
+      const e = checkText(body.label, "tokenLabel");
       if (e) throw badRequest(`Label ${e}`, "label");
       t.label = body.label;
     }
@@ -195,7 +199,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
       errors.add("label", "Must be a string of at most 64 characters");
       return undefined;
     }
-    const e = checkLength(body.label, "sshKeyLabel");
+    const e = checkText(body.label, "sshKeyLabel");
     if (e) errors.add("label", `Label ${e}`);
     return body.label;
   };

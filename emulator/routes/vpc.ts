@@ -2,7 +2,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
-import { ipv4Span, ipv4SpansOverlap, checkSubnetIpv4, checkVpcLabel } from "../rules";
+import { ipv4Span, checkSubnetIpv4, checkVpcLabel, SubnetSiblings } from "../rules";
 import { apiTime, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
@@ -120,13 +120,13 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     return typeof value === "string" && !e;
   };
   /** Checks a new subnet against the rules and its siblings (existing and new in the same request). */
-  const subnetCheck = (body: Body, field: string, siblings: Array<{ label: string; ipv4: string }>, errors: FieldErrors) => {
+  const subnetCheck = (body: Body, field: string, siblings: SubnetSiblings, errors: FieldErrors) => {
     const okLabel = labelCheck(body.label, `${field}label`, errors);
-    if (okLabel && siblings.some((s) => s.label === body.label)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
+    if (okLabel && siblings.hasLabel(body.label as string)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
     if (typeof body.ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
     const e = checkSubnetIpv4(body.ipv4);
     if (e) return void errors.add(`${field}ipv4`, `ipv4 ${e}`);
-    const clash = siblings.find((s) => ipv4SpansOverlap(s.ipv4, body.ipv4 as string));
+    const clash = siblings.clash(body.ipv4);
     if (clash) errors.add(`${field}ipv4`, `ipv4 ${body.ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
   };
   /** Why a subnet cannot be deleted now, or undefined. */
@@ -165,11 +165,11 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const subnets = body.subnets ?? [];
     if (!Array.isArray(subnets)) errors.add("subnets", "Must be an array of subnets");
     else {
-      const seen: Array<{ label: string; ipv4: string }> = [];
+      const seen = new SubnetSiblings();
       subnets.forEach((s, i) => {
-        if (typeof s !== "object" || s === null) return errors.add(`subnets[${i}]`, "Must be an object with label and ipv4");
+        if (typeof s !== "object" || s === null || Array.isArray(s)) return errors.add(`subnets[${i}]`, "Must be an object with label and ipv4");
         subnetCheck(s as Body, `subnets[${i}].`, seen, errors);
-        seen.push(s as { label: string; ipv4: string });
+        seen.add(s as { label: string; ipv4: string });
       });
     }
     errors.throwIfAny();
@@ -227,12 +227,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const v = vpc(ctx, true);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    subnetCheck(
-      body,
-      "",
-      d.subnets.filter((s) => s.vpc_id === v.id),
-      errors,
-    );
+    subnetCheck(body, "", new SubnetSiblings(d.subnets.filter((s) => s.vpc_id === v.id)), errors);
     errors.throwIfAny();
     return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user!.username));
   });

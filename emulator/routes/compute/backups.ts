@@ -1,7 +1,7 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { jsonObject, badRequest, notFound, type RequestContext, type Router } from "../../http";
-import { checkLength } from "../../rules";
+import { checkText } from "../../rules";
 import { apiTime, settle, view } from "../../state";
 import type { BackupRecord, InstanceRecord } from "./records";
 
@@ -66,7 +66,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     if (typeof body.label !== "string") throw badRequest("label is required", "label");
-    const e = checkLength(body.label, "snapshotLabel");
+    const e = checkText(body.label, "snapshotLabel");
     if (e) throw badRequest(`Label ${e}`, "label");
     if (!inst.backups.enabled) throw badRequest("The backup service is not enabled on this instance");
     if (backupsOf(inst.id).some((b) => b.status === "pending" || b.status === "running")) throw badRequest("A backup is already in progress");

@@ -2,7 +2,7 @@ import { isInt, ro, rw, type Body, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { CONFIG_DEVICE_SLOTS, checkInterfaces, checkLength } from "../../rules";
+import { CONFIG_DEVICE_SLOTS, checkInterfaces, checkText, refusedAt } from "../../rules";
 import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
@@ -19,7 +19,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
   const configFields = (inst: InstanceRecord, body: Body, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord): Partial<ConfigRecord> => {
     const out: Partial<ConfigRecord> = {};
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkLength(body.label, "configLabel") : "must be a string";
+      const e = typeof body.label === "string" ? checkText(body.label, "configLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
       else out.label = body.label as string;
     }
@@ -90,7 +90,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       if (!Array.isArray(list)) errors.add("interfaces", "Must be an array of interfaces");
       else {
         const e = checkInterfaces(list as never[], true);
-        if (e) errors.add(e.index === undefined ? "interfaces" : `interfaces[${e.index}].${e.field}`, e.reason);
+        if (e) errors.add(refusedAt("interfaces", e), e.reason);
         else {
           // Updating the interfaces redefines all of them (rule 5); an item that repeats an existing id keeps it.
           out.interfaces = (list as Body[]).map((i, index) => {

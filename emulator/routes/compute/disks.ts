@@ -1,7 +1,7 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { checkLength, checkRootPassword, WEAK_PASSWORD_TEXT } from "../../rules";
+import { checkText, checkRootPassword, WEAK_PASSWORD_TEXT } from "../../rules";
 import { apiTime, settle } from "../../state";
 import type { DiskRecord, InstanceRecord } from "./records";
 
@@ -29,7 +29,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const img = checkImage(body, errors, ctx.user!.username);
     if (body.label === undefined && !body.image) errors.add("label", "label is required for an empty disk");
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkLength(body.label, "diskLabel") : "must be a string";
+      const e = typeof body.label === "string" ? checkText(body.label, "diskLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
     }
     const fsList = ["raw", "swap", "ext3", "ext4", "initrd"];
@@ -59,7 +59,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const x = disk(ctx, inst);
     const body = jsonObject(ctx);
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkLength(body.label, "diskLabel") : "must be a string";
+      const e = typeof body.label === "string" ? checkText(body.label, "diskLabel") : "must be a string";
       if (e) throw badRequest(`Label ${e}`, "label");
       x.label = body.label as string;
       x.updated = stamp();

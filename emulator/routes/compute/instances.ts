@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GONE, hash, isInt, ro, rw, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
-import { checkInstanceLabel } from "../../rules";
+import { checkInstanceLabel, tagsError } from "../../rules";
 import { settle } from "../../state";
 import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
 
@@ -58,8 +58,8 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     if (body.firewall_id !== undefined && body.firewall_id !== null && !isInt(body.firewall_id)) errors.add("firewall_id", "Must be an integer");
     if (body.group !== undefined && (typeof body.group !== "string" || body.group.length > 50))
       errors.add("group", "Must be a string of at most 50 characters");
-    if (body.tags !== undefined && (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== "string" || t.length < 3 || t.length > 50))) {
-      errors.add("tags", "Must be an array of tags of 3 to 50 characters");
+    if (body.tags !== undefined && tagsError(body.tags)) {
+      errors.add("tags", tagsError(body.tags)!);
     }
     if (body.interfaces !== undefined && Array.isArray(body.interfaces) && body.interfaces.length === 0)
       errors.add("interfaces", "must have 1 to 3 interfaces");
@@ -141,8 +141,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     }
     if (body.tags !== undefined) {
       if (ctx.user!.restricted) throw forbidden("Only unrestricted users can add or modify tags");
-      if (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== "string" || t.length < 3 || t.length > 50))
-        errors.add("tags", "Must be an array of tags of 3 to 50 characters");
+      if (tagsError(body.tags)) errors.add("tags", tagsError(body.tags)!);
       else next.tags = body.tags as string[];
     }
     if (body.watchdog_enabled !== undefined) {
@@ -162,8 +161,11 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
         next.alerts = { ...inst.alerts, ...(a as Partial<InstanceRecord["alerts"]>) };
       }
     }
-    if (body.backups !== undefined) {
-      const sched = (body.backups as { schedule?: { day?: unknown; window?: unknown } }).schedule ?? {};
+    if (body.backups !== undefined && (typeof body.backups !== "object" || body.backups === null || Array.isArray(body.backups)))
+      errors.add("backups", "Must be an object: { schedule: { day, window } }");
+    else if (body.backups !== undefined) {
+      const given = (body.backups as { schedule?: unknown }).schedule;
+      const sched = (typeof given === "object" && given !== null ? given : {}) as { day?: unknown; window?: unknown };
       const days = ["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
       const windows = ["Scheduling", ...Array.from({ length: 12 }, (_, i) => `W${i * 2}`)];
       if (sched.day !== undefined && !days.includes(sched.day as string)) errors.add("backups.schedule.day", `Must be one of ${days.join(", ")}`);

@@ -1,7 +1,7 @@
 import type { Services } from "../../family";
 import type { FieldErrors } from "../../http";
 import { SUBNETS } from "../../lookups";
-import { checkInterfaces, checkIpamAddress } from "../../rules";
+import { checkInterfaces, checkIpamAddress, refusedAt } from "../../rules";
 import { isInt, type Body, type ComputeBase, type TakenAddresses } from "./base";
 import type { InterfaceRecord } from "./records";
 
@@ -62,7 +62,7 @@ export function computeNetwork({ store }: ComputeBase, services: Services) {
     }
     const e = checkInterfaces(list as never[], allowEmpty);
     if (e) {
-      errors.add(e.index === undefined ? field : `${field}[${e.index}].${e.field}`, e.reason);
+      errors.add(refusedAt(field, e), e.reason);
       return [];
     }
     return (list as Body[]).map((i, index) => ifaceRecord(i, errors, `${field}[${index}]`, region, taken));

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, forbidden, paginate, type Router } from "../../http";
-import { checkAllowListEntry, checkLength } from "../../rules";
+import { checkAllowListEntry, checkText } from "../../rules";
 import { settle } from "../../state";
 import { newPassword, ro, rw, type DatabaseContext } from "./context";
 import type { DatabaseRecord, Engine } from "./records";
@@ -47,7 +47,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   const base = `/databases/${engine}/instances`;
 
   const checkLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord) => {
-    const e = typeof label === "string" ? checkLength(label, "databaseLabel") : "is required";
+    const e = typeof label === "string" ? checkText(label, "databaseLabel") : "is required";
     if (e) return errors.add("label", `Label ${e}`);
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label as string))
       return errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
