@@ -65,7 +65,14 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: ${(e as Error).message}`);
     process.exit(2);
   }
-  const emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults, rateLimit });
+  let emu;
+  try {
+    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults, rateLimit });
+  } catch (e) {
+    // A state file that is not one, or cannot be written; a port taken: said in one line, not a stack.
+    console.error(`compute-emulator: ${(e as Error).message}`);
+    process.exit(1);
+  }
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));
   const stop = () => {
     void emu.close().then(() => process.exit(0));

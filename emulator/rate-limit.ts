@@ -11,6 +11,7 @@
 export class RateLimit {
   private perSecond: number | undefined;
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private sweptAt = 0;
   /** 429s answered since the limit was set. */
   limited = 0;
 
@@ -38,6 +39,7 @@ export class RateLimit {
     const rate = this.perSecond;
     if (rate === undefined) return undefined;
     const now = Date.now();
+    this.sweep(now);
     const bucket = this.buckets.get(key) ?? { tokens: rate, at: now };
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
@@ -49,4 +51,20 @@ export class RateLimit {
     this.limited++;
     return Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
   }
+
+  /** Buckets held (tests: the map stays bounded). */
+  get held(): number {
+    return this.buckets.size;
+  }
+
+  private sweep(now: number): void {
+    if (this.buckets.size <= SWEEP_ABOVE || now - this.sweptAt < 1000) return;
+    this.sweptAt = now;
+    for (const [key, bucket] of this.buckets) {
+      if (now - bucket.at >= 1000) this.buckets.delete(key);
+    }
+  }
 }
+
+/** Buckets held before idle ones are swept. */
+export const SWEEP_ABOVE = 1024;

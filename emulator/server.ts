@@ -8,7 +8,7 @@ import { RECEIVE_UPLOAD } from "./lookups";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
-import { emptyGrants, newTokenValue, newUser, Store, apiTime } from "./state";
+import { emptyGrants, newTokenValue, newUser, StateNotSaved, Store, apiTime } from "./state";
 import type { Timing } from "./timing";
 
 export type { EmulatorOptions } from "./options";
@@ -146,6 +146,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
     if (upload && method === "PUT") {
       await receiveUpload()(upload[1], req);
+      store.save();
       sendJson(res, 200, {});
       return 200;
     }
@@ -189,8 +190,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   /** An error's answer; one that says the connection cannot go on (a 413's unread body) closes it once sent. */
   const answerError = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
-    const e = err instanceof HttpError ? err : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
-    if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
+    const e =
+      err instanceof HttpError
+        ? err
+        : err instanceof StateNotSaved
+          ? new HttpError(503, [{ reason: `The emulator could not save this change (${err.code}); nothing was changed` }])
+          : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
+    if (err instanceof StateNotSaved) console.error("emulator:", err.message);
+    else if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
     if (res.headersSent) res.destroy();
     else {
       const socket = req.socket ?? res.socket;
@@ -272,7 +279,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     log,
     close: () =>
       new Promise<void>((resolve) => {
-        store.save();
+        try {
+          store.save();
+        } catch (err) {
+          // Every answered change is in the file already: only changes no request saw are lost.
+          console.error("emulator:", (err as Error).message);
+        }
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -173,12 +173,18 @@ export type CoreState = {
 
 /**
  * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
- * change (write to a temporary file, then rename: a crash never leaves half a file). Beside the core, it
- * holds the collections the API families declare, each a top-level array of the file: `D` is the whole
- * state's type (`EmulatorState`), which the families see only through their own typed views.
+ * change, before the change is answered (write to a temporary file, then rename: a crash never leaves half
+ * a file, and a write that was answered is in the file). A change whose write fails is taken back: the
+ * state returns to the last one written, and the request is answered 503 (`StateNotSaved`), so what a
+ * client was told failed is never kept. Written, not synced to the disk: a killed emulator loses nothing,
+ * a machine that loses power may (recorded in docs/spec-gaps.md). Beside the core, it holds the
+ * collections the API families declare, each a top-level array of the file: `D` is the whole state's type
+ * (`EmulatorState`), which the families see only through their own typed views.
  */
 export class Store<D extends CoreState = CoreState> {
   data: D;
+  /** The state as last written to the file. */
+  private written: string | undefined;
 
   constructor(
     private readonly file: string | undefined,
@@ -187,7 +193,7 @@ export class Store<D extends CoreState = CoreState> {
     collections: readonly string[],
   ) {
     const fresh: CoreState = { version: 1, nextId: {}, users: [], tokens: [], events: [] };
-    const data: Record<string, unknown> = file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : fresh;
+    const data: Record<string, unknown> = file && existsSync(file) ? readState(file) : fresh;
     // A collection missing from the file (one added since the file was written) starts empty.
     for (const k of ["events", ...collections]) data[k] ??= [];
     this.data = data as D;
@@ -221,10 +227,51 @@ export class Store<D extends CoreState = CoreState> {
     return this.data.users.find((u) => u.username === username);
   }
 
+  /**
+   * Writes the state to its file (if any; unchanged state is not written again). If the write fails, the
+   * state goes back to the last one written and `StateNotSaved` is thrown: the change is not kept.
+   */
   save(): void {
     if (!this.file) return;
+    const text = JSON.stringify(this.data);
+    if (text === this.written) return;
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data));
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, text);
+      renameSync(tmp, this.file);
+    } catch (err) {
+      if (this.written !== undefined) this.data = JSON.parse(this.written) as D;
+      throw new StateNotSaved(this.file, err);
+    }
+    this.written = text;
   }
+
+}
+
+/** A change the emulator could not write to its state file (and so did not keep). */
+export class StateNotSaved extends Error {
+  readonly code: string;
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? "unknown error";
+    super(`The emulator could not write its state file ${file} (${code}); the change was not kept`, { cause });
+    this.code = code;
+  }
+}
+
+/** A state file's contents, or an error naming the file and what is wrong with it. */
+function readState(file: string): Record<string, unknown> {
+  const text = readFileSync(file, "utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`The state file ${file} is not JSON (${(err as Error).message}); move it away to start afresh`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || (parsed as { version?: unknown }).version !== 1) {
+    throw new Error(`The state file ${file} is not an emulator state (version 1); move it away to start afresh`);
+  }
+  return parsed as Record<string, unknown>;
 }

@@ -2,7 +2,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
-import { ipv4Span, checkSubnetIpv4, checkVpcLabel, SubnetSiblings } from "../rules";
+import { ipv4Span, checkSubnetIpv4, checkVpcLabel, SubnetSiblings } from "../vpc-rules";
 import { apiTime, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";

@@ -7,6 +7,7 @@
  */
 import { connect } from "node:net";
 import type { Emulator } from "../../emulator/server";
+import { RateLimit, SWEEP_ABOVE } from "../../emulator/rate-limit";
 import { addUser, call, ed25519Key, emulator } from "../helpers/emulator";
 
 let emu: Emulator;
@@ -167,5 +168,25 @@ test("labels and tags refuse control characters alike: NUL, ESC, a bidirectional
     const token = await call(emu, "POST", "/profile/tokens", { body: { label: bad, scopes: "*" } });
     const tags = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", tags: [`tag-${bad}`] } });
     expect([JSON.stringify(bad), sshKey.status, token.status, tags.status]).toEqual([JSON.stringify(bad), 400, 400, 400]);
+  }
+});
+
+test("a new Authorization header with every request does not grow the rate limit's buckets past the last two seconds' keys", () => {
+  let clock = 1_000_000;
+  const spy = jest.spyOn(Date, "now").mockImplementation(() => clock);
+  try {
+    const limit = new RateLimit(5);
+    for (let i = 0; i < 50_000; i++) {
+      limit.take(`Bearer forged-${i}`);
+      clock += 1; // 1,000 keys a second
+    }
+    // Without the sweep every key stays: 50,000 buckets.
+    expect(limit.held).toBeLessThanOrEqual(2 * 1000 + SWEEP_ABOVE);
+    // A dropped bucket was full anyway: a key seen again after its second gets its whole burst.
+    clock += 5_000;
+    for (let i = 0; i < 5; i++) expect(limit.take("Bearer forged-1")).toBeUndefined();
+    expect(limit.take("Bearer forged-1")).toBe(1);
+  } finally {
+    spy.mockRestore();
   }
 });

@@ -11,13 +11,9 @@ import {
   checkLength,
   checkRootPassword,
   checkSshKey,
-  checkSubnetIpv4,
-  checkVpcLabel,
-  ipv4Span,
-  ipv4SpansOverlap,
-  readIpv4Range,
   readScopes,
 } from "../../emulator/rules";
+import { checkSubnetIpv4, checkVpcLabel, ipv4Span, ipv4SpansOverlap, readIpv4Range } from "../../emulator/vpc-rules";
 
 /** An OpenSSH public key line whose blob holds `type` (SSH wire format) and `extra` bytes of key material. */
 function keyLine(type: string, extra = 32, blobType = type): string {
