@@ -245,7 +245,6 @@ export class Store<D extends CoreState = CoreState> {
     }
     this.written = text;
   }
-
 }
 
 /** A change the emulator could not write to its state file (and so did not keep). */

@@ -110,4 +110,3 @@ export function checkSubnetIpv4(cidr: string): string | undefined {
   if (!isPrivate) return "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
   return ipv4SpansOverlap(cidr, "192.168.128.0/17") ? "must not overlap 192.168.128.0/17 (reserved)" : undefined;
 }
-

@@ -171,13 +171,14 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
   router.add("PUT", "/profile/tokens/{tokenId}", { scope: rw, auth: "required" }, (ctx) => {
     const body = jsonObject(ctx);
     const t = findToken(ctx);
+    // Every check before any change: a refused update changes nothing.
+    if (body.scopes !== undefined && body.scopes !== t.scopes) throw badRequest("Scopes cannot be changed after a token is created", "scopes");
     if (body.label !== undefined) {
       if (typeof body.label !== "string") throw badRequest("Must be a string of 1 to 100 characters", "label");
       const e = checkText(body.label, "tokenLabel");
       if (e) throw badRequest(`Label ${e}`, "label");
       t.label = body.label;
     }
-    if (body.scopes !== undefined && body.scopes !== t.scopes) throw badRequest("Scopes cannot be changed after a token is created", "scopes");
     return tokenView(t);
   });
   router.add("DELETE", "/profile/tokens/{tokenId}", { scope: rw, auth: "required" }, (ctx) => {

@@ -8,6 +8,7 @@ import { mysqlProvider as db } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { client } from "../../provider/transport/settings";
 import { call, get, list, useEmulator } from "../helpers/emulator";
+import { expectFaultFired } from "../helpers/faults";
 import { useProviderSuite } from "../helpers/provider-suite";
 
 const dbSnap = mysqlDatabaseSnapshot.provider;
@@ -61,5 +62,7 @@ describe("MysqlDatabaseSnapshot", () => {
     emu.faults.set({ seed: 1, rules: [{ match: "^POST /v4/databases/mysql/instances/\\d+/backups$", rate: 1, kinds: ["lost"], limit: 1 }] });
     const c = await dbSnap.create(await checked(dbSnap, { databaseId: d.id, label: "lostanswer" }));
     expect((await snapshots(d.id)).map((b) => [String(b.id), b.label])).toEqual([[c.id, "lostanswer"]]);
+    expectFaultFired(emu, "POST", `/v4/databases/mysql/instances/${d.id}/backups`, "lost", 1);
+    expect(emu.log.filter((l) => l.method === "POST" && l.path === `/v4/databases/mysql/instances/${d.id}/backups`)).toHaveLength(1);
   });
 });

@@ -69,7 +69,7 @@ async function startCli(file: string): Promise<{ child: ChildProcess; url: strin
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)));
   });
   return { child, url: (JSON.parse(line) as { url: string }).url };

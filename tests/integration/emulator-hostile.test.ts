@@ -113,6 +113,16 @@ test("bodies of the wrong shape are a 400 naming the field: interfaces [null], b
   expect([upd.status, upd.body.errors[0].field]).toEqual([400, "backups"]);
 });
 
+test("what the fuzzing suite found: a rebuild with image null is a 400 on image; a refused token update keeps the old label", async () => {
+  const made = await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2" } });
+  const rebuild = await call(emu, "POST", `/compute/instances/${made.body.id}/rebuild`, { body: { image: null, root_pass: "Str0ng-Passw0rd!" } });
+  expect([rebuild.status, rebuild.body.errors[0].field]).toEqual([400, "image"]);
+  const token = await call(emu, "POST", "/profile/tokens", { body: { label: "before", scopes: "*" } });
+  const update = await call(emu, "PUT", `/profile/tokens/${token.body.id}`, { body: { label: "after", scopes: "computes:read_only" } });
+  expect([update.status, update.body.errors[0].field]).toEqual([400, "scopes"]);
+  expect((await call(emu, "GET", `/profile/tokens/${token.body.id}`)).body.label).toBe("before");
+});
+
 test("the admin endpoints check their bodies as the API does", async () => {
   const limit = await call(emu, "PUT", "/__emulator/rate-limit", { body: null });
   expect([limit.status, limit.body.errors[0].reason]).toEqual([400, expect.stringMatching(/object/)]);

@@ -8,6 +8,7 @@ import { mysqlProvider } from "../../provider/resources/database";
 import { imageProvider } from "../../provider/resources/image";
 import { instanceProvider } from "../../provider/resources/instance";
 import { call, emulator, list } from "../helpers/emulator";
+import { expectFaultFired, faultsInLog } from "../helpers/faults";
 import { useProviderSuite } from "../helpers/provider-suite";
 
 describe("the fault injector", () => {
@@ -85,6 +86,7 @@ describe("each fault, as the client sees it", () => {
     await only({ kinds: ["lost"] });
     await expect(post()).rejects.toThrow();
     expect(await keys()).toHaveLength(1);
+    expectFaultFired(emu, "POST", "/v4/profile/sshkeys", "lost", 1);
   });
 
   test("slow: the answer comes late", async () => {
@@ -121,6 +123,7 @@ describe("the provider when an answer is lost after the request took effect", ()
     expect((await list(emu, "/compute/instances")).map((i) => String(i.id))).toEqual([c.id]);
     expect(posts(/^\/v4\/compute\/instances$/)).toBe(1);
     expect(c.outs.status).toBe("running");
+    expectFaultFired(emu, "POST", "/v4/compute/instances", "lost", 1);
   });
 
   test("a resize whose answer is lost is not sent again (it is under way)", async () => {
@@ -130,6 +133,7 @@ describe("the provider when an answer is lost after the request took effect", ()
     const u = await instanceProvider.update(c.id, c.outs, news);
     expect(u.outs.type).toBe("c1-standard-4");
     expect(posts(/\/resize$/)).toBe(1);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${c.id}/resize`, "lost", 1);
   });
 
   test("a lost boot and shutdown are recognised from the instance's status", async () => {
@@ -139,6 +143,8 @@ describe("the provider when an answer is lost after the request took effect", ()
     const on = await instanceProvider.update(c.id, off.outs, (await instanceProvider.check({}, { ...inst, booted: true })).inputs);
     expect([off.outs.status, on.outs.status]).toEqual(["offline", "running"]);
     expect([posts(/\/shutdown$/), posts(/\/boot$/)]).toEqual([1, 1]);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${c.id}/shutdown`, "lost", 1);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${c.id}/boot`, "lost", 1);
   });
 
   test("a database create is adopted", async () => {
@@ -147,6 +153,8 @@ describe("the provider when an answer is lost after the request took effect", ()
       (await mysqlProvider.check({}, { label: "lost-db", region: "us-east", type: "c1-standard-2", engine: "mysql/8.0.35" })).inputs,
     );
     expect((await list(emu, "/databases/instances")).map((d) => String(d.id))).toEqual([c.id]);
+    expectFaultFired(emu, "POST", "/v4/databases/mysql/instances", "lost", 1);
+    expect(posts(/^\/v4\/databases\/mysql\/instances$/)).toBe(1);
   });
 
   test("an upload request whose answer (with the upload URL) is lost: the stray image is deleted and it is asked again", async () => {
@@ -158,6 +166,12 @@ describe("the provider when an answer is lost after the request took effect", ()
       const c = await imageProvider.create((await imageProvider.check({}, { file, region: "us-east", label: "lost-upload" })).inputs);
       expect((await list(emu, "/images")).filter((i) => !i.is_public).map((i) => [i.id, i.status])).toEqual([[c.id, "available"]]);
       expect(posts(/\/images\/upload$/)).toBe(2);
+      // The first was lost (its stray image deleted), the second answered.
+      expectFaultFired(emu, "POST", "/v4/images/upload", "lost", 1);
+      expect(emu.log.filter((l) => l.method === "POST" && l.path === "/v4/images/upload").map((l) => [l.status, l.fault])).toEqual([
+        [0, "lost"],
+        [200, undefined],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -172,5 +186,11 @@ describe("the provider when an answer is lost after the request took effect", ()
     const err = await instanceProvider.update("999", { ...c.outs }, (await instanceProvider.check({}, { ...inst, label: "other-1" })).inputs).catch((e) => e);
     expect(err.message).toMatch(/^cannot update instance 999: the API answered HTTP 404: Not found/);
     expect(emu.log.filter((l) => l.path === "/v4/compute/instances/999").length).toBe(1);
+    // Every fault fired: with rate 1 the seed's first six picks are 503, drop, drop, drop, 502, 503, whatever
+    // the requests' order; each on a GET, PUT or DELETE, the drops unanswered.
+    expect(faultsInLog(emu)).toEqual({ "502": 1, "503": 2, drop: 3 });
+    const faulted = emu.log.filter((l) => l.fault);
+    expect(faulted.filter((l) => !/^(GET|PUT|DELETE) \/v4\//.test(`${l.method} ${l.path}`))).toEqual([]);
+    expect(faulted.map((l) => [l.fault, l.status])).toEqual(faulted.map((l) => [l.fault, l.fault === "drop" ? 0 : Number(l.fault)]));
   });
 });

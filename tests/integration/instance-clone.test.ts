@@ -4,6 +4,7 @@
  */
 import { instanceProvider as inst } from "../../provider/resources/instance";
 import { get, list } from "../helpers/emulator";
+import { expectFaultFired } from "../helpers/faults";
 import { checked as checkedAs, useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
@@ -64,5 +65,7 @@ describe("cloneFrom", () => {
     emu.faults.set({ seed: 1, rules: [{ match: "^POST /v4/compute/instances/\\d+/clone$", rate: 1, kinds: ["lost"], limit: 1 }] });
     const c = await inst.create(await checked(inst, { label: "lost-clone", region: "us-east", type: "c1-standard-2", cloneFrom: { computeId: src.id } }));
     expect((await list(emu, "/compute/instances")).filter((i) => i.label === "lost-clone").map((i) => String(i.id))).toEqual([c.id]);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${src.id}/clone`, "lost", 1);
+    expect(emu.log.filter((l) => l.method === "POST" && l.path === `/v4/compute/instances/${src.id}/clone`)).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { instanceProvider as inst } from "../../provider/resources/instance";
 import { instanceSnapshotProvider as snap } from "../../provider/resources/instanceSnapshot";
 import { client } from "../../provider/transport/settings";
 import { get } from "../helpers/emulator";
+import { expectFaultFired } from "../helpers/faults";
 import { useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
@@ -70,5 +71,6 @@ describe("InstanceSnapshot", () => {
     const c = await snap.create(await checked(snap, { computeId: i.id, label: "lost" }));
     expect(emu.log.filter((l) => l.method === "POST" && /\/backups$/.test(l.path))).toHaveLength(1);
     expect((await backups(i.id)).snapshot.current).toMatchObject({ id: Number(c.id), label: "lost" });
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${i.id}/backups`, "lost", 1);
   });
 });

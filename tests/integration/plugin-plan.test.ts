@@ -91,7 +91,7 @@ async function lifecycle(type: string, name: string, steps: Props[], expectPlan?
     olds = actual;
     oldInputs = news.inputs;
   }
-  return { id: made.id, outs: olds };
+  return { id: made.id, outs: olds, inputs: oldInputs };
 }
 
 const post = async (p: string, body: Props) => {
@@ -114,11 +114,30 @@ test("SSH key and token: a relabel keeps every other output known", async () => 
 
 test("VPC and subnet: updated is unknown only when a field the API stamps changes", async () => {
   const region = "us-east";
-  const v = await lifecycle("Vpc", "net", [{ region }, { region, description: "first" }, { region, description: "first", label: "net-two" }, { region }]);
-  await lifecycle("Subnet", "sub", [
-    { vpcId: v.id, ipv4: "10.1.0.0/24" },
-    { vpcId: v.id, ipv4: "10.1.0.0/24", label: "sub-two" },
-  ]);
+  // The API stamps `updated` when a VPC's label or description changes, a subnet's when its label does: each
+  // step below changes one of them, so `updated` is planned unknown; every other output keeps its value.
+  const vpcSteps = [{ region }, { region, description: "first" }, { region, description: "first", label: "net-two" }, { region }];
+  const vpcChanges: Props[] = [{}, { description: "first" }, { label: "net-two" }, { description: "" }];
+  const v = await lifecycle("Vpc", "net", vpcSteps, (i, planned, olds) => {
+    if (i === 0)
+      expect(planned).toEqual({ region, label: expect.stringMatching(/^net-[0-9a-f]{7}$/), description: UNKNOWN, created: UNKNOWN, updated: UNKNOWN });
+    else expect([i, planned]).toEqual([i, { ...olds, ...vpcChanges[i], updated: UNKNOWN }]);
+  });
+  const subnet = { vpcId: v.id, ipv4: "10.1.0.0/24" };
+  const sub = await lifecycle("Subnet", "sub", [subnet, { ...subnet, label: "sub-two" }], (i, planned, olds) => {
+    const label = expect.stringMatching(/^sub-[0-9a-f]{7}$/);
+    if (i === 0) expect(planned).toEqual({ ...subnet, vpcId: Number(v.id), label, computes: UNKNOWN, created: UNKNOWN, updated: UNKNOWN });
+    else expect(planned).toEqual({ ...olds, label: "sub-two", updated: UNKNOWN });
+  });
+  // Otherwise (no stamped field among the changes; with these types' in-place inputs all stamped, no change at
+  // all) `updated` is known: the value the API holds.
+  for (const [type, r] of Object.entries({ Vpc: v, Subnet: sub })) {
+    const before = await requests();
+    const planned = await plugin.update(type, r.id, r.outs, r.inputs, { preview: true, oldInputs: r.inputs });
+    expect([type, (await requests()) - before]).toEqual([type, 0]);
+    expect([type, planned]).toEqual([type, r.outs]);
+    expect([type, planned.updated]).toEqual([type, expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/)]);
+  }
 });
 
 test("an instance deployed from an image, changed field by field: every plan holds", async () => {

@@ -19,6 +19,7 @@ import { sshKeySpec } from "../../provider/resources/sshKey";
 import { vpcProvider as vpcP } from "../../provider/resources/vpc";
 import { client } from "../../provider/transport/settings";
 import { call, ed25519Key, useEmulator } from "../helpers/emulator";
+import { expectFaultFired } from "../helpers/faults";
 import { make, useProviderSuite } from "../helpers/provider-suite";
 
 const emu = useProviderSuite();
@@ -44,6 +45,7 @@ describe("a lost create answer never makes two", () => {
     expect(all.map((i: { id: number }) => String(i.id))).toEqual([c.id]);
     expect(all[0].label).toMatch(/^web-[0-9a-f]{7}$/);
     expect(emu.log.filter((l) => l.method === "POST" && l.path === "/v4/compute/instances")).toHaveLength(1);
+    expectFaultFired(emu, "POST", "/v4/compute/instances", "lost", 1);
   });
 
   test("a disk is found by its label, never a sibling of the same size", async () => {
@@ -57,6 +59,7 @@ describe("a lost create answer never makes two", () => {
       [sibling.id, "other"],
       [d.id, expect.stringMatching(/^data-[0-9a-f]{7}$/)],
     ]);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${host.id}/disks`, "lost", 1);
   });
 
   test("an interface, which has no label, is found by its purpose, VLAN label, address and subnet", async () => {
@@ -68,6 +71,7 @@ describe("a lost create answer never makes two", () => {
     const second = await make(ifP, { computeId: host.id, configId: cfg.id, purpose: "vlan", label: "backend", ipamAddress: "10.0.0.2/24" });
     const list = await get(`/compute/instances/${host.id}/configs/${cfg.id}/interfaces`);
     expect(list.map((i: { id: number }) => String(i.id))).toEqual([first.id, second.id]);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${host.id}/configs/${cfg.id}/interfaces`, "lost", 1);
   });
 
   test("an interface create reads nothing first; after a lost answer, a twin already on the profile is named, never a third made", async () => {
@@ -83,6 +87,7 @@ describe("a lost create answer never makes two", () => {
     const list = await get(`/compute/instances/${host.id}/configs/${cfg.id}/interfaces`);
     expect(list).toHaveLength(2);
     expect(String(err)).toContain(`several interfaces like it (${first.id}, ${String(list[1].id)})`);
+    expectFaultFired(emu, "POST", `/v4/compute/instances/${host.id}/configs/${cfg.id}/interfaces`, "lost", 1);
   });
 
   test("a resource that nothing identifies is not sent again: the error says what may exist and where", async () => {
@@ -92,6 +97,7 @@ describe("a lost create answer never makes two", () => {
     expect(err).toBeInstanceOf(UnidentifiedCreateError);
     expect(err.message).toMatch(/a new SSH key may exist under http:\/\/127\.0\.0\.1:\d+\/v4\/profile\/sshkeys/);
     expect(emu.log.filter((l) => l.method === "POST")).toHaveLength(1);
+    expectFaultFired(emu, "POST", "/v4/profile/sshkeys", "lost", 1);
   });
 });
 

@@ -148,7 +148,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.image === undefined) errors.add("image", "image is required");
+    if (body.image === undefined || body.image === null) errors.add("image", "image is required");
     const img = checkImage(body, errors, ctx.user!.username);
     checkRootPass(body, errors, true);
     checkKeys(body, errors);
