@@ -26,4 +26,9 @@ export interface EmulatorOptions {
    * run time: PUT /__emulator/rate-limit). None by default.
    */
   rateLimit?: number;
+  /**
+   * What the emulator keeps of its traffic: the request log's last `log` requests (50,000 by default) and the
+   * last `events` events (10,000). The soak (scripts/bench/soak.ts) shrinks them to show the plateau sooner.
+   */
+  windows?: { log?: number; events?: number };
 }

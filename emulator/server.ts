@@ -42,6 +42,12 @@ const MAX_JSON_BODY = 1024 * 1024;
 export const LOG_WINDOW = 50_000;
 export const LOG_PATH_CHARS = 256;
 
+/**
+ * A long path cut to LOG_PATH_CHARS, as a string of its own: a slice would keep the whole path alive (V8's
+ * sliced strings point into their parent), so a window of 16 KB paths would hold 16 KB each, not 256 bytes.
+ */
+const cut = (path: string): string => Buffer.from(`${path.slice(0, LOG_PATH_CHARS - 1)}…`, "utf8").toString("utf8");
+
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
 export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
   const router = new Router();
@@ -127,10 +133,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const { router: api, services } = buildRouter(families, { store, now, timing, baseUrl: () => origin });
   const receiveUpload = services.use(RECEIVE_UPLOAD);
   const log: RequestLogEntry[] = [];
+  const logWindow = opts.windows?.log ?? LOG_WINDOW;
+  if (opts.windows?.events !== undefined) store.eventsKept = opts.windows.events;
   /** Notes a request in the log: its path cut to LOG_PATH_CHARS, the oldest tenth let go once past the window. */
   const record = (entry: RequestLogEntry): void => {
-    log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: `${entry.path.slice(0, LOG_PATH_CHARS - 1)}…` } : entry);
-    if (log.length > LOG_WINDOW + LOG_WINDOW / 10) log.splice(0, log.length - LOG_WINDOW);
+    log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: cut(entry.path) } : entry);
+    if (log.length > logWindow + logWindow / 10) log.splice(0, log.length - logWindow);
   };
   const faults = new Faults();
   faults.set(opts.faults);
