@@ -74,7 +74,7 @@ export interface InstanceArgs {
   booted?: pulumi.Input<boolean>;
   /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
   image?: pulumi.Input<string>;
-  /** Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
+  /** Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
   rootPass?: pulumi.Input<string>;
   /** Public SSH keys for root. Create-only: changing them replaces the instance. */
   authorizedKeys?: pulumi.Input<pulumi.Input<string>[]>;
@@ -136,7 +136,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly booted: pulumi.Output<boolean>;
   /** Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way). */
   declare readonly image: pulumi.Output<string | undefined>;
-  /** Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
+  /** Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again. */
   declare readonly rootPass: pulumi.Output<string | undefined>;
   /** Public SSH keys for root. Create-only: changing them replaces the instance. */
   declare readonly authorizedKeys: pulumi.Output<string[] | undefined>;

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import * as ipaddr from "ipaddr.js";
+import { isWeakPassword, WEAK_PASSWORD_TEXT } from "../../api/passwords";
 
 /**
  * Rules of the API spec that the provider applies at preview (check). Pure functions, no dependencies:
@@ -101,18 +102,11 @@ export function instanceLabelError(label: string): string | undefined {
 }
 
 /** The exact text the API gives for a weak root password (spec rule 7). */
-export const WEAK_PASSWORD = "Password does not meet strength requirement";
+export const WEAK_PASSWORD = WEAK_PASSWORD_TEXT;
 
-/**
- * Root passwords: 7..128 characters, and strong enough: at least three of lowercase letters, uppercase
- * letters, digits and other characters (the service's exact strength rule is not shown: docs/spec-gaps.md).
- */
+/** Root passwords: 7..128 characters, and strong enough by the API's own score (api/passwords.ts). */
 export function rootPassError(pass: string): string | undefined {
-  const len = lengthError(pass, 7, 128);
-  if (len) return len;
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(pass)).length;
-  if (classes < 3) return `${WEAK_PASSWORD} (use at least three of: lowercase letters, uppercase letters, digits, symbols)`;
-  return undefined;
+  return lengthError(pass, 7, 128) ?? (isWeakPassword(pass) ? WEAK_PASSWORD : undefined);
 }
 
 /** Names of the config device slots, `sda` to `sdh`. */

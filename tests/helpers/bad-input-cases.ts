@@ -20,7 +20,12 @@ const badLabel = fc.oneof(
   str(3, 20).map((s) => `${s} !`),
   fc.constantFrom("a--b", "-x-y-", "has space"),
 );
-const weakPass = fc.oneof(fc.stringMatching(/^[a-z]{7,20}$/), fc.stringMatching(/^[0-9]{7,20}$/), str(0, 6));
+// Weak by the API's score (api/passwords.ts): common passwords, words with digits, repeats, sequences, keyboard rows; or too short.
+const weakPass = fc.oneof(
+  fc.constantFrom("password", "Password1", "Password123!", "letmein123", "iloveyou1", "qwerty123", "welcome1", "12345678", "abcdefgh1"),
+  fc.integer({ min: 7, max: 40 }).map((n) => "a".repeat(n)),
+  str(0, 6),
+);
 const badCidr = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 255 })).map(([a, b]) => `${a}.${b}.0.0/16`), // public
   fc.integer({ min: 30, max: 32 }).map((p) => `10.0.0.0/${p}`), // prefix too long

@@ -117,7 +117,7 @@ describe("instance create", () => {
     expect(fields(await create(base))).toEqual(["root_pass"]);
     expect((await create({ ...base, root_pass: "Ab1!" })).body.errors[0].reason).toMatch(/7 to 128/);
     expect((await create({ ...base, root_pass: "a".repeat(129) })).body.errors[0].reason).toMatch(/7 to 128/);
-    const weak = await create({ ...base, root_pass: "alllowercase" });
+    const weak = await create({ ...base, root_pass: "Password123!" });
     expect(weak.body.errors).toEqual([{ field: "root_pass", reason: "Password does not meet strength requirement" }]);
   });
 

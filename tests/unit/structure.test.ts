@@ -103,6 +103,13 @@ describe("the structure of the code", () => {
     expect(leaks).toEqual([]);
   });
 
+  it("keeps the API's facts (api/) on the ground floor: they import neither the emulator nor the provider", () => {
+    const facts = files.filter((f) => f.startsWith("api/"));
+    expect(facts.length).toBeGreaterThan(0);
+    const leaks = facts.flatMap((f) => [...reach(f)].filter((g) => !g.startsWith("api/")).map((g) => `${f} reaches ${g}`));
+    expect(leaks).toEqual([]);
+  });
+
   it("keeps the plugin from loading the dynamic provider's entry point", () => {
     const plugin = files.filter((f) => f.startsWith("provider/plugin/"));
     expect(plugin.length).toBeGreaterThan(0);

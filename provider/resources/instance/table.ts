@@ -151,7 +151,7 @@ export const instanceSpec = table<InstanceApi>()({
       generate: { value: generatedPassword, when: (ins) => ins.image !== undefined || ins.scriptId !== undefined },
       schema: rule(rootPassError),
       description:
-        "Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
+        "Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
     },
     {
       name: "authorizedKeys",

@@ -127,7 +127,7 @@ type Instance struct {
 	Region pulumi.StringOutput `pulumi:"region"`
 	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
 	Restore InstanceRestorePtrOutput `pulumi:"restore"`
-	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
+	// Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass pulumi.StringPtrOutput `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData pulumi.MapOutput `pulumi:"scriptData"`
@@ -268,7 +268,7 @@ type instanceArgs struct {
 	Region string `pulumi:"region"`
 	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
 	Restore *InstanceRestore `pulumi:"restore"`
-	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
+	// Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass *string `pulumi:"rootPass"`
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData map[string]interface{} `pulumi:"scriptData"`
@@ -330,7 +330,7 @@ type InstanceArgs struct {
 	Region pulumi.StringInput
 	// Restore a backup into this existing instance in place: `backupId` (a backup of this instance, from `getInstanceBackups` or an `InstanceSnapshot`'s id, or of the instance `sourceComputeId` names), `overwrite` (default false). **With `overwrite: true` every disk and configuration profile of the instance is deleted first** (Disk and Config resources of them are gone, and the root password becomes the backup's: a `rootPass` the program gives is set again); without it the backup's disks are added beside the instance's, which must have the room. Setting or changing it restores (same id and addresses); removing it restores nothing; the instance is then booted again as `booted` says. Refused at preview where the API refuses: another region, a backup not successful or under maintenance, an instance taking a backup, not enough free disk without `overwrite`. On a new instance nothing is restored (create from a backup with `backupId`).
 	Restore InstanceRestorePtrInput
-	// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
+	// Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 	RootPass pulumi.StringPtrInput
 	// Inputs of the deployment script (JSON). Secret. Create-only.
 	ScriptData pulumi.MapInput
@@ -527,7 +527,7 @@ func (o InstanceOutput) Restore() InstanceRestorePtrOutput {
 	return o.ApplyT(func(v *Instance) InstanceRestorePtrOutput { return v.Restore }).(InstanceRestorePtrOutput)
 }
 
-// Root password for an image or script deploy: 7..128 characters with at least three of lowercase, uppercase, digits and symbols. Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
+// Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.
 func (o InstanceOutput) RootPass() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.RootPass }).(pulumi.StringPtrOutput)
 }
