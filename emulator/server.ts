@@ -1,31 +1,28 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Accounts, type Account } from "./accounts";
+import { addAccountRoutes, type RequestLogEntry } from "./admin";
 import { authenticate, requireScope } from "./auth";
-import { Faults, type FaultConfig } from "./faults";
-import { HttpError, NO_CONTENT, Router, badRequest, jsonObject, parseJsonBody, readBody, requestTarget, sendJson, type RequestContext } from "./http";
-import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
+import type { Faults } from "./faults";
+import { HttpError, NO_CONTENT, parseJsonBody, readBody, requestTarget, sendJson, type RequestContext, type Router } from "./http";
 import { RECEIVE_UPLOAD } from "./lookups";
-import { RateLimit } from "./rate-limit";
+import type { RateLimit } from "./rate-limit";
 import type { EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
-import { emptyGrants, newTokenValue, newUser, StateNotSaved, Store, apiTime } from "./state";
+import { newTokenValue, StateNotSaved, type Store } from "./state";
 import type { Timing } from "./timing";
 
 export type { EmulatorOptions } from "./options";
 
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  /** The HTTP status sent, or 0 when no answer was (a dropped connection or a lost answer). */
-  status: number;
-  /** The fault injected into this request, if any. */
-  fault?: string;
-}
+export type { RequestLogEntry } from "./admin";
 
 export interface Emulator {
   /** Base URL including `/v4`. */
   url: string;
+  /** The emulator's root token (`--token`): the main account's, and the one that makes accounts. */
   token: string;
+  /** Every account; the fields below are the main account's. */
+  accounts: Accounts;
   store: Store<EmulatorState>;
   /** Change the speed of status transitions at run time (tests). */
   timing: Timing;
@@ -38,114 +35,28 @@ export interface Emulator {
 }
 
 const MAX_JSON_BODY = 1024 * 1024;
-/** The request log's window: the last this many requests (`GET /__emulator/log`), each path cut to `LOG_PATH_CHARS`. */
-export const LOG_WINDOW = 50_000;
-export const LOG_PATH_CHARS = 256;
+export { LOG_PATH_CHARS, LOG_WINDOW, buildRouter } from "./accounts";
 
-/**
- * A long path cut to LOG_PATH_CHARS, as a string of its own: a slice would keep the whole path alive (V8's
- * sliced strings point into their parent), so a window of 16 KB paths would hold 16 KB each, not 256 bytes.
- */
-const cut = (path: string): string => Buffer.from(`${path.slice(0, LOG_PATH_CHARS - 1)}…`, "utf8").toString("utf8");
-
-/** The API's router: every family's routes, in the list's order, and the services they offer each other. */
-export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
-  const router = new Router();
-  const services = new Services();
-  for (const family of families) family.register({ ...ctx, router, services });
-  return { router, services };
-}
-
-/**
- * Admin endpoints for tests and demos, outside the API (`/__emulator/...`), open only to the root token:
- * create users (restricted or not) with tokens, read the request log, reset the log.
- */
-function adminRoutes(store: Store, log: RequestLogEntry[], now: () => number, faults: Faults, rateLimit: RateLimit): Router {
-  const router = new Router();
-  router.add("PUT", "/rate-limit", { scope: null, auth: "required" }, (ctx) => {
-    const perSecond = jsonObject(ctx).perSecond;
-    try {
-      rateLimit.set(perSecond === null || perSecond === undefined ? undefined : Number(perSecond));
-    } catch (e) {
-      throw badRequest((e as Error).message, "perSecond");
-    }
-    return { perSecond: rateLimit.limit ?? null, limited: rateLimit.limited };
-  });
-  router.add("GET", "/rate-limit", { scope: null, auth: "required" }, () => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited }));
-  router.add("PUT", "/faults", { scope: null, auth: "required" }, (ctx) => {
-    try {
-      faults.set(jsonObject(ctx) as unknown as FaultConfig);
-    } catch (e) {
-      throw badRequest((e as Error).message, "faults");
-    }
-    return { config: faults.config };
-  });
-  router.add("DELETE", "/faults", { scope: null, auth: "required" }, () => {
-    faults.set(undefined);
-    return {};
-  });
-  router.add("GET", "/faults", { scope: null, auth: "required" }, () => ({ config: faults.config ?? null, counts: faults.counts }));
-  router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
-    const body = jsonObject(ctx) as { username?: unknown; restricted?: unknown; scopes?: unknown; global?: unknown };
-    if (typeof body.username !== "string" || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username))
-      throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
-    if (body.restricted !== undefined && typeof body.restricted !== "boolean") throw badRequest("Must be a boolean", "restricted");
-    if (body.scopes !== undefined && typeof body.scopes !== "string") throw badRequest("Must be a string of scopes, or *", "scopes");
-    const global = body.global ?? {};
-    if (
-      typeof global !== "object" ||
-      global === null ||
-      Array.isArray(global) ||
-      Object.values(global).some((v) => typeof v !== "boolean" && typeof v !== "string")
-    )
-      throw badRequest("Must be an object of global grants", "global");
-    if (store.user(body.username)) throw badRequest("username already exists", "username");
-    const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
-    if (user.restricted) user.grants = emptyGrants(global);
-    store.data.users.push(user);
-    const token = {
-      id: store.nextId("token"),
-      label: `${body.username} token`,
-      scopes: body.scopes ?? "*",
-      created: apiTime(now()),
-      expiry: null,
-      token: newTokenValue(),
-      username: user.username,
-    };
-    store.data.tokens.push(token);
-    return { username: user.username, token: token.token };
-  });
-  router.add("GET", "/log", { scope: null, auth: "required" }, () => log);
-  router.add("DELETE", "/log", { scope: null, auth: "required" }, () => {
-    log.length = 0;
-    return {};
-  });
-  return router;
-}
+/** The bearer value of an Authorization header, if it has one. */
+const bearer = (header: string | undefined): string | undefined => (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined);
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const now = opts.now ?? Date.now;
   const token = opts.token ?? newTokenValue();
-  const families = apiFamilies(opts);
-  const store = new Store<EmulatorState>(opts.stateFile, token, now, familyCollections(families));
   const timing: Timing = { speed: opts.speed ?? 0.01 };
   let origin = "";
-  const { router: api, services } = buildRouter(families, { store, now, timing, baseUrl: () => origin });
-  const receiveUpload = services.use(RECEIVE_UPLOAD);
-  const log: RequestLogEntry[] = [];
-  const logWindow = opts.windows?.log ?? LOG_WINDOW;
-  if (opts.windows?.events !== undefined) store.eventsKept = opts.windows.events;
-  /** Notes a request in the log: its path cut to LOG_PATH_CHARS, the oldest tenth let go once past the window. */
-  const record = (entry: RequestLogEntry): void => {
-    log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: cut(entry.path) } : entry);
-    if (log.length > logWindow + logWindow / 10) log.splice(0, log.length - logWindow);
+  const setup = { families: apiFamilies(opts), now, timing, baseUrl: () => origin, faults: opts.faults, rateLimit: opts.rateLimit, windows: opts.windows };
+  const accounts = new Accounts(setup, token, opts.stateFile);
+  addAccountRoutes(accounts.main.admin, accounts);
+  const main = accounts.main;
+  /** The account a request is for: its token's, else the main account (which refuses an unknown token as before). */
+  const accountOf = (req: IncomingMessage): Account => {
+    const value = bearer(req.headers.authorization);
+    return (value !== undefined && accounts.forToken(value)) || main;
   };
-  const faults = new Faults();
-  faults.set(opts.faults);
-  const rateLimit = new RateLimit(opts.rateLimit);
-  const admin = adminRoutes(store, log, now, faults, rateLimit);
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, account: Account): Promise<number> => {
+    const { store } = account;
     const url = requestTarget(req.url);
     const method = (req.method ?? "GET").toUpperCase();
     let router: Router;
@@ -153,17 +64,28 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // The upload URL an image upload hands out: a pre-signed URL, so no token (and no JSON).
     const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
     if (upload && method === "PUT") {
-      await receiveUpload()(upload[1], req);
-      store.save();
-      sendJson(res, 200, {});
-      return 200;
+      // The URL says which upload, not which account: each account's receiver answers 404 before reading the data.
+      for (const [i, holder] of accounts.list().entries()) {
+        try {
+          await holder.services.use(RECEIVE_UPLOAD)()(upload[1], req);
+        } catch (err) {
+          if (err instanceof HttpError && err.status === 404 && i < accounts.list().length - 1) continue;
+          throw err;
+        }
+        holder.store.save();
+        sendJson(res, 200, {});
+        return 200;
+      }
     }
     if (url.pathname.startsWith("/v4/") || url.pathname === "/v4") {
-      router = api;
+      router = account.api;
       path = url.pathname.slice(3) || "/";
     } else if (url.pathname.startsWith("/__emulator/")) {
-      router = admin;
+      router = account.admin;
       path = url.pathname.slice("/__emulator".length);
+      if (account !== main && /^\/accounts(\/|$)/.test(path)) {
+        throw new HttpError(403, [{ reason: "Only the emulator's root token (--token) makes, lists and deletes accounts" }]);
+      }
     } else {
       throw new HttpError(404, [{ reason: "Not found: API paths start with /v4" }]);
     }
@@ -174,7 +96,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (who) {
         ctx.user = who.user;
         ctx.token = who.token;
-        if (router === admin && who.token.token !== token) throw new HttpError(403, [{ reason: "Only the emulator's root token may use /__emulator" }]);
+        if (router === account.admin && who.token.token !== account.token) {
+          throw new HttpError(403, [{ reason: "Only the account's root token may use /__emulator (for the main account, the emulator's --token)" }]);
+        }
         requireScope(who.token, route.scope);
       }
     }
@@ -216,6 +140,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     return e.status;
   };
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const account = accountOf(req);
+    const { faults, rateLimit } = account;
+    const record = (entry: RequestLogEntry) => account.record(entry);
     const method = req.method ?? "";
     const path = req.url ?? "";
     const pathname = requestTarget(path).pathname;
@@ -252,7 +179,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         return res;
       }) as never;
     }
-    const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(req, res)) : handle(req, res);
+    const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(req, res, account)) : handle(req, res, account);
     run
       .then((status) => record(entry(fault === "lost" ? 0 : status)))
       .catch((err: unknown) => {
@@ -265,7 +192,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     try {
       serve(req, res);
     } catch (err) {
-      record({ method: req.method ?? "", path: req.url ?? "", status: answerError(req, res, err) });
+      main.record({ method: req.method ?? "", path: req.url ?? "", status: answerError(req, res, err) });
     }
   });
   server.keepAliveTimeout = 30_000;
@@ -280,15 +207,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   return {
     url: `http://${host}:${addr.port}/v4`,
     token,
-    store,
+    accounts,
+    store: main.store,
     timing,
-    faults,
-    rateLimit,
-    log,
+    faults: main.faults,
+    rateLimit: main.rateLimit,
+    log: main.log,
     close: () =>
       new Promise<void>((resolve) => {
         try {
-          store.save();
+          accounts.saveAll();
         } catch (err) {
           // Every answered change is in the file already: only changes no request saw are lost.
           console.error("emulator:", (err as Error).message);

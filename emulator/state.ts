@@ -165,11 +165,24 @@ export function view<T extends object>(rec: T): Record<string, unknown> {
  */
 export type CoreState = {
   version: 1;
+  /** Which account of the emulator this is (emulator/accounts.ts); a file written before accounts holds none: the first. */
+  account?: AccountMeta;
   nextId: Record<string, number>;
   users: User[];
   tokens: TokenRecord[];
   events: EventRecord[];
 };
+
+/** An account of the emulator: its number, the name its maker gave it, when it was made, and its root token. */
+export interface AccountMeta {
+  id: number;
+  label: string;
+  created: string;
+  token: string;
+}
+
+/** Ids of account n start after (n - 1) × ID_SPAN, so that no two accounts show the same id (as the real API's are unique). */
+export const ID_SPAN = 10_000_000;
 
 /**
  * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
@@ -193,9 +206,11 @@ export class Store<D extends CoreState = CoreState> {
     rootToken: string,
     private readonly now: () => number,
     collections: readonly string[],
+    account?: Omit<AccountMeta, "token">,
   ) {
     const fresh: CoreState = { version: 1, nextId: {}, users: [], tokens: [], events: [] };
     const data: Record<string, unknown> = file && existsSync(file) ? readState(file) : fresh;
+    if (account && data.account === undefined) data.account = { ...account, token: rootToken };
     // A collection missing from the file (one added since the file was written) starts empty.
     for (const k of ["events", ...collections]) data[k] ??= [];
     this.data = data as D;
@@ -216,7 +231,7 @@ export class Store<D extends CoreState = CoreState> {
   }
 
   nextId(kind: string): number {
-    const n = (this.data.nextId[kind] ?? 0) + 1;
+    const n = (this.data.nextId[kind] ?? ((this.data.account?.id ?? 1) - 1) * ID_SPAN) + 1;
     this.data.nextId[kind] = n;
     return n;
   }
@@ -268,7 +283,7 @@ export class StateNotSaved extends Error {
 }
 
 /** A state file's contents, or an error naming the file and what is wrong with it. */
-function readState(file: string): Record<string, unknown> {
+export function readState(file: string): Record<string, unknown> {
   const text = readFileSync(file, "utf8");
   let parsed: unknown;
   try {

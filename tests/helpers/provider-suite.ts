@@ -41,6 +41,9 @@ export function useProviderSuite(opts: { options?: EmulatorOptions; once?: boole
     get token() {
       return emu().token;
     },
+    get accounts() {
+      return emu().accounts;
+    },
     get store() {
       return emu().store;
     },
