@@ -135,7 +135,12 @@ export class Accounts {
     const id = Math.max(...this.byId.keys()) + 1;
     const dir = this.folder();
     if (dir) mkdirSync(dir, { recursive: true });
-    const account = new Account({ id, label: label ?? `account-${id}`, created: apiTime(this.setup.now()) }, newTokenValue(), dir ? join(dir, `${id}.json`) : undefined, this.setup);
+    const account = new Account(
+      { id, label: label ?? `account-${id}`, created: apiTime(this.setup.now()) },
+      newTokenValue(),
+      dir ? join(dir, `${id}.json`) : undefined,
+      this.setup,
+    );
     this.byId.set(id, account);
     account.store.save();
     return account;

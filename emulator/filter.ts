@@ -8,8 +8,9 @@ import { jsonDepth, MAX_JSON_DEPTH } from "./json";
  * `+lt`, `+lte`, `+neq`, `+contains`. A field may be filtered when the listed records hold plain values there
  * (text, numbers, booleans, null, or lists of those), or a list of labelled objects, which a value matches by
  * an item's label (a profile's `interfaces`: the real API answered a configs list filtered by
- * `{"interfaces": "<vlan label>"}`, recorded); anything else is a 400 on `X-Filter`, as the real API answers
- * (`Cannot filter on foo`).
+ * `{"interfaces": "<vlan label>"}`, recorded); a plain field of an object field by its dotted name (the events'
+ * `entity.id`, `entity.type`, which the real API's clients filter on, recorded); anything else is a 400 on
+ * `X-Filter`, as the real API answers (`Cannot filter on foo`).
  */
 
 /** A header the records do not allow: its reason is the 400's, on the field `X-Filter` (emulator/http.ts). */
@@ -39,11 +40,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function filterable(records: unknown[]): (field: string) => boolean {
   if (records.length === 0) return () => true;
   const seen = new Map<string, boolean>();
+  const note = (k: string, v: unknown) => {
+    const plain = isPlain(v) || (Array.isArray(v) && v.every((x) => isPlain(x) || (isObject(x) && "label" in x)));
+    seen.set(k, (seen.get(k) ?? true) && plain);
+  };
   for (const r of records) {
     if (!isObject(r)) continue;
     for (const [k, v] of Object.entries(r)) {
-      const plain = isPlain(v) || (Array.isArray(v) && v.every((x) => isPlain(x) || (isObject(x) && "label" in x)));
-      seen.set(k, (seen.get(k) ?? true) && plain);
+      note(k, v);
+      if (isObject(v)) for (const [sub, w] of Object.entries(v)) note(`${k}.${sub}`, w);
     }
   }
   return (field) => seen.get(field) === true;
@@ -78,13 +83,22 @@ function test(filter: Record<string, unknown>, allowed: (field: string) => boole
       return key === "+and" ? (r) => tests.every((t) => t(r)) : (r) => tests.some((t) => t(r));
     }
     if (key.startsWith("+") || !allowed(key)) throw fail(`Cannot filter on ${key}`);
-    if (isPlain(value)) return (r) => equals(r[key], value);
+    if (isPlain(value)) return (r) => equals(valueAt(r, key), value);
     if (!isObject(value)) throw fail(`Invalid filter value for ${key}`);
     const ops = Object.entries(value).map(([op, operand]) => operator(key, op, operand));
     if (ops.length === 0) throw fail(`Invalid filter value for ${key}`);
-    return (r) => ops.every((t) => t(r[key]));
+    return (r) => ops.every((t) => t(valueAt(r, key)));
   });
   return (r) => parts.every((t) => t(r));
+}
+
+/** A record's field by its name, or a field of an object field by its dotted name (`entity.id`). */
+function valueAt(r: Record<string, unknown>, key: string): unknown {
+  if (key in r) return r[key];
+  const dot = key.indexOf(".");
+  if (dot < 0) return undefined;
+  const outer = r[key.slice(0, dot)];
+  return isObject(outer) ? outer[key.slice(dot + 1)] : undefined;
 }
 
 /** Equality: the same plain value, or a list that holds it (or holds an object of that label). */
@@ -129,7 +143,7 @@ export function applyFilter<T>(items: T[], filter: ListFilter): T[] {
   if (by === undefined) return kept;
   const dir = filter.desc ? -1 : 1;
   const key = (x: T): Plain | undefined => {
-    const v = rec(x)[by];
+    const v = valueAt(rec(x), by);
     if (v === null || v === undefined) return undefined;
     return Array.isArray(v) ? (v.length ? (v[0] as Plain) : undefined) : (v as Plain);
   };

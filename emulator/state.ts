@@ -73,13 +73,44 @@ export interface Step {
   patch?: Record<string, unknown>;
 }
 
+/** What an event is about (`entity`) or also touches (`secondary_entity`), as the real API names it: with its API path. */
+export interface EventEntity {
+  id: number | string;
+  type: string;
+  label: string | null;
+  url: string;
+}
+
+/** An entity of an event: its type, id, label and API path (`/compute/instances/1`; the url gets `/v4`). */
+export const eventEntity = (type: string, id: number | string, label: string | null, path: string): EventEntity => ({ id, type, label, url: `/v4${path}` });
+
+/**
+ * An event as the state keeps it (routes/events.ts `eventView` is what the API shows: its status and progress
+ * follow the clock). An operation that takes time is `scheduled` until `_start`, `started` until `_finish`,
+ * then `finished`; a notification stays `notification` (until `_finish`, if given: a database's create); one
+ * with neither time is `finished` at once.
+ */
 export interface EventRecord {
   id: number;
   action: string;
-  entity: { id: number | string; type: string; label: string | null } | null;
   created: string;
   username: string;
-  status: "finished";
+  entity: EventEntity | null;
+  secondary_entity: EventEntity | null;
+  seen: boolean;
+  read: boolean;
+  /** When the operation starts and ends (ms; the emulator's clock). */
+  _start: number;
+  _finish: number | null;
+  _notification: boolean;
+}
+
+/** How an event follows its operation: when it starts (default: now) and ends, and whether it is a notification. */
+export interface EventTiming {
+  secondary?: EventEntity | null;
+  start?: number;
+  finish?: number;
+  notification?: boolean;
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -236,9 +267,23 @@ export class Store<D extends CoreState = CoreState> {
     return n;
   }
 
-  event(action: string, username: string, entity: EventRecord["entity"]): void {
+  /** Records an event of the account (the last `eventsKept` are kept). */
+  event(action: string, username: string, entity: EventEntity, timing: EventTiming = {}): void {
     const events = this.data.events;
-    events.push({ id: this.nextId("event"), action, entity, created: apiTime(this.now()), username, status: "finished" });
+    const now = this.now();
+    events.push({
+      id: this.nextId("event"),
+      action,
+      created: apiTime(now),
+      username,
+      entity,
+      secondary_entity: timing.secondary ?? null,
+      seen: false,
+      read: false,
+      _start: timing.start ?? now,
+      _finish: timing.finish ?? null,
+      _notification: timing.notification ?? false,
+    });
     if (events.length > this.eventsKept + this.eventsKept / 10) events.splice(0, events.length - this.eventsKept);
   }
 

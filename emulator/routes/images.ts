@@ -4,11 +4,14 @@ import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { checkText } from "../rules";
-import { apiTime, settle, view, type Step } from "../state";
+import { apiTime, eventEntity, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
 
 const rw = { group: "images", level: "read_write" } as const;
+
+/** An image as an event's entity (recorded: type `image`, its API path). */
+const imageEntity = (img: { id: string; label: string }) => eventEntity("image", img.id, img.label, `/images/${img.id}`);
 
 export interface ImageOptions {
   /** The largest upload taken (the spec's 5 GB by default). */
@@ -162,7 +165,12 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       // no data: the data is the image the instance was deployed from, or the disk when there is none.
       _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing), patch: { size: dataSize(disk!.size, inst!.image) } }],
     });
-    store.event("image_create", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    // The real API's capture event (disk_imagize): of the instance the disk is on, the image its secondary entity,
+    // started until the image is available (recorded).
+    store.event("disk_imagize", ctx.user!.username, eventEntity("compute", inst!.id, inst!.label, `/compute/instances/${inst!.id}`), {
+      secondary: imageEntity(img),
+      finish: img._queue[0].at,
+    });
     return imageView(img);
   });
   router.add("POST", "/images/upload", { scope: rw, auth: "required" }, (ctx) => {
@@ -182,7 +190,7 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
       status: "pending_upload",
       _upload: { token, deadline: now() + window, region: region!.id },
     });
-    store.event("image_upload", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    store.event("image_upload", ctx.user!.username, imageEntity(img));
     return { image: imageView(img), upload_to: `${baseUrl()}/upload/${token}` };
   });
   router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => {
@@ -202,13 +210,13 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     if (body.label !== undefined) img.label = body.label as string;
     if (body.description !== undefined) img.description = body.description as string | null;
     img.updated = stamp();
-    store.event("image_update", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    store.event("image_update", ctx.user!.username, imageEntity(img));
     return imageView(img);
   });
   router.add("DELETE", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
     const img = privateImage(ctx);
     d.images = d.images.filter((i) => i !== img);
-    store.event("image_delete", ctx.user!.username, { id: img.id, type: "image", label: img.label });
+    store.event("image_delete", ctx.user!.username, imageEntity(img));
     return {};
   });
 

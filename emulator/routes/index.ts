@@ -3,6 +3,7 @@ import type { EmulatorOptions } from "../options";
 import type { CoreState } from "../state";
 import { computeFamily } from "./compute";
 import { databaseFamily } from "./databases";
+import { eventsFamily } from "./events";
 import { imageFamily } from "./images";
 import { profileFamily } from "./profile";
 import { profileSecurityFamily } from "./profile-security";
@@ -16,7 +17,7 @@ import { vpcFamily } from "./vpc";
  * The order is the routes' registration order; the families' services do not depend on it.
  */
 export const apiFamilies = (opts: EmulatorOptions) =>
-  [referenceFamily, profileFamily, profileSecurityFamily, vpcFamily, imageFamily(opts.images ?? {}), computeFamily, databaseFamily] as const;
+  [referenceFamily, profileFamily, profileSecurityFamily, vpcFamily, imageFamily(opts.images ?? {}), computeFamily, databaseFamily, eventsFamily] as const;
 
 /** The whole state (and state file): the core and every family's collections. */
 export type EmulatorState = CoreState & FamiliesState<ReturnType<typeof apiFamilies>>;

@@ -3,13 +3,17 @@ import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
 import { ipv4Span, checkSubnetIpv4, checkVpcLabel, SubnetSiblings } from "../vpc-rules";
-import { apiTime, settle } from "../state";
+import { apiTime, eventEntity, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
 
 const rw = { group: "vpc", level: "read_write" } as const;
 const ipsRo = { group: "ips", level: "read_only" } as const;
 type Body = Record<string, unknown>;
+
+/** A VPC and a subnet as an event's entity (their API paths). */
+const vpcEntity = (v: { id: number; label: string }) => eventEntity("vpc", v.id, v.label, `/vpcs/${v.id}`);
+const subnetEntity = (s: { id: number; vpc_id: number; label: string }) => eventEntity("subnet", s.id, s.label, `/vpcs/${s.vpc_id}/subnets/${s.id}`);
 
 export interface VpcRecord {
   id: number;
@@ -145,7 +149,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
   const newSubnet = (vpcId: number, label: string, ipv4: string, username: string): SubnetRecord => {
     const s = { id: store.nextId("subnet"), vpc_id: vpcId, label, ipv4, created: stamp(), updated: stamp() };
     d.subnets.push(s);
-    store.event("subnet_create", username, { id: s.id, type: "subnet", label });
+    store.event("subnet_create", username, subnetEntity(s));
     return s;
   };
 
@@ -184,7 +188,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     };
     d.vpcs.push(v);
     if (u.restricted) u.grants!.vpc.push({ id: v.id, label: v.label, permissions: "read_write" });
-    store.event("vpc_create", u.username, { id: v.id, type: "vpc", label: v.label });
+    store.event("vpc_create", u.username, vpcEntity(v));
     for (const s of subnets as Array<{ label: string; ipv4: string }>) newSubnet(v.id, s.label, s.ipv4, u.username);
     return vpcView(v);
   });
@@ -203,7 +207,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, {
       updated: stamp(),
     });
-    store.event("vpc_update", ctx.user!.username, { id: v.id, type: "vpc", label: v.label });
+    store.event("vpc_update", ctx.user!.username, vpcEntity(v));
     return vpcView(v);
   });
   router.add("DELETE", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -214,8 +218,8 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     if (blocked.length) throw badRequest(`The VPC cannot be deleted. ${blocked.join(". ")}`);
     d.subnets = d.subnets.filter((s) => s.vpc_id !== v.id);
     d.vpcs = d.vpcs.filter((x) => x !== v);
-    store.event("vpc_delete", ctx.user!.username, { id: v.id, type: "vpc", label: v.label });
-    for (const s of subnets) store.event("subnet_delete", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    store.event("vpc_delete", ctx.user!.username, vpcEntity(v));
+    for (const s of subnets) store.event("subnet_delete", ctx.user!.username, subnetEntity(s));
     return {};
   });
   router.add("GET", "/vpcs/{vpcId}/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips([vpc(ctx)]), ctx));
@@ -243,7 +247,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     errors.throwIfAny();
     if (body.label !== undefined) s.label = body.label as string;
     s.updated = stamp();
-    store.event("subnet_update", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    store.event("subnet_update", ctx.user!.username, subnetEntity(s));
     return subnetView(s);
   });
   router.add("DELETE", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -251,7 +255,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const why = inUse(s);
     if (why) throw badRequest(why);
     d.subnets = d.subnets.filter((x) => x !== s);
-    store.event("subnet_delete", ctx.user!.username, { id: s.id, type: "subnet", label: s.label });
+    store.event("subnet_delete", ctx.user!.username, subnetEntity(s));
     return {};
   });
 

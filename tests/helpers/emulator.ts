@@ -43,9 +43,9 @@ export async function call(
   emu: Emulator,
   method: string,
   path: string,
-  opts: { token?: string | null; body?: unknown; rawBody?: string; contentType?: string } = {},
+  opts: { token?: string | null; body?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   const token = opts.token === undefined ? emu.token : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
@@ -83,6 +83,13 @@ export async function get(emu: Emulator, path: string, opts: { token?: string | 
 }
 
 /** Every item of a paginated list, page after page (`path` without page or page_size). */
+/** The account's events of an action, through the API (`GET /account/events`, X-Filter on `action`), newest first. */
+export async function events(emu: Emulator, action: string, opts: { token?: string | null } = {}): Promise<any[]> {
+  const answer = await call(emu, "GET", "/account/events?page_size=500", { ...opts, headers: { "x-filter": JSON.stringify({ action }) } });
+  if (answer.status !== 200) throw new Error(`GET /account/events: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
 export async function list(emu: Emulator, path: string, opts: { token?: string | null } = {}): Promise<any[]> {
   const items: any[] = [];
   const sep = path.includes("?") ? "&" : "?";

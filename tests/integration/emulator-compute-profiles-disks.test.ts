@@ -1,6 +1,6 @@
 import { BASE_MS } from "../../emulator/routes/compute";
 import { useComputeEmulator, I, fields } from "../helpers/compute-calls";
-import { call } from "../helpers/emulator";
+import { call, events } from "../helpers/emulator";
 
 /** An instance's configuration profiles (with their interfaces) and disks. */
 
@@ -39,8 +39,7 @@ describe("configuration profiles and interfaces", () => {
     const base = `${I(inst.id)}/configs/${cfg.id}/interfaces`;
     const pub = cfg.interfaces[0];
     expect(pub).toMatchObject({ purpose: "public", primary: true, active: true });
-    // not shown by the API: events (how they are listed is not part of the spec).
-    const events = () => emu().store.data.events.filter((e) => e.action === "compute_config_update").length;
+    const updates = async () => (await events(emu(), "compute_config_update")).length;
 
     const v1 = (await call(emu(), "POST", base, { body: { purpose: "vlan", label: "backend", ipam_address: "10.0.0.1/24", primary: true } })).body;
     expect(v1).toMatchObject({ purpose: "vlan", label: "backend", primary: true, active: false });
@@ -48,7 +47,7 @@ describe("configuration profiles and interfaces", () => {
     await call(emu(), "POST", base, { body: { purpose: "vlan", label: "other" } });
     expect((await call(emu(), "POST", base, { body: { purpose: "vlan", label: "fourth" } })).body.errors[0].reason).toMatch(/at most 3/);
     expect((await call(emu(), "POST", base, { body: {} })).body.errors[0].field).toBe("purpose");
-    expect(events()).toBe(2);
+    expect(await updates()).toBe(2);
 
     const list = (await call(emu(), "GET", base)).body;
     expect(Array.isArray(list)).toBe(true);
@@ -68,7 +67,7 @@ describe("configuration profiles and interfaces", () => {
     await call(emu(), "POST", `${I(inst.id)}/shutdown`, { body: {} });
     tick(BASE_MS.shutting_down);
     expect((await call(emu(), "DELETE", `${base}/${pub.id}`)).status).toBe(200);
-    expect(events()).toBe(6);
+    expect(await updates()).toBe(6);
   });
 
   test("a PUT of interfaces redefines all of them; index fixes eth0..eth2", async () => {

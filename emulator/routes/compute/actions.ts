@@ -9,6 +9,7 @@ import type { ConfigRecord, InstanceRecord } from "./records";
 /** Instance actions (`I/...`): boot, reboot, shutdown, resize, mutate, rebuild, password, rescue, clone. */
 export function registerActionRoutes(router: Router, compute: ComputeContext): void {
   const { store, d, now, dur, stamp, typeOf, regionOf, canSee, requireAdd, instance, settleAll, disksOf, configsOf, busy, running, usedDisk } = compute;
+  const { instanceEntity, configEntity, instanceEvent, instanceNote } = compute;
   const { instanceView, publicIp, privateIp, checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, newDisk, newConfig, deployImage } = compute;
 
   /** The profile to boot with (rules 2 and 3). */
@@ -54,12 +55,14 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
         at: last.at + dur(willRun ? "rebooting" : "booting"),
         patch: { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) },
       });
-      store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+      // Queued behind what is under way: scheduled until then (recorded: a boot waits as scheduled while the create runs).
+      instanceEvent("compute_boot", ctx.user!.username, inst, { start: last.at, secondary: configEntity(cfg) });
       return {};
     }
     if (running(inst)) return {}; // already running: nothing to do (a repeated boot is harmless)
-    bootInto(inst, pickConfig(inst, body.config_id, false), "booting", dur("booting"));
-    store.event("compute_boot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    const cfg = pickConfig(inst, body.config_id, false);
+    bootInto(inst, cfg, "booting", dur("booting"));
+    instanceEvent("compute_boot", ctx.user!.username, inst, { secondary: configEntity(cfg) });
     return {};
   });
 
@@ -67,8 +70,9 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     if (busy(inst)) throw busyError();
-    bootInto(inst, pickConfig(inst, body.config_id, true), "rebooting", dur("rebooting"));
-    store.event("compute_reboot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    const cfg = pickConfig(inst, body.config_id, true);
+    bootInto(inst, cfg, "rebooting", dur("rebooting"));
+    instanceEvent("compute_reboot", ctx.user!.username, inst, { secondary: configEntity(cfg) });
     return {};
   });
 
@@ -79,7 +83,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     inst.status = "shutting_down";
     inst._queue.push({ status: "offline", at: now() + dur("shutting_down"), patch: { _activeInterfaces: [] } });
     settleAll(inst);
-    store.event("compute_shutdown", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceEvent("compute_shutdown", ctx.user!.username, inst);
     return {};
   });
 
@@ -129,7 +133,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     errors.throwIfAny();
     if (busy(inst)) throw busyError();
     migrate(inst, body.type as string, body.allow_auto_disk_resize !== false, "type");
-    store.event("compute_resize", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceEvent("compute_resize", ctx.user!.username, inst);
     return {};
   });
 
@@ -140,7 +144,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const successor = typeOf(inst.type)?.successor;
     if (!successor) throw badRequest(`Type ${inst.type} has no upgrade available`);
     migrate(inst, successor, body.allow_auto_disk_resize !== false, "type");
-    store.event("compute_mutate", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceEvent("compute_mutate", ctx.user!.username, inst);
     return {};
   });
 
@@ -179,7 +183,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const patch = booted ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : { _lastBootedConfig: null };
     inst._queue.push({ status: booted ? "running" : "offline", at: now() + ms, patch });
     settleAll(inst);
-    store.event("compute_rebuild", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceEvent("compute_rebuild", ctx.user!.username, inst);
     return instanceView(inst);
   });
 
@@ -194,7 +198,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     if (data.length === 0) throw badRequest("The instance has no disk to set a password on");
     if (data.length > 1) throw badRequest("The instance has several non-swap disks: use the per-disk password reset");
     inst._rootPassHash = hash(body.root_pass as string);
-    store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("password_reset", ctx.user!.username, inst);
     return {};
   });
 
@@ -307,7 +311,8 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     tgt.status = "cloning";
     tgt._queue.push({ status: "offline", at: done });
     src._clones.push(done);
-    store.event("compute_clone", user.username, { id: src.id, type: "compute", label: src.label });
+    // An event of the source, the clone its secondary entity (recorded).
+    instanceEvent("compute_clone", user.username, src, { finish: done, secondary: instanceEntity(tgt) });
     settleAll(tgt);
     return instanceView(tgt);
   });

@@ -8,6 +8,7 @@ import type { BackupRecord, InstanceRecord } from "./records";
 /** Instance backups (`I/backups...`): list, snapshot, enable, cancel, view, restore. */
 export function registerBackupRoutes(router: Router, compute: ComputeContext): void {
   const { store, d, now, dur, typeOf, canSee, instance, settleAll, disksOf, configsOf, busy, usedDisk, restoreInto } = compute;
+  const { instanceEvent, instanceNote } = compute;
 
   const backupsOf = (id: number) => d.backups.filter((b) => b.compute_id === id).map((b) => settle(b, now()));
   /** A backup record without `compute_id`: the instance is in the path, and the real API never answers it. */
@@ -74,14 +75,15 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     d.backups = d.backups.filter((b) => !(b.compute_id === inst.id && b.type === "snapshot"));
     const snap = snapshotOf(inst, body.label, "snapshot");
     d.backups.push(snap);
-    store.event("backups_snapshot", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    // The real API's snapshot event (linode_snapshot, renamed): started until the snapshot is taken.
+    instanceEvent("compute_snapshot", ctx.user!.username, inst, { finish: Math.max(...snap._queue.map((step) => step.at)) });
     return backupView(snap);
   });
 
   router.add("POST", "/compute/instances/{computeId}/backups/enable", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     inst.backups = { ...inst.backups, enabled: true, available: true };
-    store.event("backups_enable", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("backups_enable", ctx.user!.username, inst, { notification: true });
     return {};
   });
 
@@ -89,7 +91,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     inst.backups = { ...inst.backups, enabled: false, available: false, last_successful: null };
     d.backups = d.backups.filter((b) => b.compute_id !== inst.id);
-    store.event("backups_cancel", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("backups_cancel", ctx.user!.username, inst, { notification: true });
     return {};
   });
 
@@ -121,7 +123,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     target._queue.push({ status: "offline", at: now() + dur("restoring") });
     if (body.overwrite === true) target._rootPassHash = b._source.rootPassHash;
     settleAll(target);
-    store.event("backups_restore", ctx.user!.username, { id: target.id, type: "compute", label: target.label });
+    instanceEvent("backups_restore", ctx.user!.username, target);
     return {};
   });
 }

@@ -7,8 +7,8 @@ import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
 export function registerConfigRoutes(router: Router, compute: ComputeContext): void {
-  const { store, d, stamp, typeOf, instance, disksOf, configsOf, running, helpersDefault, newConfig } = compute;
-  const { configView, ifaceView, ifaceActive, ifaceRecord } = compute;
+  const { d, stamp, typeOf, instance, disksOf, configsOf, running, helpersDefault, newConfig } = compute;
+  const { configView, ifaceView, ifaceActive, ifaceRecord, configEntity, instanceNote } = compute;
 
   const config = (ctx: RequestContext, inst: InstanceRecord) => {
     const c = configsOf(inst.id).find((x) => String(x.id) === ctx.params.configId);
@@ -120,7 +120,8 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const fields = configFields(inst, body, errors, taken);
     errors.throwIfAny();
     const cfg = newConfig(inst.id, { ...fields, label: fields.label! });
-    store.event("compute_config_create", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    // A notification of the instance, the profile its secondary entity (recorded: linode_config_create).
+    instanceNote("compute_config_create", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return configView(inst, cfg);
   });
   router.add("GET", "/compute/instances/{computeId}/configs/{configId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -135,7 +136,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const fields = configFields(inst, jsonObject(ctx), errors, taken, cfg);
     errors.throwIfAny();
     Object.assign(cfg, fields, { updated: stamp() });
-    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return configView(inst, cfg);
   });
   router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -146,7 +147,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     }
     d.configs = d.configs.filter((c) => c !== cfg);
     if (inst._lastBootedConfig === cfg.id) inst._lastBootedConfig = null;
-    store.event("compute_config_delete", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_delete", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
 
@@ -173,7 +174,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     errors.throwIfAny();
     if (rec.primary) for (const i of cfg.interfaces) i.primary = false;
     cfg.interfaces.push(rec);
-    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return ifaceView(inst, cfg, rec);
   });
   router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces/order", { scope: rw, auth: "required" }, (ctx) => {
@@ -185,7 +186,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       throw badRequest("ids must list every interface of the profile exactly once", "ids");
     }
     cfg.interfaces = (ids as number[]).map((id) => cfg.interfaces.find((i) => i.id === id)!);
-    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
   router.add("GET", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -221,7 +222,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
         i.ip_ranges = body.ip_ranges as string[];
       }
     }
-    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return ifaceView(inst, cfg, i);
   });
   router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -232,7 +233,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       throw badRequest("An active interface cannot be deleted: shut the instance down, or reboot it with another profile, first");
     }
     cfg.interfaces = cfg.interfaces.filter((x) => x !== i);
-    store.event("compute_config_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
 }

@@ -2,6 +2,7 @@ import type { FamilyContext } from "../../family";
 import { computeAccess } from "./access";
 import { computeBase } from "./base";
 import { computeChecks } from "./checks";
+import { computeEvents } from "./events";
 import { computeNetwork } from "./network";
 import { computeProvisioning } from "./provisioning";
 import { computeViews } from "./views";
@@ -25,5 +26,6 @@ export function createComputeContext(family: FamilyContext) {
     ...computeNetwork(base, family.services),
     ...computeChecks(base, family.services),
     ...computeProvisioning(base),
+    ...computeEvents(base),
   };
 }

@@ -7,8 +7,8 @@ import type { DiskRecord, InstanceRecord } from "./records";
 
 /** Instance disks (`I/disks...`): list, create, view, update, resize, password reset, delete. */
 export function registerDiskRoutes(router: Router, compute: ComputeContext): void {
-  const { store, d, now, dur, stamp, typeOf, instance, disksOf, configsOf, busy, running, usedDisk, diskView, newDisk } = compute;
-  const { checkImage, checkRootPass, checkKeys, checkScript } = compute;
+  const { d, now, dur, stamp, typeOf, instance, disksOf, configsOf, busy, running, usedDisk, diskView, newDisk } = compute;
+  const { checkImage, checkRootPass, checkKeys, checkScript, diskEntity, instanceEvent, instanceNote } = compute;
 
   const disk = (ctx: RequestContext, inst: InstanceRecord) => {
     const x = disksOf(inst.id).find((y) => String(y.id) === ctx.params.diskId);
@@ -47,7 +47,8 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const label = (body.label as string | undefined) ?? `${img!.label} Disk`;
     const filesystem = (body.filesystem as DiskRecord["filesystem"] | undefined) ?? "ext4";
     const x = newDisk(inst.id, label, body.size as number, filesystem, dur("disk"));
-    store.event("disk_create", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    // An event of the instance, the disk its secondary entity (recorded), finished when the disk is ready.
+    instanceEvent("disk_create", ctx.user!.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
     return diskView(x);
   });
   router.add("GET", "/compute/instances/{computeId}/disks/{diskId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -78,7 +79,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     x.status = "not ready";
     x._queue.push({ status: "ready", at: now() + dur("disk"), patch: { size: body.size, updated: apiTime(now() + dur("disk")) } });
     settle(x, now());
-    store.event("disk_resize", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    instanceEvent("disk_resize", ctx.user!.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
     return {};
   });
   router.add("POST", "/compute/instances/{computeId}/disks/{diskId}/password", { scope: rw, auth: "required" }, (ctx) => {
@@ -95,7 +96,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     }
     errors.throwIfAny();
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset a disk's root password");
-    store.event("password_reset", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("password_reset", ctx.user!.username, inst, { secondary: diskEntity(disk(ctx, inst)) });
     return {};
   });
   router.add("DELETE", "/compute/instances/{computeId}/disks/{diskId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -106,7 +107,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     }
     d.disks = d.disks.filter((y) => y !== x);
     for (const c of configsOf(inst.id)) for (const [slot, v] of Object.entries(c.devices)) if (v?.disk_id === x.id) c.devices[slot] = null;
-    store.event("disk_delete", ctx.user!.username, { id: x.id, type: "disk", label: x.label });
+    instanceNote("disk_delete", ctx.user!.username, inst, { secondary: diskEntity(x) });
     return {};
   });
 }

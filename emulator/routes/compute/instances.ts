@@ -3,13 +3,14 @@ import { GONE, hash, isInt, ro, rw, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
 import { checkInstanceLabel, tagsError } from "../../rules";
-import { settle } from "../../state";
+import { eventEntity, settle } from "../../state";
 import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
 
 /** Instances (`/compute/instances`, `I`): list, create, view, update, delete; and their statistics, transfer, volumes, NodeBalancers. */
 export function registerInstanceRoutes(router: Router, compute: ComputeContext): void {
   const { store, d, now, dur, stamp, typeOf, regionOf, canSee, requireAdd, purge, instance, settleAll, disksOf, instanceView, publicIp, privateIp } = compute;
   const { checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, buildInterfaces, deployImage, restoreInto } = compute;
+  const { instanceEvent, instanceNote, configEntity } = compute;
 
   router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) => {
     purge();
@@ -117,7 +118,15 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
       });
       if (backup) inst._rootPassHash = backup._source.rootPassHash;
     }
-    store.event("compute_create", user.username, { id, type: "compute", label: inst.label });
+    // As recorded: the create's event (the image its secondary entity), and when it boots, a boot event of the
+    // profile, scheduled until the create's part is done (the last `booting` share of the provisioning here).
+    const image = img ? eventEntity("image", img.id, img.label, `/images/${img.id}`) : null;
+    const rests = inst._queue.at(-1)?.at ?? now();
+    if (booted && cfg && inst._queue.length) {
+      const createDone = Math.max(now(), rests - dur("booting"));
+      instanceEvent("compute_create", user.username, inst, { finish: createDone, secondary: image });
+      instanceEvent("compute_boot", user.username, inst, { start: createDone, finish: rests, secondary: configEntity(cfg) });
+    } else instanceEvent("compute_create", user.username, inst, { finish: rests, secondary: image });
     settleAll(inst);
     return instanceView(inst);
   });
@@ -179,7 +188,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     }
     errors.throwIfAny();
     Object.assign(inst, next, { updated: stamp() });
-    store.event("compute_update", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceNote("compute_update", ctx.user!.username, inst);
     return instanceView(inst);
   });
 
@@ -193,7 +202,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     inst.status = "deleting";
     inst._queue = [{ status: GONE, at: now() + dur("deleting") }];
     for (const x of disksOf(inst.id)) Object.assign(x, { status: "deleting", _queue: [] });
-    store.event("compute_delete", ctx.user!.username, { id: inst.id, type: "compute", label: inst.label });
+    instanceEvent("compute_delete", ctx.user!.username, inst);
     purge();
     return {};
   });

@@ -7,7 +7,7 @@ import type { DatabaseBackupRecord, DatabaseRecord, Engine } from "./records";
  * delete, restore. The daily automatic backups are made as time passes (the context's `find`).
  */
 export function registerBackupRoutes(router: Router, databases: DatabaseContext, engine: Engine): void {
-  const { store, d, now, dur, stamp, find, requireStatus, notProvisioning } = databases;
+  const { store, d, now, dur, stamp, find, requireStatus, notProvisioning, dbEvent } = databases;
   const base = `/databases/${engine}/instances`;
 
   // Backups: the spec states read_write even to list and view them.
@@ -47,7 +47,7 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     });
     db.status = "backing_up";
     db._queue.push({ status: "active", at: done });
-    store.event("database_backup_create", ctx.user!.username, { id: db.id, type: "database", label: db.label });
+    dbEvent("database_backup_create", ctx.user!.username, db, { finish: done });
     return {};
   });
   router.add("GET", `${base}/{instanceId}/backups/{backupId}`, { scope: rw, auth: "required" }, (ctx) => {
@@ -71,7 +71,7 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     const end = db._resetSinceBackup ? "failed" : "active";
     db.status = "restoring";
     db._queue.push({ status: end, at: now() + dur("restoring") });
-    store.event("database_restore", ctx.user!.username, { id: db.id, type: "database", label: db.label });
+    dbEvent("database_restore", ctx.user!.username, db, { finish: now() + dur("restoring") });
     return {};
   });
 }

@@ -43,7 +43,7 @@ function checkUpdates(v: unknown, errors: FieldErrors): void {
 
 /** An engine's clusters (`/databases/<engine>/instances`): list, create, view, update, delete. */
 export function registerClusterRoutes(router: Router, databases: DatabaseContext, engine: Engine): void {
-  const { store, d, now, dur, stamp, canSee, find, requireStatus, unrestricted, dbView, typeOf } = databases;
+  const { store, d, now, dur, stamp, canSee, find, requireStatus, unrestricted, dbView, typeOf, dbEvent } = databases;
   const base = `/databases/${engine}/instances`;
 
   const checkLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord) => {
@@ -133,7 +133,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     };
     d.databases.push(db);
     if (u.restricted) u.grants!.database.push({ id, label, permissions: "read_write" });
-    store.event("database_create", u.username, { id, type: "database", label });
+    dbEvent("database_create", u.username, db, { notification: true, finish: db._queue[0].at });
     return dbView(db);
   });
 
@@ -176,7 +176,9 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
       if (body.allow_list !== undefined) db.allow_list = body.allow_list as string[];
     }
     db.updated = stamp();
-    store.event("database_update", ctx.user!.username, { id: db.id, type: "database", label: db.label });
+    // A change that takes time is a notification until it is done (recorded in 2024); others are finished at once.
+    const until = db._queue.at(-1)?.at;
+    dbEvent("database_update", ctx.user!.username, db, until !== undefined && until > now() ? { notification: true, finish: until } : {});
     return dbView(db);
   });
 
@@ -186,7 +188,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     requireStatus(db, ["active", "degraded", "failed"], "be deleted");
     d.databases = d.databases.filter((x) => x !== db);
     d.databaseBackups = d.databaseBackups.filter((b) => b.database_id !== db.id);
-    store.event("database_delete", ctx.user!.username, { id: db.id, type: "database", label: db.label });
+    dbEvent("database_delete", ctx.user!.username, db);
     return {};
   });
 }

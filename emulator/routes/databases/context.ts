@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import type { FamilyContext } from "../../family";
 import { badRequest, forbidden, notFound, type RequestContext } from "../../http";
-import { apiTime, settle, view } from "../../state";
+import { apiTime, eventEntity, settle, view, type EventTiming } from "../../state";
 import { scaled } from "../../timing";
 import { databaseState, type DatabaseRecord, type Engine } from "./records";
 
@@ -85,5 +85,11 @@ export function createDatabaseContext({ store, now, timing }: FamilyContext) {
     return { ...v, engine: db.engine, members };
   };
   const typeOf = (id: unknown) => catalog.types.find((t) => t.id === id);
-  return { store, d, now, dur, stamp, canSee, find, requireStatus, notProvisioning, unrestricted, dbView, typeOf };
+  /**
+   * An event of a database (recorded: entity type `database`, its engine's path). A create is a
+   * `notification` until the cluster is active, then `finished` (as the real API's database_create was).
+   */
+  const dbEvent = (action: string, username: string, db: DatabaseRecord, timing: EventTiming = {}) =>
+    store.event(action, username, eventEntity("database", db.id, db.label, `/databases/${db.engine}/instances/${db.id}`), timing);
+  return { store, d, now, dur, stamp, canSee, find, requireStatus, notProvisioning, unrestricted, dbView, typeOf, dbEvent };
 }

@@ -6,7 +6,7 @@ const ROOT_USER: Record<Engine, string> = { mysql: "root", postgresql: "postgres
 
 /** An engine's cluster credentials (shown and reset), its CA certificate, and its patch action. */
 export function registerCredentialRoutes(router: Router, databases: DatabaseContext, engine: Engine): void {
-  const { store, now, dur, find, requireStatus, unrestricted } = databases;
+  const { now, dur, find, requireStatus, unrestricted, dbEvent } = databases;
   const base = `/databases/${engine}/instances`;
 
   router.add("GET", `${base}/{instanceId}/credentials`, { scope: ro, auth: "required" }, (ctx) => {
@@ -19,7 +19,7 @@ export function registerCredentialRoutes(router: Router, databases: DatabaseCont
     const db = find(ctx, engine, "read_write");
     db._password = newPassword();
     db._resetSinceBackup = true;
-    store.event("database_credentials_reset", ctx.user!.username, { id: db.id, type: "database", label: db.label });
+    dbEvent("database_credentials_reset", ctx.user!.username, db);
     return {};
   });
   router.add("POST", `${base}/{instanceId}/patch`, { scope: rw, auth: "required" }, (ctx) => {
