@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { accountAdminRoutes, type RequestLogEntry } from "./admin";
 import { Faults, type FaultConfig } from "./faults";
-import { Router } from "./http";
+import { requireScope } from "./auth";
+import { HttpError, NO_CONTENT, requestTarget, Router, type RequestContext } from "./http";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
@@ -82,6 +83,29 @@ export class Account {
   /** True when the bearer value is a token of this account (revoked ones are gone from the state). */
   holds(value: string): boolean {
     return this.store.data.tokens.some((t) => t.token === value);
+  }
+
+  /**
+   * An API request made inside the emulator as the account's owner (its root token): a fixture's requests. The
+   * routes, checks and saving are a request's; no fault, rate limit or log entry (it is not traffic).
+   */
+  async call(method: string, target: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+    const { pathname, query } = requestTarget(target);
+    const token = this.store.data.tokens.find((t) => t.token === this.token);
+    const user = token && this.store.user(token.username);
+    if (!token || !user) throw new Error(`account ${this.id} has lost its root token`);
+    try {
+      const { route, params } = this.api.match(method, pathname);
+      requireScope(token, route.scope);
+      const json = body === undefined ? {} : (JSON.parse(JSON.stringify(body)) as unknown);
+      const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
+      const result = await route.handler(ctx);
+      if (method !== "GET") this.store.save();
+      return result === NO_CONTENT ? { status: 204, body: undefined } : { status: route.status ?? 200, body: result };
+    } catch (err) {
+      if (err instanceof HttpError) return { status: err.status, body: { errors: err.errors } };
+      throw err;
+    }
   }
 
   /** Notes a request in the log: its path cut to LOG_PATH_CHARS, the oldest tenth let go once past the window. */

@@ -1,5 +1,6 @@
 import type { FaultConfig, Faults } from "./faults";
-import { badRequest, jsonObject, notFound, Router } from "./http";
+import { exportAccount, loadFixture, readFixture } from "./fixtures";
+import { badRequest, HttpError, jsonObject, notFound, Router } from "./http";
 import type { RateLimit } from "./rate-limit";
 import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta, type Store } from "./state";
 
@@ -20,6 +21,7 @@ export interface AdminAccount {
   readonly log: RequestLogEntry[];
   readonly faults: Faults;
   readonly rateLimit: RateLimit;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 }
 
 /** The emulator's accounts, as the endpoints that make and delete them see them. */
@@ -91,6 +93,12 @@ export function accountAdminRoutes(account: AdminAccount, now: () => number): Ro
     store.data.tokens.push(token);
     return { username: user.username, token: token.token };
   });
+  // Fixtures (emulator/fixtures.ts, docs/fixtures.md): the account as a document, and a document loaded into it.
+  router.add("GET", "/export", { scope: null, auth: "required" }, () => exportAccount(store, now()));
+  router.add("POST", "/import", { scope: null, auth: "required" }, async (ctx) => {
+    const loaded = await loadFixture(account, readFixture(ctx.body, store));
+    return { loaded };
+  });
   router.add("GET", "/log", { scope: null, auth: "required" }, () => log);
   router.add("DELETE", "/log", { scope: null, auth: "required" }, () => {
     log.length = 0;
@@ -112,11 +120,27 @@ function accountView(account: AdminAccount, withToken: boolean) {
  */
 export function addAccountRoutes(router: Router, accounts: AccountDirectory): void {
   router.add("GET", "/accounts", { scope: null, auth: "required" }, () => ({ data: accounts.list().map((a) => accountView(a, false)) }));
-  router.add("POST", "/accounts", { scope: null, auth: "required" }, (ctx) => {
-    const { label } = jsonObject(ctx);
+  router.add("POST", "/accounts", { scope: null, auth: "required" }, async (ctx) => {
+    const { label, fixture } = jsonObject(ctx);
     if (label !== undefined && (typeof label !== "string" || !/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(label)))
       throw badRequest("Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit", "label");
-    return accountView(accounts.create(label), true);
+    const account = accounts.create(label);
+    // An account may start from a fixture: made with it, or not at all.
+    if (fixture !== undefined) {
+      try {
+        await loadFixture(account, readFixture(fixture, account.store));
+        account.store.save();
+      } catch (err) {
+        accounts.remove(account.id);
+        if (err instanceof HttpError)
+          throw new HttpError(
+            err.status,
+            err.errors.map((e) => ({ ...e, reason: `fixture: ${e.reason}` })),
+          );
+        throw err;
+      }
+    }
+    return accountView(account, true);
   });
   router.add("GET", "/accounts/{accountId}", { scope: null, auth: "required" }, (ctx) => {
     const account = accounts.get(Number(ctx.params.accountId));

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
+import { HttpError } from "./http";
 import { startEmulator } from "./server";
 
-const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--speed F] [--faults SPEC] [--rate-limit N]
+const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
   --host ADDR   address to listen on (default 127.0.0.1)
   --token T     the bearer token to accept, with every scope (random when omitted)
   --state FILE  keep the state in FILE across restarts
+  --fixture FILE  start the account from FILE (docs/fixtures.md: records exported with
+                GET /__emulator/export, or API requests written by hand), when it starts empty
   --speed F     how long status changes take: 1 (the default) is seconds, as a demo shows them;
                 0.01 near-instant; 0 instant
   --faults SPEC inject faults: seed=N,rate=R[,kinds=429+500+502+503+drop+slow+lost][,slow=MS]
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
         speed: { type: "string", default: "1" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
+        fixture: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -65,12 +70,21 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: ${(e as Error).message}`);
     process.exit(2);
   }
+  let fixture: unknown;
+  if (values.fixture !== undefined) {
+    try {
+      fixture = JSON.parse(readFileSync(values.fixture, "utf8"));
+    } catch (e) {
+      console.error(`compute-emulator: --fixture ${values.fixture}: ${(e as Error).message}`);
+      process.exit(2);
+    }
+  }
   let emu;
   try {
-    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, speed, faults, rateLimit });
+    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, fixture, speed, faults, rateLimit });
   } catch (e) {
-    // A state file that is not one, or cannot be written; a port taken: said in one line, not a stack.
-    console.error(`compute-emulator: ${(e as Error).message}`);
+    // A state file that is not one, or cannot be written; a fixture refused; a port taken: one line, not a stack.
+    console.error(`compute-emulator: ${values.fixture && e instanceof HttpError ? `--fixture ${values.fixture}: ` : ""}${(e as Error).message}`);
     process.exit(1);
   }
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));

@@ -31,4 +31,9 @@ export interface EmulatorOptions {
    * last `events` events (10,000). The soak (scripts/bench/soak.ts) shrinks them to show the plateau sooner.
    */
   windows?: { log?: number; events?: number };
+  /**
+   * A fixture document (emulator/fixtures.ts, docs/fixtures.md) loaded into the main account when it starts
+   * empty (no state file yet, or none): `--fixture FILE`.
+   */
+  fixture?: unknown;
 }

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { existsSync } from "node:fs";
 import { Accounts, type Account } from "./accounts";
+import { loadFixture, readFixture } from "./fixtures";
 import { addAccountRoutes, type RequestLogEntry } from "./admin";
 import { authenticate, requireScope } from "./auth";
 import type { Faults } from "./faults";
@@ -46,9 +48,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const timing: Timing = { speed: opts.speed ?? 0.01 };
   let origin = "";
   const setup = { families: apiFamilies(opts), now, timing, baseUrl: () => origin, faults: opts.faults, rateLimit: opts.rateLimit, windows: opts.windows };
+  // A fixture is for an account that starts empty: not one kept from an earlier run.
+  const fresh = !(opts.stateFile && existsSync(opts.stateFile));
   const accounts = new Accounts(setup, token, opts.stateFile);
   addAccountRoutes(accounts.main.admin, accounts);
   const main = accounts.main;
+  if (opts.fixture !== undefined && fresh) {
+    await loadFixture(main, readFixture(opts.fixture, main.store));
+    main.store.save();
+  }
   /** The account a request is for: its token's, else the main account (which refuses an unknown token as before). */
   const accountOf = (req: IncomingMessage): Account => {
     const value = bearer(req.headers.authorization);

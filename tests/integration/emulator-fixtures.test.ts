@@ -1,0 +1,130 @@
+/**
+ * Fixtures (issue 46, docs/fixtures.md): an account exported and loaded into another account, or another
+ * emulator, answers every read of the spec as the original does; a fixture written by hand (API requests) makes
+ * what it says; a fixture refused changes nothing; a later version is refused by its number, and the version-1
+ * file kept here loads (a later emulator reads an earlier file); `--fixture FILE` starts the command from one.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Emulator } from "../../emulator/server";
+import { call, emulator, list, ROOT_TOKEN } from "../helpers/emulator";
+import { fill, fixtures, specEndpoints } from "../helpers/spec-endpoints";
+
+const SEED = join(__dirname, "../fixtures/emulator/seed-v1.json");
+const CLOCK = Date.parse("2026-03-10T12:00:00Z");
+const reads = specEndpoints().filter((e) => e.method === "GET");
+
+let emu: Emulator;
+beforeEach(async () => {
+  emu = await emulator({ now: () => CLOCK, speed: 0 });
+});
+afterEach(async () => {
+  await emu.close();
+});
+
+/** Every GET of the spec, with the ids of the fixture records, as `token` sees them (its own tokens left out). */
+async function answers(target: Emulator, ids: Record<string, string>, token: string): Promise<Record<string, unknown>> {
+  const seen: Record<string, unknown> = {};
+  for (const e of reads) {
+    if (e.path.startsWith("/profile/tokens")) continue; // each account's own
+    const path = fill(e.path, ids, new Date(CLOCK));
+    const answer = await call(target, "GET", path, { token });
+    seen[path] = [answer.status, answer.body];
+  }
+  const events = await call(target, "GET", "/account/events?page_size=500", { token });
+  seen["/account/events"] = [events.status, events.body];
+  return seen;
+}
+
+test("an account exported, then loaded into a new account and into another emulator, answers every read as the original", async () => {
+  const ids = await fixtures(emu, () => undefined);
+  const exported = await call(emu, "GET", "/__emulator/export");
+  expect(exported.status).toBe(200);
+  expect(exported.body).toMatchObject({ format: "compute-emulator-account", version: 1, records: expect.any(Object), counters: expect.any(Object) });
+  expect(exported.body.records.tokens).toBeUndefined();
+  const original = await answers(emu, ids, emu.token);
+
+  const made = await call(emu, "POST", "/__emulator/accounts", { body: { label: "copy", fixture: exported.body } });
+  expect(made.status).toBe(200);
+  expect(await answers(emu, ids, made.body.token)).toEqual(original);
+
+  const other = await emulator({ now: () => CLOCK, speed: 0 });
+  try {
+    const loaded = await call(other, "POST", "/__emulator/import", { body: exported.body });
+    expect(loaded.status).toBe(200);
+    expect(await answers(other, ids, other.token)).toEqual(original);
+    // What is made afterwards takes new ids, not a loaded record's.
+    const key = await call(other, "POST", "/profile/sshkeys", { body: { label: "after", ssh_key: (await list(emu, "/profile/sshkeys"))[0].ssh_key } });
+    expect(Number(key.body.id)).toBeGreaterThan(Number(ids.sshKeyId));
+  } finally {
+    await other.close();
+  }
+});
+
+test("a fixture written by hand (API requests, later ones using earlier answers) makes what it says", async () => {
+  const seed = JSON.parse(readFileSync(SEED, "utf8"));
+  const made = await call(emu, "POST", "/__emulator/accounts", { body: { label: "seeded", fixture: seed } });
+  expect(made.status).toBe(200);
+  const token = made.body.token as string;
+  const [web] = await list(emu, "/compute/instances", { token });
+  const [net] = await list(emu, "/vpcs", { token });
+  expect([web.label, web.tags]).toEqual(["web-1", ["seeded", `vpc-${net.id}`]]);
+  const config = (await call(emu, "GET", `/compute/instances/${web.id}/configs`, { token })).body.data[0];
+  expect(config.interfaces.map((i: { purpose: string; subnet_id: number | null }) => [i.purpose, i.subnet_id])).toEqual([
+    ["public", null],
+    ["vpc", net.subnets[0].id],
+  ]);
+  expect((await list(emu, "/images", { token })).filter((i) => !i.is_public).map((i) => [i.label, i.status])).toEqual([["golden", "pending_upload"]]);
+  expect((await list(emu, "/databases/instances", { token })).map((d) => d.label)).toEqual(["orders"]);
+  expect((await list(emu, "/profile/sshkeys", { token })).map((k) => k.label)).toEqual(["ci-key"]);
+});
+
+test("a fixture refused changes nothing: a request the API refuses, an unknown collection, a later version", async () => {
+  await call(emu, "POST", "/vpcs", { body: { label: "before", region: "us-east" } });
+  const bad = {
+    format: "compute-emulator-account",
+    version: 1,
+    requests: [
+      { name: "net", method: "POST", path: "/vpcs", body: { label: "made-then-undone", region: "us-east" } },
+      { method: "POST", path: "/compute/instances", body: { region: "us-east", type: "g6-nanode-1", image: "compute/debian12", root_pass: "password" } },
+    ],
+  };
+  const refused = await call(emu, "POST", "/__emulator/import", { body: bad });
+  expect(refused.status).toBe(400);
+  expect(refused.body.errors[0]).toMatchObject({
+    field: "requests[1]",
+    reason: expect.stringMatching(/^requests\[1\] \(POST \/compute\/instances\) was answered 400: .*Password does not meet strength requirement/),
+  });
+  expect((await list(emu, "/vpcs")).map((v) => v.label)).toEqual(["before"]);
+  // An account made with a refused fixture is not made.
+  const account = await call(emu, "POST", "/__emulator/accounts", { body: { label: "never", fixture: bad } });
+  expect([account.status, account.body.errors[0].reason]).toEqual([400, expect.stringMatching(/^fixture: requests\[1\]/)]);
+  expect((await call(emu, "GET", "/__emulator/accounts")).body.data.map((a: { label: string }) => a.label)).toEqual(["main"]);
+  const unknown = await call(emu, "POST", "/__emulator/import", { body: { format: "compute-emulator-account", version: 1, records: { volumes: [] } } });
+  expect([unknown.status, unknown.body.errors[0].field]).toEqual([400, "records.volumes"]);
+  const later = await call(emu, "POST", "/__emulator/import", { body: { format: "compute-emulator-account", version: 2, records: {} } });
+  expect(later.body.errors[0]).toEqual({ field: "version", reason: "The fixture is version 2; this emulator reads versions 1 to 1: use a later emulator" });
+  const notOne = await call(emu, "POST", "/__emulator/import", { body: { format: "something else", version: 1 } });
+  expect([notOne.status, notOne.body.errors[0].field]).toEqual([400, "format"]);
+  // Another account's token cannot export this one.
+  const other = (await call(emu, "POST", "/__emulator/accounts", { body: { label: "other" } })).body.token;
+  expect((await call(emu, "GET", "/__emulator/export", { token: other })).body.records.vpcs).toEqual([]);
+});
+
+test("the command starts its main account from --fixture FILE", async () => {
+  const child = spawn(process.execPath, [join(__dirname, "../../dist/emulator/cli.js"), "--token", ROOT_TOKEN, "--speed", "0", "--fixture", SEED], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)));
+    });
+    const started = { url: (JSON.parse(line) as { url: string }).url, token: ROOT_TOKEN } as Emulator;
+    expect((await list(started, "/compute/instances")).map((i) => i.label)).toEqual(["web-1"]);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
