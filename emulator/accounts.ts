@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { accountAdminRoutes, type RequestLogEntry } from "./admin";
+import { accountAdminRoutes } from "./admin";
+import { cut, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
 import { requireScope } from "./auth";
 import { HttpError, NO_CONTENT, requestTarget, Router, type RequestContext } from "./http";
@@ -9,16 +10,6 @@ import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
 import { apiTime, newTokenValue, readState, Store, type AccountMeta } from "./state";
 import type { Timing } from "./timing";
-
-/** The request log's window: the last this many requests (`GET /__emulator/log`), each path cut to `LOG_PATH_CHARS`. */
-export const LOG_WINDOW = 50_000;
-export const LOG_PATH_CHARS = 256;
-
-/**
- * A long path cut to LOG_PATH_CHARS, as a string of its own: a slice would keep the whole path alive (V8's
- * sliced strings point into their parent), so a window of 16 KB paths would hold 16 KB each, not 256 bytes.
- */
-const cut = (path: string): string => Buffer.from(`${path.slice(0, LOG_PATH_CHARS - 1)}…`, "utf8").toString("utf8");
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
 export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
@@ -54,6 +45,8 @@ export class Account {
   /** The requests served, in order: the last LOG_WINDOW, paths cut to LOG_PATH_CHARS. */
   readonly log: RequestLogEntry[] = [];
   private readonly logWindow: number;
+  /** The main account's only: every account, for its overview (set by emulator/admin.ts addAccountRoutes). */
+  listAccounts?: () => Array<{ id: number; label: string }>;
 
   constructor(meta: Omit<AccountMeta, "token">, token: string, file: string | undefined, setup: AccountSetup) {
     this.store = new Store<EmulatorState>(file, token, setup.now, familyCollections(setup.families), meta);
@@ -64,7 +57,7 @@ export class Account {
     this.faults.set(setup.faults);
     this.rateLimit = new RateLimit(setup.rateLimit);
     this.logWindow = setup.windows?.log ?? LOG_WINDOW;
-    this.admin = accountAdminRoutes(this, setup.now);
+    this.admin = accountAdminRoutes(this, setup.now, () => setup.timing.speed);
   }
 
   get id(): number {

@@ -1,17 +1,10 @@
 import type { FaultConfig, Faults } from "./faults";
 import { exportAccount, loadFixture, readFixture } from "./fixtures";
 import { badRequest, HttpError, jsonObject, notFound, Router } from "./http";
+import { overview } from "./overview";
+import type { RequestLogEntry } from "./request-log";
 import type { RateLimit } from "./rate-limit";
 import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta, type Store } from "./state";
-
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  /** The HTTP status sent, or 0 when no answer was (a dropped connection or a lost answer). */
-  status: number;
-  /** The fault injected into this request, if any. */
-  fault?: string;
-}
 
 /** What the admin endpoints act on: an account (emulator/accounts.ts), seen through what they need of it. */
 export interface AdminAccount {
@@ -22,6 +15,8 @@ export interface AdminAccount {
   readonly faults: Faults;
   readonly rateLimit: RateLimit;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** The main account's only: every account of the emulator, for its overview (the page's account picker). */
+  listAccounts?: () => Array<{ id: number; label: string }>;
 }
 
 /** The emulator's accounts, as the endpoints that make and delete them see them. */
@@ -37,7 +32,7 @@ export interface AccountDirectory<A extends AdminAccount = AdminAccount> {
  * An account's admin endpoints, outside the API (`/__emulator/...`), open only to the account's root token:
  * its faults and rate limit, users (restricted or not) with tokens, its request log.
  */
-export function accountAdminRoutes(account: AdminAccount, now: () => number): Router {
+export function accountAdminRoutes(account: AdminAccount, now: () => number, speed: () => number): Router {
   const { store, log, faults, rateLimit } = account;
   const router = new Router();
   router.add("PUT", "/rate-limit", { scope: null, auth: "required" }, (ctx) => {
@@ -99,6 +94,11 @@ export function accountAdminRoutes(account: AdminAccount, now: () => number): Ro
     const loaded = await loadFixture(account, readFixture(ctx.body, store));
     return { loaded };
   });
+  // What the emulator's page shows (emulator/page.ts).
+  router.add("GET", "/overview", { scope: null, auth: "required" }, async () => ({
+    ...(await overview(account, speed())),
+    ...(account.listAccounts ? { accounts: account.listAccounts() } : {}),
+  }));
   router.add("GET", "/log", { scope: null, auth: "required" }, () => log);
   router.add("DELETE", "/log", { scope: null, auth: "required" }, () => {
     log.length = 0;
@@ -118,7 +118,15 @@ function accountView(account: AdminAccount, withToken: boolean) {
  * an account for each CI job or person (`POST /__emulator/accounts {"label"}` answers its token), list them,
  * delete one with everything in it.
  */
-export function addAccountRoutes(router: Router, accounts: AccountDirectory): void {
+export function addAccountRoutes(router: Router, accounts: AccountDirectory, speed: () => number): void {
+  const list = () => accounts.list().map((a) => ({ id: a.id, label: a.meta.label }));
+  accounts.main.listAccounts = list;
+  // Any account's overview, with the list of accounts to choose from (the page's picker).
+  router.add("GET", "/accounts/{accountId}/overview", { scope: null, auth: "required" }, async (ctx) => {
+    const account = accounts.get(Number(ctx.params.accountId));
+    if (!account) throw notFound();
+    return { ...(await overview(account, speed())), accounts: list() };
+  });
   router.add("GET", "/accounts", { scope: null, auth: "required" }, () => ({ data: accounts.list().map((a) => accountView(a, false)) }));
   router.add("POST", "/accounts", { scope: null, auth: "required" }, async (ctx) => {
     const { label, fixture } = jsonObject(ctx);

@@ -60,7 +60,8 @@ export interface FixtureTarget {
 export function exportAccount(store: Store, now: number): FixtureDocument {
   const data = store.data as unknown as Record<string, unknown>;
   const records: Record<string, Array<Record<string, unknown>>> = {};
-  for (const [name, value] of Object.entries(data)) if (!NOT_EXPORTED.has(name) && Array.isArray(value)) records[name] = structuredClone(value as Array<Record<string, unknown>>);
+  for (const [name, value] of Object.entries(data))
+    if (!NOT_EXPORTED.has(name) && Array.isArray(value)) records[name] = structuredClone(value as Array<Record<string, unknown>>);
   return { format: FIXTURE_FORMAT, version: FIXTURE_VERSION, exported: apiTime(now), records, counters: { ...store.data.nextId } };
 }
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { Accounts, type Account } from "./accounts";
 import { loadFixture, readFixture } from "./fixtures";
-import { addAccountRoutes, type RequestLogEntry } from "./admin";
+import { PAGE_HEADERS, PAGE_HTML } from "./page";
+import { addAccountRoutes } from "./admin";
+import type { RequestLogEntry } from "./request-log";
 import { authenticate, requireScope } from "./auth";
 import type { Faults } from "./faults";
 import { HttpError, NO_CONTENT, parseJsonBody, readBody, requestTarget, sendJson, type RequestContext, type Router } from "./http";
@@ -16,7 +18,7 @@ import type { Timing } from "./timing";
 
 export type { EmulatorOptions } from "./options";
 
-export type { RequestLogEntry } from "./admin";
+export type { RequestLogEntry } from "./request-log";
 
 export interface Emulator {
   /** Base URL including `/v4`. */
@@ -37,7 +39,8 @@ export interface Emulator {
 }
 
 const MAX_JSON_BODY = 1024 * 1024;
-export { LOG_PATH_CHARS, LOG_WINDOW, buildRouter } from "./accounts";
+export { buildRouter } from "./accounts";
+export { LOG_PATH_CHARS, LOG_WINDOW } from "./request-log";
 
 /** The bearer value of an Authorization header, if it has one. */
 const bearer = (header: string | undefined): string | undefined => (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined);
@@ -51,7 +54,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // A fixture is for an account that starts empty: not one kept from an earlier run.
   const fresh = !(opts.stateFile && existsSync(opts.stateFile));
   const accounts = new Accounts(setup, token, opts.stateFile);
-  addAccountRoutes(accounts.main.admin, accounts);
+  addAccountRoutes(accounts.main.admin, accounts, () => timing.speed);
   const main = accounts.main;
   if (opts.fixture !== undefined && fresh) {
     await loadFixture(main, readFixture(opts.fixture, main.store));
@@ -84,6 +87,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         sendJson(res, 200, {});
         return 200;
       }
+    }
+    // The emulator's page (emulator/page.ts): open to all, as it shows nothing until given a token.
+    if (url.pathname === "/" && (method === "GET" || method === "HEAD")) {
+      res.writeHead(200, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(PAGE_HTML) });
+      res.end(method === "HEAD" ? undefined : PAGE_HTML);
+      return 200;
     }
     if (url.pathname.startsWith("/v4/") || url.pathname === "/v4") {
       router = account.api;
@@ -150,10 +159,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const account = accountOf(req);
     const { faults, rateLimit } = account;
-    const record = (entry: RequestLogEntry) => account.record(entry);
     const method = req.method ?? "";
     const path = req.url ?? "";
     const pathname = requestTarget(path).pathname;
+    // The page and its polls are not the traffic the page shows (they would fill the log once a second).
+    const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
+    const record = (entry: RequestLogEntry) => ownPage || account.record(entry);
     // The rate limit first: a refused request has no effect, and takes no place in the bucket.
     if (pathname.startsWith("/v4/")) {
       const auth = req.headers.authorization;

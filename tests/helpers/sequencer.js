@@ -40,6 +40,8 @@ const DURATIONS = {
   "integration/examples.test.ts": 30,
   "integration/faults.test.ts": 20,
   "integration/emulator-fuzz.property.test.ts": 17,
+  "e2e/emulator-page.e2e.test.ts": 20,
+  "integration/emulator-fixtures.test.ts": 9,
   "integration/emulator-durability.test.ts": 5,
   "integration/emulator-soak.test.ts": 5,
   "integration/emulator-compute-actions.test.ts": 16,
