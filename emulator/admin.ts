@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { FaultConfig, Faults } from "./faults";
 import { exportAccount, loadFixture, readFixture } from "./fixtures";
 import { badRequest, HttpError, jsonObject, notFound, Router } from "./http";
@@ -107,6 +108,15 @@ export function accountAdminRoutes(account: AdminAccount, now: () => number, spe
   return router;
 }
 
+/** The body of `POST /__emulator/accounts`: a name, and a fixture to start from (checked by emulator/fixtures.ts). */
+const newAccountSchema = z.object({
+  label: z
+    .string("Must be a string")
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, "Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit")
+    .optional(),
+  fixture: z.unknown().optional(),
+});
+
 /** An account as the admin endpoints show it: its number, name, when it was made, its token (to its makers only) and what it holds. */
 function accountView(account: AdminAccount, withToken: boolean) {
   const { id, label, created, token } = account.meta;
@@ -129,9 +139,12 @@ export function addAccountRoutes(router: Router, accounts: AccountDirectory, spe
   });
   router.add("GET", "/accounts", { scope: null, auth: "required" }, () => ({ data: accounts.list().map((a) => accountView(a, false)) }));
   router.add("POST", "/accounts", { scope: null, auth: "required" }, async (ctx) => {
-    const { label, fixture } = jsonObject(ctx);
-    if (label !== undefined && (typeof label !== "string" || !/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(label)))
-      throw badRequest("Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit", "label");
+    const parsed = newAccountSchema.safeParse(jsonObject(ctx));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw badRequest(issue.message, issue.path.join(".") || undefined);
+    }
+    const { label, fixture } = parsed.data;
     const account = accounts.create(label);
     // An account may start from a fixture: made with it, or not at all.
     if (fixture !== undefined) {
