@@ -39,7 +39,8 @@ export function eventView(e: EventRecord, now: number) {
     seen: e.seen,
     read: e.read,
     percent_complete: percent,
-    time_remaining: null,
+    // 0 once an operation is done, as recorded in 2024 (linodego's cassettes), but for a snapshot's and notifications.
+    time_remaining: status === "finished" && !e._notification && e._finish !== null && e.action !== "compute_snapshot" ? 0 : null,
     rate: null,
     duration,
     action: e.action,

@@ -179,3 +179,23 @@ test("a restricted user sees the events it caused; a token without the events sc
   const narrow = (await call(emu(), "POST", "/profile/tokens", { body: { label: "vpc-only", scopes: "vpc:read_only" } })).body.token;
   expect((await call(emu(), "GET", "/account/events", { token: narrow })).status).toBe(403);
 });
+
+test("a boot or shutdown with nothing to do still has its event (linodego's event poller waits for one): finished when the instance rests", async () => {
+  const made = await call(emu(), "POST", "/compute/instances", {
+    body: { label: "twice", region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS },
+  });
+  const id = made.body.id as number;
+  // During the create that boots it anyway: a second boot event, finished with the first.
+  expect((await call(emu(), "POST", `/compute/instances/${id}/boot`, { body: {} })).status).toBe(200);
+  const boots = (await list({ action: "compute_boot", "entity.id": id })).data;
+  expect(boots.map((e: { status: string }) => e.status)).toEqual(["scheduled", "scheduled"]);
+  tick(BASE_MS.provisioning);
+  expect((await list({ action: "compute_boot", "entity.id": id })).data.map((e: { status: string }) => e.status)).toEqual(["finished", "finished"]);
+  // Running already: its event is finished at once; so is a shutdown's of an instance already off.
+  await call(emu(), "POST", `/compute/instances/${id}/boot`, { body: {} });
+  expect((await list({ action: "compute_boot", "entity.id": id })).data[0]).toMatchObject({ status: "finished", duration: 0 });
+  await call(emu(), "POST", `/compute/instances/${id}/shutdown`, { body: {} });
+  tick(BASE_MS.shutting_down);
+  await call(emu(), "POST", `/compute/instances/${id}/shutdown`, { body: {} });
+  expect((await list({ action: "compute_shutdown", "entity.id": id })).data.map((e: { status: string }) => e.status)).toEqual(["finished", "finished"]);
+});

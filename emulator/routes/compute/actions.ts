@@ -47,9 +47,16 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
       // run anyway changes nothing, unless it names another profile, which it then boots into.
       const last = inst._queue[inst._queue.length - 1];
       const willRun = last.status === "running";
-      if (willRun && (body.config_id === undefined || body.config_id === null)) return {};
+      // Answered with an event all the same, finished when the instance runs: a client that waits on the event of
+      // its own boot request (linodego's event poller) gets one.
+      const anyway = () => {
+        const booted = configsOf(inst.id).find((c) => c.id === last.patch?._lastBootedConfig);
+        instanceEvent("compute_boot", ctx.user!.username, inst, { start: last.at, secondary: booted ? configEntity(booted) : null });
+        return {};
+      };
+      if (willRun && (body.config_id === undefined || body.config_id === null)) return anyway();
       const cfg = pickConfig(inst, body.config_id, false);
-      if (willRun && last.patch?._lastBootedConfig === cfg.id) return {};
+      if (willRun && last.patch?._lastBootedConfig === cfg.id) return anyway();
       inst._queue.push({
         status: "running",
         at: last.at + dur(willRun ? "rebooting" : "booting"),
@@ -59,7 +66,12 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
       instanceEvent("compute_boot", ctx.user!.username, inst, { start: last.at, secondary: configEntity(cfg) });
       return {};
     }
-    if (running(inst)) return {}; // already running: nothing to do (a repeated boot is harmless)
+    if (running(inst)) {
+      // Already running: nothing to do (a repeated boot is harmless), and its event finished at once.
+      const booted = configsOf(inst.id).find((c) => c.id === inst._lastBootedConfig);
+      instanceNote("compute_boot", ctx.user!.username, inst, { secondary: booted ? configEntity(booted) : null });
+      return {};
+    }
     const cfg = pickConfig(inst, body.config_id, false);
     bootInto(inst, cfg, "booting", dur("booting"));
     instanceEvent("compute_boot", ctx.user!.username, inst, { secondary: configEntity(cfg) });
@@ -79,7 +91,10 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
   router.add("POST", "/compute/instances/{computeId}/shutdown", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     if (busy(inst)) throw busyError();
-    if (inst.status === "offline") return {};
+    if (inst.status === "offline") {
+      instanceNote("compute_shutdown", ctx.user!.username, inst); // nothing to do: its event finished at once
+      return {};
+    }
     inst.status = "shutting_down";
     inst._queue.push({ status: "offline", at: now() + dur("shutting_down"), patch: { _activeInterfaces: [] } });
     settleAll(inst);
