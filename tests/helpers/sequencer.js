@@ -41,6 +41,7 @@ const DURATIONS = {
   "integration/faults.test.ts": 20,
   "integration/emulator-fuzz.property.test.ts": 17,
   "e2e/emulator-page.e2e.test.ts": 20,
+  "e2e/linodego-waits.e2e.test.ts": 15,
   "integration/emulator-fixtures.test.ts": 9,
   "integration/emulator-durability.test.ts": 5,
   "integration/emulator-soak.test.ts": 5,

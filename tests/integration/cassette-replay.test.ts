@@ -4,23 +4,30 @@
  * in order against a fresh emulator, as the Go client sent it:
  *
  * - the ids the recording's creates answered are mapped to the emulator's as they are made, in the paths and
- *   bodies of the requests that follow (and `private/<id>` image ids);
+ *   bodies of the requests that follow (and `private/<id>` image ids); an event's id is mapped from the first
+ *   events list that shows it (paired by action and entity), in paths (`/account/events/<id>`) and in the
+ *   `X-Filter` the client waits with (`entity.id`, `"id": {"+gte": <id>}`, operators taking their field's ids);
  * - a GET the client repeated until a state (a status) is repeated until the emulator shows the state the
- *   recording reached, for a while; a request the client sent after waiting on something outside the spec
- *   (the events list) is sent after a short wait;
+ *   recording reached, for a while (a list read once is not, when it has other items than recorded);
+ * - an events list the client polled to wait on an operation (linodego's WaitForEventFinished: until the event
+ *   shows, then until it is `finished`) is repeated until the emulator shows as many events, each as far as
+ *   recorded or further (`scheduled` < `started`, `notification` < `finished`), for 3 s at most: a departure
+ *   (`#N events`) when not; the events' `created +gte` filter values are 2024's or sanitized, before any now;
+ * - a request the client sent after waiting on something outside the spec is sent after a short wait;
  * - a request the real API refused with "Compute busy." (the instance had actions under way) and the client
  *   sent again is sent as the client sent it in the end: once, again while the emulator answers busy;
  * - request values that were valid when recorded are given a valid form again: an `expiry` now in the past (or
  *   sanitized to `2018-01-02T03:04:05`, as every recorded time) is a year ahead, an `email` sanitized to
  *   `REDACTED` an address;
- * - each interaction is compared: the HTTP status, the error body (each `reason` and `field`) and, for an
- *   answer with a body, its shape (tests/helpers/shapes.ts: field names and JSON types, recursively). A
- *   field the emulator answers and the 2024 recording lacks is no departure when the newer recorded answers
- *   of the same collection have it (tests/fixtures/real-answers: the API grew it since).
+ * - each interaction (the events lists too) is compared: the HTTP status, the error body (each `reason` and
+ *   `field`) and, for an answer with a body, its shape (tests/helpers/shapes.ts: field names and JSON types,
+ *   recursively). A field the emulator answers and the 2024 recording lacks is no departure when the newer
+ *   recorded answers of the same collection have it (tests/fixtures/real-answers: the API grew it since).
  *
  * Every departure left is one row of docs/spec-gaps.md's section "Recorded conversations replayed", with its
  * reason: the test fails on a departure that is not there, and on a row that no longer matches anything.
- * It prints the figures (cassettes, interactions, equal status, equal error or shape).
+ * It prints the figures (cassettes, interactions, equal status, events lists as far as recorded, equal error or
+ * shape). The cassettes are made by scripts/cassettes.ts (see tests/fixtures/cassettes/README.md).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -80,7 +87,8 @@ function acceptedDepartures(): Map<string, string> {
 
 // ---- ids -----------------------------------------------------------------------------------------------
 
-const ID_KEY = /^(id|.*_id)$/;
+/** The keys that hold ids: `id`, `compute_id`..., and the dotted names of a filter (`entity.id`). */
+const ID_KEY = /^(id|.*_id|.*\.id)$/;
 const ID_LISTS = new Set(["ids", "disks", "configs"]);
 
 /** The recording's ids and the emulator's, learnt from the answers as the records are made. */
@@ -90,11 +98,19 @@ class Ids {
   learn(real: unknown, emu: unknown, key?: string): void {
     if (real === null || emu === null || real === undefined || emu === undefined) return;
     if (Array.isArray(real) && Array.isArray(emu)) {
-      // Items are paired by their label where they have one (a list's order may differ), else by position.
+      // Items are paired by their label where they have one (a list's order may differ), an event with the
+      // emulator's of the same action on the same entity, else by position.
       const label = (x: unknown) => (isRecord(x) && typeof x.label === "string" && x.label !== "" ? x.label : undefined);
       const emuByLabel = new Map(emu.filter((x) => label(x) !== undefined).map((x) => [label(x), x] as const));
+      const unpaired = new Set(emu);
       real.forEach((r, n) => {
-        const twin = label(r) !== undefined && emuByLabel.has(label(r)) ? emuByLabel.get(label(r)) : emu[n];
+        const twin =
+          label(r) !== undefined && emuByLabel.has(label(r))
+            ? emuByLabel.get(label(r))
+            : isEvent(r)
+              ? [...unpaired].find((e) => isEvent(e) && this.sameEvent(r, e))
+              : emu[n];
+        unpaired.delete(twin);
         this.learn(r, twin, key);
       });
       return;
@@ -106,6 +122,13 @@ class Ids {
     if (key === undefined || !ID_KEY.test(key)) return;
     if (typeof real === "number" && typeof emu === "number" && !this.map.has(String(real))) this.map.set(String(real), String(emu));
     if (typeof real === "string" && typeof emu === "string" && real.startsWith("private/") && !this.map.has(real)) this.map.set(real, emu);
+  }
+
+  /** A recorded event and one of the emulator's: the same action on the same entity (its id mapped, once known). */
+  sameEvent(real: RecordedEvent, emu: RecordedEvent): boolean {
+    if (real.action !== emu.action || real.entity?.type !== emu.entity?.type) return false;
+    const id = real.entity ? this.map.get(String(real.entity.id)) : undefined;
+    return id === undefined || String(emu.entity?.id) === id;
   }
 
   path(p: string): string {
@@ -122,7 +145,9 @@ class Ids {
       return new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 19);
     if (v === "REDACTED" && key === "email") return "recorded@example.com";
     if (Array.isArray(v)) return v.map((x) => this.body(x, key !== undefined && ID_LISTS.has(key) ? "id" : undefined));
-    if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.body(x, k)]));
+    // A filter's operator (`"id": {"+gte": 123}`) holds a value of its field; `+and` and `+or` hold filters.
+    const operator = (k: string) => k.startsWith("+") && k !== "+and" && k !== "+or";
+    if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.body(x, operator(k) ? key : k)]));
     if (key !== undefined && ID_KEY.test(key)) {
       if (typeof v === "number" && this.map.has(String(v))) return Number(this.map.get(String(v)));
       if (typeof v === "string" && this.map.has(v)) return this.map.get(v);
@@ -133,6 +158,14 @@ class Ids {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** An event as the answers hold it (the parts read). */
+interface RecordedEvent {
+  action: unknown;
+  status?: unknown;
+  entity?: { id: unknown; type: unknown } | null;
+}
+const isEvent = (v: unknown): v is RecordedEvent => isRecord(v) && typeof v.action === "string" && "entity" in v && "status" in v;
 
 // ---- the replay ----------------------------------------------------------------------------------------
 
@@ -167,6 +200,33 @@ function states(body: unknown): string | undefined {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether two answers have as many items (true when either is not a list). */
+const sameCount = (a: unknown, b: unknown) =>
+  !(isRecord(a) && Array.isArray(a.data) && isRecord(b) && Array.isArray(b.data)) || a.data.length === b.data.length;
+
+// ---- events --------------------------------------------------------------------------------------------
+
+const isEventPath = (path: string) => path === "/account/events" || path.startsWith("/account/events/");
+
+/** The events an answer shows: a list's items, or the one event. */
+const eventsOf = (body: unknown): RecordedEvent[] => (isRecord(body) && Array.isArray(body.data) ? body.data.filter(isEvent) : isEvent(body) ? [body] : []);
+
+/** How far an event has gone: queued, under way (or a notification), done. */
+const STAGE: Record<string, number> = { scheduled: 0, started: 1, notification: 1, finished: 2, failed: 2 };
+const stage = (e: RecordedEvent | undefined) => (e === undefined ? -1 : (STAGE[String(e.status)] ?? -1));
+
+/**
+ * Whether the emulator's answer shows the recorded events at least as far as the recording did: as many,
+ * each (in order) at the recorded status or further (`finished` when the client waited for it to finish;
+ * a recorded `started` is passed by a `finished`, since the emulator runs faster).
+ */
+function eventsReached(real: unknown, emu: unknown): boolean {
+  const [r, e] = [eventsOf(real), eventsOf(emu)];
+  return r.length === e.length && r.every((x, n) => stage(e[n]) >= stage(x));
+}
+
+const statusesOf = (body: unknown) => JSON.stringify(eventsOf(body).map((e) => e.status));
+
 /** The collection a path reads: its part before the first id (`/compute/instances`, `/vpcs`, `/profile/tokens`). */
 const collectionOf = (path: string) => path.split(/\/(?:\d+|private)(?:\/|$)/)[0];
 
@@ -200,7 +260,7 @@ interface Departure {
 }
 
 const found: Departure[] = [];
-const figures = { cassettes: 0, interactions: 0, equalStatus: 0, equalBody: 0, busyRetries: 0, newerFields: new Set<string>() };
+const figures = { cassettes: 0, interactions: 0, equalStatus: 0, equalBody: 0, busyRetries: 0, events: 0, eventsReached: 0, newerFields: new Set<string>() };
 
 /** The real API's answer while an instance has actions under way. */
 const busy = (body: unknown) => errorsOf(body) === "Compute busy.";
@@ -222,15 +282,33 @@ async function replay(name: string, c: Cassette): Promise<void> {
         got = await send(emu, r, ids);
       }
       const want = states(r.response);
-      if (r.method === "GET" && want !== undefined && r.status === got.status) {
-        // The client waited for this state (it sent the GET again and again): wait for it too, a while.
+      const where = `${name}#${r.i}`;
+      if (r.method === "GET" && isEventPath(r.path) && r.status === got.status && r.status < 300) {
+        // The client waited on these events (until they showed, then until they finished): wait until the
+        // emulator shows them as far as the recording did, a while (the emulator runs fast).
+        figures.events++;
+        // (An event of an entity no request of the cassette made cannot show: no wait for it.)
+        const entity = isRecord(r.filter) ? r.filter["entity.id"] : undefined;
+        const known = entity === undefined || ids.map.has(String(entity));
+        for (let k = 0; known && k < 150 && !eventsReached(r.response, got.body); k++) {
+          await sleep(20);
+          got = await send(emu, r, ids);
+        }
+        if (eventsReached(r.response, got.body)) figures.eventsReached++;
+        else
+          found.push({
+            key: `${where} events`,
+            detail: `${r.method} ${r.path} ${JSON.stringify(ids.body(r.filter))}: recorded ${statusesOf(r.response)}, emulator ${statusesOf(got.body)}${known ? " after 3 s" : " (an entity no request of the cassette made)"}`,
+          });
+      } else if (r.method === "GET" && want !== undefined && r.status === got.status && (r.polls !== undefined || sameCount(r.response, got.body))) {
+        // The client waited for this state (it sent the GET again and again): wait for it too, a while. (A list
+        // read once with other items than recorded, such as the regions, cannot show the recorded states.)
         for (let n = 0; n < (r.polls ? 150 : 10) && states(got.body) !== want; n++) {
           await sleep(20);
           got = await send(emu, r, ids);
         }
       }
       figures.interactions++;
-      const where = `${name}#${r.i}`;
       if (got.status !== r.status) {
         found.push({
           key: `${where} status`,
@@ -267,6 +345,7 @@ describe("the real API's recorded conversations, replayed against the emulator",
     const stale = [...accepted.keys()].filter((k) => !keys.has(k));
     console.log(
       `replayed ${figures.cassettes} cassettes, ${figures.interactions} interactions (and ${figures.busyRetries} "Compute busy." refusals the client sent again): ${figures.equalStatus} with the recorded status, ` +
+        `${figures.eventsReached} of ${figures.events} event lists as far as recorded, ` +
         `${figures.equalBody} with the recorded error or shape (${figures.newerFields.size} fields of the newer recordings beside); ${keys.size} departures accepted in docs/spec-gaps.md`,
     );
     const lines = [...new Map(unexplained.map((d) => [d.key, d.detail])).entries()].map(([k, d]) => `| \`${k}\` | ${d} |`);
