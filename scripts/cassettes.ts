@@ -9,7 +9,7 @@
  *
  *   node dist/scripts/cassettes.js --linodego DIR [--out DIR] [--check] [NAME...]
  *
- * DIR is a git directory of linodego (a clone, or a bare one) that has COMMIT. It parses YAML with js-yaml,
+ * DIR is a git directory of linodego (a clone, or a bare one) that has COMMIT. It parses YAML with js-yaml (a dev dependency),
  * which is in node_modules as a dependency of @pulumi/pulumi (not one of this project's own).
  */
 import { execFileSync } from "node:child_process";
@@ -258,7 +258,7 @@ function main(): void {
       "  --check         write nothing: list the files that would change, exit 1 when any",
       "  NAME...         only these cassettes (default: every one the replay reads)",
       "Reads test/integration/fixtures/NAME.yaml at that commit (git show), renames it to this API and writes NAME.json.",
-      "Needs js-yaml (in node_modules through @pulumi/pulumi).",
+      "Needs js-yaml (a dev dependency).",
     ].join("\n"),
     options: { linodego: { type: "string" }, out: { type: "string" }, check: { type: "boolean" } },
     positionals: true,
