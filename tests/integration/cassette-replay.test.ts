@@ -29,12 +29,14 @@
  * It prints the figures (cassettes, interactions, equal status, events lists as far as recorded, equal error or
  * shape). The cassettes are made by scripts/cassettes.ts (see tests/fixtures/cassettes/README.md).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { emulator } from "../helpers/emulator";
 import { loadAnswers } from "../helpers/replay";
+import { BEYOND_SPEC, endpointOf, key, parityReport, type EndpointTally } from "../helpers/parity";
 import { compare, paths, shape } from "../helpers/shapes";
+import { specEndpoints, type Endpoint } from "../helpers/spec-endpoints";
 
 const ROOT = join(__dirname, "..", "..");
 const DIR = join(ROOT, "tests", "fixtures", "cassettes");
@@ -260,6 +262,24 @@ interface Departure {
 }
 
 const found: Departure[] = [];
+
+/** Per endpoint (the spec's, the events beside them, and any other path recorded), what replayed how: docs/parity.md. */
+const endpoints: Endpoint[] = [...specEndpoints(), ...BEYOND_SPEC];
+const tallies = new Map<string, EndpointTally>();
+const tallyOf = (r: Recorded): EndpointTally => {
+  let e = endpointOf(endpoints, r.method, r.path);
+  if (!e) {
+    e = { doc: "beyond the tables", method: r.method, path: pattern(r).slice(r.method.length + 1) };
+    if (!endpoints.some((x) => key(x) === key(e!))) endpoints.push(e);
+  }
+  const k = key(e);
+  if (!tallies.has(k)) tallies.set(k, { interactions: 0, sameStatus: 0, sameBody: 0, departures: new Set() });
+  return tallies.get(k)!;
+};
+const depart = (r: Recorded, d: Departure) => {
+  found.push(d);
+  tallyOf(r).departures.add(d.key);
+};
 const figures = { cassettes: 0, interactions: 0, equalStatus: 0, equalBody: 0, busyRetries: 0, events: 0, eventsReached: 0, newerFields: new Set<string>() };
 
 /** The real API's answer while an instance has actions under way. */
@@ -296,7 +316,7 @@ async function replay(name: string, c: Cassette): Promise<void> {
         }
         if (eventsReached(r.response, got.body)) figures.eventsReached++;
         else
-          found.push({
+          depart(r, {
             key: `${where} events`,
             detail: `${r.method} ${r.path} ${JSON.stringify(ids.body(r.filter))}: recorded ${statusesOf(r.response)}, emulator ${statusesOf(got.body)}${known ? " after 3 s" : " (an entity no request of the cassette made)"}`,
           });
@@ -309,25 +329,33 @@ async function replay(name: string, c: Cassette): Promise<void> {
         }
       }
       figures.interactions++;
+      const tally = tallyOf(r);
+      tally.interactions++;
       if (got.status !== r.status) {
-        found.push({
+        depart(r, {
           key: `${where} status`,
           detail: `${r.method} ${r.path}: recorded ${r.status} ${r.status >= 400 ? errorsOf(r.response) : ""}, emulator ${got.status} ${got.status >= 400 ? errorsOf(got.body) : ""}`,
         });
         continue;
       }
       figures.equalStatus++;
+      tally.sameStatus++;
       if (r.status >= 400) {
-        if (errorsOf(r.response) === errorsOf(got.body)) figures.equalBody++;
-        else found.push({ key: `${where} error`, detail: `${r.method} ${r.path}: recorded "${errorsOf(r.response)}", emulator "${errorsOf(got.body)}"` });
+        if (errorsOf(r.response) === errorsOf(got.body)) {
+          figures.equalBody++;
+          tally.sameBody++;
+        } else depart(r, { key: `${where} error`, detail: `${r.method} ${r.path}: recorded "${errorsOf(r.response)}", emulator "${errorsOf(got.body)}"` });
         continue;
       }
       ids.learn(r.response, got.body);
       const all = r.response === null || got.body === null ? [] : compare(shape(r.response), shape(got.body), "", []);
       const diffs = all.filter((d) => !(d.real === "absent" && newerField(r.path, d.path)));
       for (const d of all) if (!diffs.includes(d)) figures.newerFields.add(`${pattern(r)} ${d.path}`);
-      if (!diffs.length) figures.equalBody++;
-      for (const d of diffs) found.push({ key: `${pattern(r)} ${d.path}`, detail: `${where}: recorded ${d.real}, emulator ${d.emulator}` });
+      if (!diffs.length) {
+        figures.equalBody++;
+        tally.sameBody++;
+      }
+      for (const d of diffs) depart(r, { key: `${pattern(r)} ${d.path}`, detail: `${where}: recorded ${d.real}, emulator ${d.emulator}` });
     }
     figures.cassettes++;
   } finally {
@@ -350,5 +378,25 @@ describe("the real API's recorded conversations, replayed against the emulator",
     );
     const lines = [...new Map(unexplained.map((d) => [d.key, d.detail])).entries()].map(([k, d]) => `| \`${k}\` | ${d} |`);
     expect({ unexplained: lines, stale }).toEqual({ unexplained: [], stale: [] });
+  });
+
+  test("docs/parity.md is what this replay finds, endpoint by endpoint (UPDATE_PARITY=1 writes it)", async () => {
+    const probe = await emulator();
+    const routes = probe.accounts.main.api.routes;
+    await probe.close();
+    const served = (e: Endpoint) => routes.some((r) => r.method === e.method && r.regex.test(e.path.replace(/\{\w+\}/g, "1")));
+    const commit = cassettes[0]?.[1].commit ?? "?";
+    const report = parityReport(
+      endpoints,
+      tallies,
+      served,
+      acceptedDepartures(),
+      `${cassettes.length} cassettes of linode/linodego at ${commit.slice(0, 7)}, tests/fixtures/cassettes`,
+    );
+    const file = join(ROOT, "docs", "parity.md");
+    if (process.env.UPDATE_PARITY) writeFileSync(file, report);
+    const kept = readFileSync(file, "utf8");
+    // The replay changed what it finds: UPDATE_PARITY=1 npx jest cassette-replay writes the report again.
+    expect(kept).toBe(report);
   });
 });
