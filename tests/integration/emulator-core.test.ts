@@ -322,7 +322,9 @@ describe("--state FILE", () => {
     const old = path.join(dir, "old.json");
     try {
       const a = await emulator({ stateFile: fresh });
-      expect(keysOf(fresh)).toEqual([...KEYS, "account", "databases", "databaseBackups", "logins", "authorizedApps", "trustedDevices", "profileSettings"].sort());
+      expect(keysOf(fresh)).toEqual(
+        [...KEYS, "account", "databases", "databaseBackups", "logins", "authorizedApps", "trustedDevices", "profileSettings"].sort(),
+      );
       await a.close();
       // A file of a release before the databases: the upgrade fixture without them.
       const fixture = JSON.parse(readFileSync(path.join(__dirname, "../fixtures/upgrade-0.1.0/emulator.json"), "utf8")) as Record<string, unknown>;

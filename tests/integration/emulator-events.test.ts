@@ -141,8 +141,7 @@ test("power, disks, snapshots, clones and images: each the real API's event, fin
 test("a database create is a notification until the cluster is active, then finished; an update at once", async () => {
   const engines = (await call(emu(), "GET", "/databases/engines")).body.data;
   const engine = engines.find((e: { engine: string }) => e.engine === "mysql").id;
-  const db = (await call(emu(), "POST", "/databases/mysql/instances", { body: { label: "db-1", region: "us-east", type: "c1-standard-2", engine } }))
-    .body;
+  const db = (await call(emu(), "POST", "/databases/mysql/instances", { body: { label: "db-1", region: "us-east", type: "c1-standard-2", engine } })).body;
   const wait = { action: "database_create", "entity.id": db.id, "entity.type": "database" };
   const pending = (await list(wait)).data[0];
   expect(pending).toMatchObject({ status: "notification", percent_complete: null, duration: null, entity: { url: `/v4/databases/mysql/instances/${db.id}` } });
