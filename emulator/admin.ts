@@ -108,6 +108,9 @@ export function accountAdminRoutes(account: AdminAccount, now: () => number, spe
   return router;
 }
 
+/** Accounts one emulator holds at most (each about 100 KB with nothing in it), so that making them cannot exhaust it. */
+export const MAX_ACCOUNTS = 1000;
+
 /** The body of `POST /__emulator/accounts`: a name, and a fixture to start from (checked by emulator/fixtures.ts). */
 const newAccountSchema = z.object({
   label: z
@@ -145,6 +148,7 @@ export function addAccountRoutes(router: Router, accounts: AccountDirectory, spe
       throw badRequest(issue.message, issue.path.join(".") || undefined);
     }
     const { label, fixture } = parsed.data;
+    if (accounts.list().length >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
     const account = accounts.create(label);
     // An account may start from a fixture: made with it, or not at all.
     if (fixture !== undefined) {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Emulator } from "../../emulator/server";
+import { MAX_ACCOUNTS } from "../../emulator/admin";
 import { call, ed25519Key, emulator } from "../helpers/emulator";
 
 const PASS = "Str0ng-Passw0rd!";
@@ -150,3 +151,11 @@ test("with --state, accounts and their records are kept; a deleted account is go
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an emulator holds at most 1,000 accounts (each costs memory), the main one counted", async () => {
+  for (let i = 2; i <= MAX_ACCOUNTS; i++) expect((await call(emu, "POST", "/__emulator/accounts", { body: {} })).status).toBe(200);
+  const refused = await call(emu, "POST", "/__emulator/accounts", { body: {} });
+  expect([refused.status, refused.body.errors[0].reason]).toEqual([400, "The emulator holds at most 1000 accounts: delete one first"]);
+  expect((await call(emu, "DELETE", "/__emulator/accounts/2")).status).toBe(200);
+  expect((await call(emu, "POST", "/__emulator/accounts", { body: {} })).status).toBe(200);
+}, 60_000);
