@@ -47,7 +47,7 @@ function nameOf(fn: ts.FunctionLikeDeclaration, sf: ts.SourceFile): string {
   const p = fn.parent;
   if (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) return p.name.getText(sf);
   if (ts.isCallExpression(p)) {
-    const args = p.arguments.filter((a) => ts.isStringLiteral(a)).map((a) => (a as ts.StringLiteral).text);
+    const args = p.arguments.filter((a) => ts.isStringLiteral(a)).map((a) => a.text);
     return `${p.expression.getText(sf).slice(0, 40)}(${args.join(", ")})`;
   }
   return "(anonymous)";
