@@ -9,6 +9,7 @@
  * keyboard patterns, l33t), loaded at the first check, not at start (its dictionaries take about 70 ms).
  */
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { checkLength } from "./text";
 
 /** compute-api.md, Instances rule 7: "an insufficient password strength returns the error text `Password does not meet strength requirement`". */
 export const WEAK_PASSWORD_TEXT = "Password does not meet strength requirement";
@@ -36,3 +37,7 @@ export function passwordScore(password: string): number {
 
 /** True when the API would answer WEAK_PASSWORD_TEXT for this password (its length checked apart). */
 export const isWeakPassword = (password: string): boolean => passwordScore(password) < LEAST_PASSWORD_SCORE;
+
+/** compute-api.md: "root_pass | string 7..128", and strong enough (the text alone, as the spec gives it). */
+export const rootPasswordError = (password: string): string | undefined =>
+  checkLength(password, "rootPass") ?? (isWeakPassword(password) ? WEAK_PASSWORD_TEXT : undefined);

@@ -1,5 +1,5 @@
 import { HttpError, type Scope } from "./http";
-import { readScopes } from "./rules";
+import { parseScopes } from "../api/scopes";
 import type { Store, TokenRecord, User } from "./state";
 
 const unauthorized = (reason: string) => new HttpError(401, [{ reason }], { "WWW-Authenticate": 'Bearer realm="compute"' });
@@ -27,7 +27,7 @@ export function authenticate(
 
 /** True when the token's scopes include the given one (`read_write` includes `read_only`). */
 export function hasScope(scopes: string, group: string, level: "read_only" | "read_write"): boolean {
-  const parsed = readScopes(scopes);
+  const parsed = parseScopes(scopes);
   if (typeof parsed === "string") return false;
   if (parsed.all) return true;
   const have = parsed.groups.get(group);
@@ -43,8 +43,8 @@ export function requireScope(token: TokenRecord, scope: Scope): void {
 
 /** True when every scope in `requested` is covered by `acting`. */
 export function scopesWithin(requested: string, acting: string): boolean {
-  const req = readScopes(requested);
-  const act = readScopes(acting);
+  const req = parseScopes(requested);
+  const act = parseScopes(acting);
   if (typeof req === "string" || typeof act === "string") return false;
   if (act.all) return true;
   if (req.all) return false;

@@ -1,4 +1,4 @@
-import type { DEVICE_SLOTS } from "../provider/model/rules";
+import type { DEVICE_SLOTS } from "../api/interfaces";
 import type { InstanceArgs } from "./instance";
 
 /** Names of earlier releases, kept so that programs written for them compile. */

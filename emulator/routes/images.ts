@@ -3,7 +3,7 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
-import { checkText } from "../rules";
+import { checkText } from "../../api/text";
 import { apiTime, eventEntity, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomInt } from "node:crypto";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, badRequest, jsonObject, notFound, paginate, type RequestContext } from "../http";
 import { apiTime, type User } from "../state";
+import { LENGTH_LIMITS } from "../../api/text";
 
 const ro = { group: "account", level: "read_only" } as const;
 const rw = { group: "account", level: "read_write" } as const;
@@ -18,7 +19,7 @@ export const PHONE_CODE_MS = 10 * 60_000;
 export const TFA_SECRET_MS = 10 * 60_000;
 /** The address of the sign-ins the emulator records: a documentation address, never a real host. */
 const SIGN_IN_ADDRESS = "192.0.2.1";
-const MAX_PREFERENCES = 65_535;
+const MAX_PREFERENCES = LENGTH_LIMITS.preferences[1];
 
 /** The security questions a user can answer, as the real API lists them (TestSecurityQuestions_List). */
 export const SECURITY_QUESTIONS = [

@@ -1,7 +1,9 @@
 import { scopesWithin } from "../auth";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
-import { checkText, readScopes, checkSshKey } from "../rules";
+import { checkText } from "../../api/text";
+import { parseScopes } from "../../api/scopes";
+import { sshKeyError } from "../../api/ssh-keys";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
@@ -96,7 +98,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
           else if (!Array.isArray(value) || value.some((k) => typeof k !== "string")) errors.add(key, "Must be an array of SSH public keys or null");
           else {
             value.forEach((k: string, i: number) => {
-              const e = checkSshKey(k);
+              const e = sshKeyError(k);
               if (e) errors.add(`${key}[${i}]`, e);
             });
             next.authorized_keys = value as string[];
@@ -143,7 +145,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     if (body.scopes !== undefined) {
       if (typeof body.scopes !== "string") errors.add("scopes", "Must be a string of space-separated scopes");
       else {
-        const parsed = readScopes(body.scopes);
+        const parsed = parseScopes(body.scopes);
         if (typeof parsed === "string") errors.add("scopes", parsed);
         else if (!scopesWithin(body.scopes, ctx.token!.scopes)) errors.add("scopes", "Cannot grant scopes that the acting token does not have");
         else scopes = body.scopes.trim().split(/\s+/).join(" ");
@@ -212,7 +214,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const label = labelOf(body, errors) ?? "";
     if (typeof body.ssh_key !== "string" || body.ssh_key.length === 0) errors.add("ssh_key", "SSH key is required");
     else {
-      const e = checkSshKey(body.ssh_key);
+      const e = sshKeyError(body.ssh_key);
       if (e) errors.add("ssh_key", `Invalid SSH key: ${e}`);
     }
     errors.throwIfAny();

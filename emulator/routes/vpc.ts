@@ -2,7 +2,10 @@ import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
-import { ipv4Span, checkSubnetIpv4, checkVpcLabel, SubnetSiblings } from "../vpc-rules";
+import { SubnetSiblings } from "../vpc-rules";
+import { ipv4Span, subnetIpv4Error } from "../../api/network";
+import { vpcLabelError } from "../../api/labels";
+import { checkLength, LENGTH_LIMITS } from "../../api/text";
 import { apiTime, eventEntity, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
@@ -119,16 +122,21 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     return s;
   };
   const labelCheck = (value: unknown, field: string, errors: FieldErrors) => {
-    const e = typeof value === "string" ? checkVpcLabel(value) : "is required";
+    const e = typeof value === "string" ? vpcLabelError(value) : "is required";
     if (e) errors.add(field, `Label ${e}`);
     return typeof value === "string" && !e;
+  };
+  /** compute-api.md "Limits": "VPC description | at most 255 chars". */
+  const descriptionCheck = (value: unknown, errors: FieldErrors) => {
+    if (value !== undefined && (typeof value !== "string" || checkLength(value, "vpcDescription") !== undefined))
+      errors.add("description", `Must be a string of at most ${LENGTH_LIMITS.vpcDescription[1]} characters`);
   };
   /** Checks a new subnet against the rules and its siblings (existing and new in the same request). */
   const subnetCheck = (body: Body, field: string, siblings: SubnetSiblings, errors: FieldErrors) => {
     const okLabel = labelCheck(body.label, `${field}label`, errors);
     if (okLabel && siblings.hasLabel(body.label as string)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
     if (typeof body.ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
-    const e = checkSubnetIpv4(body.ipv4);
+    const e = subnetIpv4Error(body.ipv4);
     if (e) return void errors.add(`${field}ipv4`, `ipv4 ${e}`);
     const clash = siblings.clash(body.ipv4);
     if (clash) errors.add(`${field}ipv4`, `ipv4 ${body.ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
@@ -160,8 +168,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (labelCheck(body.label, "label", errors) && d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
-    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255))
-      errors.add("description", "Must be a string of at most 255 characters");
+    descriptionCheck(body.description, errors);
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
@@ -200,8 +207,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const errors = new FieldErrors();
     if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v))
       errors.add("label", "Label must be unique among your VPCs");
-    if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 255))
-      errors.add("description", "Must be a string of at most 255 characters");
+    descriptionCheck(body.description, errors);
     if (body.region !== undefined && body.region !== v.region) errors.add("region", "The region of a VPC cannot be changed");
     errors.throwIfAny();
     Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, {

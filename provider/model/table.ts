@@ -342,7 +342,7 @@ export const CLOCK_SKEW_MS = 60_000;
  */
 export const madeSince = (created: unknown, since: number): boolean => Date.parse(`${String(created)}Z`) >= since - CLOCK_SKEW_MS;
 
-/** A zod string schema from one of the shared rules (provider/model/rules.ts): the rule's text is the message. */
+/** A zod string schema from one of the API's rules (api/): the rule's text is the message. */
 export const rule = (check: (v: string) => string | undefined): z.ZodType<string> =>
   z.string().superRefine((v, ctx) => {
     const e = check(v);

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
 import { toApiBody, updateBody } from "../model/mapping";
-import { DEVICE_SLOTS, lengthError } from "../model/rules";
+import { DEVICE_SLOTS } from "../../api/interfaces";
+import { checkLength, labelBounds } from "../../api/text";
 import { putChanged, say } from "../lifecycle/steps";
 import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance-power";
 import { camel, convertKeys, idInput, madeSince, rule, type Props, table, isObject, UNKNOWN, fieldOf } from "../model/table";
@@ -77,7 +78,7 @@ export const configSpec = table<ConfigApi>()({
   idFormat: "The API's integer profile id, as a string; the `configId` of Interface resources.",
   deleteNote:
     "the API keeps the profile a running instance booted with: its instance is shut down first (with `booted: true`, or when the API refuses because the instance was booted with it by hand), and stays shut down, since the profile is gone.",
-  autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("configLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     {
       name: "computeId",
@@ -92,7 +93,7 @@ export const configSpec = table<ConfigApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => lengthError(v, 1, 48)),
+      schema: rule((v) => checkLength(v, "configLabel")),
       description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {

@@ -7,9 +7,11 @@ import { defineResource, type ResourceDefinition } from "../definition";
 import { act } from "../lifecycle/lost-answers";
 import { isExisting, RESOURCE_NAME } from "../model/naming";
 import { waitStatus } from "../lifecycle/steps";
-import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec, table } from "../model/table";
+import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec, rule, table } from "../model/table";
 import type { Engine } from "./database";
 import { resource, ref, mysql, postgres } from "./example-parents";
+import { databaseSnapshotLabelError } from "../../api/labels";
+import { labelBounds } from "../../api/text";
 
 export interface DatabaseBackupApi {
   id: number;
@@ -47,7 +49,7 @@ export function databaseSnapshotSpec(engine: Engine) {
         kind: "input",
         computed: true,
         forceNew: true,
-        schema: z.string().regex(/^[A-Za-z0-9]{1,30}$/, "must be 1 to 30 ASCII letters and digits"),
+        schema: rule(databaseSnapshotLabelError),
         description:
           "1..30 ASCII letters and digits, display only; auto-named `<resource name><suffix>` (letters and digits) when left out. Changing it takes a new snapshot.",
       },
@@ -62,7 +64,7 @@ export function databaseSnapshotSpec(engine: Engine) {
       { name: "type", kind: "output", description: "`snapshot`." },
       { name: "created", kind: "output", description: "When the snapshot was started." },
     ],
-    autoName: { field: "label", min: 1, max: 30, allowed: /[A-Za-z0-9]/, separators: "", joiner: "" },
+    autoName: { field: "label", ...labelBounds("databaseSnapshotLabel"), allowed: /[A-Za-z0-9]/, separators: "", joiner: "" },
     timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
     collectionPath: (inputs) => `${databasePath(engine, inputs.databaseId)}/backups`,
     itemPath: (id, props) => `${databasePath(engine, props.databaseId)}/backups/${encodeURIComponent(id)}`,

@@ -2,8 +2,11 @@ import { z } from "zod";
 import { defineResource } from "../definition";
 import { act } from "../lifecycle/lost-answers";
 import { generatedPassword } from "../model/passwords";
-import { lengthError, rootPassError, sshPublicKeyError } from "../model/rules";
+import { checkLength, labelBounds } from "../../api/text";
+import { rootPasswordError } from "../../api/passwords";
+import { sshKeyError } from "../../api/ssh-keys";
 import { snapshotBeforeChangeOf } from "./instance/declared";
+import { scriptDataInput } from "./instance/table";
 import { say, type StatusWait } from "../lifecycle/steps";
 import { instancePath, powerCycle, refusedWhileRunning } from "./instance-power";
 import { snapshotBeforeChange } from "./instance/presnapshot";
@@ -31,7 +34,7 @@ export const diskSpec = table<DiskApi>()({
   type: "Disk",
   noun: "disk",
   holdsData: true,
-  autoName: { field: "label", min: 1, max: 48, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("diskLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   description:
     "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
@@ -58,7 +61,7 @@ export const diskSpec = table<DiskApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => lengthError(v, 1, 48)),
+      schema: rule((v) => checkLength(v, "diskLabel")),
       description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {
@@ -78,7 +81,7 @@ export const diskSpec = table<DiskApi>()({
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
       generate: { value: generatedPassword, when: (ins) => ins.image !== undefined },
-      schema: rule(rootPassError),
+      schema: rule(rootPasswordError),
       description:
         "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.",
     },
@@ -87,7 +90,7 @@ export const diskSpec = table<DiskApi>()({
       kind: "input",
       forceNew: true,
       writeOnly: true,
-      schema: z.array(rule((v) => sshPublicKeyError(v))),
+      schema: z.array(rule((v) => sshKeyError(v))),
       description: "Public SSH keys for root. Create-only.",
     },
     {
@@ -113,7 +116,7 @@ export const diskSpec = table<DiskApi>()({
       writeOnly: true,
       secret: true,
       raw: true,
-      schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"),
+      schema: scriptDataInput,
       description: "Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.",
     },
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },

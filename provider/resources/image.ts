@@ -10,7 +10,7 @@ import { Agent, request } from "../transport/http";
 import { defineResource } from "../definition";
 import { toApiBody } from "../model/mapping";
 import { isExisting } from "../model/naming";
-import { lengthError } from "../model/rules";
+import { checkLength, labelBounds } from "../../api/text";
 import { putChanged } from "../lifecycle/steps";
 import type { CheckFailure } from "../model/check";
 import { idInput, madeSince, rule, UNKNOWN, table } from "../model/table";
@@ -33,7 +33,7 @@ export const imageSpec = table<ImageApi>()({
   description:
     "A private image (`/images`): captured from a disk (`diskId`), or uploaded from a local file (`file`, `region`). The file is streamed, never read into memory, and gzip-compressed on the way unless it already is; its SHA-256 is kept, so a file whose content changes makes a new image, while a file moved or renamed with the same content does not. Waits until the image is available.",
   idFormat: "The API's image id, `private/<number>`: use it as an Instance's or a Disk's `image`.",
-  autoName: { field: "label", min: 1, max: 128, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("imageLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   fields: [
     {
       name: "diskId",
@@ -72,7 +72,7 @@ export const imageSpec = table<ImageApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => lengthError(v, 1, 128)),
+      schema: rule((v) => checkLength(v, "imageLabel")),
       description: "1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {

@@ -4,7 +4,7 @@ import type { CheckFailure } from "../model/check";
 import { plannedBackupsOf, claimSnapshotSlot } from "./instance/declared";
 import { defineResource } from "../definition";
 import { isExisting, RESOURCE_NAME } from "../model/naming";
-import { lengthError } from "../model/rules";
+import { checkLength, labelBounds } from "../../api/text";
 import { say } from "../lifecycle/steps";
 import { instancePath } from "./instance-power";
 import { containsUnknown, idInput, madeSince, rule, type Props, table } from "../model/table";
@@ -60,7 +60,7 @@ export const instanceSnapshotSpec = table<BackupApi>()({
       kind: "input",
       computed: true,
       forceNew: true,
-      schema: rule((v) => lengthError(v, 1, 255)),
+      schema: rule((v) => checkLength(v, "snapshotLabel")),
       description: "1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).",
     },
     {
@@ -84,7 +84,7 @@ export const instanceSnapshotSpec = table<BackupApi>()({
     { name: "finished", kind: "output", schema: z.string().nullable(), description: "When it finished, or null." },
     { name: "updated", kind: "output", description: "When it last changed." },
   ],
-  autoName: { field: "label", min: 1, max: 255, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("snapshotLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
   waitCreated: {
     what: "to be taken",

@@ -7,6 +7,9 @@ import { claimOneByOne, INTERFACE_KEYS } from "./instance/interfaces";
 import type { CheckFailure } from "../model/check";
 import { idInput, UNKNOWN, table, isObject } from "../model/table";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
+import { INTERFACE_PURPOSES } from "../../api/interfaces";
+import { ipamAddressError } from "../../api/network";
+import { LENGTH_LIMITS } from "../../api/text";
 
 export interface InterfaceApi {
   id: number;
@@ -38,21 +41,21 @@ export const interfaceSpec = table<InterfaceApi>()({
       kind: "input",
       required: true,
       forceNew: true,
-      schema: z.enum(["public", "vlan", "vpc"]),
+      schema: z.enum(INTERFACE_PURPOSES),
       description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface.",
     },
     {
       name: "label",
       kind: "input",
       forceNew: true,
-      schema: z.string().min(1).max(64),
+      schema: z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]),
       description: "VLAN name (1..64), for `vlan`. A change replaces the interface.",
     },
     {
       name: "ipamAddress",
       kind: "input",
       forceNew: true,
-      schema: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24"),
+      schema: z.string().refine((v) => ipamAddressError(v) === undefined, ipamAddressError(undefined)),
       description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface.",
     },
     {

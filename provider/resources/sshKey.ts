@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { defineResource } from "../definition";
-import { sshPublicKeyError } from "../model/rules";
+import { sshKeyError } from "../../api/ssh-keys";
+import { checkLength, labelBounds } from "../../api/text";
 import { madeSince, rule, table } from "../model/table";
 import { PUBLIC_KEY, ref, resource } from "./example-parents";
 
@@ -11,7 +11,7 @@ export interface SshKeyApi {
   created: string;
 }
 
-const publicKey = rule(sshPublicKeyError).transform((v) => v.trim());
+const publicKey = rule(sshKeyError).transform((v) => v.trim());
 
 export const sshKeySpec = table<SshKeyApi>()({
   type: "SshKey",
@@ -23,7 +23,7 @@ export const sshKeySpec = table<SshKeyApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: z.string().max(64, "must be at most 64 characters"),
+      schema: rule((v) => checkLength(v, "sshKeyLabel")),
       description: "A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place.",
     },
     {
@@ -36,7 +36,7 @@ export const sshKeySpec = table<SshKeyApi>()({
     },
     { name: "created", kind: "output", outputType: "string", description: "When the key was added (ISO 8601, UTC)." },
   ],
-  autoName: { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("sshKeyLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   collectionPath: () => "/profile/sshkeys",
   readsFromList: true,
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,

@@ -5,7 +5,8 @@ import { RESOURCE_NAME } from "../model/naming";
 import { perSession } from "../session";
 import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
-import { cidrsOverlap, subnetIpv4Error, vpcLabelError } from "../model/rules";
+import { ipv4SpansOverlap, subnetIpv4Error } from "../../api/network";
+import { vpcLabelError } from "../../api/labels";
 import { idInput, rule, UNKNOWN, table } from "../model/table";
 import { VPC_LABEL } from "./vpc";
 import { resource, ref, REGION } from "./example-parents";
@@ -114,7 +115,7 @@ export const subnet = defineResource({
       ) {
         const siblings = subnetsOf(String(vpc));
         for (const [other, s] of siblings) {
-          if (other !== name && cidrsOverlap(s.ipv4, ipv4)) {
+          if (other !== name && ipv4SpansOverlap(s.ipv4, ipv4)) {
             failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });
           }
         }
@@ -132,7 +133,7 @@ export const subnet = defineResource({
         typeof news.ipv4 === "string" &&
         news.ipv4 !== UNKNOWN &&
         !subnetIpv4Error(news.ipv4) &&
-        cidrsOverlap(olds.ipv4, news.ipv4);
+        ipv4SpansOverlap(olds.ipv4, news.ipv4);
       // (Said whether or not this diff replaces: the engine may force a replacement, replaceOnChanges say.)
       d.deleteBeforeReplace = overlaps || deletesFirst(subnetSpec, d.replaces, d.changed, news);
     },

@@ -3,7 +3,8 @@ import type { CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
 import type { SendContext } from "../lifecycle/rest-provider";
 import { isExisting } from "../model/naming";
-import { lengthError, parseScopes } from "../model/rules";
+import { checkLength, labelBounds } from "../../api/text";
+import { parseScopes } from "../../api/scopes";
 import { say } from "../lifecycle/steps";
 import { madeSince, rule, UNKNOWN, table } from "../model/table";
 import { resource, ref } from "./example-parents";
@@ -53,7 +54,7 @@ export const tokenSpec = table<TokenApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => lengthError(v, 1, 100)),
+      schema: rule((v) => checkLength(v, "tokenLabel")),
       description: "1..100 characters, display only; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {
@@ -84,7 +85,7 @@ export const tokenSpec = table<TokenApi>()({
     },
     { name: "created", kind: "output", description: "When the token was created." },
   ],
-  autoName: { field: "label", min: 1, max: 100, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("tokenLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   collectionPath: () => "/profile/tokens",
   itemPath: (id) => `/profile/tokens/${encodeURIComponent(id)}`,
   // A lost create answer: the token with our label and scopes made since the create began.

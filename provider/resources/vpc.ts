@@ -4,7 +4,8 @@ import { defineResource } from "../definition";
 import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
 import type { NameRule } from "../model/naming";
-import { vpcLabelError } from "../model/rules";
+import { vpcLabelError } from "../../api/labels";
+import { checkLength, labelBounds } from "../../api/text";
 import { rule, table } from "../model/table";
 import { resource, ref, REGION } from "./example-parents";
 
@@ -19,7 +20,7 @@ export interface VpcApi {
 }
 
 /** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no `--`. */
-export const VPC_LABEL: NameRule = { field: "label", min: 1, max: 64, allowed: /[A-Za-z0-9-]/, separators: "-" };
+export const VPC_LABEL: NameRule = { field: "label", ...labelBounds("vpcLabel"), allowed: /[A-Za-z0-9-]/, separators: "-" };
 
 export const vpcSpec = table<VpcApi>()({
   type: "Vpc",
@@ -44,7 +45,7 @@ export const vpcSpec = table<VpcApi>()({
       kind: "input",
       computed: true,
       clearTo: "",
-      schema: z.string().max(255, "must be at most 255 characters"),
+      schema: rule((v) => checkLength(v, "vpcDescription")),
       description: "At most 255 characters. Changed in place.",
     },
     {

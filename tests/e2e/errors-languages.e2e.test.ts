@@ -89,7 +89,7 @@ describe.each(MATRIX_LANGUAGES)("in %s", (lang) => {
     expect(said(r)).toEqual({
       code: true,
       errors: [
-        `${type("Vpc")} (net): ${type("Vpc")} resource 'net': property label value {bad label!} has a problem: label: must use only ASCII letters, digits and hyphens`,
+        `${type("Vpc")} (net): ${type("Vpc")} resource 'net': property label value {bad label!} has a problem: label: must include only ASCII letters, numbers, and dashes`,
       ],
       noise: [],
     });

@@ -24,7 +24,7 @@ test("check names the field for each bad input", async () => {
   );
   const props = r.failures.map((f) => f.property).sort();
   expect(props).toEqual(["interfaces", "interfaces", "label", "rootPass", "scriptId", "tags"]);
-  expect(r.failures.find((f) => f.property === "tags")!.reason).toBe("tags[0]: a tag must be 3 to 50 characters");
+  expect(r.failures.find((f) => f.property === "tags")!.reason).toBe("tags[0]: must be 3 to 50 characters (got 1)");
   expect(r.failures.find((f) => f.property === "rootPass")!.reason).toMatch(/Password does not meet strength requirement/);
   expect(r.failures.find((f) => f.property === "label")!.reason).toMatch(/^label: must be 3 to 64/);
   expect((await p.check({}, { region: "r", type: "t", interfaces: [{ purpose: "public" }, { purpose: "public" }] })).failures[0].reason).toMatch(/one public/);

@@ -40,7 +40,7 @@ test("a name the API would refuse fails at preview naming the rule and the setti
     {
       property: "label",
       reason: expect.stringMatching(
-        /^label: .*letters, digits and hyphens.* \(the name "my_net" comes from the pulumi:autonaming setting: change the setting, or give the label\)$/,
+        /^label: .*letters, numbers, and dashes.* \(the name "my_net" comes from the pulumi:autonaming setting: change the setting, or give the label\)$/,
       ),
     },
   ]);

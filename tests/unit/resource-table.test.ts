@@ -16,7 +16,7 @@ describe("SshKey check (preview-time validation)", () => {
 
   test("a label over 64 characters names the field and the rule", () => {
     const r = checkInputs(sshKeySpec, { label: "x".repeat(65), sshKey: key });
-    expect(r.failures).toEqual([{ property: "label", reason: "label: must be at most 64 characters" }]);
+    expect(r.failures).toEqual([{ property: "label", reason: "label: must be at most 64 characters (got 65)" }]);
   });
 
   test("a missing key is required", () => {

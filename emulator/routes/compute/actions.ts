@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { busyError, hash, isInt, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, type Router } from "../../http";
-import { CONFIG_DEVICE_SLOTS, checkInstanceLabel } from "../../rules";
+import { isDeviceSlot } from "../../../api/interfaces";
+import { instanceLabelError } from "../../../api/labels";
 import { apiTime, view } from "../../state";
 import type { ConfigRecord, InstanceRecord } from "./records";
 
@@ -225,7 +226,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const errors = new FieldErrors();
     for (const [slot, dev] of Object.entries(devices)) {
       if (slot === "sdh") errors.add("devices.sdh", "Device sdh is reserved in rescue mode");
-      else if (!CONFIG_DEVICE_SLOTS.includes(slot)) errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdg");
+      else if (!isDeviceSlot(slot)) errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdg");
       else if (dev !== null && typeof dev === "object") {
         const id = (dev as { disk_id?: unknown }).disk_id;
         if (id !== null && id !== undefined && !disksOf(inst.id).some((x) => x.id === id))
@@ -270,7 +271,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
       if (!t) errors.add("type", "type is required for a new target instance");
       else if (pickDisks.reduce((n, x) => n + x.size, 0) > t.disk) errors.add("type", "The type is too small for the disks to clone");
       if (body.label !== undefined) {
-        const e = typeof body.label === "string" ? checkInstanceLabel(body.label) : "must be a string";
+        const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
         if (e) errors.add("label", `Label ${e}`);
         else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
       }

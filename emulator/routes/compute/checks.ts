@@ -2,7 +2,9 @@ import { catalog } from "../../catalog";
 import type { Services } from "../../family";
 import type { FieldErrors } from "../../http";
 import { FIND_IMAGE } from "../../lookups";
-import { WEAK_PASSWORD_TEXT, checkRootPassword, checkSshKey } from "../../rules";
+import { WEAK_PASSWORD_TEXT, rootPasswordError } from "../../../api/passwords";
+import { sshKeyError } from "../../../api/ssh-keys";
+import { checkLength, LENGTH_LIMITS } from "../../../api/text";
 import { profileState } from "../profile";
 import { isInt, type Body, type ComputeBase } from "./base";
 
@@ -20,7 +22,7 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       if (!Array.isArray(body.authorized_keys)) errors.add("authorized_keys", "Must be an array of SSH public keys");
       else {
         body.authorized_keys.forEach((k, i) => {
-          const e = typeof k === "string" ? checkSshKey(k) : "must be a string";
+          const e = typeof k === "string" ? sshKeyError(k) : "must be a string";
           if (e) errors.add(`authorized_keys[${i}]`, e);
         });
       }
@@ -41,7 +43,7 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       return;
     }
     if (typeof body.root_pass !== "string") return errors.add("root_pass", "Must be a string of 7 to 128 characters");
-    const e = checkRootPassword(body.root_pass);
+    const e = rootPasswordError(body.root_pass);
     if (e) errors.add("root_pass", e.startsWith(WEAK_PASSWORD_TEXT) ? WEAK_PASSWORD_TEXT : `root_pass ${e}`);
   };
   const checkImage = (body: Body, errors: FieldErrors, username: string) => {
@@ -60,7 +62,8 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
     if (body.script_data !== undefined) {
       if (typeof body.script_data !== "object" || body.script_data === null || Array.isArray(body.script_data))
         return errors.add("script_data", "Must be a JSON object");
-      if (JSON.stringify(body.script_data).length > 65535) return errors.add("script_data", "Must be at most 65535 characters");
+      if (checkLength(JSON.stringify(body.script_data), "scriptData"))
+        return errors.add("script_data", `Must be at most ${LENGTH_LIMITS.scriptData[1]} characters`);
       data = body.script_data as Record<string, unknown>;
     }
     for (const f of s.user_defined_fields)

@@ -2,7 +2,9 @@ import { isInt, ro, rw, type Body, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { CONFIG_DEVICE_SLOTS, checkInterfaces, checkText, refusedAt } from "../../rules";
+import { checkInterfaces, refusedAt } from "../../rules";
+import { DEVICE_SLOTS, isDeviceSlot } from "../../../api/interfaces";
+import { checkText } from "../../../api/text";
 import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
@@ -31,9 +33,9 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       if (typeof body.devices !== "object" || body.devices === null || Array.isArray(body.devices)) {
         errors.add("devices", "Must be an object keyed sda to sdh");
       } else {
-        const devices: ConfigRecord["devices"] = Object.fromEntries(CONFIG_DEVICE_SLOTS.map((s) => [s, null]));
+        const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
         for (const [slot, dev] of Object.entries(body.devices as Body)) {
-          if (!CONFIG_DEVICE_SLOTS.includes(slot)) {
+          if (!isDeviceSlot(slot)) {
             errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdh");
             continue;
           }

@@ -1,7 +1,8 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
-import { checkText, checkRootPassword, WEAK_PASSWORD_TEXT } from "../../rules";
+import { checkText } from "../../../api/text";
+import { WEAK_PASSWORD_TEXT, rootPasswordError } from "../../../api/passwords";
 import { apiTime, settle } from "../../state";
 import type { DiskRecord, InstanceRecord } from "./records";
 
@@ -91,7 +92,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const password = jsonObject(ctx).password;
     if (typeof password !== "string") errors.add("password", "password is required: a string of 7 to 128 characters");
     else {
-      const e = checkRootPassword(password);
+      const e = rootPasswordError(password);
       if (e) errors.add("password", e.startsWith(WEAK_PASSWORD_TEXT) ? WEAK_PASSWORD_TEXT : `password ${e}`);
     }
     errors.throwIfAny();

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { GONE, hash, isInt, ro, rw, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
-import { checkInstanceLabel, tagsError } from "../../rules";
+import { tagsError } from "../../rules";
+import { instanceLabelError } from "../../../api/labels";
 import { eventEntity, settle } from "../../state";
 import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
 
@@ -30,7 +31,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     if (body.type === undefined) errors.add("type", "type is required");
     else if (!type) errors.add("type", `Type ${String(body.type)} not found`);
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkInstanceLabel(body.label) : "must be a string";
+      const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
       else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
     }
@@ -139,7 +140,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     const errors = new FieldErrors();
     const next: Partial<InstanceRecord> = {};
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkInstanceLabel(body.label) : "must be a string";
+      const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
       else if (d.instances.some((i) => i.label === body.label && i.id !== inst.id)) errors.add("label", "Label must be unique among your instances");
       else next.label = body.label as string;

@@ -1,7 +1,8 @@
 import type { Services } from "../../family";
 import type { FieldErrors } from "../../http";
 import { SUBNETS } from "../../lookups";
-import { checkInterfaces, checkIpamAddress, refusedAt } from "../../rules";
+import { checkInterfaces, refusedAt } from "../../rules";
+import { ipamAddressError } from "../../../api/network";
 import { isInt, type Body, type ComputeBase, type TakenAddresses } from "./base";
 import type { InterfaceRecord } from "./records";
 
@@ -32,7 +33,7 @@ export function computeNetwork({ store }: ComputeBase, services: Services) {
         ipv4 = { vpc: address ?? null, nat_1_1: req.nat_1_1 === "any" ? "any" : typeof req.nat_1_1 === "string" ? req.nat_1_1 : null };
       }
     }
-    const ipamError = i.ipam_address === undefined || i.ipam_address === null ? undefined : checkIpamAddress(i.ipam_address);
+    const ipamError = i.ipam_address === undefined || i.ipam_address === null ? undefined : ipamAddressError(i.ipam_address);
     if (ipamError) errors.add(`${field}.ipam_address`, ipamError);
     return {
       id,

@@ -1,4 +1,4 @@
-import { CONFIG_DEVICE_SLOTS } from "../../rules";
+import { DEVICE_SLOTS } from "../../../api/interfaces";
 import type { ComputeBase } from "./base";
 import type { BackupRecord, ConfigRecord, DiskRecord, InstanceRecord, InterfaceRecord } from "./records";
 
@@ -30,7 +30,7 @@ export function computeProvisioning({ store, d, now, stamp, typeOf }: ComputeBas
       id: store.nextId("config"),
       compute_id: computeId,
       comments: null,
-      devices: Object.fromEntries(CONFIG_DEVICE_SLOTS.map((s) => [s, null])),
+      devices: Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null])),
       helpers: helpersDefault(),
       interfaces: [],
       kernel: "compute/latest-64bit",
@@ -49,7 +49,7 @@ export function computeProvisioning({ store, d, now, stamp, typeOf }: ComputeBas
   const deployImage = (inst: InstanceRecord, img: { label: string }, swap: number, interfaces: InterfaceRecord[], readyIn: number) => {
     const type = typeOf(inst.type)!;
     const main = newDisk(inst.id, `${img.label} Disk`, type.disk - swap, "ext4", readyIn);
-    const devices: ConfigRecord["devices"] = Object.fromEntries(CONFIG_DEVICE_SLOTS.map((s) => [s, null]));
+    const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
     devices.sda = { disk_id: main.id, volume_id: null };
     if (swap > 0) devices.sdb = { disk_id: newDisk(inst.id, `${swap} MB Swap Image`, swap, "swap", readyIn).id, volume_id: null };
     return newConfig(inst.id, { label: `My ${img.label} Disk Profile`, devices, interfaces });

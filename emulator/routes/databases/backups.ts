@@ -1,6 +1,7 @@
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
 import { rw, type DatabaseContext } from "./context";
 import type { DatabaseBackupRecord, DatabaseRecord, Engine } from "./records";
+import { databaseSnapshotLabelError } from "../../../api/labels";
 
 /**
  * An engine's cluster backups (`/databases/<engine>/instances/{instanceId}/backups`): list, snapshot, view,
@@ -28,8 +29,11 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     requireStatus(db, ["active"], "take a snapshot");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (typeof body.label !== "string" || body.label.length < 1 || body.label.length > 30) errors.add("label", "label is required: 1 to 30 characters");
-    else if (!/^[A-Za-z0-9]+$/.test(body.label)) errors.add("label", "Must use only ASCII letters and digits");
+    if (typeof body.label !== "string") errors.add("label", "label is required: 1 to 30 characters");
+    else {
+      const e = databaseSnapshotLabelError(body.label);
+      if (e) errors.add("label", `Label ${e}`);
+    }
     const target = body.target ?? "primary";
     if (target !== "primary" && target !== "secondary") errors.add("target", "Must be primary or secondary");
     else if (target === "secondary" && db.cluster_size !== 3) errors.add("target", "secondary applies only to a high availability (three-node) cluster");

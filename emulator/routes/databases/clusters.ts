@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { FieldErrors, jsonObject, forbidden, paginate, type Router } from "../../http";
-import { checkAllowListEntry, checkText } from "../../rules";
+import { addressOrRangeError } from "../../../api/network";
+import { checkText } from "../../../api/text";
 import { settle } from "../../state";
 import { newPassword, ro, rw, type DatabaseContext } from "./context";
 import type { DatabaseRecord, Engine } from "./records";
@@ -21,7 +22,7 @@ function caCertificate(label: string): string {
 function checkAllowList(v: unknown, errors: FieldErrors): void {
   if (!Array.isArray(v)) return errors.add("allow_list", "Must be an array of IP addresses and CIDR ranges");
   v.forEach((x, i) => {
-    const e = typeof x === "string" ? checkAllowListEntry(x) : "must be a string";
+    const e = typeof x === "string" ? addressOrRangeError(x) : "must be a string";
     if (e) errors.add(`allow_list[${i}]`, e);
   });
 }

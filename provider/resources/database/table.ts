@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ipOrCidrError, lengthError } from "../../model/rules";
+import { addressOrRangeError } from "../../../api/network";
+import { checkLength, labelBounds } from "../../../api/text";
 import { type StatusWait } from "../../lifecycle/steps";
 import { backupIdInput, rule, table } from "../../model/table";
 export type Engine = "mysql" | "postgresql";
@@ -52,7 +53,7 @@ export function databaseSpec(engine: Engine) {
     noun: `${human} database`,
     uniqueLabel: true,
     holdsData: true,
-    autoName: { field: "label", min: 3, max: 32, allowed: /[A-Za-z0-9_-]/, separators: "-_" },
+    autoName: { field: "label", ...labelBounds("databaseLabel"), allowed: /[A-Za-z0-9_-]/, separators: "-_" },
     description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace, and the old cluster is deleted only once the new one is active.`,
     idFormat: "The API's integer database id, as a string.",
     fields: [
@@ -62,7 +63,7 @@ export function databaseSpec(engine: Engine) {
         computed: true,
         schema: rule(
           (v) =>
-            lengthError(v, 3, 32) ??
+            checkLength(v, "databaseLabel") ??
             (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit"),
         ),
         description: "3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
@@ -142,7 +143,7 @@ export function databaseSpec(engine: Engine) {
         computed: true,
         clearTo: [],
         unordered: true,
-        schema: z.array(rule((v) => ipOrCidrError(v))),
+        schema: z.array(rule((v) => addressOrRangeError(v))),
         description:
           "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).",
       },

@@ -3,6 +3,9 @@ import type { ApiClient } from "../../transport/client";
 import { instancePath } from "../instance-power";
 import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
 import { perSession } from "../../session";
+import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../../../api/interfaces";
+import { ipamAddressError } from "../../../api/network";
+import { LENGTH_LIMITS } from "../../../api/text";
 
 /**
  * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,
@@ -17,11 +20,11 @@ export const interfacesToApi = (v: unknown): unknown => convertKeys(v, apiKey({ 
 
 export const interfaceInput = z
   .object({
-    purpose: z.enum(["public", "vlan", "vpc"]),
-    label: z.string().min(1).max(64).optional(),
+    purpose: z.enum(INTERFACE_PURPOSES),
+    label: z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]).optional(),
     ipamAddress: z
       .string()
-      .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, "must be an IPv4 address with a netmask, for example 10.0.0.1/24")
+      .refine((v) => ipamAddressError(v) === undefined, ipamAddressError(undefined))
       .optional(),
     primary: z.boolean().optional(),
     subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
@@ -38,10 +41,10 @@ export const interfaceInput = z
 
 export const interfacesInput = z
   .array(interfaceInput)
-  .min(1, "must have 1 to 3 interfaces")
-  .max(3, "must have at most 3 interfaces")
-  .refine((l) => l.filter((i) => i.primary).length <= 1, "at most one interface can be primary")
-  .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, "at most one public interface");
+  .min(1, INTERFACE_LIST_TEXTS.none)
+  .max(MAX_INTERFACES, INTERFACE_LIST_TEXTS.tooMany)
+  .refine((l) => l.filter((i) => i.primary).length <= 1, INTERFACE_LIST_TEXTS.twoPrimary)
+  .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, INTERFACE_LIST_TEXTS.twoPublic);
 
 /** An interface as the API reports it (the fields read here; the others pass through). */
 export interface ApiInterface extends Props {

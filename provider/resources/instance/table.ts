@@ -1,11 +1,19 @@
 import { z } from "zod";
-import { instanceLabelError, rootPassError, sshPublicKeyError } from "../../model/rules";
+import { instanceLabelError } from "../../../api/labels";
+import { rootPasswordError } from "../../../api/passwords";
+import { sshKeyError } from "../../../api/ssh-keys";
+import { checkLength, labelBounds, LENGTH_LIMITS } from "../../../api/text";
 import { generatedPassword } from "../../model/passwords";
 import { instancePath } from "../instance-power";
 import { madeSince, rule, table, type StatusWait } from "../../model/table";
 import { cloneFromInput } from "./clone";
 import { INTERFACE_KEYS, interfacesInput } from "./interfaces";
 import { restoreInput } from "./restore";
+
+/** A deployment script's inputs (`scriptData`): an object of at most the API's characters as JSON. */
+export const scriptDataInput = z
+  .record(z.string(), z.unknown())
+  .refine((v) => checkLength(JSON.stringify(v), "scriptData") === undefined, `must be at most ${LENGTH_LIMITS.scriptData[1]} characters as JSON`);
 
 /** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
 
@@ -20,7 +28,7 @@ export interface InstanceApi {
   [k: string]: unknown;
 }
 
-const publicKey = rule((v) => sshPublicKeyError(v));
+const publicKey = rule((v) => sshKeyError(v));
 
 /** The statuses an instance rests in (no action under way). */
 export const SETTLED = new Set(["running", "offline", "stopped"]);
@@ -36,7 +44,7 @@ export const instanceSpec = table<InstanceApi>()({
   noun: "instance",
   uniqueLabel: true,
   holdsData: true,
-  autoName: { field: "label", min: 3, max: 64, allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  autoName: { field: "label", ...labelBounds("instanceLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
   description:
     "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
   idFormat: 'The API\'s integer instance id, as a string (for example `"123"`); it is the `computeId` of disks, configs and interfaces.',
@@ -72,7 +80,7 @@ export const instanceSpec = table<InstanceApi>()({
       computed: true,
       clearTo: [],
       unordered: true,
-      schema: z.array(z.string().min(3, "a tag must be 3 to 50 characters").max(50, "a tag must be 3 to 50 characters")),
+      schema: z.array(rule((t) => checkLength(t, "tag"))),
       description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.",
     },
     {
@@ -149,7 +157,7 @@ export const instanceSpec = table<InstanceApi>()({
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
       generate: { value: generatedPassword, when: (ins) => ins.image !== undefined || ins.scriptId !== undefined },
-      schema: rule(rootPassError),
+      schema: rule(rootPasswordError),
       description:
         "Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
     },
@@ -184,7 +192,7 @@ export const instanceSpec = table<InstanceApi>()({
       writeOnly: true,
       secret: true,
       raw: true,
-      schema: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 65535, "must be at most 65535 characters as JSON"),
+      schema: scriptDataInput,
       description: "Inputs of the deployment script (JSON). Secret. Create-only.",
     },
     {
