@@ -1,7 +1,7 @@
 import { restProvider, type ResourceProvider, type ProviderHooks } from "./lifecycle/rest-provider";
 import type { ApiClient } from "./transport/client";
 import type { Example } from "./model/example";
-import type { ApiRecord, Field, Props, ResourceSpec } from "./model/table";
+import type { ApiRecord, Field, InputName, Props, ResourceSpec } from "./model/table";
 
 /**
  * A resource is one definition: its table and facts (ResourceSpec: fields, paths, label rule, timeouts,
@@ -27,7 +27,7 @@ export interface ResourceDefinition<Api extends ApiRecord = ApiRecord> {
  * whose items are the resource's outputs with the id as a string. Its arguments are the parents' ids (the
  * `inPath` fields), then `filters`, `orderBy` and `order`.
  */
-export interface LookupRow {
+export interface LookupRow<F extends readonly Field[] = readonly Field[]> {
   /** Function name, e.g. `getInstances`. */
   name: string;
   /** The result property that holds the list. */
@@ -35,8 +35,8 @@ export interface LookupRow {
   /** The token scope the list needs, as the spec's endpoint tables say (docs/functions.md shows it). */
   scope: string;
   description: string;
-  /** The words for each parent id argument ("instance": "The instance's id."). */
-  parents?: Record<string, string>;
+  /** The words for each parent id argument, by its input (`computeId`: "The instance's id."). */
+  parents?: { [K in InputName<F>]?: string };
   /** The list is a plain array, not a paged envelope (a profile's interfaces). */
   plainArray?: boolean;
   /** Item fields beyond the table's, from the API record (a database's `engine/version`). */
@@ -63,7 +63,7 @@ export interface SdkRow {
 export function defineResource<Api extends ApiRecord, const F extends readonly Field[]>(d: {
   spec: ResourceSpec<Api, F>;
   hooks?: ProviderHooks<Api, F>;
-  lookup?: LookupRow;
+  lookup?: LookupRow<F>;
   sdk: SdkRow;
   example: () => Example;
 }): ResourceDefinition<Api> {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Agent } from "./transport/http";
 import { RateBudget } from "./transport/rate-budget";
 import { ListReads } from "./transport/read-batch";
+import { ProgramContext } from "./program";
 
 /**
  * What one provider process holds across the operations it runs, in one object with one reset: the engine
@@ -61,6 +62,8 @@ export class Session {
   readonly heldLabels = new Map<string, string>();
   /** Create-first replacements under way, by type and old id. */
   readonly replacements = new Map<string, PendingReplacement>();
+  /** What the program declares across its resources, as the engine checks and diffs them. */
+  readonly program = new ProgramContext();
   private readonly apis = new Map<string, PerApi>();
 
   /** The budget and list reads of an API (its base URL) and token in this process. */
@@ -95,19 +98,4 @@ export function resetSession(): void {
   const old = own;
   own = new Session();
   old.connections?.close().catch(() => undefined);
-}
-
-/**
- * A record of the session that the module declaring it owns (what a resource's program declares across its
- * resources, say): `const slots = perSession(() => new Map<string, string>())`, then `slots()` is the running
- * session's. It goes with its session: a new session, or `resetSession()`, starts it afresh.
- */
-export function perSession<T>(make: () => T): () => T {
-  const held = new WeakMap<Session, T>();
-  return () => {
-    const s = session();
-    let v = held.get(s);
-    if (v === undefined) held.set(s, (v = make()));
-    return v;
-  };
 }

@@ -1,6 +1,7 @@
+import { AUTONAMED, HELD_LABEL, REPLACEMENT_LABEL } from "../model/marks";
 import { ApiError, type ApiClient } from "../transport/client";
 import type { DiffOutcome } from "../model/check";
-import { AUTONAMED, autoName } from "../model/naming";
+import { autoName } from "../model/naming";
 import { containsUnknown, labelField, type Props, type ResourceSpec } from "../model/table";
 import { session, type PendingReplacement } from "../session";
 
@@ -34,13 +35,6 @@ export function takeReplacement(type: string, oldId: string): PendingReplacement
   return p;
 }
 
-/**
- * Outputs of a data-holding resource made under a temporary label (it replaces one that still held its
- * pinned label): the temporary label, kept until the next update or refresh. The pinned label is what the
- * outputs say, since the old resource's delete gives it to this one.
- */
-export const REPLACEMENT_LABEL = "__replacementLabel";
-
 /** Whether a resource is replaced this way (a data-holding resource whose label the API keeps unique). */
 export const renamesOnReplace = (spec: ResourceSpec): boolean => Boolean(spec.holdsData && spec.uniqueLabel);
 
@@ -50,15 +44,6 @@ export function noteReplacement(spec: ResourceSpec, id: string, d: DiffOutcome, 
   if (!renamesOnReplace(spec) || !d.replaces.length || news[AUTONAMED] === true || d.changed.includes(labelField(spec))) return;
   if (typeof label === "string" && !containsUnknown(label)) expectReplacement(spec.type, id, label);
 }
-
-/**
- * check: the pinned label an existing resource of a type replaced this way holds, kept with its checked
- * inputs. A create with it is a replacement, including one the engine forces without the provider's diff
- * (`replaceOnChanges`, `replaceWith`, `replacementTrigger`). The engine checks a replacement again with no
- * old inputs, so the label the resource held at its first check is remembered by its name in the program
- * (the URN's, or the sdk class's `__resourceName`) for that second check.
- */
-export const HELD_LABEL = "__heldLabel";
 
 const held = () => session().heldLabels;
 

@@ -1,10 +1,11 @@
+import { REPLACEMENT_LABEL, RESOURCE_NAME } from "../model/marks";
 import { isBusy, type ApiClient } from "../transport/client";
 import { checkInputs, diffInputs, type CheckFailure, type DiffOutcome } from "../model/check";
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
 import { declare, fromApi, readResult, toApiBody } from "../model/mapping";
-import { isExisting, RESOURCE_NAME } from "../model/naming";
-import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel, REPLACEMENT_LABEL } from "./replacements";
+import { isExisting } from "../model/naming";
+import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOnReplace, replacementLabel } from "./replacements";
 import { client as settingsClient } from "../transport/settings";
 import { putChanged, untilAccepted, waitStatus } from "./steps";
 import { planCreate, planUpdate, type PlanContext } from "../model/plan";
@@ -26,6 +27,8 @@ import {
 } from "../model/table";
 import { budgetOf } from "../model/timeouts";
 import { waitFor } from "./wait";
+import type { ProgramContext } from "../program";
+import { session } from "../session";
 
 /** The seven methods of a provider of one resource type: what the dynamic provider server and the plugin call. */
 export interface ResourceProvider {
@@ -58,7 +61,9 @@ export interface HookContext<Api, F extends readonly Field[] = readonly Field[]>
    */
   latest?: Api;
   /** update: inputs a failure keeps other than the new ones (the old password until the reset went through). */
-  keep: Props;
+  keep: InputsOf<F>;
+  /** What the program declares across its resources (provider/program.ts). */
+  program: ProgramContext;
   /** Polls the resource until the wait is done (`<noun> <id> <what>` in messages); returns it then. */
   wait(w: StatusWait<Api>): Promise<Api>;
 }
@@ -66,6 +71,8 @@ export interface HookContext<Api, F extends readonly Field[] = readonly Field[]>
 /** What `extraOutputs` is called for: the operation, and the old outputs (read: the state; create: none). */
 export interface OutputsContext {
   op: "create" | "read" | "update";
+  /** What the program declares across its resources (provider/program.ts). */
+  program: ProgramContext;
   olds: Props;
 }
 
@@ -74,6 +81,8 @@ export interface SendContext<F extends readonly Field[]> {
   client: ApiClient;
   body: Props;
   inputs: InputsOf<F>;
+  /** What the program declares across its resources (provider/program.ts). */
+  program: ProgramContext;
 }
 
 /**
@@ -105,14 +114,14 @@ export interface ProviderHooks<Api extends ApiRecord, F extends readonly Field[]
   validate?(
     news: RawInputsOf<F>,
     olds: StateOf<F>,
-    checked: { inputs: InputsOf<F>; failures: readonly CheckFailure[] },
+    checked: { inputs: InputsOf<F>; failures: readonly CheckFailure[]; program: ProgramContext },
     client: () => ApiClient,
   ): CheckFailure[] | Promise<CheckFailure[]>;
   /**
    * diff: refusals or extra changes that need the API (a size that must fit, say); may add to `changed`, or
    * change `d` otherwise (drop a replacement, remove a change: then set `changes` too).
    */
-  diff?(client: () => ApiClient, id: string, olds: StateOf<F>, news: InputsOf<F>, d: DiffOutcome<InputName<F>>): Promise<void> | void;
+  diff?(client: () => ApiClient, id: string, olds: StateOf<F>, news: InputsOf<F>, d: DiffOutcome<InputName<F>>, program: ProgramContext): Promise<void> | void;
   /** create: the body to send, from the table's (the inputs under their API names). */
   createBody?(body: Props, inputs: InputsOf<F>): Props;
   /**
@@ -167,6 +176,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
     timeoutMs,
     outputs: {},
     keep: {},
+    program: session().program,
     wait: (w) => waitStatus<Api>(c, spec.itemPath(id, props), `${spec.noun} ${id}`, w, timeoutMs),
   });
   /** The error that keeps the resource: its outputs, and `__provider`, which the engine does not add to failures. */
@@ -184,8 +194,8 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
   /** What may change until an unfinished create is ready (default: everything the API assigns). */
   const unsettled = finish?.outputs ?? spec.fields.filter((f) => f.kind === "output").map((f) => f.name);
   /** Inputs the provider made or the create answered (a generated password, a token's value). */
-  const generated = spec.fields.filter((f) => f.generate);
-  const carried = spec.fields.filter((f) => f.generate || f.fromCreate).map((f) => f.name);
+  const generated = spec.generated;
+  const carried = [...(generated ? [generated.field] : []), ...spec.fields.filter((f) => f.fromCreate).map((f) => f.name)];
   /** The inputs an update changes (what its plan and the update itself both go by). */
   const changedForUpdate = (olds: Props, news: Props): string[] => {
     const { changed } = diffInputs(spec, olds, news);
@@ -198,7 +208,12 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
       const r = checkInputs(spec, news, olds);
       if (hooks.validate)
         r.failures.push(
-          ...(await hooks.validate(asTable<RawInputsOf<F>>(news), asTable<State>(olds), { inputs: asTable<In>(r.inputs), failures: r.failures }, getClient)),
+          ...(await hooks.validate(
+            asTable<RawInputsOf<F>>(news),
+            asTable<State>(olds),
+            { inputs: asTable<In>(r.inputs), failures: r.failures, program: session().program },
+            getClient,
+          )),
         );
       if (renames) markHeldLabel(spec, news[RESOURCE_NAME], olds, r.inputs, isExisting(olds));
       return r;
@@ -206,7 +221,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
 
     async diff(id, olds, news) {
       const d = diffInputs(spec, olds, news);
-      if (hooks.diff) await hooks.diff(getClient, id, asTable<State>(olds), asTable<In>(news), asTable<DiffOutcome<InputName<F>>>(d));
+      if (hooks.diff) await hooks.diff(getClient, id, asTable<State>(olds), asTable<In>(news), asTable<DiffOutcome<InputName<F>>>(d), session().program);
       if (renames) {
         // A replacement is made first (under a temporary label if the old one holds a pinned label).
         noteReplacement(spec, id, d, news);
@@ -219,7 +234,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
       let id: string | undefined;
       let last: Api | undefined;
       const made: Props = { ...inputs };
-      for (const f of generated) if (made[f.name] === undefined && f.generate?.when(made)) made[f.name] = f.generate.value();
+      if (generated && made[generated.field] === undefined && generated.when(made)) made[generated.field] = generated.value();
       const ins = asTable<In>(made);
       let ctx: HookContext<Api, F> | undefined;
       try {
@@ -237,7 +252,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
             () => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, made),
             isBusy,
           );
-        last = hooks.send ? await hooks.send(create, { client: c, body, inputs: ins }) : await create();
+        last = hooks.send ? await hooks.send(create, { client: c, body, inputs: ins, program: session().program }) : await create();
         id = String(last.id);
         replacing?.done(id);
         ctx = context(c, id, made, budgetOf(spec, made, "create"));
@@ -246,7 +261,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
           last = await hooks.afterCreate(ctx, last);
           ctx.latest = undefined;
         }
-        const outs = await outputs(c, last, made, { op: "create", olds: {} }, ctx.outputs);
+        const outs = await outputs(c, last, made, { op: "create", olds: {}, program: session().program }, ctx.outputs);
         // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
         if (replacing) Object.assign(outs, { [label]: made[label], [REPLACEMENT_LABEL]: replacing.temp });
         return { id, outs: declare(spec, outs, inputs) };
@@ -268,7 +283,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
           ? await c.reads.read<Api>(c, spec.collectionPath(props), id, spec.itemPath(id, props))
           : await c.get<Api>(spec.itemPath(id, props), true);
         if (!api) return {};
-        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props }), props);
+        return readResult(spec, id, await outputs(c, api, props, { op: "read", olds: props, program: session().program }), props);
       } catch (err) {
         throw describeFailure(spec, "read", id, err);
       }
@@ -304,7 +319,7 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
         if (spec.kept?.afterUpdate) ctx.latest = api;
         const ins: Props = { ...news };
         for (const f of carried) if (ins[f] === undefined) ins[f] = olds[f];
-        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds }, ctx.outputs), news) };
+        return { outs: declare(spec, await outputs(c, api, ins, { op: "update", olds, program: session().program }, ctx.outputs), news) };
       } catch (err) {
         const e = describeFailure(spec, "update", id, err);
         if (!ctx?.latest) throw e;

@@ -1,4 +1,5 @@
-import { AUTONAMED, AUTONAMING, autoName, isExisting, NAME_SUFFIX, nameFromPattern, RESOURCE_NAME, type NamingPolicy } from "./naming";
+import { AUTONAMED, AUTONAMING, DECLARED, IMPORTED, NAME_SUFFIX, REPLACE_ON_CHANGES, RESOURCE_NAME } from "./marks";
+import { autoName, isExisting, nameFromPattern, type NamingPolicy } from "./naming";
 import { sameValue } from "./equality";
 import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
 
@@ -11,25 +12,6 @@ export interface CheckFailure {
   property: string;
   reason: string;
 }
-
-/**
- * Outputs of a resource read by an import (the plugin's Read with no state): its write-only inputs are
- * unknown, and are not a change until the next update sends them.
- */
-export const IMPORTED = "__imported";
-
-/**
- * The `replaceOnChanges` resource option of a dynamic resource, passed along with its inputs by the sdk
- * classes and kept with its checked inputs, so that its diff applies it (see diffInputs).
- */
-export const REPLACE_ON_CHANGES = "__replaceOnChanges";
-
-/**
- * The names of the inputs the user declared, kept in the outputs as `__declared`: `read` only gets the
- * old outputs, and must report as inputs just these (a server-filled default the user never declared is
- * not drift, and must not show as an added input on refresh).
- */
-export const DECLARED = "__declared";
 
 /** The inputs the program declared when the state was written (from `__declared`), if known. */
 export function declaredIn(olds: Props): string[] | undefined {

@@ -1,11 +1,12 @@
-import { DECLARED, IMPORTED, valueFor } from "./check";
+import { DECLARED, IMPORTED } from "./marks";
+import { valueFor } from "./check";
 import { asDeclared } from "./shape";
-import { apiKey, apiName, camel, convertKeys, type Props, type ResourceSpec } from "./table";
+import { apiKey, apiName, camel, convertKeys, type ApiRecord, type Field, type FieldName, type Props, type ResourceSpec } from "./table";
 
 /** API mapping from the table: request bodies from inputs, outputs from API records, and what `read` reports. */
 
 /** The API body for the given inputs (only the fields set, under their API names; never control or path fields). */
-export function toApiBody(spec: ResourceSpec, inputs: Props, only?: readonly string[]): Props {
+export function toApiBody<F extends readonly Field[]>(spec: ResourceSpec<ApiRecord, F>, inputs: Props, only?: readonly FieldName<F>[]): Props {
   const body: Props = {};
   for (const f of spec.fields) {
     if (f.kind !== "input" || f.control || f.inPath || (only && !only.includes(f.name))) continue;

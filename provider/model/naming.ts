@@ -1,3 +1,4 @@
+import { NAME_SUFFIX, PROVIDER_REF, RESOURCE_NAME } from "./marks";
 import { randomBytes, randomUUID } from "node:crypto";
 
 /**
@@ -18,14 +19,6 @@ export interface NameRule {
   /** What joins the name and the suffix, and stands for a character the label may not hold (default `-`). */
   joiner?: string;
 }
-
-/** Marks checked inputs whose label the provider made (not pinned by the program). */
-export const AUTONAMED = "__autonamed";
-/** The Pulumi resource name, passed by the sdk classes; check reads it and drops it. */
-export const RESOURCE_NAME = "__resourceName";
-
-/** The auto-name suffix, when the caller chooses it (the plugin derives it from the engine's random seed for the resource). */
-export const NAME_SUFFIX = "__nameSuffix";
 
 export const SUFFIX_LENGTH = 7;
 
@@ -49,7 +42,7 @@ export function autoName(rule: NameRule, resourceName: string, suffix = randomBy
 
 /** True when the check's `olds` describe an existing resource (not a create, nor a replacement's re-check). */
 export const isExisting = (olds: Record<string, unknown>): boolean =>
-  Object.keys(olds).some((k) => k !== "__provider" && k !== RESOURCE_NAME && k !== NAME_SUFFIX);
+  Object.keys(olds).some((k) => k !== PROVIDER_REF && k !== RESOURCE_NAME && k !== NAME_SUFFIX);
 
 /**
  * A naming policy (Pulumi's `pulumi:autonaming` setting) for a resource whose label the program leaves out:
@@ -66,9 +59,6 @@ export interface NamingPolicy {
   /** Words for messages: where the policy comes from (`pulumi:autonaming pattern "${name}-${hex(4)}"`). */
   setting?: string;
 }
-
-/** The naming policy passed along with a resource's inputs to check (which reads it and drops it). */
-export const AUTONAMING = "__autonaming";
 
 const RANDOM_PARTS: Array<[RegExp, (n: number) => string]> = [
   [

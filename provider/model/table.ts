@@ -3,6 +3,7 @@ import type { ApiClient } from "../transport/client";
 import type { NameRule } from "./naming";
 import { ID_PATTERN } from "./rules";
 import { UNKNOWN } from "./unknown";
+import type { Marks } from "./marks";
 
 /**
  * The table model: a resource is a table of fields (one row per property) and a few facts about its paths,
@@ -84,11 +85,6 @@ export interface Field {
    * gives it (a profile's interfaces, which Interface resources may manage instead).
    */
   notImported?: boolean;
-  /**
-   * Made by the provider at create when the program leaves it out and `when` says it is needed (a strong root
-   * password for a deploy): the outputs keep it (secret), and updates keep it while the program leaves it out.
-   */
-  generate?: { value(): unknown; when(inputs: Props): boolean };
   /**
    * Known only from the create's answer (a token's value): updates keep it from the old outputs while the
    * program leaves it out.
@@ -182,7 +178,15 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends reado
   kept?: KeptWords;
   /** The waits of the resource: a `timeouts` input (validated, documented) with these defaults. */
   timeouts?: TimeoutsRow;
+  /**
+   * An input made by the provider at create when the program leaves it out and `when` says it is needed (a
+   * strong root password for a deploy): the outputs keep it (secret), and updates keep it while the program
+   * leaves it out.
+   */
+  generated?: { field: string; value(): unknown; when(inputs: Props): boolean };
+  /** The collection's path, from the inputs (a parent's id). */
   collectionPath(inputs: Props): string;
+  /** An item's path, from its id and its props (inputs or state: a parent's id). */
   itemPath(id: string, props: Props): string;
   /**
    * The collection's list answers each item's record as its GET does: during a large refresh, reads take
@@ -237,20 +241,6 @@ type ValueOf<R> = R extends { schema: z.ZodType<infer T> }
     : unknown;
 
 /**
- * What the core keeps beside a table's fields in the props it hands the hooks: the resource's name in the
- * program (check reads it), the provider reference the engine adds, the auto-naming and replacement marks
- * (provider/model/naming.ts, provider/lifecycle/replacements.ts), what the program declared at check.
- */
-export type Marks = {
-  __resourceName?: unknown;
-  __provider?: unknown;
-  __autonamed?: unknown;
-  __nameSuffix?: unknown;
-  __replacementLabel?: unknown;
-  __declared?: unknown;
-};
-
-/**
  * The inputs of a table, typed from its fields' schemas (a field without a schema: unknown), each optional:
  * what a resource's hooks read from the new props. No other key: a misspelt field does not compile
  * (tests/unit/hook-types.test.ts).
@@ -273,6 +263,15 @@ export type RawInputsOf<F extends readonly Field[]> = { [K in InputName<F>]?: un
 
 /** Each row's `changesWith` names inputs of its own table: a misspelt name does not compile. */
 export type CheckedRows<F extends readonly Field[]> = readonly (Omit<Field, "changesWith"> & { changesWith?: InputName<F>[] | "*" })[];
+
+/** `rootPass` → `root_pass`: the API's name of a field the snake_case rule names. */
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
+/** A row's name in the API: its `api`, else the snake_case of its name. */
+type ApiNameOf<R> = R extends { api: infer A extends string } ? A : R extends { name: infer N extends string } ? SnakeCase<N> : never;
+/** A request body a table's inputs make (toApiBody): their API names, values as sent. */
+export type BodyOf<F extends readonly Field[]> = string extends F[number]["name"]
+  ? Props
+  : { [K in F[number] as K extends { kind: "input" } ? ApiNameOf<K> : never]?: unknown };
 
 /** What a timeouts value looks like, for messages and docs. */
 export const DURATION_FORM = "a duration such as 90s, 15m or 1h30m";
@@ -316,16 +315,30 @@ function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
 }
 
 /**
+ * The callbacks of a table as its resource writes them, typed by its fields: the inputs, the state, the body
+ * a lost create sent, the auto-named field (a misspelt field does not compile: tests/unit/hook-types.test.ts).
+ * The core calls them with the props it holds (ResourceSpec's untyped forms).
+ */
+export interface TableCallbacks<Api, F extends readonly Field[]> {
+  autoName?: NameRule & { field: InputName<F> };
+  generated?: { field: InputName<F>; value(): unknown; when(inputs: InputsOf<F>): boolean };
+  collectionPath(inputs: InputsOf<F>): string;
+  itemPath(id: string, props: StateOf<F>): string;
+  findExisting?(client: ApiClient, body: BodyOf<F>, inputs: InputsOf<F>, since: number): Promise<Api | undefined>;
+}
+
+/**
  * A resource's table, with its field rows' names and schemas kept in its type (so that its hooks get typed
  * inputs): `table<InstanceApi>()({ type: "Instance", fields: [...], ... })`.
  */
 export const table =
   <Api extends ApiRecord>() =>
-  <const F extends readonly Field[]>(spec: ResourceSpec<Api, F> & { fields: NoInfer<CheckedRows<F>> }): ResourceSpec<Api, F> => ({
-    ...spec,
-    // The `timeouts` row (a row of the core's, not typed in the resource's inputs) joins a table that waits.
-    fields: withTimeouts(spec) as F,
-  });
+  <const F extends readonly Field[]>(
+    spec: Omit<ResourceSpec<Api, F>, keyof TableCallbacks<Api, F>> & TableCallbacks<Api, F> & { fields: NoInfer<CheckedRows<F>> },
+  ): ResourceSpec<Api, F> =>
+    // The callbacks typed by the table become the core's untyped ones here (the props the core holds were
+    // checked against this table); the `timeouts` row (the core's, not typed in the inputs) joins a table that waits.
+    asTable<ResourceSpec<Api, F>>({ ...spec, fields: withTimeouts(asTable<ResourceSpec>(spec)) });
 
 /**
  * The engine's props read as a table's (its inputs, its state): the one place the core gives the untyped

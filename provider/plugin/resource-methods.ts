@@ -3,13 +3,13 @@
  * each on the resource's definition (its table and its provider, provider/registry.ts), with the engine's
  * inputs unwrapped and the outputs marked secret as the state keeps them.
  */
+import { AUTONAMING, IMPORTED, NAME_SUFFIX, RESOURCE_NAME } from "../model/marks";
 import { createHash } from "node:crypto";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { IMPORTED } from "../model/check";
 import { detailedDiff } from "../model/diff-paths";
 import { importId } from "../model/imports";
-import { AUTONAMING, NAME_SUFFIX, RESOURCE_NAME, SUFFIX_LENGTH, type NamingPolicy } from "../model/naming";
+import { SUFFIX_LENGTH, type NamingPolicy } from "../model/naming";
 import { definitions } from "../registry";
 import type { ResourceProvider } from "../lifecycle/rest-provider";
 import type { Props, ResourceSpec } from "../model/table";

@@ -2,12 +2,12 @@
  * The plugin's wire format: property trees as protobuf Structs, secrets as Pulumi wraps them, and the error
  * that keeps a resource (ErrorResourceInitFailed) as the engine reads it.
  */
+import { DECLARED } from "../model/marks";
 import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { DECLARED } from "../model/check";
 import { KeptResourceError } from "../lifecycle/errors";
 import { declare, withoutUndefined } from "../model/mapping";
 import { isObject, type Props, type ResourceSpec } from "../model/table";

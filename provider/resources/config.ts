@@ -293,12 +293,12 @@ export const config = defineResource({
   },
   sdk: { file: "config" },
   hooks: {
-    diff(_client, id, olds, news) {
-      if (news.interfaces !== undefined) claimAsList(olds.computeId, id, `Config ${id}`);
+    diff(_client, id, olds, news, _d, program) {
+      if (news.interfaces !== undefined) claimAsList(program, olds.computeId, id, `Config ${id}`);
     },
     createBody: (_table, inputs) => body(inputs),
-    async afterCreate({ client: c, id, props: inputs, timeoutMs }, api) {
-      if (inputs.interfaces !== undefined) claimAsList(inputs.computeId, api.id, `Config ${id}`);
+    async afterCreate({ client: c, id, props: inputs, timeoutMs, program }, api) {
+      if (inputs.interfaces !== undefined) claimAsList(program, inputs.computeId, api.id, `Config ${id}`);
       if (inputs.booted !== undefined) {
         const status = await instanceStatus(c, inputs);
         if (inputs.booted === true) await power(c, String(inputs.computeId), status === "running" ? "reboot" : "boot", { configId: id, timeoutMs });

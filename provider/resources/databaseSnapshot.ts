@@ -1,11 +1,12 @@
+import { RESOURCE_NAME } from "../model/marks";
 import { pause } from "../lifecycle/cancel";
 import { z } from "zod";
 import { ApiError, type ApiClient } from "../transport/client";
 import type { CheckFailure } from "../model/check";
-import { perSession } from "../session";
+import type { ProgramContext } from "../program";
 import { defineResource, type ResourceDefinition } from "../definition";
 import { act } from "../lifecycle/lost-answers";
-import { isExisting, RESOURCE_NAME } from "../model/naming";
+import { isExisting } from "../model/naming";
 import { waitStatus } from "../lifecycle/steps";
 import { containsUnknown, idInput, madeSince, type Props, type ResourceSpec, rule, table } from "../model/table";
 import type { Engine } from "./database";
@@ -104,12 +105,9 @@ async function take(c: ApiClient, spec: ResourceSpec<DatabaseBackupApi>, body: P
   throw new Error(`the snapshot "${String(body.label)}" was taken but does not appear in the database's backups`);
 }
 
-/** The snapshot resources of this program on each database, by resource name (the API keeps at most 3). */
-const declaredSnapshots = perSession(() => new Map<string, Set<string>>());
-
 /** The snapshot resources of this program on a database, this one included. */
-function declareDatabaseSnapshot(databaseId: string, name: string): string[] {
-  const all = declaredSnapshots();
+function declareDatabaseSnapshot(program: ProgramContext, databaseId: string, name: string): string[] {
+  const all = program.databaseSnapshots;
   const names = all.get(databaseId) ?? new Set<string>();
   names.add(name);
   all.set(databaseId, names);
@@ -150,7 +148,7 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
     },
     sdk: { file: engine === "mysql" ? "mysqlDatabaseSnapshot" : "postgresDatabaseSnapshot" },
     hooks: {
-      async validate(news, olds, _checked, client) {
+      async validate(news, olds, { program }, client) {
         const failures: CheckFailure[] = [];
         const db = news.databaseId;
         if (db === undefined || containsUnknown(db)) return failures;
@@ -167,7 +165,7 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
           }
         }
         const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
-        const names = declareDatabaseSnapshot(String(db), name);
+        const names = declareDatabaseSnapshot(program, String(db), name);
         if (names.length > MAX_SNAPSHOTS) {
           failures.push({
             property: "databaseId",

@@ -35,6 +35,7 @@ export const diskSpec = table<DiskApi>()({
   noun: "disk",
   holdsData: true,
   autoName: { field: "label", ...labelBounds("diskLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  generated: { field: "rootPass", value: generatedPassword, when: (inputs) => inputs.image !== undefined },
   description:
     "A disk of an instance (`/compute/instances/{computeId}/disks`): empty, or deployed from an image. Waits until the disk is ready. A replacement makes the new disk before the old one is deleted (so the instance's disk allowance must have room for both).",
   idFormat: "The API's integer disk id, as a string: use `disk.id` in a config's `devices` (`{ sda: { diskId: disk.id } }`).",
@@ -80,7 +81,6 @@ export const diskSpec = table<DiskApi>()({
       writeOnly: true,
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
-      generate: { value: generatedPassword, when: (ins) => ins.image !== undefined },
       schema: rule(rootPasswordError),
       description:
         "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.",
@@ -177,7 +177,7 @@ export const disk = defineResource({
       if (changed.includes("label")) ctx.latest = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
       const resize = changed.includes("size");
       const password = changed.includes("rootPass") && news.rootPass !== undefined;
-      if (resize && snapshotBeforeChangeOf(String(olds.computeId))) {
+      if (resize && snapshotBeforeChangeOf(ctx.program, String(olds.computeId))) {
         await snapshotBeforeChange(c, String(olds.computeId), `the resize of disk ${id}`, timeoutMs);
       }
       if (resize || password) {
@@ -201,10 +201,11 @@ export const disk = defineResource({
       return ctx.latest ?? (await c.get<DiskApi>(item));
     },
     // The API keeps a disk of the profile a running instance booted with: shut down for the delete, then booted.
-    async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
+    async deleteSteps({ client: c, id, props, timeoutMs, program }, remove) {
       // A disk removed from a program whose Instance asks for snapshots before risky changes (not in a destroy:
       // the engine diffs no instance then).
-      if (snapshotBeforeChangeOf(String(props.computeId))) await snapshotBeforeChange(c, String(props.computeId), `the delete of disk ${id}`, timeoutMs);
+      if (snapshotBeforeChangeOf(program, String(props.computeId)))
+        await snapshotBeforeChange(c, String(props.computeId), `the delete of disk ${id}`, timeoutMs);
       try {
         return await remove();
       } catch (err) {

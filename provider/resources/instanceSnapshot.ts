@@ -1,9 +1,11 @@
+import { RESOURCE_NAME } from "../model/marks";
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import type { CheckFailure } from "../model/check";
 import { plannedBackupsOf, claimSnapshotSlot } from "./instance/declared";
+import type { ProgramContext } from "../program";
 import { defineResource } from "../definition";
-import { isExisting, RESOURCE_NAME } from "../model/naming";
+import { isExisting } from "../model/naming";
 import { checkLength, labelBounds } from "../../api/text";
 import { say } from "../lifecycle/steps";
 import { instancePath } from "./instance-power";
@@ -104,8 +106,8 @@ export const instanceSnapshotSpec = table<BackupApi>()({
 });
 
 /** At preview, where it can be told: the instance's backup service (planned by its Instance, else as it is). */
-async function backupServiceFailure(computeId: string, client: () => ApiClient): Promise<CheckFailure | undefined> {
-  let enabled = plannedBackupsOf(computeId);
+async function backupServiceFailure(program: ProgramContext, computeId: string, client: () => ApiClient): Promise<CheckFailure | undefined> {
+  let enabled = plannedBackupsOf(program, computeId);
   if (enabled === undefined) {
     try {
       const inst = await client().get<{ backups: { enabled: boolean } }>(instancePath(computeId), true);
@@ -143,11 +145,11 @@ export const instanceSnapshot = defineResource({
   },
   sdk: { file: "instanceSnapshot" },
   hooks: {
-    async validate(news, olds, _checked, client) {
+    async validate(news, olds, { program }, client) {
       const computeId = news.computeId;
       if (computeId === undefined || containsUnknown(computeId)) return [];
       const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : String(news.label);
-      const holder = claimSnapshotSlot(String(computeId), `InstanceSnapshot ${name}`);
+      const holder = claimSnapshotSlot(program, String(computeId), `InstanceSnapshot ${name}`);
       if (holder !== undefined) {
         return [
           {
@@ -157,7 +159,7 @@ export const instanceSnapshot = defineResource({
         ];
       }
       // A snapshot that exists is not taken again: only a new one needs the service now.
-      const failure = isExisting(olds) ? undefined : await backupServiceFailure(String(computeId), client);
+      const failure = isExisting(olds) ? undefined : await backupServiceFailure(program, String(computeId), client);
       return failure ? [failure] : [];
     },
     /**

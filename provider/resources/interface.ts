@@ -164,8 +164,8 @@ export const iface = defineResource({
         if (news[f] !== undefined && p !== "vlan") failures.push({ property: f, reason: `${f}: only for a vlan interface` });
       return failures;
     },
-    diff(_client, id, olds, news, d) {
-      claimOneByOne(olds.computeId, olds.configId, `Interface ${id}`);
+    diff(_client, id, olds, news, d, program) {
+      claimOneByOne(program, olds.computeId, olds.configId, `Interface ${id}`);
       // The API updates vpc interfaces (primary, ipv4, ipRanges) and the primary flag of a public one;
       // nothing of a vlan interface.
       if (news.purpose === "vlan") d.replaces = d.changed;
@@ -188,8 +188,8 @@ export const iface = defineResource({
         return powerCycle(c, computeId, { timeoutMs, why: `the delete of its active interface ${id}` }, remove);
       }
     },
-    send(create, { inputs }) {
-      claimOneByOne(inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
+    send(create, { inputs, program }) {
+      claimOneByOne(program, inputs.computeId, inputs.configId, `Interface (${String(inputs.purpose)})`);
       return create();
     },
   },

@@ -1,8 +1,8 @@
+import { RESOURCE_NAME } from "../model/marks";
 import { z } from "zod";
 import { deletesFirst, type CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
-import { RESOURCE_NAME } from "../model/naming";
-import { perSession } from "../session";
+import type { ProgramContext } from "../program";
 import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
 import { ipv4SpansOverlap, subnetIpv4Error } from "../../api/network";
@@ -77,12 +77,9 @@ export const subnetSpec = table<SubnetApi>()({
   },
 });
 
-/** The subnets this program declares in each VPC, by resource name: their labels and ranges. */
-const declaredSubnets = perSession(() => new Map<string, Map<string, { label: string; ipv4: string }>>());
-
 /** The subnets this program declares in a VPC, by resource name (a preview refuses two overlapping ranges). */
-function subnetsOf(vpcId: string): Map<string, { label: string; ipv4: string }> {
-  const all = declaredSubnets();
+function subnetsOf(program: ProgramContext, vpcId: string): Map<string, { label: string; ipv4: string }> {
+  const all = program.subnets;
   let siblings = all.get(vpcId);
   if (!siblings) all.set(vpcId, (siblings = new Map<string, { label: string; ipv4: string }>()));
   return siblings;
@@ -113,7 +110,7 @@ export const subnet = defineResource({
         label !== UNKNOWN &&
         ipv4 !== UNKNOWN
       ) {
-        const siblings = subnetsOf(String(vpc));
+        const siblings = subnetsOf(r.program, String(vpc));
         for (const [other, s] of siblings) {
           if (other !== name && ipv4SpansOverlap(s.ipv4, ipv4)) {
             failures.push({ property: "ipv4", reason: `ipv4: ${ipv4} overlaps ${s.ipv4} of subnet ${s.label} of the same VPC` });

@@ -20,7 +20,7 @@ export interface VpcApi {
 }
 
 /** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no `--`. */
-export const VPC_LABEL: NameRule = { field: "label", ...labelBounds("vpcLabel"), allowed: /[A-Za-z0-9-]/, separators: "-" };
+export const VPC_LABEL: NameRule & { field: "label" } = { field: "label", ...labelBounds("vpcLabel"), allowed: /[A-Za-z0-9-]/, separators: "-" };
 
 export const vpcSpec = table<VpcApi>()({
   type: "Vpc",

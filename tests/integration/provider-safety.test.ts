@@ -3,11 +3,11 @@
  * removed inputs cleared, and pinned labels that survive a create-first replacement. Facts are read back
  * through the API.
  */
+import { REPLACEMENT_LABEL } from "../../provider/model/marks";
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createOnce, UnidentifiedCreateError } from "../../provider/lifecycle/lost-answers";
-import { REPLACEMENT_LABEL } from "../../provider/lifecycle/replacements";
 import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { mysqlProvider as dbP } from "../../provider/resources/database";

@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { defineResource } from "../../provider/definition";
-import { table } from "../../provider/model/table";
+import { table, type InputsOf, type Props } from "../../provider/model/table";
+import { toApiBody } from "../../provider/model/mapping";
+import type { ApiClient } from "../../provider/transport/client";
 
 interface ThingApi {
   id: number;
@@ -87,6 +89,90 @@ describe("the hooks' types", () => {
       },
     });
     expect(thing.spec.type).toBe("Thing");
+  });
+});
+
+interface PartApi {
+  id: number;
+  label: string;
+  image: string;
+}
+
+/**
+ * A child of a parent (`computeId` in its path), with an auto-named label, a generated secret, a lost create
+ * found by its label and a lookup: each callback of its table is typed by its fields. The misspellings are
+ * the nine that compiled before issue 47 (callbacks of the table that took untyped props).
+ */
+const partSpec = table<PartApi>()({
+  type: "Part",
+  noun: "part",
+  description: "A part.",
+  idFormat: "Its id.",
+  fields: [
+    { name: "computeId", kind: "input", inPath: true, schema: z.number().int(), description: "The parent." },
+    { name: "label", kind: "input", schema: z.string(), description: "A label." },
+    { name: "image", kind: "input", schema: z.string(), description: "An image." },
+    { name: "rootPass", kind: "input", secret: true, schema: z.string(), description: "A password." },
+  ],
+  autoName: {
+    // @ts-expect-error: the auto-named field is an input of the table ("lable" is none)
+    field: "lable",
+    min: 1,
+    max: 10,
+    allowed: /[a-z]/,
+    separators: "-",
+  },
+  // @ts-expect-error: the generate's field is an input of the table
+  generated: { field: "rootPas", value: () => "p", when: () => true },
+  // @ts-expect-error: a misspelt input in a collection's path
+  collectionPath: (inputs) => `/parents/${String(inputs.computeid)}/parts`,
+  // @ts-expect-error: a misspelt field of the state in an item's path
+  itemPath: (id, props) => `/parents/${String(props.computeid)}/parts/${id}`,
+  async findExisting(client: ApiClient, body) {
+    // @ts-expect-error: the body of a lost create has the inputs' API names ("lable" is none)
+    const label = body.lable;
+    const list = await client.request<{ data: PartApi[] }>("GET", "/parts");
+    return list.body.data.find((p) => p.label === label && body.root_pass !== undefined);
+  },
+});
+
+const generating = table<PartApi>()({
+  ...partSpec,
+  autoName: undefined,
+  // @ts-expect-error: a misspelt input read by the generate's `when`
+  generated: { field: "rootPass", value: () => "p", when: (inputs) => inputs.imag !== undefined },
+  collectionPath: (inputs) => `/parents/${String(inputs.computeId)}/parts`,
+  itemPath: (id, props) => `/parents/${String(props.computeId)}/parts/${id}`,
+  findExisting: undefined,
+});
+
+describe("a table's own callbacks", () => {
+  it("are typed by the table: the nine misspellings that compiled before refuse to", () => {
+    const part = defineResource({
+      spec: generating,
+      sdk: { file: "part" },
+      example,
+      // @ts-expect-error: a lookup's parents are the table's inputs ("computeid" is none)
+      lookup: { name: "getParts", listKey: "parts", scope: "linodes:read_only", description: "Parts.", parents: { computeid: "The parent." } },
+      hooks: {
+        async update(ctx, olds, news) {
+          // @ts-expect-error: what a failure keeps is the table's inputs
+          ctx.keep.rootPas = olds.rootPass;
+          // @ts-expect-error: a body's field list is the table's names
+          const body = toApiBody(generating, news, ["bootd"]);
+          const ins = { ...news };
+          // @ts-expect-error: a copy of the inputs keeps their type (no widening to Props)
+          if (ins.rootPas === undefined) ins.rootPass = olds.rootPass;
+          const copy: InputsOf<(typeof generating)["fields"]> = ins;
+          const wide: Props = body;
+          expect([copy, wide]).toBeDefined();
+          return { id: 1, label: "l", image: "i" };
+        },
+      },
+    });
+    expect(part.spec.generated?.field).toBe("rootPass");
+    expect(part.spec.itemPath("3", { computeId: 2 })).toBe("/parents/2/parts/3");
+    expect(toApiBody(generating, { label: "a", image: "i", rootPass: "p", computeId: 2 }, ["label"])).toEqual({ label: "a" });
   });
 });
 

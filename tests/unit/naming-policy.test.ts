@@ -4,8 +4,9 @@
  * fails naming the rule and the setting; an existing resource keeps its label; a name with no random part
  * is held as a pinned one (a replacement cannot take it beside the old resource).
  */
+import { AUTONAMED, AUTONAMING, RESOURCE_NAME } from "../../provider/model/marks";
 import { checkInputs, deletesFirst } from "../../provider/model/check";
-import { AUTONAMED, AUTONAMING, nameFromPattern, RESOURCE_NAME } from "../../provider/model/naming";
+import { nameFromPattern } from "../../provider/model/naming";
 import { mysqlSpec } from "../../provider/resources/database";
 import { mysqlDatabaseSnapshot } from "../../provider/resources/databaseSnapshot";
 import { sshKeySpec } from "../../provider/resources/sshKey";

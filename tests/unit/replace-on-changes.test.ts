@@ -2,7 +2,8 @@
  * replaceOnChanges in the dynamic classes: the engine applies it through the diff's changed fields, which a
  * dynamic provider's diff cannot name; the sdk classes pass it along with the inputs and the diff applies it.
  */
-import { checkInputs, diffInputs, REPLACE_ON_CHANGES } from "../../provider/model/check";
+import { REPLACE_ON_CHANGES } from "../../provider/model/marks";
+import { checkInputs, diffInputs } from "../../provider/model/check";
 import { instanceSpec } from "../../provider/resources/instance";
 
 const base = { region: "us-east", type: "c1-standard-2", label: "web-1", tags: ["blue"] };

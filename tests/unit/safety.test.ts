@@ -2,10 +2,11 @@
  * Issue 10 at the level of the tables: auto-naming within every label rule, check keeping names, removed
  * inputs that clear, which replacements delete first, and the one timeouts facility.
  */
+import { AUTONAMED, DECLARED } from "../../provider/model/marks";
 import fc from "fast-check";
-import { AUTONAMED, autoName } from "../../provider/model/naming";
+import { autoName } from "../../provider/model/naming";
 import { specs } from "../../provider";
-import { checkInputs, deletesFirst, DECLARED, diffInputs } from "../../provider/model/check";
+import { checkInputs, deletesFirst, diffInputs } from "../../provider/model/check";
 import { updateBody } from "../../provider/model/mapping";
 import type { ResourceSpec } from "../../provider/model/table";
 import { DURATION_FORM, parseDuration, timeoutOf } from "../../provider/model/timeouts";

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { cancel, CancelledError, checkCancelled, counted, isCancelled, pause } from "../../provider/lifecycle/cancel";
 import { inSession, processSession, resetSession, session, Session } from "../../provider/session";
 import { clientFor, configure, configuredSettings } from "../../provider/transport/settings";
+import { claimSnapshotSlot } from "../../provider/resources/instance/declared";
 
 let server: Server;
 let url: string;
@@ -104,4 +105,16 @@ test("resetSession resets everything of the process's session, cancellation and 
   // The old pool is closed: it takes no more requests.
   expect(pool.closed).toBe(true);
   await expect(pause(1, "after the reset")).resolves.toBeUndefined();
+});
+
+test("each session has its own program context, and a reset starts it afresh", () => {
+  const other = new Session();
+  // A snapshot slot claimed in another session is free in this one.
+  expect(inSession(other, () => claimSnapshotSlot(session().program, "7", "InstanceSnapshot a"))).toBeUndefined();
+  expect(claimSnapshotSlot(session().program, "7", "InstanceSnapshot b")).toBeUndefined();
+  expect(inSession(other, () => claimSnapshotSlot(session().program, "7", "InstanceSnapshot c"))).toBe("InstanceSnapshot a");
+  const before = processSession().program;
+  resetSession();
+  expect(processSession().program).not.toBe(before);
+  expect(claimSnapshotSlot(session().program, "7", "InstanceSnapshot c")).toBeUndefined();
 });

@@ -2,8 +2,8 @@ import { defineResource, type ResourceDefinition } from "../../definition";
 import { fromApi, updateBody } from "../../model/mapping";
 import { say } from "../../lifecycle/steps";
 import type { CheckFailure } from "../../model/check";
-import { convertKeys, snake, UNKNOWN, type Props } from "../../model/table";
-import { active, databaseSpec, type DatabaseApi, type Engine } from "./table";
+import { convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
+import { active, databaseSpec, type DatabaseApi, type DatabaseFields, type Engine } from "./table";
 import { restoreBackup, restoringRefusal, rotatePassword } from "./steps";
 import { typeDisk } from "../instance-types";
 import { ref, mysql, postgres } from "../example-parents";
@@ -143,7 +143,7 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
        */
       async extraOutputs(c, api, inputs, { op, olds: old }) {
         const id = String(api.id);
-        const outs: Props = {};
+        const outs: OutputsOf<DatabaseFields> = {};
         if (api.status === "active" && (op !== "update" || old.password === undefined)) {
           const [cred, ssl] = await Promise.all([
             c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
@@ -151,7 +151,7 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
           ]);
           Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
         } else {
-          for (const k of ["username", "password", "caCertificate"]) if (old[k] !== undefined) outs[k] = old[k];
+          for (const k of ["username", "password", "caCertificate"] as const) if (old[k] !== undefined) outs[k] = old[k];
         }
         return outs;
       },

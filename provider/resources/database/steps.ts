@@ -1,6 +1,6 @@
 import { act } from "../../lifecycle/lost-answers";
 import type { HookContext } from "../../lifecycle/rest-provider";
-import { type ResourceSpec, type StateOf } from "../../model/table";
+import { type InputsOf, type ResourceSpec, type StateOf } from "../../model/table";
 import { active, type DatabaseApi, type DatabaseFields } from "./table";
 
 /** The statuses a restore is accepted in (the spec's precondition table). */
@@ -39,7 +39,7 @@ export async function restoreBackup(
   ctx: HookContext<DatabaseApi, DatabaseFields>,
   spec: ResourceSpec<DatabaseApi>,
   olds: StateOf<DatabaseFields>,
-  backupId: unknown,
+  backupId: InputsOf<DatabaseFields>["restoreBackupId"],
 ): Promise<void> {
   const { client: c, id } = ctx;
   const path = `${spec.itemPath(id, olds)}/backups/${String(backupId)}/restore`;

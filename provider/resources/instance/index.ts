@@ -1,17 +1,18 @@
+import { RESOURCE_NAME } from "../../model/marks";
 import type { CheckFailure } from "../../model/check";
 import { claimSnapshotSlot, planBackups, planSnapshotBeforeChange } from "./declared";
 import { defineResource } from "../../definition";
 import { fromApi, toApiBody } from "../../model/mapping";
-import { isExisting, RESOURCE_NAME } from "../../model/naming";
+import { isExisting } from "../../model/naming";
 import { generatedPassword } from "../../model/passwords";
 import { say, untilAccepted } from "../../lifecycle/steps";
 import { instancePath, power } from "../instance-power";
-import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type Props } from "../../model/table";
+import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
 import { bootConfig, claimAsList, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
 import { backupElsewhere, restoreOf, restoreRefusal } from "./restore";
 import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap";
-import { instanceSpec, type InstanceApi } from "./table";
+import { instanceSpec, type InstanceApi, type InstanceFields } from "./table";
 import { updateInstance } from "./update";
 import { SETTLED, settled } from "./table";
 import { resource, ref, obj, REGION, TYPE, IMAGE, PUBLIC_KEY } from "../example-parents";
@@ -98,21 +99,21 @@ export const instance = defineResource({
       return failures;
     },
 
-    async diff(client, id, olds, news, d) {
+    async diff(client, id, olds, news, d, program) {
       // What a snapshot of this instance checks at preview: the backup service as it will be.
-      if (typeof news.backupsEnabled === "boolean") planBackups(id, news.backupsEnabled);
+      if (typeof news.backupsEnabled === "boolean") planBackups(program, id, news.backupsEnabled);
       // Pre-change snapshots: recorded for its disks' steps, and the one snapshot slot taken.
-      planSnapshotBeforeChange(id, news.snapshotBeforeChange === true);
+      planSnapshotBeforeChange(program, id, news.snapshotBeforeChange === true);
       if (news.snapshotBeforeChange === true) {
         const name = typeof news[RESOURCE_NAME] === "string" ? news[RESOURCE_NAME] : id;
-        const holder = claimSnapshotSlot(id, `Instance ${name} (snapshotBeforeChange)`);
+        const holder = claimSnapshotSlot(program, id, `Instance ${name} (snapshotBeforeChange)`);
         if (holder !== undefined) {
           throw new Error(
             `snapshotBeforeChange: instance ${id} has one snapshot slot, which ${holder} of this program takes: the pre-change snapshots would replace it; keep one of the two`,
           );
         }
       }
-      if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
+      if (news.interfaces !== undefined && olds.bootConfigId !== undefined) claimAsList(program, id, olds.bootConfigId, `Instance ${id} (its interfaces)`);
       // An image change rebuilds in place when asked to; otherwise it replaces.
       if (news.rebuildOnImageChange === true) d.replaces = d.replaces.filter((f) => f !== "image");
       // A restore into it: what the API would refuse, said at preview.
@@ -169,15 +170,15 @@ export const instance = defineResource({
     mapOutputs: outputsOf,
 
     /** The boot profile's interfaces and the swap disk's size, read on create and refresh (an update reports its own). */
-    async extraOutputs(c, api, props, { op }) {
-      const extra: Props = {};
+    async extraOutputs(c, api, props, { op, program }) {
+      const extra: OutputsOf<InstanceFields> = {};
       if (op === "update") return extra;
       const id = String(api.id);
       if (op === "create" && props.interfaces !== undefined) {
         const cfg = await bootConfig(c, id);
         extra.bootConfigId = cfg?.id;
         extra.vpcIpv4 = cfg && vpcAddress(cfg.interfaces);
-        claimAsList(id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
+        claimAsList(program, id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
       }
       if (op === "read" && props.interfaces !== undefined && props.bootConfigId !== undefined) {
         const list = await c.get<ApiInterface[]>(`${instancePath(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);

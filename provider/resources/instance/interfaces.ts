@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { instancePath } from "../instance-power";
 import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
-import { perSession } from "../../session";
+import type { ProgramContext } from "../../program";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../../../api/interfaces";
 import { ipamAddressError } from "../../../api/network";
 import { LENGTH_LIMITS } from "../../../api/text";
@@ -114,28 +114,24 @@ export async function bootConfig(c: ApiClient, id: string): Promise<ProfileApi |
  * `interfaces`, or an Instance's `interfaces` on its boot profile) or one by one (Interface resources),
  * never both.
  */
-/** Who manages a profile's interfaces as a list (a Config's or an Instance's \`interfaces\`), by profile. */
-const interfacesAsList = perSession(() => new Map<string, string>());
-/** Who manages a profile's interfaces one by one (Interface resources), by profile. */
-const interfacesOneByOne = perSession(() => new Map<string, string>());
 const profileKey = (computeId: unknown, configId: unknown) => `${String(computeId)}/${String(configId)}`;
 
-export function claimAsList(computeId: unknown, configId: unknown, by: string): void {
+export function claimAsList(program: ProgramContext, computeId: unknown, configId: unknown, by: string): void {
   const k = profileKey(computeId, configId);
-  const other = interfacesOneByOne().get(k);
+  const other = program.interfacesOneByOne.get(k);
   if (other)
     throw new Error(
       `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed one by one (${other}): remove those Interface resources or leave out ${by}'s interfaces`,
     );
-  interfacesAsList().set(k, by);
+  program.interfacesAsList.set(k, by);
 }
 
-export function claimOneByOne(computeId: unknown, configId: unknown, by: string): void {
+export function claimOneByOne(program: ProgramContext, computeId: unknown, configId: unknown, by: string): void {
   const k = profileKey(computeId, configId);
-  const other = interfacesAsList().get(k);
+  const other = program.interfacesAsList.get(k);
   if (other)
     throw new Error(
       `configuration profile ${String(configId)} of instance ${String(computeId)} has its interfaces managed as a list by ${other}: declare this interface there instead of as an Interface resource`,
     );
-  interfacesOneByOne().set(k, by);
+  program.interfacesOneByOne.set(k, by);
 }

@@ -45,6 +45,7 @@ export const instanceSpec = table<InstanceApi>()({
   uniqueLabel: true,
   holdsData: true,
   autoName: { field: "label", ...labelBounds("instanceLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
+  generated: { field: "rootPass", value: generatedPassword, when: (inputs) => inputs.image !== undefined || inputs.scriptId !== undefined },
   description:
     "A compute instance (`/compute/instances`): deployed from an image, a deployment script or a backup, or created empty. Waits for the instance to be running (or offline) after create and after every change. A replacement makes the new instance before the old one (and its disks) is deleted.",
   idFormat: 'The API\'s integer instance id, as a string (for example `"123"`); it is the `computeId` of disks, configs and interfaces.',
@@ -156,7 +157,6 @@ export const instanceSpec = table<InstanceApi>()({
       writeOnly: true,
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
-      generate: { value: generatedPassword, when: (ins) => ins.image !== undefined || ins.scriptId !== undefined },
       schema: rule(rootPasswordError),
       description:
         "Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",

@@ -4,7 +4,7 @@ import { toApiBody, updateBody } from "../../model/mapping";
 import { generatedPassword } from "../../model/passwords";
 import type { HookContext } from "../../lifecycle/rest-provider";
 import { instancePath, power, powerCycle } from "../instance-power";
-import { convertKeys, snake, type InputName, type InputsOf, type Props, type StateOf } from "../../model/table";
+import { convertKeys, snake, type BodyOf, type InputName, type InputsOf, type Props, type StateOf } from "../../model/table";
 import { bootConfig, interfacesToApi, vpcAddress, type ApiInterface } from "./interfaces";
 import { snapshotBeforeChange } from "./presnapshot";
 import { restoreInto, restoreOf } from "./restore";
@@ -29,7 +29,7 @@ export async function updateInstance(
   changed: InputName<InstanceFields>[],
 ): Promise<InstanceApi> {
   const { client: c, id, timeoutMs } = ctx;
-  const ins: Props = { ...news };
+  const ins = { ...news };
   if (ins.rootPass === undefined && olds.rootPass !== undefined) ins.rootPass = olds.rootPass;
   // What a failure keeps: the outputs the steps changed so far, and the old password until the reset is made.
   const extra = Object.assign(ctx.outputs, { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize });
@@ -108,7 +108,7 @@ export async function updateInstance(
   }
   // 5. A resize: wait until the new type is in place.
   if (has("type")) {
-    const body: Props = { type: news.type };
+    const body: BodyOf<InstanceFields> = { type: news.type };
     if (news.migrationType !== undefined) body.migration_type = news.migrationType;
     if (news.allowAutoDiskResize !== undefined) body.allow_auto_disk_resize = news.allowAutoDiskResize;
     await instanceAction(c, id, "resize", body, (i) => i.status === "migrating" || i.type === news.type);
