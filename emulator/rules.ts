@@ -1,5 +1,7 @@
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../api/interfaces";
+import { z } from "zod";
 import { checkLength, checkPrintable, LENGTH_LIMITS } from "../api/text";
+import type { FieldErrors } from "./http";
 
 /**
  * The emulator's checks of request bodies that are its own way of answering (where an error points, which
@@ -10,13 +12,16 @@ import { checkLength, checkPrintable, LENGTH_LIMITS } from "../api/text";
 
 /**
  * compute-api.md "Instance": "tags | array of strings". The spec gives no length: 3 to 50 characters is the real
- * API's. A tag is a free-text label: no control characters.
+ * API's. A tag is a free-text label: no control characters. A list refused adds its text to `errors`.
  */
-export function tagsError(tags: unknown): string | undefined {
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string" || checkLength(t, "tag") !== undefined))
-    return `Must be an array of tags of ${LENGTH_LIMITS.tag[0]} to ${LENGTH_LIMITS.tag[1]} characters`;
-  const bad = (tags as string[]).find((t) => checkPrintable(t));
-  return bad === undefined ? undefined : `A tag ${checkPrintable(bad)}`;
+export function readTags(tags: unknown, errors: FieldErrors): string[] | undefined {
+  if (tags === undefined) return undefined;
+  const list = z.array(z.string()).safeParse(tags);
+  if (!list.success || list.data.some((t) => checkLength(t, "tag") !== undefined))
+    return void errors.add("tags", `Must be an array of tags of ${LENGTH_LIMITS.tag[0]} to ${LENGTH_LIMITS.tag[1]} characters`);
+  const bad = list.data.find((t) => checkPrintable(t));
+  if (bad !== undefined) return void errors.add("tags", `A tag ${checkPrintable(bad)}`);
+  return list.data;
 }
 
 // ---- interfaces ---------------------------------------------------------------------------------------
@@ -77,14 +82,14 @@ const ITEM_RULES: Array<{ field: string; refuses: (item: InterfaceItem, list: In
 ];
 
 /** A list of interfaces (a profile's, or a create body's): the first rule of `LIST_RULES` or `ITEM_RULES` it breaks. */
-export function checkInterfaces(list: InterfaceItem[], allowEmpty: boolean): InterfaceRefusal | undefined {
+export function checkInterfaces(list: readonly unknown[], allowEmpty: boolean): InterfaceRefusal | undefined {
   // An item that is not an object (`[null]`) is not an interface: the rules below read its fields.
-  const notItem = list.findIndex((item) => typeof item !== "object" || item === null || Array.isArray(item));
-  if (notItem >= 0) return { index: notItem, field: "", reason: "Must be an interface object" };
-  const broken = LIST_RULES.find((rule) => rule.refuses(list, allowEmpty));
+  const items = z.array(z.looseObject({})).safeParse(list);
+  if (!items.success) return { index: list.findIndex((item) => !z.looseObject({}).safeParse(item).success), field: "", reason: "Must be an interface object" };
+  const broken = LIST_RULES.find((rule) => rule.refuses(items.data, allowEmpty));
   if (broken) return { field: "interfaces", reason: broken.reason };
-  for (let index = 0; index < list.length; index++) {
-    const rule = ITEM_RULES.find((r) => r.refuses(list[index], list));
+  for (let index = 0; index < items.data.length; index++) {
+    const rule = ITEM_RULES.find((r) => r.refuses(items.data[index], items.data));
     if (rule) return { index, field: rule.field, reason: rule.reason };
   }
   return undefined;

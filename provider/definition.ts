@@ -1,4 +1,5 @@
-import { restProvider, type ResourceProvider, type ProviderHooks } from "./lifecycle/rest-provider";
+import { restProvider } from "./lifecycle/rest-provider";
+import type { ResourceProvider, ProviderHooks } from "./lifecycle/hooks";
 import type { ApiClient } from "./transport/client";
 import type { Example } from "./model/example";
 import type { ApiRecord, Field, InputName, Props, ResourceSpec } from "./model/table";

@@ -6,7 +6,7 @@ import { cancelOnSignals, counted } from "./lifecycle/cancel";
 import { cancelOnEngineCancel, quietSaidStacks, said } from "./lifecycle/dynamic-provider-patch";
 import { definitionOf } from "./registry";
 import { withoutUndefined } from "./model/mapping";
-import type { ResourceProvider } from "./lifecycle/rest-provider";
+import type { ResourceProvider } from "./lifecycle/hooks";
 import { configure as configureSettings, configuredSettings, SettingsError, settingsProblems } from "./transport/settings";
 
 export { definitions, providers, specs } from "./registry";

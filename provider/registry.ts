@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from "./definition";
-import type { ResourceProvider } from "./lifecycle/rest-provider";
+import type { ResourceProvider } from "./lifecycle/hooks";
 import { config } from "./resources/config";
 import { mysqlDatabase, postgresDatabase } from "./resources/database";
 import { mysqlDatabaseSnapshot, postgresDatabaseSnapshot } from "./resources/databaseSnapshot";

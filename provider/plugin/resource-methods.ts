@@ -11,7 +11,7 @@ import { detailedDiff } from "../model/diff-paths";
 import { importId } from "../model/imports";
 import { SUFFIX_LENGTH, type NamingPolicy } from "../model/naming";
 import { definitions } from "../registry";
-import type { ResourceProvider } from "../lifecycle/rest-provider";
+import type { ResourceProvider } from "../lifecycle/hooks";
 import type { Props, ResourceSpec } from "../model/table";
 import { withCustomTimeout } from "../model/timeouts";
 import type { EngineLink } from "./engine";

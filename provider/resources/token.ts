@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
-import type { SendContext } from "../lifecycle/rest-provider";
+import type { SendContext } from "../lifecycle/hooks";
 import { isExisting } from "../model/naming";
 import { checkLength, labelBounds } from "../../api/text";
 import { parseScopes } from "../../api/scopes";

@@ -1,7 +1,7 @@
 /** The provider in this process against an emulator (sections 1 and 2), and values the benchmark's resources take. */
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
+import type { ResourceProvider } from "../../provider/lifecycle/hooks";
 import { resetSession } from "../../provider/session";
 import { ed25519Key } from "../keys";
 import { ROOT } from "./common";

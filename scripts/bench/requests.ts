@@ -1,7 +1,7 @@
 /** Section 1: the requests the provider makes per operation of each resource's lifecycle. */
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator/server";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
+import type { ResourceProvider } from "../../provider/lifecycle/hooks";
 import { ROOT, type Props } from "./common";
 import { PASS, providerFor, publicKey } from "./provider";
 

@@ -1,5 +1,5 @@
 import type { Emulator, EmulatorOptions } from "../../emulator/server";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
+import type { ResourceProvider } from "../../provider/lifecycle/hooks";
 import { resetSession } from "../../provider/session";
 import { emulator, get, list, useEmulator } from "./emulator";
 import { waitUntil } from "./wait";

@@ -8,7 +8,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createOnce, UnidentifiedCreateError } from "../../provider/lifecycle/lost-answers";
-import type { ResourceProvider } from "../../provider/lifecycle/rest-provider";
+import type { ResourceProvider } from "../../provider/lifecycle/hooks";
 import { configProvider as cfgP } from "../../provider/resources/config";
 import { mysqlProvider as dbP } from "../../provider/resources/database";
 import { diskProvider as diskP } from "../../provider/resources/disk";

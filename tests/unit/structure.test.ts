@@ -203,7 +203,7 @@ describe("the structure of the code", () => {
   });
 
   it("writes the order the hooks run in where they are declared", () => {
-    const text = source("provider/lifecycle/rest-provider.ts");
+    const text = source("provider/lifecycle/hooks.ts");
     const start = text.indexOf("export interface ProviderHooks");
     const body = text.slice(start, text.indexOf("\n}\n", start));
     const hooks = [...body.matchAll(/^ {2}(\w+)\?\(/gm)].map((m) => m[1]);

@@ -5,7 +5,30 @@ import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestCo
 import { checkInterfaces, refusedAt } from "../../rules";
 import { DEVICE_SLOTS, isDeviceSlot } from "../../../api/interfaces";
 import { checkText } from "../../../api/text";
+import { asObject, oneOf, optionalBoolean, readFields } from "../../body";
+import { z } from "zod";
 import type { ConfigRecord, InstanceRecord } from "./records";
+
+const ROOT_DEVICE_TEXT = "Must be a device path, for example /dev/sda";
+/** A profile's comments: text, or null. */
+const COMMENTS = z.string({ error: "Must be a string or null" }).nullable().optional();
+/** How a profile boots: its root device, run level and virtualization mode. */
+const BOOT_FIELDS = {
+  root_device: z
+    .string({ error: ROOT_DEVICE_TEXT })
+    .regex(/^\/dev\/[a-z0-9/]+$/, ROOT_DEVICE_TEXT)
+    .optional(),
+  run_level: oneOf(["default", "single", "binbash"]).optional(),
+  virt_mode: oneOf(["paravirt", "fullvirt"]).optional(),
+};
+/** A profile's helpers, each a boolean. */
+const HELPER_FIELDS = {
+  updatedb_disabled: optionalBoolean,
+  distro: optionalBoolean,
+  modules_dep: optionalBoolean,
+  network: optionalBoolean,
+  devtmpfs_automount: optionalBoolean,
+};
 
 /** Configuration profiles (`I/configs...`) and their interfaces (`I/configs/{configId}/interfaces...`). */
 export function registerConfigRoutes(router: Router, compute: ComputeContext): void {
@@ -17,91 +40,74 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     if (!c) throw notFound();
     return c;
   };
-  /** Validates profile fields (all optional here; create checks label and devices are present). */
+  /** A profile's devices, `sda` to `sdh`: a disk of the instance or none (no volumes here). */
+  const readDevices = (inst: InstanceRecord, value: unknown, errors: FieldErrors): ConfigRecord["devices"] | undefined => {
+    const given = asObject(value);
+    if (!given) return void errors.add("devices", "Must be an object keyed sda to sdh");
+    const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
+    for (const [slot, dev] of Object.entries(given)) {
+      if (!isDeviceSlot(slot)) {
+        errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdh");
+        continue;
+      }
+      if (dev === null) continue;
+      const v = asObject(dev) ?? {};
+      const diskId = v.disk_id ?? null;
+      const disk = isInt(diskId) ? disksOf(inst.id).find((x) => x.id === diskId) : undefined;
+      if (diskId !== null && !disk) errors.add(`devices.${slot}.disk_id`, `Disk ${String(diskId)} is not a disk of this instance`);
+      if (v.volume_id !== undefined && v.volume_id !== null) errors.add(`devices.${slot}.volume_id`, `Volume ${String(v.volume_id)} not found`);
+      devices[slot] = { disk_id: disk?.id ?? null, volume_id: null };
+    }
+    return devices;
+  };
+
+  /** A profile's helpers: booleans by name, over the ones it has (or the defaults). */
+  const readHelpers = (value: unknown, errors: FieldErrors, existing?: ConfigRecord): ConfigRecord["helpers"] | undefined => {
+    const given = asObject(value);
+    if (!given) return void errors.add("helpers", "Must be an object of booleans");
+    for (const k of Object.keys(given)) if (!Object.hasOwn(HELPER_FIELDS, k)) errors.add(`helpers.${k}`, "Unknown helper");
+    return { ...(existing?.helpers ?? helpersDefault()), ...readFields(given, HELPER_FIELDS, errors, "helpers.") };
+  };
+
+  /**
+   * A profile's interfaces: all of them (rule 5: updating redefines them; an item repeating an existing id
+   * keeps it). `null` is taken as not given, as the real API does (recorded: the Go client sends it when no
+   * interfaces are given; a create then has none, an update keeps them).
+   */
+  const readInterfaces = (inst: InstanceRecord, list: unknown, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord) => {
+    if (!Array.isArray(list)) return void errors.add("interfaces", "Must be an array of interfaces");
+    const e = checkInterfaces(list, true);
+    if (e) return void errors.add(refusedAt("interfaces", e), e.reason);
+    return list.map((i: Body, index) => {
+      const old = existing?.interfaces.find((x) => x.id === i.id);
+      return ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, taken, old?.id);
+    });
+  };
+
+  /** A profile's fields, in the API's order (all optional here; create checks label and devices are present). */
   const configFields = (inst: InstanceRecord, body: Body, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord): Partial<ConfigRecord> => {
     const out: Partial<ConfigRecord> = {};
     if (body.label !== undefined) {
       const e = typeof body.label === "string" ? checkText(body.label, "configLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
-      else out.label = body.label as string;
+      else if (typeof body.label === "string") out.label = body.label;
     }
-    if (body.comments !== undefined) {
-      if (body.comments !== null && typeof body.comments !== "string") errors.add("comments", "Must be a string or null");
-      else out.comments = body.comments;
-    }
-    if (body.devices !== undefined) {
-      if (typeof body.devices !== "object" || body.devices === null || Array.isArray(body.devices)) {
-        errors.add("devices", "Must be an object keyed sda to sdh");
-      } else {
-        const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
-        for (const [slot, dev] of Object.entries(body.devices as Body)) {
-          if (!isDeviceSlot(slot)) {
-            errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdh");
-            continue;
-          }
-          if (dev === null) continue;
-          const v = dev as { disk_id?: unknown; volume_id?: unknown };
-          const diskId = v.disk_id ?? null;
-          if (diskId !== null && (!isInt(diskId) || !disksOf(inst.id).some((x) => x.id === diskId))) {
-            errors.add(`devices.${slot}.disk_id`, `Disk ${String(diskId)} is not a disk of this instance`);
-          }
-          if (v.volume_id !== undefined && v.volume_id !== null) errors.add(`devices.${slot}.volume_id`, `Volume ${String(v.volume_id)} not found`);
-          devices[slot] = { disk_id: diskId as number | null, volume_id: null };
-        }
-        out.devices = devices;
-      }
-    }
-    if (body.helpers !== undefined) {
-      const h = body.helpers as Body;
-      const keys = ["updatedb_disabled", "distro", "modules_dep", "network", "devtmpfs_automount"];
-      if (typeof h !== "object" || h === null) errors.add("helpers", "Must be an object of booleans");
-      else {
-        for (const [k, v] of Object.entries(h))
-          if (!keys.includes(k) || typeof v !== "boolean") errors.add(`helpers.${k}`, keys.includes(k) ? "Must be a boolean" : "Unknown helper");
-        out.helpers = { ...(existing?.helpers ?? helpersDefault()), ...(h as Partial<ConfigRecord["helpers"]>) };
-      }
-    }
+    Object.assign(out, readFields(body, { comments: COMMENTS }, errors) satisfies Partial<ConfigRecord>);
+    if (body.devices !== undefined) out.devices = readDevices(inst, body.devices, errors);
+    if (body.helpers !== undefined) out.helpers = readHelpers(body.helpers, errors, existing);
     if (body.kernel !== undefined) {
-      if (typeof body.kernel !== "string" || !catalog.kernels.some((k) => k.id === body.kernel))
-        errors.add("kernel", `Kernel ${String(body.kernel)} not found`);
-      else out.kernel = body.kernel;
+      const kernel = catalog.kernels.find((k) => k.id === body.kernel);
+      if (!kernel) errors.add("kernel", `Kernel ${String(body.kernel)} not found`);
+      else out.kernel = kernel.id;
     }
     if (body.memory_limit !== undefined) {
-      const max = typeOf(inst.type)!.memory;
+      const max = typeOf(inst.type)?.memory ?? 0;
       if (!isInt(body.memory_limit) || body.memory_limit < 0 || body.memory_limit > max)
         errors.add("memory_limit", `Must be a whole number of MB from 0 to ${max}`);
       else out.memory_limit = body.memory_limit === 0 ? max : body.memory_limit;
     }
-    if (body.root_device !== undefined) {
-      if (typeof body.root_device !== "string" || !/^\/dev\/[a-z0-9/]+$/.test(body.root_device))
-        errors.add("root_device", "Must be a device path, for example /dev/sda");
-      else out.root_device = body.root_device;
-    }
-    if (body.run_level !== undefined) {
-      if (!["default", "single", "binbash"].includes(body.run_level as string)) errors.add("run_level", "Must be one of default, single, binbash");
-      else out.run_level = body.run_level as ConfigRecord["run_level"];
-    }
-    if (body.virt_mode !== undefined) {
-      if (!["paravirt", "fullvirt"].includes(body.virt_mode as string)) errors.add("virt_mode", "Must be one of paravirt, fullvirt");
-      else out.virt_mode = body.virt_mode as ConfigRecord["virt_mode"];
-    }
-    // `null` is taken as not given, as the real API does (recorded: the Go client sends it when no interfaces
-    // are given; a create then has none, an update keeps them).
-    if (body.interfaces !== undefined && body.interfaces !== null) {
-      const list = body.interfaces;
-      if (!Array.isArray(list)) errors.add("interfaces", "Must be an array of interfaces");
-      else {
-        const e = checkInterfaces(list as never[], true);
-        if (e) errors.add(refusedAt("interfaces", e), e.reason);
-        else {
-          // Updating the interfaces redefines all of them (rule 5); an item that repeats an existing id keeps it.
-          out.interfaces = (list as Body[]).map((i, index) => {
-            const old = existing?.interfaces.find((x) => x.id === i.id);
-            return ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, taken, old?.id);
-          });
-        }
-      }
-    }
+    Object.assign(out, readFields(body, BOOT_FIELDS, errors) satisfies Partial<ConfigRecord>);
+    if (body.interfaces !== undefined && body.interfaces !== null) out.interfaces = readInterfaces(inst, body.interfaces, errors, taken, existing);
     return out;
   };
 

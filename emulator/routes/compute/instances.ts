@@ -1,11 +1,43 @@
 import { randomUUID } from "node:crypto";
-import { GONE, hash, isInt, ro, rw, type TakenAddresses } from "./base";
+import { GONE, hash, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
-import { tagsError } from "../../rules";
+import { readTags } from "../../rules";
+import { asObject, oneOf, optionalBoolean, readFields, type Fields } from "../../body";
+import { z } from "zod";
 import { instanceLabelError } from "../../../api/labels";
-import { eventEntity, settle } from "../../state";
+import { eventEntity, settle, type User } from "../../state";
 import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
+
+const SWAP_TEXT = "Must be a whole number of MB, 0 or more";
+const GROUP_TEXT = "Must be a string of at most 50 characters";
+
+/** The fields of a create body read as they are given (the deploy's are checked by computeChecks). */
+const CREATE_FIELDS = {
+  backups_enabled: optionalBoolean,
+  booted: optionalBoolean,
+  private_ip: optionalBoolean,
+  swap_size: z.number({ error: SWAP_TEXT }).int(SWAP_TEXT).min(0, SWAP_TEXT).optional(),
+  firewall_id: z.number({ error: "Must be an integer" }).int("Must be an integer").nullable().optional(),
+  group: z.string({ error: GROUP_TEXT }).max(50, GROUP_TEXT).optional(),
+};
+
+const ALERT_TEXT = "Must be a whole number, 0 or more";
+const alert = z.number({ error: ALERT_TEXT }).int(ALERT_TEXT).min(0, ALERT_TEXT).optional();
+/** An instance's alerts (`PUT`): thresholds, the transfer quota a percentage. */
+const ALERT_FIELDS = {
+  cpu: alert,
+  io: alert,
+  network_in: alert,
+  network_out: alert,
+  transfer_quota: z.number({ error: ALERT_TEXT }).int(ALERT_TEXT).min(0, ALERT_TEXT).max(100, "Must be a percentage, 0 to 100").optional(),
+};
+
+/** A backup schedule (`PUT`'s `backups.schedule`): a day and a two-hour window, or `Scheduling` (the API picks). */
+const SCHEDULE_FIELDS = {
+  day: oneOf(["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]).optional(),
+  window: oneOf(["Scheduling", "W0", "W2", "W4", "W6", "W8", "W10", "W12", "W14", "W16", "W18", "W20", "W22"]).optional(),
+};
 
 /** Instances (`/compute/instances`, `I`): list, create, view, update, delete; and their statistics, transfer, volumes, NodeBalancers. */
 export function registerInstanceRoutes(router: Router, compute: ComputeContext): void {
@@ -18,7 +50,23 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     return paginate(d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map(instanceView), ctx);
   });
 
-  router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
+  /** A create body, checked: what the instance is made of. */
+  interface CreateRequest {
+    user: User;
+    region: NonNullable<ReturnType<typeof regionOf>>;
+    type: NonNullable<ReturnType<typeof typeOf>>;
+    label?: string;
+    image?: NonNullable<ReturnType<typeof checkImage>>;
+    backup?: BackupRecord;
+    fields: Fields<typeof CREATE_FIELDS>;
+    tags?: string[];
+    interfaces: ReturnType<typeof buildInterfaces>;
+    userData: string | null | undefined;
+    rootPass?: string;
+  }
+
+  /** Checks a create body in the API's order; every refusal at once (400), else what to make. */
+  function checkCreate(ctx: RequestContext): CreateRequest {
     const body = jsonObject(ctx);
     const user = ctx.user!;
     requireAdd(user);
@@ -30,85 +78,85 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     const type = typeof body.type === "string" ? typeOf(body.type) : undefined;
     if (body.type === undefined) errors.add("type", "type is required");
     else if (!type) errors.add("type", `Type ${String(body.type)} not found`);
-    if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
-      if (e) errors.add("label", `Label ${e}`);
-      else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
-    }
-    const img = checkImage(body, errors, ctx.user!.username);
-    const deploys = Boolean(img) || body.script_id !== undefined;
-    if (body.backup_id !== undefined && img) errors.add("backup_id", "Give either image or backup_id, not both");
+    const label = readLabel(body.label, errors);
+    const image = checkImage(body, errors, user.username);
+    const deploys = Boolean(image) || body.script_id !== undefined;
+    if (body.backup_id !== undefined && image) errors.add("backup_id", "Give either image or backup_id, not both");
     checkRootPass(body, errors, deploys);
     checkKeys(body, errors);
-    checkScript(body, errors, img?.id);
-    const userData = checkMetadata(body, errors, region?.id, img);
-    let backup: BackupRecord | undefined;
-    if (body.backup_id !== undefined) {
-      backup = isInt(body.backup_id) ? d.backups.find((b) => b.id === body.backup_id) : undefined;
-      const owner = backup && d.instances.find((i) => i.id === backup!.compute_id);
-      if (!backup || !owner || !canSee(user, owner.id, "read_only")) errors.add("backup_id", `Backup ${String(body.backup_id)} not found`);
-      else {
-        settle(backup, now());
-        if (backup.status !== "successful" || !backup.available)
-          errors.add("backup_id", "Only successful backups that are not under maintenance can be restored");
-        else if (type && backup.disks.reduce((n, x) => n + x.size, 0) > type.disk) errors.add("type", "The type is too small for the backup's disks");
-      }
-    }
-    for (const k of ["backups_enabled", "booted", "private_ip"] as const)
-      if (body[k] !== undefined && typeof body[k] !== "boolean") errors.add(k, "Must be a boolean");
-    if (body.swap_size !== undefined && (!isInt(body.swap_size) || body.swap_size < 0)) errors.add("swap_size", "Must be a whole number of MB, 0 or more");
-    if (body.firewall_id !== undefined && body.firewall_id !== null && !isInt(body.firewall_id)) errors.add("firewall_id", "Must be an integer");
-    if (body.group !== undefined && (typeof body.group !== "string" || body.group.length > 50))
-      errors.add("group", "Must be a string of at most 50 characters");
-    if (body.tags !== undefined && tagsError(body.tags)) {
-      errors.add("tags", tagsError(body.tags)!);
-    }
-    if (body.interfaces !== undefined && Array.isArray(body.interfaces) && body.interfaces.length === 0)
-      errors.add("interfaces", "must have 1 to 3 interfaces");
-    const taken: TakenAddresses = [];
-    const interfaces = buildInterfaces(body.interfaces, errors, "interfaces", false, region?.id, taken);
-    if (body.interfaces !== undefined && !img && body.backup_id === undefined && body.script_id === undefined) {
+    checkScript(body, errors, image?.id);
+    const userData = checkMetadata(body, errors, region?.id, image);
+    const backup = body.backup_id === undefined ? undefined : checkBackup(body.backup_id, user, type, errors);
+    const fields = readFields(body, CREATE_FIELDS, errors);
+    const tags = readTags(body.tags, errors);
+    if (Array.isArray(body.interfaces) && body.interfaces.length === 0) errors.add("interfaces", "must have 1 to 3 interfaces");
+    const interfaces = buildInterfaces(body.interfaces, errors, "interfaces", false, region?.id, []);
+    if (body.interfaces !== undefined && !image && body.backup_id === undefined && body.script_id === undefined) {
       errors.add("interfaces", "Interfaces need an image or a backup to deploy: an empty instance has no configuration profile to hold them");
     }
     errors.throwIfAny();
+    // With no refusal, the region and the type were found.
+    if (!region || !type) throw badRequest("region and type are required");
+    const rootPass = typeof body.root_pass === "string" ? body.root_pass : undefined;
+    return { user, region, type, label, image, backup, fields, tags, interfaces, userData, rootPass };
+  }
 
+  /** A backup to create from: one the user can see, successful and available, whose disks fit the type. */
+  function checkBackup(id: unknown, user: User, type: CreateRequest["type"] | undefined, errors: FieldErrors): BackupRecord | undefined {
+    const backup = isInt(id) ? d.backups.find((b) => b.id === id) : undefined;
+    const owner = backup && d.instances.find((i) => i.id === backup.compute_id);
+    if (!backup || !owner || !canSee(user, owner.id, "read_only")) return void errors.add("backup_id", `Backup ${String(id)} not found`);
+    settle(backup, now());
+    if (backup.status !== "successful" || !backup.available) errors.add("backup_id", "Only successful backups that are not under maintenance can be restored");
+    else if (type && backup.disks.reduce((n, x) => n + x.size, 0) > type.disk) errors.add("type", "The type is too small for the backup's disks");
+    return backup;
+  }
+
+  /** The new instance's record, offline and empty. */
+  function newInstance(req: CreateRequest): InstanceRecord {
+    const { user, type, fields } = req;
     const id = store.nextId("instance");
-    const swap = (body.swap_size as number | undefined) ?? 512;
-    const booted = body.booted !== false;
     const ipN = store.nextId("ipv4");
-    const inst: InstanceRecord = {
+    return {
       id,
-      label: (body.label as string | undefined) ?? `compute${id}`,
-      group: (body.group as string | undefined) ?? "",
+      label: req.label ?? `compute${id}`,
+      group: fields.group ?? "",
       status: "offline",
-      region: region!.id,
-      type: type!.id,
-      image: img?.id ?? null,
+      region: req.region.id,
+      type: type.id,
+      image: req.image?.id ?? null,
       created: stamp(),
       updated: stamp(),
       hypervisor: "kvm",
       host_uuid: randomUUID(),
-      has_user_data: Boolean(userData),
-      ipv4: body.private_ip === true ? [publicIp(ipN), privateIp(store.nextId("private_ip"))] : [publicIp(ipN)],
+      has_user_data: Boolean(req.userData),
+      ipv4: fields.private_ip === true ? [publicIp(ipN), privateIp(store.nextId("private_ip"))] : [publicIp(ipN)],
       ipv6: `2001:db8::${id.toString(16)}/128`,
-      specs: { disk: type!.disk, gpus: type!.gpus, memory: type!.memory, transfer: type!.transfer, vcpus: type!.vcpus },
-      alerts: { cpu: 90 * type!.vcpus, io: 10000, network_in: 10, network_out: 10, transfer_quota: 80 },
-      backups: { available: false, enabled: body.backups_enabled === true, last_successful: null, schedule: { day: null, window: null } },
-      tags: (body.tags as string[] | undefined) ?? [],
+      specs: { disk: type.disk, gpus: type.gpus, memory: type.memory, transfer: type.transfer, vcpus: type.vcpus },
+      alerts: { cpu: 90 * type.vcpus, io: 10000, network_in: 10, network_out: 10, transfer_quota: 80 },
+      backups: { available: false, enabled: fields.backups_enabled === true, last_successful: null, schedule: { day: null, window: null } },
+      tags: req.tags ?? [],
       watchdog_enabled: true,
       _owner: user.username,
       _queue: [],
       _lastBootedConfig: null,
       _activeInterfaces: [],
-      _rootPassHash: typeof body.root_pass === "string" ? hash(body.root_pass) : null,
+      _rootPassHash: req.rootPass === undefined ? null : hash(req.rootPass),
       _clones: [],
-      _userData: userData ?? null,
+      _userData: req.userData ?? null,
     };
-    d.instances.push(inst);
-    if (user.restricted) user.grants!.compute.push({ id, label: inst.label, permissions: "read_write" });
+  }
 
+  /**
+   * Deploys the image (or restores the backup) into the new instance, provisioning until it boots (or stays
+   * offline), with the create's events as recorded: the image its secondary entity, and when it boots, a boot
+   * event of the profile, scheduled until the create's part is done (the last `booting` share here).
+   */
+  function provision(inst: InstanceRecord, req: CreateRequest): void {
+    const { image: img, backup, user } = req;
+    const booted = req.fields.booted !== false;
     let cfg: ConfigRecord | undefined;
-    if (img) cfg = deployImage(inst, img, swap, interfaces, dur("provisioning"));
+    if (img) cfg = deployImage(inst, img, req.fields.swap_size ?? 512, req.interfaces, dur("provisioning"));
     else if (backup) cfg = restoreInto(inst, backup, dur("provisioning"))[0];
     if (cfg || backup) {
       inst.status = "provisioning";
@@ -119,8 +167,6 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
       });
       if (backup) inst._rootPassHash = backup._source.rootPassHash;
     }
-    // As recorded: the create's event (the image its secondary entity), and when it boots, a boot event of the
-    // profile, scheduled until the create's part is done (the last `booting` share of the provisioning here).
     const image = img ? eventEntity("image", img.id, img.label, `/images/${img.id}`) : null;
     const rests = inst._queue.at(-1)?.at ?? now();
     if (booted && cfg && inst._queue.length) {
@@ -128,64 +174,59 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
       instanceEvent("compute_create", user.username, inst, { finish: createDone, secondary: image });
       instanceEvent("compute_boot", user.username, inst, { start: createDone, finish: rests, secondary: configEntity(cfg) });
     } else instanceEvent("compute_create", user.username, inst, { finish: rests, secondary: image });
+  }
+
+  router.add("POST", "/compute/instances", { scope: rw, auth: "required" }, (ctx) => {
+    const req = checkCreate(ctx);
+    const inst = newInstance(req);
+    d.instances.push(inst);
+    if (req.user.restricted) req.user.grants?.compute.push({ id: inst.id, label: inst.label, permissions: "read_write" });
+    provision(inst, req);
     settleAll(inst);
     return instanceView(inst);
   });
 
   router.add("GET", "/compute/instances/{computeId}", { scope: ro, auth: "required" }, (ctx) => instanceView(instance(ctx)));
 
+  /** A label given in a body: the API's rule, unique among the instances (but `own`). */
+  function readLabel(value: unknown, errors: FieldErrors, own?: number): string | undefined {
+    if (value === undefined) return undefined;
+    const label = typeof value === "string" ? value : undefined;
+    const e = label === undefined ? "must be a string" : instanceLabelError(label);
+    if (e) return void errors.add("label", `Label ${e}`);
+    if (d.instances.some((i) => i.label === label && i.id !== own)) return void errors.add("label", "Label must be unique among your instances");
+    return label;
+  }
+
   router.add("PUT", "/compute/instances/{computeId}", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const next: Partial<InstanceRecord> = {};
-    if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
-      if (e) errors.add("label", `Label ${e}`);
-      else if (d.instances.some((i) => i.label === body.label && i.id !== inst.id)) errors.add("label", "Label must be unique among your instances");
-      else next.label = body.label as string;
-    }
-    if (body.group !== undefined) {
-      if (typeof body.group !== "string" || body.group.length > 50) errors.add("group", "Must be a string of at most 50 characters");
-      else next.group = body.group;
-    }
+    const label = readLabel(body.label, errors, inst.id);
+    if (label !== undefined) next.label = label;
+    Object.assign(next, readFields(body, { group: CREATE_FIELDS.group }, errors));
     if (body.tags !== undefined) {
       if (ctx.user!.restricted) throw forbidden("Only unrestricted users can add or modify tags");
-      if (tagsError(body.tags)) errors.add("tags", tagsError(body.tags)!);
-      else next.tags = body.tags as string[];
+      const tags = readTags(body.tags, errors);
+      if (tags) next.tags = tags;
     }
-    if (body.watchdog_enabled !== undefined) {
-      if (typeof body.watchdog_enabled !== "boolean") errors.add("watchdog_enabled", "Must be a boolean");
-      else next.watchdog_enabled = body.watchdog_enabled;
-    }
+    Object.assign(next, readFields(body, { watchdog_enabled: optionalBoolean }, errors));
     if (body.alerts !== undefined) {
-      const a = body.alerts as Record<string, unknown>;
-      const keys = ["cpu", "io", "network_in", "network_out", "transfer_quota"] as const;
-      if (typeof a !== "object" || a === null) errors.add("alerts", "Must be an object");
+      const alerts = asObject(body.alerts);
+      if (!alerts) errors.add("alerts", "Must be an object");
       else {
-        for (const [k, v] of Object.entries(a)) {
-          if (!(keys as readonly string[]).includes(k)) errors.add(`alerts.${k}`, "Unknown alert");
-          else if (!isInt(v) || v < 0) errors.add(`alerts.${k}`, "Must be a whole number, 0 or more");
-          else if (k === "transfer_quota" && v > 100) errors.add(`alerts.${k}`, "Must be a percentage, 0 to 100");
-        }
-        next.alerts = { ...inst.alerts, ...(a as Partial<InstanceRecord["alerts"]>) };
+        for (const k of Object.keys(alerts)) if (!Object.hasOwn(ALERT_FIELDS, k)) errors.add(`alerts.${k}`, "Unknown alert");
+        next.alerts = { ...inst.alerts, ...readFields(alerts, ALERT_FIELDS, errors, "alerts.") };
       }
     }
-    if (body.backups !== undefined && (typeof body.backups !== "object" || body.backups === null || Array.isArray(body.backups)))
-      errors.add("backups", "Must be an object: { schedule: { day, window } }");
-    else if (body.backups !== undefined) {
-      const given = (body.backups as { schedule?: unknown }).schedule;
-      const sched = (typeof given === "object" && given !== null ? given : {}) as { day?: unknown; window?: unknown };
-      const days = ["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-      const windows = ["Scheduling", ...Array.from({ length: 12 }, (_, i) => `W${i * 2}`)];
-      if (sched.day !== undefined && !days.includes(sched.day as string)) errors.add("backups.schedule.day", `Must be one of ${days.join(", ")}`);
-      if (sched.window !== undefined && !windows.includes(sched.window as string))
-        errors.add("backups.schedule.window", `Must be one of ${windows.join(", ")}`);
-      const schedule = {
-        day: (sched.day as string | undefined) ?? inst.backups.schedule.day,
-        window: (sched.window as string | undefined) ?? inst.backups.schedule.window,
-      };
-      next.backups = { ...inst.backups, schedule };
+    if (body.backups !== undefined) {
+      const backups = asObject(body.backups);
+      if (!backups) errors.add("backups", "Must be an object: { schedule: { day, window } }");
+      else {
+        const given = readFields(asObject(backups.schedule) ?? {}, SCHEDULE_FIELDS, errors, "backups.schedule.");
+        next.backups = { ...inst.backups, schedule: { ...inst.backups.schedule, ...given } };
+      }
     }
     errors.throwIfAny();
     Object.assign(inst, next, { updated: stamp() });

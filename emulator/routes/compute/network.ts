@@ -61,7 +61,7 @@ export function computeNetwork({ store }: ComputeBase, services: Services) {
       errors.add(field, "Must be an array of interfaces");
       return [];
     }
-    const e = checkInterfaces(list as never[], allowEmpty);
+    const e = checkInterfaces(list, allowEmpty);
     if (e) {
       errors.add(refusedAt(field, e), e.reason);
       return [];

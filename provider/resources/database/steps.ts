@@ -1,5 +1,5 @@
 import { act } from "../../lifecycle/lost-answers";
-import type { HookContext } from "../../lifecycle/rest-provider";
+import type { HookContext } from "../../lifecycle/hooks";
 import { type InputsOf, type ResourceSpec, type StateOf } from "../../model/table";
 import { active, type DatabaseApi, type DatabaseFields } from "./table";
 
