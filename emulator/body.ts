@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldErrors } from "./http";
+import { jsonObject, type FieldErrors, type RequestContext } from "./http";
 
 /**
  * Request bodies read by zod schemas, one per field, each carrying the API's text for a value it refuses:
@@ -40,3 +40,6 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(values: T,
 
 /** An integer within `[least, most]`, refused with `text`. */
 export const intWithin = (least: number, most: number, text: string) => z.number({ error: text }).int(text).min(least, text).max(most, text);
+
+/** A body that may be left out (`{}` then), else a JSON object (400 otherwise). */
+export const objectOrEmpty = (ctx: RequestContext): Record<string, unknown> => (ctx.body === undefined || ctx.body === null ? {} : jsonObject(ctx));

@@ -56,7 +56,26 @@ export interface RequestContext {
   token?: import("./state").TokenRecord;
 }
 
+/** The context of a route that needs a token: the auth layer has set its user and token. */
+export interface SignedInContext extends RequestContext {
+  user: import("./state").User;
+  token: import("./state").TokenRecord;
+}
+
 export type Handler = (ctx: RequestContext) => unknown; // a value, or a Promise of one
+
+/** A route's options: its scope, whether it needs a token, its status, whether its body is raw. */
+type RouteOptions<A extends Route["auth"]> = Omit<Route, "method" | "pattern" | "regex" | "keys" | "handler" | "auth"> & { auth: A };
+
+/** The context a route's handler gets: signed in when the route needs a token. */
+type ContextFor<A extends Route["auth"]> = A extends "required" ? SignedInContext : RequestContext;
+
+/** A signed-in context: the user and token the auth layer set (a route that needs a token is refused without). */
+function signedIn(ctx: RequestContext): SignedInContext {
+  const { user, token } = ctx;
+  if (!user || !token) throw new HttpError(401, [{ reason: "Invalid Token" }]);
+  return Object.assign(ctx, { user, token });
+}
 
 export interface Route {
   method: string;
@@ -77,7 +96,9 @@ export interface Route {
 export class Router {
   readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, opts: Omit<Route, "method" | "pattern" | "regex" | "keys" | "handler">, handler: Handler): void {
+  add<A extends Route["auth"]>(method: string, pattern: string, opts: RouteOptions<A>, handle: (ctx: ContextFor<A>) => unknown): void {
+    // ContextFor<A> is SignedInContext exactly when the route needs a token, which `signedIn` makes sure of.
+    const handler: Handler = opts.auth === "required" ? (ctx) => (handle as (c: SignedInContext) => unknown)(signedIn(ctx)) : (handle as Handler);
     const keys: string[] = [];
     const source = pattern
       .split("/")

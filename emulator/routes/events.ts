@@ -1,5 +1,5 @@
 import type { ApiFamily, FamilyContext } from "../family";
-import { notFound, paginate, type RequestContext } from "../http";
+import { notFound, paginate, type SignedInContext } from "../http";
 import { apiTime, type EventRecord } from "../state";
 
 /**
@@ -54,12 +54,12 @@ export function eventView(e: EventRecord, now: number) {
 
 function registerEventRoutes({ router, store, now }: FamilyContext): void {
   /** The events the caller may see: the last 90 days', its own if it is restricted; newest first. */
-  const visible = (ctx: RequestContext): EventRecord[] => {
+  const visible = (ctx: SignedInContext): EventRecord[] => {
     const since = apiTime(now() - RETAINED_MS);
-    const user = ctx.user!;
+    const user = ctx.user;
     return store.data.events.filter((e) => e.created >= since && (!user.restricted || e.username === user.username)).reverse();
   };
-  const one = (ctx: RequestContext): EventRecord => {
+  const one = (ctx: SignedInContext): EventRecord => {
     const e = visible(ctx).find((x) => String(x.id) === ctx.params.eventId);
     if (!e) throw notFound();
     return e;

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
+import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type SignedInContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { checkText } from "../../api/text";
+import { objectOrEmpty, optionalBoolean, readFields } from "../body";
 import { apiTime, eventEntity, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
@@ -95,8 +96,8 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     if (!img) throw catalog.images.some((i) => i.id === ctx.params.imageId) ? badRequest("Public images cannot be changed or deleted") : notFound();
     return img;
   };
-  const newImage = (ctx: RequestContext, fields: Partial<ImageRecord>): ImageRecord => {
-    const u = ctx.user!;
+  const newImage = (ctx: SignedInContext, fields: Partial<ImageRecord>): ImageRecord => {
+    const u = ctx.user;
     if (u.restricted && !u.grants?.global.add_images) throw forbidden("You do not have permission to add images: the add_images grant is needed");
     const img: ImageRecord = {
       id: `private/${store.nextId("image")}`,
@@ -121,16 +122,22 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     d.images.push(img);
     return img;
   };
-  const checkTexts = (body: Record<string, unknown>, errors: FieldErrors) => {
+  /** An image's texts and its cloud-init flag, as given: a label, a description (or null). */
+  const readTexts = (body: Record<string, unknown>, errors: FieldErrors): { label?: string; description?: string | null; cloudInit?: boolean } => {
+    const read: { label?: string; description?: string | null; cloudInit?: boolean } = {};
     if (body.label !== undefined) {
       const e = typeof body.label === "string" ? checkText(body.label, "imageLabel") : "must be a string";
       if (e) errors.add("label", `Label ${e}`);
+      else if (typeof body.label === "string") read.label = body.label;
     }
-    if (body.description !== undefined && body.description !== null) {
+    if (body.description === null) read.description = null;
+    else if (body.description !== undefined) {
       const e = typeof body.description === "string" ? checkText(body.description, "imageDescription", true) : "must be a string or null";
       if (e) errors.add("description", `Description ${e}`);
+      else if (typeof body.description === "string") read.description = body.description;
     }
-    if (body.cloud_init !== undefined && typeof body.cloud_init !== "boolean") errors.add("cloud_init", "Must be a boolean");
+    read.cloudInit = readFields(body, { cloud_init: optionalBoolean }, errors).cloud_init;
+    return read;
   };
 
   router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => {
@@ -138,59 +145,63 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
     return paginate([...catalog.images, ...own].map(imageView), ctx);
   });
   router.add("POST", "/images", { scope: rw, auth: "required" }, (ctx) => {
-    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const body = objectOrEmpty(ctx);
     // Capturing reads the instance's disk: computes:read_only as well.
-    const scopes = ctx.token!.scopes;
+    const scopes = ctx.token.scopes;
     if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes))
       throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
     const errors = new FieldErrors();
     const disk = typeof body.disk_id === "number" ? compute.disks.find((x) => x.id === body.disk_id) : undefined;
     const inst =
-      disk && compute.instances.find((i) => i.id === disk.compute_id && (!ctx.user!.restricted || ctx.user!.grants!.compute.some((g) => g.id === i.id)));
+      disk && compute.instances.find((i) => i.id === disk.compute_id && (!ctx.user.restricted || ctx.user.grants!.compute.some((g) => g.id === i.id)));
     if (body.disk_id === undefined) errors.add("disk_id", "disk_id is required");
     else if (!disk || !inst) errors.add("disk_id", `Disk ${String(body.disk_id)} not found`);
     // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
     // disk `not ready` (recorded). One being deleted cannot.
     else if (settle(disk, now()).status === "deleting") errors.add("disk_id", "The disk is being deleted");
-    checkTexts(body, errors);
+    const texts = readTexts(body, errors);
     errors.throwIfAny();
+    // With no refusal, the disk and its instance were found.
+    if (!disk || !inst) throw badRequest("disk_id is required");
     const img = newImage(ctx, {
-      label: (body.label as string | undefined) ?? disk!.label,
-      description: (body.description as string | null | undefined) ?? null,
-      capabilities: body.cloud_init === true ? ["cloud-init"] : [],
-      size: disk!.size,
+      label: texts.label ?? disk.label,
+      description: texts.description ?? null,
+      capabilities: texts.cloudInit === true ? ["cloud-init"] : [],
+      size: disk.size,
       status: "creating",
       // Once captured, the image's size is that of the data (its minimum deploy size), no longer the disk's: the
       // real API made a 2,000 MB disk from an image captured from a 25,088 MB disk (recorded). The emulator keeps
       // no data: the data is the image the instance was deployed from, or the disk when there is none.
-      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing), patch: { size: dataSize(disk!.size, inst!.image) } }],
+      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing), patch: { size: dataSize(disk.size, inst.image) } }],
     });
     // The real API's capture event (disk_imagize): of the instance the disk is on, the image its secondary entity,
     // started until the image is available (recorded).
-    store.event("disk_imagize", ctx.user!.username, eventEntity("compute", inst!.id, inst!.label, `/compute/instances/${inst!.id}`), {
+    store.event("disk_imagize", ctx.user.username, eventEntity("compute", inst.id, inst.label, `/compute/instances/${inst.id}`), {
       secondary: imageEntity(img),
       finish: img._queue[0].at,
     });
     return imageView(img);
   });
   router.add("POST", "/images/upload", { scope: rw, auth: "required" }, (ctx) => {
-    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const body = objectOrEmpty(ctx);
     const errors = new FieldErrors();
     if (body.label === undefined) errors.add("label", "label is required");
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
-    checkTexts(body, errors);
+    const texts = readTexts(body, errors);
     errors.throwIfAny();
+    // With no refusal, the label was read and the region found.
+    if (texts.label === undefined || !region) throw badRequest("label and region are required");
     const token = randomBytes(24).toString("hex");
     const img = newImage(ctx, {
-      label: body.label as string,
-      description: (body.description as string | null | undefined) ?? null,
-      capabilities: body.cloud_init === true ? ["cloud-init"] : [],
+      label: texts.label,
+      description: texts.description ?? null,
+      capabilities: texts.cloudInit === true ? ["cloud-init"] : [],
       status: "pending_upload",
-      _upload: { token, deadline: now() + window, region: region!.id },
+      _upload: { token, deadline: now() + window, region: region.id },
     });
-    store.event("image_upload", ctx.user!.username, imageEntity(img));
+    store.event("image_upload", ctx.user.username, imageEntity(img));
     return { image: imageView(img), upload_to: `${baseUrl()}/upload/${token}` };
   });
   router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => {
@@ -203,20 +214,19 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
   });
   router.add("PUT", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
     const img = privateImage(ctx);
-    const body = (ctx.body ?? {}) as Record<string, unknown>;
     const errors = new FieldErrors();
-    checkTexts(body, errors);
+    const texts = readTexts(objectOrEmpty(ctx), errors);
     errors.throwIfAny();
-    if (body.label !== undefined) img.label = body.label as string;
-    if (body.description !== undefined) img.description = body.description as string | null;
+    if (texts.label !== undefined) img.label = texts.label;
+    if (texts.description !== undefined) img.description = texts.description;
     img.updated = stamp();
-    store.event("image_update", ctx.user!.username, imageEntity(img));
+    store.event("image_update", ctx.user.username, imageEntity(img));
     return imageView(img);
   });
   router.add("DELETE", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
     const img = privateImage(ctx);
     d.images = d.images.filter((i) => i !== img);
-    store.event("image_delete", ctx.user!.username, imageEntity(img));
+    store.event("image_delete", ctx.user.username, imageEntity(img));
     return {};
   });
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt } from "node:crypto";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, badRequest, jsonObject, notFound, paginate, type RequestContext } from "../http";
+import { FieldErrors, badRequest, jsonObject, notFound, paginate, type SignedInContext } from "../http";
 import { apiTime, type User } from "../state";
 import { LENGTH_LIMITS } from "../../api/text";
 
@@ -138,8 +138,8 @@ function registerProfileSecurityRoutes({ router, store, now, baseUrl }: FamilyCo
    * is first seen here, it gets that login, the remembered browser of that sign-in (a trusted device) and
    * the sign-in's OAuth client (an authorized app), all dated when that token was made.
    */
-  const me = (ctx: RequestContext): User => {
-    const user = ctx.user!;
+  const me = (ctx: SignedInContext): User => {
+    const user = ctx.user;
     if (!d.logins.some((l) => l.username === user.username)) {
       const made = store.data.tokens.filter((t) => t.username === user.username).map((t) => Date.parse(`${t.created}Z`));
       const at = made.length ? Math.min(...made) : now();
@@ -182,7 +182,7 @@ function registerProfileSecurityRoutes({ router, store, now, baseUrl }: FamilyCo
     }
     return s;
   };
-  const byId = <T extends { id: number; username: string }>(items: T[], ctx: RequestContext, param: string): T => {
+  const byId = <T extends { id: number; username: string }>(items: T[], ctx: SignedInContext, param: string): T => {
     const user = me(ctx);
     const found = items.find((x) => String(x.id) === ctx.params[param] && x.username === user.username);
     if (!found) throw notFound();
@@ -190,7 +190,7 @@ function registerProfileSecurityRoutes({ router, store, now, baseUrl }: FamilyCo
   };
 
   // Logins of the last 90 days.
-  const recentLogins = (ctx: RequestContext) => {
+  const recentLogins = (ctx: SignedInContext) => {
     const user = me(ctx);
     return d.logins.filter((l) => l.username === user.username && Date.parse(`${l.datetime}Z`) > now() - LOGIN_HISTORY_MS);
   };
@@ -214,13 +214,13 @@ function registerProfileSecurityRoutes({ router, store, now, baseUrl }: FamilyCo
     d.authorizedApps = d.authorizedApps.filter((a) => a !== app);
     return {};
   });
-  const liveDevices = (ctx: RequestContext) => {
+  const liveDevices = (ctx: SignedInContext) => {
     const user = me(ctx);
     return d.trustedDevices.filter((x) => x.username === user.username && Date.parse(`${x.expiry}Z`) > now());
   };
   const deviceView = (x: DeviceRecord) => withoutUser(x);
   router.add("GET", "/profile/devices", auth.ro, (ctx) => paginate(liveDevices(ctx).map(deviceView), ctx));
-  const device = (ctx: RequestContext) => liveDevices(ctx).find((x) => String(x.id) === ctx.params.deviceId) ?? Promise.reject(notFound());
+  const device = (ctx: SignedInContext) => liveDevices(ctx).find((x) => String(x.id) === ctx.params.deviceId) ?? Promise.reject(notFound());
   router.add("GET", "/profile/devices/{deviceId}", auth.ro, async (ctx) => deviceView(await device(ctx)));
   router.add("DELETE", "/profile/devices/{deviceId}", auth.rw, async (ctx) => {
     const found = await device(ctx);

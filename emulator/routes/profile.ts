@@ -1,6 +1,6 @@
 import { scopesWithin } from "../auth";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, HttpError, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type RequestContext } from "../http";
+import { FieldErrors, HttpError, jsonObject, NO_CONTENT, badRequest, notFound, paginate, type SignedInContext } from "../http";
 import { checkText } from "../../api/text";
 import { parseScopes } from "../../api/scopes";
 import { sshKeyError } from "../../api/ssh-keys";
@@ -49,7 +49,7 @@ export const profileFamily: ApiFamily<ProfileState> = { name: "profile", state: 
 
 function registerProfileRoutes({ router, store, now }: FamilyContext): void {
   const d = profileState(store);
-  const me = (ctx: RequestContext) => ctx.user!;
+  const me = (ctx: SignedInContext) => ctx.user;
 
   router.add("GET", "/profile", { scope: null, auth: "required" }, (ctx) => profileView(me(ctx)));
 
@@ -141,13 +141,13 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
       }
     }
     // Omitted scopes: the new token gets the acting token's scopes (docs/spec-gaps.md).
-    let scopes = ctx.token!.scopes;
+    let scopes = ctx.token.scopes;
     if (body.scopes !== undefined) {
       if (typeof body.scopes !== "string") errors.add("scopes", "Must be a string of space-separated scopes");
       else {
         const parsed = parseScopes(body.scopes);
         if (typeof parsed === "string") errors.add("scopes", parsed);
-        else if (!scopesWithin(body.scopes, ctx.token!.scopes)) errors.add("scopes", "Cannot grant scopes that the acting token does not have");
+        else if (!scopesWithin(body.scopes, ctx.token.scopes)) errors.add("scopes", "Cannot grant scopes that the acting token does not have");
         else scopes = body.scopes.trim().split(/\s+/).join(" ");
       }
     }
@@ -164,7 +164,7 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     return tokenView(rec, true);
   });
 
-  const findToken = (ctx: RequestContext) => {
+  const findToken = (ctx: SignedInContext) => {
     const t = store.data.tokens.find((x) => String(x.id) === ctx.params.tokenId && x.username === me(ctx).username);
     if (!t) throw notFound();
     return t;
@@ -190,8 +190,8 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
   });
 
   // SSH keys.
-  const myKeys = (ctx: RequestContext) => d.sshkeys.filter((k) => k.username === me(ctx).username);
-  const findKey = (ctx: RequestContext) => {
+  const myKeys = (ctx: SignedInContext) => d.sshkeys.filter((k) => k.username === me(ctx).username);
+  const findKey = (ctx: SignedInContext) => {
     const k = myKeys(ctx).find((x) => String(x.id) === ctx.params.sshKeyId);
     if (!k) throw notFound();
     return k;

@@ -1,6 +1,6 @@
 import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type RequestContext } from "../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type SignedInContext } from "../http";
 import { SUBNETS, type SubnetLookup } from "../lookups";
 import { SubnetSiblings } from "../vpc-rules";
 import { ipv4Span, subnetIpv4Error } from "../../api/network";
@@ -107,16 +107,16 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     created: v.created,
     updated: v.updated,
   });
-  const canSee = (ctx: RequestContext, v: VpcRecord) => !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions);
-  const canWrite = (ctx: RequestContext, v: VpcRecord) =>
-    !ctx.user!.restricted || ctx.user!.grants!.vpc.some((g) => g.id === v.id && g.permissions === "read_write");
-  const vpc = (ctx: RequestContext, write = false) => {
+  const canSee = (ctx: SignedInContext, v: VpcRecord) => !ctx.user.restricted || ctx.user.grants!.vpc.some((g) => g.id === v.id && g.permissions);
+  const canWrite = (ctx: SignedInContext, v: VpcRecord) =>
+    !ctx.user.restricted || ctx.user.grants!.vpc.some((g) => g.id === v.id && g.permissions === "read_write");
+  const vpc = (ctx: SignedInContext, write = false) => {
     const v = d.vpcs.find((x) => String(x.id) === ctx.params.vpcId);
     if (!v || !canSee(ctx, v)) throw notFound();
     if (write && !canWrite(ctx, v)) throw forbidden("You have only read access to this VPC");
     return v;
   };
-  const subnet = (ctx: RequestContext, v: VpcRecord) => {
+  const subnet = (ctx: SignedInContext, v: VpcRecord) => {
     const s = d.subnets.find((x) => x.vpc_id === v.id && String(x.id) === ctx.params.vpcSubnetId);
     if (!s) throw notFound();
     return s;
@@ -163,7 +163,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
 
   router.add("GET", "/vpcs", { scope: null, auth: "required" }, (ctx) => paginate(d.vpcs.filter((v) => canSee(ctx, v)).map(vpcView), ctx));
   router.add("POST", "/vpcs", { scope: rw, auth: "required" }, (ctx) => {
-    const u = ctx.user!;
+    const u = ctx.user;
     if (u.restricted && !u.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
@@ -213,7 +213,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, {
       updated: stamp(),
     });
-    store.event("vpc_update", ctx.user!.username, vpcEntity(v));
+    store.event("vpc_update", ctx.user.username, vpcEntity(v));
     return vpcView(v);
   });
   router.add("DELETE", "/vpcs/{vpcId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -224,8 +224,8 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     if (blocked.length) throw badRequest(`The VPC cannot be deleted. ${blocked.join(". ")}`);
     d.subnets = d.subnets.filter((s) => s.vpc_id !== v.id);
     d.vpcs = d.vpcs.filter((x) => x !== v);
-    store.event("vpc_delete", ctx.user!.username, vpcEntity(v));
-    for (const s of subnets) store.event("subnet_delete", ctx.user!.username, subnetEntity(s));
+    store.event("vpc_delete", ctx.user.username, vpcEntity(v));
+    for (const s of subnets) store.event("subnet_delete", ctx.user.username, subnetEntity(s));
     return {};
   });
   router.add("GET", "/vpcs/{vpcId}/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips([vpc(ctx)]), ctx));
@@ -239,7 +239,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const errors = new FieldErrors();
     subnetCheck(body, "", new SubnetSiblings(d.subnets.filter((s) => s.vpc_id === v.id)), errors);
     errors.throwIfAny();
-    return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user!.username));
+    return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user.username));
   });
   router.add("GET", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: null, auth: "required" }, (ctx) => subnetView(subnet(ctx, vpc(ctx))));
   router.add("PUT", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -253,7 +253,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     errors.throwIfAny();
     if (body.label !== undefined) s.label = body.label as string;
     s.updated = stamp();
-    store.event("subnet_update", ctx.user!.username, subnetEntity(s));
+    store.event("subnet_update", ctx.user.username, subnetEntity(s));
     return subnetView(s);
   });
   router.add("DELETE", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -261,7 +261,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const why = inUse(s);
     if (why) throw badRequest(why);
     d.subnets = d.subnets.filter((x) => x !== s);
-    store.event("subnet_delete", ctx.user!.username, subnetEntity(s));
+    store.event("subnet_delete", ctx.user.username, subnetEntity(s));
     return {};
   });
 

@@ -1,4 +1,4 @@
-import { forbidden, notFound, type RequestContext } from "../../http";
+import { forbidden, notFound, type SignedInContext } from "../../http";
 import { settle, type User } from "../../state";
 import { GONE, type ComputeBase } from "./base";
 import type { InstanceRecord } from "./records";
@@ -38,11 +38,11 @@ export function computeAccess({ store, d, now }: ComputeBase) {
     inst._clones = inst._clones.filter((t) => t > now());
   };
   /** The instance of the path (`{computeId}`): 404 when the user cannot see it, 403 when they may only read it. */
-  const instance = (ctx: RequestContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
+  const instance = (ctx: SignedInContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
     purge();
     const inst = d.instances.find((i) => String(i.id) === ctx.params.computeId);
-    if (!inst || !canSee(ctx.user!, inst.id, "read_only")) throw notFound();
-    if (!canSee(ctx.user!, inst.id, level)) throw forbidden("You have only read access to this instance");
+    if (!inst || !canSee(ctx.user, inst.id, "read_only")) throw notFound();
+    if (!canSee(ctx.user, inst.id, level)) throw forbidden("You have only read access to this instance");
     settleAll(inst);
     return inst;
   };

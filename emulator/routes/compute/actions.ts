@@ -52,7 +52,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
       // its own boot request (linodego's event poller) gets one.
       const anyway = () => {
         const booted = configsOf(inst.id).find((c) => c.id === last.patch?._lastBootedConfig);
-        instanceEvent("compute_boot", ctx.user!.username, inst, { start: last.at, secondary: booted ? configEntity(booted) : null });
+        instanceEvent("compute_boot", ctx.user.username, inst, { start: last.at, secondary: booted ? configEntity(booted) : null });
         return {};
       };
       if (willRun && (body.config_id === undefined || body.config_id === null)) return anyway();
@@ -64,18 +64,18 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
         patch: { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) },
       });
       // Queued behind what is under way: scheduled until then (recorded: a boot waits as scheduled while the create runs).
-      instanceEvent("compute_boot", ctx.user!.username, inst, { start: last.at, secondary: configEntity(cfg) });
+      instanceEvent("compute_boot", ctx.user.username, inst, { start: last.at, secondary: configEntity(cfg) });
       return {};
     }
     if (running(inst)) {
       // Already running: nothing to do (a repeated boot is harmless), and its event finished at once.
       const booted = configsOf(inst.id).find((c) => c.id === inst._lastBootedConfig);
-      instanceNote("compute_boot", ctx.user!.username, inst, { secondary: booted ? configEntity(booted) : null });
+      instanceNote("compute_boot", ctx.user.username, inst, { secondary: booted ? configEntity(booted) : null });
       return {};
     }
     const cfg = pickConfig(inst, body.config_id, false);
     bootInto(inst, cfg, "booting", dur("booting"));
-    instanceEvent("compute_boot", ctx.user!.username, inst, { secondary: configEntity(cfg) });
+    instanceEvent("compute_boot", ctx.user.username, inst, { secondary: configEntity(cfg) });
     return {};
   });
 
@@ -85,7 +85,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     if (busy(inst)) throw busyError();
     const cfg = pickConfig(inst, body.config_id, true);
     bootInto(inst, cfg, "rebooting", dur("rebooting"));
-    instanceEvent("compute_reboot", ctx.user!.username, inst, { secondary: configEntity(cfg) });
+    instanceEvent("compute_reboot", ctx.user.username, inst, { secondary: configEntity(cfg) });
     return {};
   });
 
@@ -93,13 +93,13 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     if (busy(inst)) throw busyError();
     if (inst.status === "offline") {
-      instanceNote("compute_shutdown", ctx.user!.username, inst); // nothing to do: its event finished at once
+      instanceNote("compute_shutdown", ctx.user.username, inst); // nothing to do: its event finished at once
       return {};
     }
     inst.status = "shutting_down";
     inst._queue.push({ status: "offline", at: now() + dur("shutting_down"), patch: { _activeInterfaces: [] } });
     settleAll(inst);
-    instanceEvent("compute_shutdown", ctx.user!.username, inst);
+    instanceEvent("compute_shutdown", ctx.user.username, inst);
     return {};
   });
 
@@ -149,7 +149,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     errors.throwIfAny();
     if (busy(inst)) throw busyError();
     migrate(inst, body.type as string, body.allow_auto_disk_resize !== false, "type");
-    instanceEvent("compute_resize", ctx.user!.username, inst);
+    instanceEvent("compute_resize", ctx.user.username, inst);
     return {};
   });
 
@@ -160,7 +160,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const successor = typeOf(inst.type)?.successor;
     if (!successor) throw badRequest(`Type ${inst.type} has no upgrade available`);
     migrate(inst, successor, body.allow_auto_disk_resize !== false, "type");
-    instanceEvent("compute_mutate", ctx.user!.username, inst);
+    instanceEvent("compute_mutate", ctx.user.username, inst);
     return {};
   });
 
@@ -169,7 +169,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (body.image === undefined || body.image === null) errors.add("image", "image is required");
-    const img = checkImage(body, errors, ctx.user!.username);
+    const img = checkImage(body, errors, ctx.user.username);
     checkRootPass(body, errors, true);
     checkKeys(body, errors);
     checkScript(body, errors, img?.id);
@@ -199,7 +199,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const patch = booted ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : { _lastBootedConfig: null };
     inst._queue.push({ status: booted ? "running" : "offline", at: now() + ms, patch });
     settleAll(inst);
-    instanceEvent("compute_rebuild", ctx.user!.username, inst);
+    instanceEvent("compute_rebuild", ctx.user.username, inst);
     return instanceView(inst);
   });
 
@@ -214,7 +214,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     if (data.length === 0) throw badRequest("The instance has no disk to set a password on");
     if (data.length > 1) throw badRequest("The instance has several non-swap disks: use the per-disk password reset");
     inst._rootPassHash = hash(body.root_pass as string);
-    instanceNote("password_reset", ctx.user!.username, inst);
+    instanceNote("password_reset", ctx.user.username, inst);
     return {};
   });
 
@@ -244,7 +244,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
   router.add("POST", "/compute/instances/{computeId}/clone", { scope: rw, auth: "required" }, (ctx) => {
     const src = instance(ctx, "read_only");
     const body = jsonObject(ctx);
-    const user = ctx.user!;
+    const user = ctx.user;
     requireAdd(user);
     if (src._clones.length >= 5) throw badRequest("More than five concurrent clones from one instance are not allowed");
     const errors = new FieldErrors();

@@ -76,14 +76,14 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     const snap = snapshotOf(inst, body.label, "snapshot");
     d.backups.push(snap);
     // The real API's snapshot event (linode_snapshot, renamed): started until the snapshot is taken.
-    instanceEvent("compute_snapshot", ctx.user!.username, inst, { finish: Math.max(...snap._queue.map((step) => step.at)) });
+    instanceEvent("compute_snapshot", ctx.user.username, inst, { finish: Math.max(...snap._queue.map((step) => step.at)) });
     return backupView(snap);
   });
 
   router.add("POST", "/compute/instances/{computeId}/backups/enable", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     inst.backups = { ...inst.backups, enabled: true, available: true };
-    instanceNote("backups_enable", ctx.user!.username, inst, { notification: true });
+    instanceNote("backups_enable", ctx.user.username, inst, { notification: true });
     return {};
   });
 
@@ -91,7 +91,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     inst.backups = { ...inst.backups, enabled: false, available: false, last_successful: null };
     d.backups = d.backups.filter((b) => b.compute_id !== inst.id);
-    instanceNote("backups_cancel", ctx.user!.username, inst, { notification: true });
+    instanceNote("backups_cancel", ctx.user.username, inst, { notification: true });
     return {};
   });
 
@@ -102,7 +102,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     const b = backup(ctx, src);
     const body = jsonObject(ctx);
     if (!isInt(body.compute_id)) throw badRequest("compute_id is required", "compute_id");
-    const target = d.instances.find((i) => i.id === body.compute_id && canSee(ctx.user!, i.id, "read_write"));
+    const target = d.instances.find((i) => i.id === body.compute_id && canSee(ctx.user, i.id, "read_write"));
     if (!target) throw badRequest(`Instance ${body.compute_id} not found`, "compute_id");
     settleAll(target);
     if (target.region !== b.region) throw badRequest("A backup cannot be restored to an instance in another region", "compute_id");
@@ -123,7 +123,7 @@ export function registerBackupRoutes(router: Router, compute: ComputeContext): v
     target._queue.push({ status: "offline", at: now() + dur("restoring") });
     if (body.overwrite === true) target._rootPassHash = b._source.rootPassHash;
     settleAll(target);
-    instanceEvent("backups_restore", ctx.user!.username, target);
+    instanceEvent("backups_restore", ctx.user.username, target);
     return {};
   });
 }

@@ -129,7 +129,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     errors.throwIfAny();
     const cfg = newConfig(inst.id, { ...fields, label: fields.label! });
     // A notification of the instance, the profile its secondary entity (recorded: linode_config_create).
-    instanceNote("compute_config_create", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_create", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return configView(inst, cfg);
   });
   router.add("GET", "/compute/instances/{computeId}/configs/{configId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -144,7 +144,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     const fields = configFields(inst, jsonObject(ctx), errors, taken, cfg);
     errors.throwIfAny();
     Object.assign(cfg, fields, { updated: stamp() });
-    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return configView(inst, cfg);
   });
   router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -155,7 +155,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     }
     d.configs = d.configs.filter((c) => c !== cfg);
     if (inst._lastBootedConfig === cfg.id) inst._lastBootedConfig = null;
-    instanceNote("compute_config_delete", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_delete", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
 
@@ -182,7 +182,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     errors.throwIfAny();
     if (rec.primary) for (const i of cfg.interfaces) i.primary = false;
     cfg.interfaces.push(rec);
-    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return ifaceView(inst, cfg, rec);
   });
   router.add("POST", "/compute/instances/{computeId}/configs/{configId}/interfaces/order", { scope: rw, auth: "required" }, (ctx) => {
@@ -194,7 +194,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       throw badRequest("ids must list every interface of the profile exactly once", "ids");
     }
     cfg.interfaces = (ids as number[]).map((id) => cfg.interfaces.find((i) => i.id === id)!);
-    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
   router.add("GET", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -230,7 +230,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
         i.ip_ranges = body.ip_ranges as string[];
       }
     }
-    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return ifaceView(inst, cfg, i);
   });
   router.add("DELETE", "/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -241,7 +241,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
       throw badRequest("An active interface cannot be deleted: shut the instance down, or reboot it with another profile, first");
     }
     cfg.interfaces = cfg.interfaces.filter((x) => x !== i);
-    instanceNote("compute_config_update", ctx.user!.username, inst, { notification: true, secondary: configEntity(cfg) });
+    instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });
     return {};
   });
 }

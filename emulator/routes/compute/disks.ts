@@ -27,7 +27,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     if (!isInt(body.size) || body.size < 1) errors.add("size", "size is required: a whole number of MB");
-    const img = checkImage(body, errors, ctx.user!.username);
+    const img = checkImage(body, errors, ctx.user.username);
     if (body.label === undefined && !body.image) errors.add("label", "label is required for an empty disk");
     if (body.label !== undefined) {
       const e = typeof body.label === "string" ? checkText(body.label, "diskLabel") : "must be a string";
@@ -49,7 +49,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const filesystem = (body.filesystem as DiskRecord["filesystem"] | undefined) ?? "ext4";
     const x = newDisk(inst.id, label, body.size as number, filesystem, dur("disk"));
     // An event of the instance, the disk its secondary entity (recorded), finished when the disk is ready.
-    instanceEvent("disk_create", ctx.user!.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
+    instanceEvent("disk_create", ctx.user.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
     return diskView(x);
   });
   router.add("GET", "/compute/instances/{computeId}/disks/{diskId}", { scope: ro, auth: "required" }, (ctx) => {
@@ -80,7 +80,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     x.status = "not ready";
     x._queue.push({ status: "ready", at: now() + dur("disk"), patch: { size: body.size, updated: apiTime(now() + dur("disk")) } });
     settle(x, now());
-    instanceEvent("disk_resize", ctx.user!.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
+    instanceEvent("disk_resize", ctx.user.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
     return {};
   });
   router.add("POST", "/compute/instances/{computeId}/disks/{diskId}/password", { scope: rw, auth: "required" }, (ctx) => {
@@ -97,7 +97,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     }
     errors.throwIfAny();
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset a disk's root password");
-    instanceNote("password_reset", ctx.user!.username, inst, { secondary: diskEntity(disk(ctx, inst)) });
+    instanceNote("password_reset", ctx.user.username, inst, { secondary: diskEntity(disk(ctx, inst)) });
     return {};
   });
   router.add("DELETE", "/compute/instances/{computeId}/disks/{diskId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -108,7 +108,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     }
     d.disks = d.disks.filter((y) => y !== x);
     for (const c of configsOf(inst.id)) for (const [slot, v] of Object.entries(c.devices)) if (v?.disk_id === x.id) c.devices[slot] = null;
-    instanceNote("disk_delete", ctx.user!.username, inst, { secondary: diskEntity(x) });
+    instanceNote("disk_delete", ctx.user.username, inst, { secondary: diskEntity(x) });
     return {};
   });
 }

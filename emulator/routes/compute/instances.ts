@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { GONE, hash, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type RequestContext, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type SignedInContext, type Router } from "../../http";
 import { readTags } from "../../rules";
 import { asObject, oneOf, optionalBoolean, readFields, type Fields } from "../../body";
 import { z } from "zod";
@@ -47,7 +47,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
 
   router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) => {
     purge();
-    return paginate(d.instances.filter((i) => canSee(ctx.user!, i.id, "read_only")).map(instanceView), ctx);
+    return paginate(d.instances.filter((i) => canSee(ctx.user, i.id, "read_only")).map(instanceView), ctx);
   });
 
   /** A create body, checked: what the instance is made of. */
@@ -66,9 +66,9 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
   }
 
   /** Checks a create body in the API's order; every refusal at once (400), else what to make. */
-  function checkCreate(ctx: RequestContext): CreateRequest {
+  function checkCreate(ctx: SignedInContext): CreateRequest {
     const body = jsonObject(ctx);
-    const user = ctx.user!;
+    const user = ctx.user;
     requireAdd(user);
     if (body.tags !== undefined && user.restricted) throw forbidden("Only unrestricted users can add tags");
     const errors = new FieldErrors();
@@ -207,7 +207,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     if (label !== undefined) next.label = label;
     Object.assign(next, readFields(body, { group: CREATE_FIELDS.group }, errors));
     if (body.tags !== undefined) {
-      if (ctx.user!.restricted) throw forbidden("Only unrestricted users can add or modify tags");
+      if (ctx.user.restricted) throw forbidden("Only unrestricted users can add or modify tags");
       const tags = readTags(body.tags, errors);
       if (tags) next.tags = tags;
     }
@@ -230,7 +230,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     }
     errors.throwIfAny();
     Object.assign(inst, next, { updated: stamp() });
-    instanceNote("compute_update", ctx.user!.username, inst);
+    instanceNote("compute_update", ctx.user.username, inst);
     return instanceView(inst);
   });
 
@@ -244,7 +244,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     inst.status = "deleting";
     inst._queue = [{ status: GONE, at: now() + dur("deleting") }];
     for (const x of disksOf(inst.id)) Object.assign(x, { status: "deleting", _queue: [] });
-    instanceEvent("compute_delete", ctx.user!.username, inst);
+    instanceEvent("compute_delete", ctx.user.username, inst);
     purge();
     return {};
   });
@@ -258,7 +258,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     netv6: { in: series(inst.id + 7), out: series(inst.id + 8), private_in: series(inst.id + 9), private_out: series(inst.id + 10) },
     title: inst.label,
   });
-  const monthArgs = (ctx: RequestContext, yearRange?: [number, number]) => {
+  const monthArgs = (ctx: SignedInContext, yearRange?: [number, number]) => {
     const errors = new FieldErrors();
     const year = Number(ctx.params.year);
     const month = Number(ctx.params.month);

@@ -51,7 +51,7 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     });
     db.status = "backing_up";
     db._queue.push({ status: "active", at: done });
-    dbEvent("database_backup_create", ctx.user!.username, db, { finish: done });
+    dbEvent("database_backup_create", ctx.user.username, db, { finish: done });
     return {};
   });
   router.add("GET", `${base}/{instanceId}/backups/{backupId}`, { scope: rw, auth: "required" }, (ctx) => {
@@ -75,7 +75,7 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     const end = db._resetSinceBackup ? "failed" : "active";
     db.status = "restoring";
     db._queue.push({ status: end, at: now() + dur("restoring") });
-    dbEvent("database_restore", ctx.user!.username, db, { finish: now() + dur("restoring") });
+    dbEvent("database_restore", ctx.user.username, db, { finish: now() + dur("restoring") });
     return {};
   });
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
-import { FieldErrors, jsonObject, forbidden, paginate, type Router } from "../../http";
+import { z } from "zod";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type Router } from "../../http";
+import { asObject, intWithin, oneOf, optionalBoolean, readFields } from "../../body";
 import { addressOrRangeError } from "../../../api/network";
 import { checkText } from "../../../api/text";
 import { settle } from "../../state";
@@ -11,6 +13,13 @@ const REPLICATION: Record<Engine, string[]> = { mysql: ["none", "asynch", "semi_
 const COMMIT_TYPES = ["on", "local", "remote_write", "remote_apply", "off"];
 const PORTS: Record<Engine, number> = { mysql: 3306, postgresql: 5432 };
 
+/** The create's fields read as given. */
+const CREATE_FIELDS = {
+  cluster_size: z.union([z.literal(1), z.literal(3)], { error: "Must be 1 or 3" }).optional(),
+  encrypted: optionalBoolean,
+  ssl_connection: optionalBoolean,
+};
+
 /** A PEM CA certificate (made up, but shaped like one), base64-encoded as the API gives it. */
 function caCertificate(label: string): string {
   const der = Buffer.concat([Buffer.from([0x30, 0x82, 0x03, 0x1d]), Buffer.from(`CN=${label} CA,O=compute emulator`), randomBytes(760)]);
@@ -19,27 +28,36 @@ function caCertificate(label: string): string {
 }
 
 /** An allow list: IP addresses and CIDR ranges. */
-function checkAllowList(v: unknown, errors: FieldErrors): void {
-  if (!Array.isArray(v)) return errors.add("allow_list", "Must be an array of IP addresses and CIDR ranges");
-  v.forEach((x, i) => {
+function readAllowList(v: unknown, errors: FieldErrors): string[] | undefined {
+  if (!Array.isArray(v)) return void errors.add("allow_list", "Must be an array of IP addresses and CIDR ranges");
+  const list: string[] = [];
+  v.forEach((x: unknown, i) => {
     const e = typeof x === "string" ? addressOrRangeError(x) : "must be a string";
     if (e) errors.add(`allow_list[${i}]`, e);
+    else if (typeof x === "string") list.push(x);
   });
+  return list;
 }
 
+/** The fields of a maintenance window every window has. */
+const WINDOW_FIELDS = {
+  frequency: oneOf(["weekly", "monthly"], "Must be weekly or monthly"),
+  duration: intWithin(1, 3, "Must be 1 to 3 hours"),
+  hour_of_day: intWithin(0, 23, "Must be 0 to 23"),
+  day_of_week: intWithin(1, 7, "Must be 1 (Monday) to 7 (Sunday)"),
+};
+
 /** A maintenance window (`updates`): weekly, or monthly on a week of the month. */
-function checkUpdates(v: unknown, errors: FieldErrors): void {
-  const u = v as Record<string, unknown>;
-  if (typeof u !== "object" || u === null) return errors.add("updates", "Must be an object");
-  if (!["weekly", "monthly"].includes(u.frequency as string)) errors.add("updates.frequency", "Must be weekly or monthly");
-  if (!Number.isInteger(u.duration) || (u.duration as number) < 1 || (u.duration as number) > 3) errors.add("updates.duration", "Must be 1 to 3 hours");
-  if (!Number.isInteger(u.hour_of_day) || (u.hour_of_day as number) < 0 || (u.hour_of_day as number) > 23) errors.add("updates.hour_of_day", "Must be 0 to 23");
-  if (!Number.isInteger(u.day_of_week) || (u.day_of_week as number) < 1 || (u.day_of_week as number) > 7)
-    errors.add("updates.day_of_week", "Must be 1 (Monday) to 7 (Sunday)");
-  const w = u.week_of_month;
-  if (u.frequency === "monthly" && (!Number.isInteger(w) || (w as number) < 1 || (w as number) > 4))
-    errors.add("updates.week_of_month", "Must be 1 to 4 for a monthly window");
-  if (u.frequency === "weekly" && w !== undefined && w !== null) errors.add("updates.week_of_month", "Must be null for a weekly window");
+function readUpdates(v: unknown, errors: FieldErrors): DatabaseRecord["updates"] | undefined {
+  const u = asObject(v);
+  if (!u) return void errors.add("updates", "Must be an object");
+  const { frequency, duration, hour_of_day, day_of_week } = readFields(u, WINDOW_FIELDS, errors, "updates.");
+  const week = intWithin(1, 4, "").safeParse(u.week_of_month);
+  if (frequency === "monthly" && !week.success) errors.add("updates.week_of_month", "Must be 1 to 4 for a monthly window");
+  if (frequency === "weekly" && u.week_of_month !== undefined && u.week_of_month !== null)
+    errors.add("updates.week_of_month", "Must be null for a weekly window");
+  if (frequency === undefined || duration === undefined || hour_of_day === undefined || day_of_week === undefined) return undefined;
+  return { frequency, duration, hour_of_day, day_of_week, week_of_month: week.success ? week.data : null };
 }
 
 /** An engine's clusters (`/databases/<engine>/instances`): list, create, view, update, delete. */
@@ -47,12 +65,14 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   const { store, d, now, dur, stamp, canSee, find, requireStatus, unrestricted, dbView, typeOf, dbEvent } = databases;
   const base = `/databases/${engine}/instances`;
 
-  const checkLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord) => {
-    const e = typeof label === "string" ? checkText(label, "databaseLabel") : "is required";
-    if (e) return errors.add("label", `Label ${e}`);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label as string))
-      return errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
-    if (d.databases.some((x) => x.label === label && x !== self)) errors.add("label", "Label must be unique among your databases");
+  const readLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord): string | undefined => {
+    if (typeof label !== "string") return void errors.add("label", "Label is required");
+    const e = checkText(label, "databaseLabel");
+    if (e) return void errors.add("label", `Label ${e}`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label))
+      return void errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
+    if (d.databases.some((x) => x.label === label && x !== self)) return void errors.add("label", "Label must be unique among your databases");
+    return label;
   };
 
   router.add("GET", base, { scope: ro, auth: "required" }, (ctx) =>
@@ -63,11 +83,11 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   );
 
   router.add("POST", base, { scope: rw, auth: "required" }, (ctx) => {
-    const u = ctx.user!;
+    const u = ctx.user;
     if (u.restricted && !u.grants?.global.add_databases) throw forbidden("You do not have permission to add databases: the add_databases grant is needed");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    checkLabel(body.label, errors);
+    const label = readLabel(body.label, errors);
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
@@ -78,40 +98,40 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     const eng = catalog.engines.find((e) => e.id === body.engine);
     if (body.engine === undefined) errors.add("engine", "engine is required (engine/version)");
     else if (!eng || eng.engine !== engine) errors.add("engine", `Engine ${String(body.engine)} is not a ${engine} engine; see /databases/engines`);
-    const size = body.cluster_size ?? 1;
-    if (size !== 1 && size !== 3) errors.add("cluster_size", "Must be 1 or 3");
-    for (const k of ["encrypted", "ssl_connection"]) if (body[k] !== undefined && typeof body[k] !== "boolean") errors.add(k, "Must be a boolean");
-    const replication = (body.replication_type as string | undefined) ?? (size === 3 ? "asynch" : "none");
-    if (!REPLICATION[engine].includes(replication)) errors.add("replication_type", `Must be one of ${REPLICATION[engine].join(", ")} for ${engine}`);
+    const { cluster_size: size = 1, encrypted, ssl_connection } = readFields(body, CREATE_FIELDS, errors);
+    const replication = body.replication_type ?? (size === 3 ? "asynch" : "none");
+    if (typeof replication !== "string" || !REPLICATION[engine].includes(replication))
+      errors.add("replication_type", `Must be one of ${REPLICATION[engine].join(", ")} for ${engine}`);
     else if (size === 1 && replication !== "none") errors.add("replication_type", "A one-node cluster has no replication: use none (or cluster_size 3)");
     else if (size === 3 && replication === "none")
       errors.add("replication_type", "A three-node cluster replicates: use asynch" + (engine === "mysql" ? " or semi_synch" : ""));
-    if (body.replication_commit_type !== undefined) {
+    const commit = body.replication_commit_type;
+    if (commit !== undefined) {
       if (engine !== "postgresql") errors.add("replication_commit_type", "Only for PostgreSQL");
-      else if (!COMMIT_TYPES.includes(body.replication_commit_type as string))
-        errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
+      else if (typeof commit !== "string" || !COMMIT_TYPES.includes(commit)) errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
     }
-    if (body.allow_list !== undefined) checkAllowList(body.allow_list, errors);
+    const allowList = body.allow_list === undefined ? [] : readAllowList(body.allow_list, errors);
     errors.throwIfAny();
+    // With no refusal, each of these was read.
+    if (!label || !eng || !region || !type || !allowList || typeof replication !== "string") throw badRequest("label, region, type and engine are required");
     const id = store.nextId("database");
-    const label = body.label as string;
     const db: DatabaseRecord = {
       id,
       engine,
       label,
-      version: eng!.version,
-      region: region!.id,
-      type: type!.id,
-      cluster_size: size as 1 | 3,
-      encrypted: body.encrypted === true,
-      ssl_connection: body.ssl_connection !== false,
+      version: eng.version,
+      region: region.id,
+      type: type.id,
+      cluster_size: size,
+      encrypted: encrypted === true,
+      ssl_connection: ssl_connection !== false,
       replication_type: replication,
-      ...(engine === "postgresql" ? { replication_commit_type: (body.replication_commit_type as string | undefined) ?? "local" } : {}),
-      allow_list: (body.allow_list as string[] | undefined) ?? [],
+      ...(engine === "postgresql" ? { replication_commit_type: typeof commit === "string" ? commit : "local" } : {}),
+      allow_list: allowList,
       hosts: { primary: null, secondary: null },
       port: 0,
       status: "provisioning",
-      total_disk_size_gb: Math.floor(type!.disk / 1024),
+      total_disk_size_gb: Math.floor(type.disk / 1024),
       used_disk_size_gb: 0,
       created: stamp(),
       updated: stamp(),
@@ -133,7 +153,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
       _resetSinceBackup: false,
     };
     d.databases.push(db);
-    if (u.restricted) u.grants!.database.push({ id, label, permissions: "read_write" });
+    if (u.restricted) u.grants?.database.push({ id, label, permissions: "read_write" });
     dbEvent("database_create", u.username, db, { notification: true, finish: db._queue[0].at });
     return dbView(db);
   });
@@ -145,9 +165,9 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     requireStatus(db, ["active"], "be updated");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.label !== undefined) checkLabel(body.label, errors, db);
-    if (body.allow_list !== undefined) checkAllowList(body.allow_list, errors);
-    if (body.updates !== undefined) checkUpdates(body.updates, errors);
+    const label = body.label === undefined ? undefined : readLabel(body.label, errors, db);
+    const allowList = body.allow_list === undefined ? undefined : readAllowList(body.allow_list, errors);
+    const updates = body.updates === undefined ? undefined : readUpdates(body.updates, errors);
     let newType: (typeof catalog.types)[number] | undefined;
     if (body.type !== undefined && body.type !== db.type) {
       newType = typeOf(body.type);
@@ -156,30 +176,21 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
         errors.add("type", `A database can only move to a type with more disk space than ${db.type} (${typeOf(db.type)!.disk} MB)`);
     }
     errors.throwIfAny();
-    if (body.label !== undefined) db.label = body.label as string;
-    if (body.updates !== undefined) {
-      const w = body.updates as DatabaseRecord["updates"];
-      db.updates = {
-        frequency: w.frequency,
-        duration: w.duration,
-        hour_of_day: w.hour_of_day,
-        day_of_week: w.day_of_week,
-        week_of_month: w.week_of_month ?? null,
-      };
-    }
+    if (label !== undefined) db.label = label;
+    if (updates) db.updates = updates;
     // An allow list or a type takes a while to apply: updating, then active.
-    const slow: Record<string, unknown> = {};
-    if (body.allow_list !== undefined) slow.allow_list = body.allow_list;
+    const slow: Partial<DatabaseRecord> = {};
+    if (allowList) slow.allow_list = allowList;
     if (newType) Object.assign(slow, { type: newType.id, total_disk_size_gb: Math.floor(newType.disk / 1024) });
     if (Object.keys(slow).length) {
       db.status = "updating";
       db._queue.push({ status: "active", at: now() + dur("updating") * (newType ? 3 : 1), patch: slow });
-      if (body.allow_list !== undefined) db.allow_list = body.allow_list as string[];
+      if (allowList) db.allow_list = allowList;
     }
     db.updated = stamp();
     // A change that takes time is a notification until it is done (recorded in 2024); others are finished at once.
     const until = db._queue.at(-1)?.at;
-    dbEvent("database_update", ctx.user!.username, db, until !== undefined && until > now() ? { notification: true, finish: until } : {});
+    dbEvent("database_update", ctx.user.username, db, until !== undefined && until > now() ? { notification: true, finish: until } : {});
     return dbView(db);
   });
 
@@ -189,7 +200,7 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     requireStatus(db, ["active", "degraded", "failed"], "be deleted");
     d.databases = d.databases.filter((x) => x !== db);
     d.databaseBackups = d.databaseBackups.filter((b) => b.database_id !== db.id);
-    dbEvent("database_delete", ctx.user!.username, db);
+    dbEvent("database_delete", ctx.user.username, db);
     return {};
   });
 }

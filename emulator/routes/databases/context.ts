@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import type { FamilyContext } from "../../family";
-import { badRequest, forbidden, notFound, type RequestContext } from "../../http";
+import { badRequest, forbidden, notFound, type SignedInContext } from "../../http";
 import { apiTime, eventEntity, settle, view, type EventTiming } from "../../state";
 import { scaled } from "../../timing";
 import { databaseState, type DatabaseRecord, type Engine } from "./records";
@@ -27,8 +27,8 @@ export function createDatabaseContext({ store, now, timing }: FamilyContext) {
   const dur = (k: keyof typeof DB_MS) => scaled(DB_MS[k], timing);
   const stamp = () => apiTime(now());
 
-  const canSee = (ctx: RequestContext, db: DatabaseRecord, level: "read_only" | "read_write") => {
-    const u = ctx.user!;
+  const canSee = (ctx: SignedInContext, db: DatabaseRecord, level: "read_only" | "read_write") => {
+    const u = ctx.user;
     if (!u.restricted) return true;
     const g = u.grants?.database.find((x) => x.id === db.id);
     return level === "read_only" ? Boolean(g?.permissions) : g?.permissions === "read_write";
@@ -52,7 +52,7 @@ export function createDatabaseContext({ store, now, timing }: FamilyContext) {
       }
     }
   };
-  const find = (ctx: RequestContext, engine: Engine | undefined, level: "read_only" | "read_write" = "read_only") => {
+  const find = (ctx: SignedInContext, engine: Engine | undefined, level: "read_only" | "read_write" = "read_only") => {
     const db = d.databases.find((x) => String(x.id) === ctx.params.instanceId && (!engine || x.engine === engine));
     if (!db || !canSee(ctx, db, "read_only")) throw notFound();
     if (!canSee(ctx, db, level)) throw forbidden("You have only read access to this database");
@@ -66,8 +66,8 @@ export function createDatabaseContext({ store, now, timing }: FamilyContext) {
   const notProvisioning = (db: DatabaseRecord, what: string) => {
     if (db.status === "provisioning") throw badRequest(`The database is still provisioning: ${what} are not available yet`);
   };
-  const unrestricted = (ctx: RequestContext, what: string) => {
-    if (ctx.user!.restricted) throw forbidden(`Only unrestricted users can ${what}, whatever the token's scopes`);
+  const unrestricted = (ctx: SignedInContext, what: string) => {
+    if (ctx.user.restricted) throw forbidden(`Only unrestricted users can ${what}, whatever the token's scopes`);
   };
   /**
    * A cluster as the API shows it, with `members` (what the real API answers beside the spec's fields: each

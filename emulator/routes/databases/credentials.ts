@@ -19,7 +19,7 @@ export function registerCredentialRoutes(router: Router, databases: DatabaseCont
     const db = find(ctx, engine, "read_write");
     db._password = newPassword();
     db._resetSinceBackup = true;
-    dbEvent("database_credentials_reset", ctx.user!.username, db);
+    dbEvent("database_credentials_reset", ctx.user.username, db);
     return {};
   });
   router.add("POST", `${base}/{instanceId}/patch`, { scope: rw, auth: "required" }, (ctx) => {
