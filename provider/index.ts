@@ -3,7 +3,7 @@
  * dynamic provider process. Nothing here is serialized into the stack state.
  */
 import { cancelOnSignals, counted } from "./lifecycle/cancel";
-import { cancelOnEngineCancel, quietSaidStacks, said } from "./lifecycle/dynamic-provider-patch";
+import { cancelOnEngineCancel, dropReportedStacks, reportOnce } from "./lifecycle/dynamic-provider-patch";
 import { definitionOf } from "./registry";
 import { withoutUndefined } from "./model/mapping";
 import type { ResourceProvider } from "./lifecycle/hooks";
@@ -19,7 +19,7 @@ export { definitions, providers, specs } from "./registry";
 if (/[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "")) {
   cancelOnSignals();
   cancelOnEngineCancel();
-  quietSaidStacks();
+  dropReportedStacks();
 }
 
 export function provider(type: string): ResourceProvider {
@@ -45,7 +45,7 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   // check of its configuration of its own).
   if (method === "check") {
     const problem = settingsProblems(configuredSettings(), { tokenRequired: true })[0];
-    if (problem) throw said(new SettingsError(problem.reason));
+    if (problem) throw reportOnce(new SettingsError(problem.reason));
   }
   // The engine's arguments, by position, for the method named: the one untyped boundary of the dynamic form.
   const p = provider(type) as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
@@ -56,6 +56,6 @@ export async function call(type: string, m: number | string, args: unknown[]): P
   } catch (err) {
     // A failure that keeps the resource carries its properties to the engine too.
     if (err && typeof err === "object" && "properties" in err) err.properties = withoutUndefined(err.properties);
-    throw said(err);
+    throw reportOnce(err);
   }
 }

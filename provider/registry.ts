@@ -16,9 +16,9 @@ import type { ResourceSpec } from "./model/table";
 
 /**
  * Every resource, as its definition: the one list. The dynamic providers (provider/index.ts), the plugin,
- * the lookups (provider/functions/index.ts), import ids, schema.json, the docs and the sdk classes derive from it;
- * adding a resource is one definition (docs/development.md) and one line here. Its order is the order of the
- * docs and the schema.
+ * the lookups (provider/functions/index.ts), import ids, schema.json, the docs and the sdk classes derive from it.
+ * A new resource is its definition, its import and its entry here, and the test cases docs/development.md
+ * ("Adding a resource") counts. Its order is the order of the docs and the schema.
  */
 export const definitions: ResourceDefinition[] = [
   instance,

@@ -4,7 +4,7 @@
  * - In the single executable this file is the main script: it runs the bundled plugin, an asset of the
  *   executable (`plugin.js`), compiled with V8's code cache of it (`plugin.cache`) when the executable carries
  *   one. The cache holds the bytecode of every function the plugin ran until it printed its port, so a start
- *   compiles almost nothing (a start without it spends most of its time compiling: docs/development.md).
+ *   compiles almost nothing (a start without it spends most of its time compiling: docs/plugin-debugging.md).
  *   V8 checks the cache against the source, its own version and its flags; a cache it refuses is ignored (the
  *   script is compiled as without one).
  * - At build time (`node plugin-loader.js <bundle> <cache>`, by the runtime the executable is made of) it

@@ -97,15 +97,17 @@ async function readList(c: ApiClient, path: string, filter: object | undefined):
 }
 
 /** Every object type the functions return, by name. */
-export const ITEM_TYPES: Record<string, ItemType> = { ...REFERENCE_ITEMS };
-for (const d of definitions) {
-  if (!d.lookup) continue;
-  const noun = d.spec.noun;
-  ITEM_TYPES[`${d.spec.type}Info`] = resourceItem(
-    d.spec,
-    `${noun[0].toUpperCase()}${noun.slice(1)} as the API shows it: the resource's outputs (\`${d.spec.type}\`).`,
-  );
-}
+export const ITEM_TYPES: Record<string, ItemType> = {
+  ...REFERENCE_ITEMS,
+  ...Object.fromEntries(
+    definitions
+      .filter((d) => d.lookup)
+      .map(({ spec }) => {
+        const words = `${spec.noun[0].toUpperCase()}${spec.noun.slice(1)} as the API shows it: the resource's outputs (\`${spec.type}\`).`;
+        return [`${spec.type}Info`, resourceItem(spec, words)];
+      }),
+  ),
+};
 
 export const functionSpecs: FunctionSpec[] = [...definitions.flatMap((d) => lookupOf(d) ?? []), ...referenceFunctions];
 

@@ -10,12 +10,15 @@ import { obj, ref, type FunctionExample, type Value } from "../model/example";
  * availability, types, kernels, images), a VPC's addresses, the database engines and types, the profile and
  * its grants; and the item types they return.
  */
-export const REFERENCE_ITEMS: Record<string, ItemType> = {};
+/** An item type whose fields the API always shows (but `except`): required in the types. */
+const everyFieldShown = (item: ItemType, except: string[] = []): ItemType => ({
+  ...item,
+  fields: item.fields.map((f) => ({ ...f, required: !except.includes(f.name) })),
+});
 const nullableString = z.string().nullable();
 const price = z.object({ hourly: z.number(), monthly: z.number() });
 const regionPrices = z.array(z.object({ id: z.string(), hourly: z.number(), monthly: z.number() }));
-const ITEM_TYPES = REFERENCE_ITEMS;
-ITEM_TYPES.Region = {
+const Region: ItemType = {
   description: "A region where resources can be made.",
   fields: [
     out("id", "string", "The region's id, e.g. `us-east`."),
@@ -27,7 +30,7 @@ ITEM_TYPES.Region = {
     out("siteType", "string", "`core` or `distributed` (the real API's field; the spec's table does not list it)."),
   ],
 };
-ITEM_TYPES.InstanceType = {
+const InstanceType: ItemType = {
   description: "An instance type, with its sizes and prices.",
   fields: [
     out("id", "string", "The type's id, e.g. `c1-standard-2`."),
@@ -50,7 +53,7 @@ ITEM_TYPES.InstanceType = {
     out("successor", "string", "The type a mutate upgrades to, or null.", nullableString),
   ],
 };
-ITEM_TYPES.Kernel = {
+const Kernel: ItemType = {
   description: "A kernel an instance config can boot.",
   fields: [
     out("id", "string", "The kernel's id, e.g. `compute/latest-64bit`."),
@@ -63,7 +66,7 @@ ITEM_TYPES.Kernel = {
     out("pvops", "boolean", "Whether it supports paravirtualization."),
   ],
 };
-ITEM_TYPES.ImageInfo = {
+const ImageInfo: ItemType = {
   description: "A public image, or a private one of the token's account.",
   fields: [
     out("id", "string", "The image's id, e.g. `compute/debian12` or `private/12`."),
@@ -85,7 +88,7 @@ ITEM_TYPES.ImageInfo = {
   ],
 };
 
-ITEM_TYPES.RegionAvailability = {
+const RegionAvailability: ItemType = {
   description: "Whether a plan (an instance type of the premium or gpu class) can be bought in a region now.",
   fields: [
     out("region", "string", "The region's id."),
@@ -94,7 +97,7 @@ ITEM_TYPES.RegionAvailability = {
   ],
 };
 
-ITEM_TYPES.VpcIp = {
+const VpcIp: ItemType = {
   description: "An address of a VPC: an interface's address (or range) in a subnet.",
   fields: [
     out("address", "string", "The IPv4 address, or null for a range.", nullableString),
@@ -112,7 +115,7 @@ ITEM_TYPES.VpcIp = {
     out("subnetMask", "string", "The subnet mask."),
   ],
 };
-ITEM_TYPES.DatabaseEngine = {
+const DatabaseEngine: ItemType = {
   description: "A database engine version a cluster can run.",
   fields: [
     out("id", "string", "`engine/version`, e.g. `mysql/8.0.35`: a database's `engine`."),
@@ -123,7 +126,7 @@ ITEM_TYPES.DatabaseEngine = {
   ],
 };
 
-ITEM_TYPES.Profile = {
+const Profile: ItemType = {
   description: "The profile of the user the token acts for.",
   fields: [
     out("username", "string", "The login name."),
@@ -183,7 +186,7 @@ const globalGrants = z.object({
     ].map(([k, d]) => [k, z.boolean().describe(d)]),
   ),
 });
-ITEM_TYPES.ProfileGrants = {
+const ProfileGrants: ItemType = {
   description:
     "What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists.",
   fields: [
@@ -212,10 +215,21 @@ const ALL_GRANTS: Props = {
   ...Object.fromEntries(["compute", "database", "domain", "image", "monitoring", "nodebalancer", "script", "volume", "vpc", "firewall"].map((k) => [k, []])),
 };
 
-// Reference data and the profile: the API shows every field of every item.
-for (const name of ["Region", "InstanceType", "Kernel", "ImageInfo", "Profile", "RegionAvailability"])
-  for (const f of ITEM_TYPES[name].fields) f.required = true;
-for (const f of ITEM_TYPES.ProfileGrants.fields) f.required = f.name !== "firewall";
+/**
+ * The object types the reference functions return, by name. The API shows every field of the reference data's
+ * items and of the profile (required in the types); of the grants, every one but `firewall`.
+ */
+export const REFERENCE_ITEMS: Record<string, ItemType> = {
+  Region: everyFieldShown(Region),
+  InstanceType: everyFieldShown(InstanceType),
+  Kernel: everyFieldShown(Kernel),
+  ImageInfo: everyFieldShown(ImageInfo),
+  RegionAvailability: everyFieldShown(RegionAvailability),
+  VpcIp,
+  DatabaseEngine,
+  Profile: everyFieldShown(Profile),
+  ProfileGrants: everyFieldShown(ProfileGrants, ["firewall"]),
+};
 
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
 /**

@@ -49,35 +49,38 @@ export function cancelOnEngineCancel(): boolean {
   return hooked;
 }
 
-/** The stack a failure of ours carries once said (`said`): a mark that the console drops. */
-export const SAID = "\u200b\u200cpulumi-compute\u200c\u200b";
+/**
+ * The stack a failure of ours carries once reported (`reportOnce`): the console drops the server's line that
+ * ends with it. Zero-width characters, so that a line printed by some other console reads as the message alone.
+ */
+export const REPORTED_MARK = "\u200b\u200cpulumi-compute\u200c\u200b";
 
 /**
- * A failure of ours is said once, by the engine: its stack becomes the mark (the original stack is printed
+ * A failure of ours is reported once, by the engine: its stack becomes the mark (the original stack is printed
  * when PULUMI_COMPUTE_DEBUG is set).
  */
-export function said(err: unknown): unknown {
+export function reportOnce(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   if (process.env.PULUMI_COMPUTE_DEBUG) console.error(err.stack);
-  err.stack = SAID;
+  err.stack = REPORTED_MARK;
   return err;
 }
 
-const QUIET = Symbol.for("pulumi-compute.saidStacks");
+const QUIET = Symbol.for("pulumi-compute.reportedStacks");
 
 /**
  * Why: the dynamic provider server prints every failure of check, diff, read and delete with its stack
  * (`console.error(\`${e}: ${e.stack}\`)`) before the engine shows its message: the message twice, and a
  * stack trace of ours under the Stack row. The console's `error` drops a line that ends with the mark of a
- * failure already said, and passes every other. Once per console.
+ * failure already reported, and passes every other. Once per console.
  */
-export function quietSaidStacks(target: { error: (...args: unknown[]) => void } = console): void {
+export function dropReportedStacks(target: { error: (...args: unknown[]) => void } = console): void {
   const marked = target as { [QUIET]?: boolean };
   if (marked[QUIET]) return;
   marked[QUIET] = true;
   const error = target.error.bind(target);
   target.error = (...args: unknown[]) => {
-    if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(SAID)) return;
+    if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(REPORTED_MARK)) return;
     error(...args);
   };
 }

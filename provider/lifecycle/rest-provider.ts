@@ -83,7 +83,8 @@ function lifecycleOf<Api extends ApiRecord, F extends readonly Field[]>(spec: Re
   };
 }
 
-const client = (): ApiClient => settingsClient();
+/** The API client of the session's settings. */
+const apiClient = (): ApiClient => settingsClient();
 
 /** Outputs from the API record alone: the hook's, else the table's. */
 const outputsOfRecord = <Api extends ApiRecord, F extends readonly Field[]>({ spec, hooks }: Lifecycle<Api, F>, api: Api, props: Props): Props =>
@@ -92,33 +93,33 @@ const outputsOfRecord = <Api extends ApiRecord, F extends readonly Field[]>({ sp
 /** The outputs: the record's, `extraOutputs`', and what the hooks' steps added. */
 async function outputs<Api extends ApiRecord, F extends readonly Field[]>(
   r: Lifecycle<Api, F>,
-  c: ApiClient,
+  client: ApiClient,
   api: Api,
   props: Props,
   how: OutputsContext,
   added: Props = {},
 ): Promise<Props> {
-  const extra = r.hooks.extraOutputs ? await r.hooks.extraOutputs(c, api, asTable<StateOf<F>>(props), how) : {};
+  const extra = r.hooks.extraOutputs ? await r.hooks.extraOutputs(client, api, asTable<StateOf<F>>(props), how) : {};
   return { ...outputsOfRecord(r, api, props), ...extra, ...added };
 }
 
 /** What a lifecycle hook is given. */
 function hookContext<Api extends ApiRecord, F extends readonly Field[]>(
   { spec }: Lifecycle<Api, F>,
-  c: ApiClient,
+  client: ApiClient,
   id: string,
   props: Props,
   timeoutMs: number,
 ): HookContext<Api, F> {
   return {
-    client: c,
+    client,
     id,
     props: asTable<StateOf<F>>(props),
     timeoutMs,
     outputs: {},
     keep: {},
     program: session().program,
-    wait: (w) => waitStatus<Api>(c, spec.itemPath(id, props), `${spec.noun} ${id}`, w, timeoutMs),
+    wait: (w) => waitStatus<Api>(client, spec.itemPath(id, props), `${spec.noun} ${id}`, w, timeoutMs),
   };
 }
 
@@ -146,7 +147,7 @@ async function check<Api extends ApiRecord, F extends readonly Field[]>(r: Lifec
   const checked = checkInputs(r.spec, news, olds);
   if (r.hooks.validate) {
     const given = { inputs: asTable<InputsOf<F>>(checked.inputs), failures: checked.failures, program: session().program };
-    checked.failures.push(...(await r.hooks.validate(asTable<RawInputsOf<F>>(news), asTable<StateOf<F>>(olds), given, client)));
+    checked.failures.push(...(await r.hooks.validate(asTable<RawInputsOf<F>>(news), asTable<StateOf<F>>(olds), given, apiClient)));
   }
   if (r.renames) markHeldLabel(r.spec, news[RESOURCE_NAME], olds, checked.inputs, isExisting(olds));
   return checked;
@@ -154,15 +155,20 @@ async function check<Api extends ApiRecord, F extends readonly Field[]>(r: Lifec
 
 /** diff: the table's diff, then `diff`, then the replacement rules (a pinned label's rename). */
 async function diff<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, olds: Props, news: Props) {
-  const d = diffInputs(r.spec, olds, news);
+  const outcome = diffInputs(r.spec, olds, news);
   if (r.hooks.diff)
-    await r.hooks.diff(client, id, asTable<StateOf<F>>(olds), asTable<InputsOf<F>>(news), asTable<DiffOutcome<InputName<F>>>(d), session().program);
+    await r.hooks.diff(apiClient, id, asTable<StateOf<F>>(olds), asTable<InputsOf<F>>(news), asTable<DiffOutcome<InputName<F>>>(outcome), session().program);
   if (r.renames) {
     // A replacement is made first (under a temporary label if the old one holds a pinned label).
-    noteReplacement(r.spec, id, d, news);
-    if (!d.changed.includes(r.label) && (await renameDue(client(), r.spec, id, olds, news))) d.changed.push(r.label);
+    noteReplacement(r.spec, id, outcome, news);
+    if (!outcome.changed.includes(r.label) && (await renameDue(apiClient(), r.spec, id, olds, news))) outcome.changed.push(r.label);
   }
-  return { changes: d.changes || d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+  return {
+    changes: outcome.changes || outcome.changed.length > 0,
+    replaces: outcome.replaces,
+    deleteBeforeReplace: outcome.deleteBeforeReplace,
+    changed: outcome.changed,
+  };
 }
 
 /**
@@ -173,44 +179,45 @@ async function diff<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecy
 async function create<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, inputs: Props) {
   const { spec, hooks, label } = r;
   let id: string | undefined;
-  let last: Api | undefined;
-  const made: Props = { ...inputs };
+  let record: Api | undefined;
+  // The inputs, with an input the provider makes when the program leaves it out (a root password).
+  const allInputs: Props = { ...inputs };
   const generated = spec.generated;
-  if (generated && made[generated.field] === undefined && generated.when(made)) made[generated.field] = generated.value();
-  const ins = asTable<InputsOf<F>>(made);
+  if (generated && allInputs[generated.field] === undefined && generated.when(allInputs)) allInputs[generated.field] = generated.value();
+  const typedInputs = asTable<InputsOf<F>>(allInputs);
   let ctx: HookContext<Api, F> | undefined;
   try {
-    const c = client();
-    const table = toApiBody(spec, made);
-    const body = hooks.createBody ? hooks.createBody(table, ins) : table;
-    const replacing = r.renames ? await replacementLabel(c, spec, ins) : undefined;
+    const client = apiClient();
+    const table = toApiBody(spec, allInputs);
+    const body = hooks.createBody ? hooks.createBody(table, typedInputs) : table;
+    const replacing = r.renames ? await replacementLabel(client, spec, typedInputs) : undefined;
     if (replacing) body[snake(label)] = replacing.temp;
     // A create refused with "Compute busy." did nothing: the client sends it again a while, and past that it
     // is sent again until the create's time is up (a disk waits for the one made before it, minutes on the API).
     const post = (path?: string) =>
       untilAccepted(
         `the ${spec.noun}'s create`,
-        budgetOf(spec, ins, "create"),
-        () => createOnce(c, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, made),
+        budgetOf(spec, typedInputs, "create"),
+        () => createOnce(client, path === undefined ? spec : { ...spec, collectionPath: () => path }, body, allInputs),
         isBusy,
       );
-    last = hooks.send ? await hooks.send(post, { client: c, body, inputs: ins, program: session().program }) : await post();
-    id = String(last.id);
+    record = hooks.send ? await hooks.send(post, { client, body, inputs: typedInputs, program: session().program }) : await post();
+    id = String(record.id);
     replacing?.done(id);
-    ctx = hookContext(r, c, id, made, budgetOf(spec, made, "create"));
-    if (spec.waitCreated) last = await ctx.wait(spec.waitCreated);
+    ctx = hookContext(r, client, id, allInputs, budgetOf(spec, allInputs, "create"));
+    if (spec.waitCreated) record = await ctx.wait(spec.waitCreated);
     if (hooks.afterCreate) {
-      last = await hooks.afterCreate(ctx, last);
+      record = await hooks.afterCreate(ctx, record);
       ctx.latest = undefined;
     }
-    const outs = await outputs(r, c, last, made, { op: "create", olds: {}, program: session().program }, ctx.outputs);
+    const outs = await outputs(r, client, record, allInputs, { op: "create", olds: {}, program: session().program }, ctx.outputs);
     // Under a temporary label until the old resource is deleted, which gives this one the pinned label.
-    if (replacing) Object.assign(outs, { [label]: made[label], [REPLACEMENT_LABEL]: replacing.temp });
+    if (replacing) Object.assign(outs, { [label]: allInputs[label], [REPLACEMENT_LABEL]: replacing.temp });
     return { id, outs: declare(spec, outs, inputs) };
   } catch (err) {
     const e = describeFailure(spec, "create", id, err);
-    const now = ctx?.latest ?? last;
-    if (id && now) throw keptError(keptNote(r, e.message, id), id, outputsOfRecord(r, now, made), inputs, e);
+    const now = ctx?.latest ?? record;
+    if (id && now) throw keptError(keptNote(r, e.message, id), id, outputsOfRecord(r, now, allInputs), inputs, e);
     throw e;
   }
 }
@@ -222,12 +229,12 @@ async function read<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecy
     const missing = spec.fields.filter((f) => f.inPath && (props[f.name] === undefined || props[f.name] === null)).map((f) => f.name);
     // A child read by id alone (a get without its parent): say what it needs instead of a bare 404.
     if (missing.length) throw new Error(`reading a ${spec.noun} by id needs ${missing.join(" and ")} in its state (the parent's id)`);
-    const c = client();
+    const client = apiClient();
     const api = spec.readsFromList
-      ? await c.reads.read<Api>(c, spec.collectionPath(props), id, spec.itemPath(id, props))
-      : await c.get<Api>(spec.itemPath(id, props), true);
+      ? await client.reads.read<Api>(client, spec.collectionPath(props), id, spec.itemPath(id, props))
+      : await client.get<Api>(spec.itemPath(id, props), true);
     if (!api) return {};
-    return readResult(spec, id, await outputs(r, c, api, props, { op: "read", olds: props, program: session().program }), props);
+    return readResult(spec, id, await outputs(r, client, api, props, { op: "read", olds: props, program: session().program }), props);
   } catch (err) {
     throw describeFailure(spec, "read", id, err);
   }
@@ -257,17 +264,17 @@ async function update<Api extends ApiRecord, F extends readonly Field[]>(r: Life
   const { spec, hooks } = r;
   let ctx: HookContext<Api, F> | undefined;
   try {
-    const c = client();
+    const client = apiClient();
     const changed = changedForUpdate(r, olds, news);
-    ctx = hookContext(r, c, id, news, budgetOf(spec, news, "update"));
+    ctx = hookContext(r, client, id, news, budgetOf(spec, news, "update"));
     if (r.finish && unfinished(r, olds)) ctx.latest = await ctx.wait(r.finish.wait);
     const api = hooks.update
       ? await hooks.update(ctx, asTable<StateOf<F>>(olds), asTable<InputsOf<F>>(news), asTable<InputName<F>[]>(changed))
-      : (await putChanged(c, spec, id, olds, news, changed)).api;
+      : (await putChanged(client, spec, id, olds, news, changed)).api;
     if (spec.kept?.afterUpdate) ctx.latest = api;
-    const ins: Props = { ...news };
-    for (const f of r.carried) if (ins[f] === undefined) ins[f] = olds[f];
-    return { outs: declare(spec, await outputs(r, c, api, ins, { op: "update", olds, program: session().program }, ctx.outputs), news) };
+    const carriedInputs: Props = { ...news };
+    for (const f of r.carried) if (carriedInputs[f] === undefined) carriedInputs[f] = olds[f];
+    return { outs: declare(spec, await outputs(r, client, api, carriedInputs, { op: "update", olds, program: session().program }, ctx.outputs), news) };
   } catch (err) {
     const e = describeFailure(spec, "update", id, err);
     if (!ctx?.latest) throw e;
@@ -280,20 +287,20 @@ async function update<Api extends ApiRecord, F extends readonly Field[]>(r: Life
 async function remove<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, props: Props): Promise<void> {
   const { spec, hooks } = r;
   try {
-    const c = client();
+    const client = apiClient();
     const timeoutMs = budgetOf(spec, props, "delete");
-    const ctx = hookContext(r, c, id, props, timeoutMs);
-    const once = async () => (await c.request("DELETE", spec.itemPath(id, props), { accept: [404] })).status;
+    const ctx = hookContext(r, client, id, props, timeoutMs);
+    const once = async () => (await client.request("DELETE", spec.itemPath(id, props), { accept: [404] })).status;
     const status = hooks.deleteSteps ? await hooks.deleteSteps(ctx, once) : await once();
     const gone = typeof spec.waitGone === "object" ? spec.waitGone : {};
     if (spec.waitGone && !(gone.skipOn404 && status === 404)) {
       const what = `${spec.noun} ${id} to be deleted`;
-      await waitFor({ client: c, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
+      await waitFor({ client: client, path: spec.itemPath(id, props), what, done: () => false, goneIsDone: true, timeoutMs, maxMs: gone.maxMs });
     }
     // A replacement made under a temporary label takes the pinned one now that this one is gone.
-    if (r.renames) await finishReplacement(c, spec, id, props);
+    if (r.renames) await finishReplacement(client, spec, id, props);
   } catch (err) {
-    const better = hooks.deleteFailure ? await hooks.deleteFailure(hookContext(r, client(), id, props, 0), err) : undefined;
+    const better = hooks.deleteFailure ? await hooks.deleteFailure(hookContext(r, apiClient(), id, props, 0), err) : undefined;
     throw better ?? describeFailure(spec, "delete", id, err);
   }
 }

@@ -320,10 +320,15 @@ function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
  * The core calls them with the props it holds (ResourceSpec's untyped forms).
  */
 export interface TableCallbacks<Api, F extends readonly Field[]> {
+  /** Auto-naming: the label a resource gets when the program gives none (`field`: an input of the table). */
   autoName?: NameRule & { field: InputName<F> };
+  /** An input the provider makes at create when the program leaves it out and `when` says it is needed. */
   generated?: { field: InputName<F>; value(): unknown; when(inputs: InputsOf<F>): boolean };
+  /** The collection's path, from the inputs (a parent's id). */
   collectionPath(inputs: InputsOf<F>): string;
+  /** An item's path, from its id and its props (a parent's id). */
   itemPath(id: string, props: StateOf<F>): string;
+  /** A create whose answer was lost: the record it may have made, found from the body it sent (API names). */
   findExisting?(client: ApiClient, body: BodyOf<F>, inputs: InputsOf<F>, since: number): Promise<Api | undefined>;
 }
 

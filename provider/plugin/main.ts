@@ -20,7 +20,7 @@ if (process.argv.includes("--help") || process.argv.includes("-h")) {
       "The compute provider plugin. The Pulumi engine starts it (it finds it installed, or downloads it from the",
       "release the SDK names), passes its own address and flags, and reads the port it prints; a person does not",
       "run it, but to debug it: started with no address, it prints its port and waits for an engine to attach",
-      "(PULUMI_DEBUG_PROVIDERS=compute:<port> pulumi up: docs/development.md). Settings: compute:token and",
+      "(PULUMI_DEBUG_PROVIDERS=compute:<port> pulumi up: docs/plugin-debugging.md). Settings: compute:token and",
       "compute:apiUrl in the stack's config, or COMPUTE_TOKEN and COMPUTE_API_URL.",
       "  -h, --help   this text",
       "",

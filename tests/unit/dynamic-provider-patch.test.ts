@@ -9,7 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { isCancelled } from "../../provider/lifecycle/cancel";
-import { cancelOnEngineCancel, GRPC_SERVER_FILE, quietSaidStacks, SAID, said } from "../../provider/lifecycle/dynamic-provider-patch";
+import { cancelOnEngineCancel, GRPC_SERVER_FILE, dropReportedStacks, REPORTED_MARK, reportOnce } from "../../provider/lifecycle/dynamic-provider-patch";
 import { inSession, processSession, resetSession, Session } from "../../provider/session";
 
 /** The dynamic provider server of the @pulumi/pulumi installed (resolved, never loaded: loading it starts it). */
@@ -50,7 +50,7 @@ describe("upstream still needs the patches", () => {
   test("the dynamic provider server still prints each failure with its stack", () => {
     stillNeeded(
       dynamicSource.includes("console.error(`${e}: ${e.stack}`)"),
-      `${DYNAMIC} no longer prints each failure with its stack: quietSaidStacks and said ` +
+      `${DYNAMIC} no longer prints each failure with its stack: dropReportedStacks and reportOnce ` +
         "(provider/lifecycle/dynamic-provider-patch.ts) can go, with this test.",
     );
   });
@@ -87,13 +87,13 @@ describe("the patches", () => {
     }
   });
 
-  test("a failure said is dropped from the console once, every other line kept", () => {
+  test("a failure reported is dropped from the console once, every other line kept", () => {
     const lines: unknown[][] = [];
     const target = { error: (...args: unknown[]) => void lines.push(args) };
-    quietSaidStacks(target);
-    quietSaidStacks(target); // once per console
-    const err = said(new Error("the API refused it")) as Error;
-    expect(err.stack).toBe(SAID);
+    dropReportedStacks(target);
+    dropReportedStacks(target); // once per console
+    const err = reportOnce(new Error("the API refused it")) as Error;
+    expect(err.stack).toBe(REPORTED_MARK);
     target.error(`${err}: ${err.stack}`);
     target.error("pulumi-resource-compute: something else");
     target.error("two", "arguments");
