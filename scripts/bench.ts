@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     name: "npm run bench --",
     usage: `Usage: npm run bench -- [--quick] [--sizes N,...] [--repeat N] [--only SECTION,...] [--rate-count N]
 
-Measures the provider (figures, not pass/fail) and writes bench/results.md (bench/results.md).
+Measures the provider (figures, not pass/fail) and writes bench/results.md.
   --quick            one size of 100 resources, one run, a smaller rate-limited stack: a few minutes
   --sizes N,...      the stack sizes of the scale section (default 10,200,1000)
   --repeat N         runs of each scale row (default 1)

@@ -6,6 +6,7 @@ import { SubnetSiblings } from "../vpc-rules";
 import { ipv4Span, subnetIpv4Error } from "../../api/network";
 import { vpcLabelError } from "../../api/labels";
 import { checkLength, LENGTH_LIMITS } from "../../api/text";
+import { asObject } from "../body";
 import { apiTime, eventEntity, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
@@ -121,25 +122,30 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     if (!s) throw notFound();
     return s;
   };
-  const labelCheck = (value: unknown, field: string, errors: FieldErrors) => {
+  /** A VPC's or a subnet's label, as the API rules it. */
+  const readLabel = (value: unknown, field: string, errors: FieldErrors): string | undefined => {
     const e = typeof value === "string" ? vpcLabelError(value) : "is required";
-    if (e) errors.add(field, `Label ${e}`);
-    return typeof value === "string" && !e;
+    if (e) return void errors.add(field, `Label ${e}`);
+    return typeof value === "string" ? value : undefined;
   };
   /** compute-api.md "Limits": "VPC description | at most 255 chars". */
-  const descriptionCheck = (value: unknown, errors: FieldErrors) => {
-    if (value !== undefined && (typeof value !== "string" || checkLength(value, "vpcDescription") !== undefined))
-      errors.add("description", `Must be a string of at most ${LENGTH_LIMITS.vpcDescription[1]} characters`);
+  const readDescription = (value: unknown, errors: FieldErrors): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === "string" && checkLength(value, "vpcDescription") === undefined) return value;
+    errors.add("description", `Must be a string of at most ${LENGTH_LIMITS.vpcDescription[1]} characters`);
   };
-  /** Checks a new subnet against the rules and its siblings (existing and new in the same request). */
-  const subnetCheck = (body: Body, field: string, siblings: SubnetSiblings, errors: FieldErrors) => {
-    const okLabel = labelCheck(body.label, `${field}label`, errors);
-    if (okLabel && siblings.hasLabel(body.label as string)) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
-    if (typeof body.ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
-    const e = subnetIpv4Error(body.ipv4);
+  /** A new subnet, checked against the rules and its siblings (existing and new in the same request). */
+  const readSubnet = (body: Body, field: string, siblings: SubnetSiblings, errors: FieldErrors): { label: string; ipv4: string } | undefined => {
+    const label = readLabel(body.label, `${field}label`, errors);
+    const unique = label !== undefined && !siblings.hasLabel(label);
+    if (label !== undefined && !unique) errors.add(`${field}label`, "Label must be unique among the VPC's subnets");
+    const ipv4 = body.ipv4;
+    if (typeof ipv4 !== "string") return void errors.add(`${field}ipv4`, "ipv4 is required");
+    const e = subnetIpv4Error(ipv4);
     if (e) return void errors.add(`${field}ipv4`, `ipv4 ${e}`);
-    const clash = siblings.clash(body.ipv4);
-    if (clash) errors.add(`${field}ipv4`, `ipv4 ${body.ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
+    const clash = siblings.clash(ipv4);
+    if (clash) return void errors.add(`${field}ipv4`, `ipv4 ${ipv4} overlaps ${clash.ipv4} of subnet ${clash.label}`);
+    return label !== undefined && unique ? { label, ipv4 } : undefined;
   };
   /** Why a subnet cannot be deleted now, or undefined. */
   const inUse = (s: SubnetRecord) => {
@@ -167,36 +173,43 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     if (u.restricted && !u.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (labelCheck(body.label, "label", errors) && d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
-    descriptionCheck(body.description, errors);
+    const label = readLabel(body.label, "label", errors);
+    if (label !== undefined && d.vpcs.some((v) => v.label === label)) errors.add("label", "Label must be unique among your VPCs");
+    const description = readDescription(body.description, errors);
     const region = catalog.regions.find((r) => r.id === body.region);
     if (body.region === undefined) errors.add("region", "region is required");
     else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
     else if (!region.capabilities.includes("VPCs")) errors.add("region", `Region ${region.id} does not support VPCs`);
-    const subnets = body.subnets ?? [];
-    if (!Array.isArray(subnets)) errors.add("subnets", "Must be an array of subnets");
+    const given: unknown = body.subnets ?? [];
+    const subnets: Array<{ label: string; ipv4: string }> = [];
+    if (!Array.isArray(given)) errors.add("subnets", "Must be an array of subnets");
     else {
       const seen = new SubnetSiblings();
-      subnets.forEach((s, i) => {
-        if (typeof s !== "object" || s === null || Array.isArray(s)) return errors.add(`subnets[${i}]`, "Must be an object with label and ipv4");
-        subnetCheck(s as Body, `subnets[${i}].`, seen, errors);
-        seen.add(s as { label: string; ipv4: string });
+      given.forEach((item: unknown, i) => {
+        const s = asObject(item);
+        if (!s) return errors.add(`subnets[${i}]`, "Must be an object with label and ipv4");
+        const subnet = readSubnet(s, `subnets[${i}].`, seen, errors);
+        // Each subnet given is a sibling of the next ones, refused or not: its label, and its range when valid.
+        seen.add({ label: typeof s.label === "string" ? s.label : "", ipv4: typeof s.ipv4 === "string" ? s.ipv4 : "" });
+        if (subnet) subnets.push(subnet);
       });
     }
     errors.throwIfAny();
+    // With no refusal, the label was read and the region found.
+    if (label === undefined || !region) throw badRequest("label and region are required");
     const v: VpcRecord = {
       id: store.nextId("vpc"),
-      label: body.label as string,
-      description: (body.description as string | undefined) ?? "",
-      region: region!.id,
+      label,
+      description: description ?? "",
+      region: region.id,
       created: stamp(),
       updated: stamp(),
       _owner: u.username,
     };
     d.vpcs.push(v);
-    if (u.restricted) u.grants!.vpc.push({ id: v.id, label: v.label, permissions: "read_write" });
+    if (u.restricted) u.grants?.vpc.push({ id: v.id, label: v.label, permissions: "read_write" });
     store.event("vpc_create", u.username, vpcEntity(v));
-    for (const s of subnets as Array<{ label: string; ipv4: string }>) newSubnet(v.id, s.label, s.ipv4, u.username);
+    for (const s of subnets) newSubnet(v.id, s.label, s.ipv4, u.username);
     return vpcView(v);
   });
   router.add("GET", "/vpcs/ips", { scope: ipsRo, auth: "required" }, (ctx) => paginate(ips(d.vpcs.filter((v) => canSee(ctx, v))), ctx));
@@ -205,14 +218,14 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const v = vpc(ctx, true);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.vpcs.some((x) => x.label === body.label && x !== v))
-      errors.add("label", "Label must be unique among your VPCs");
-    descriptionCheck(body.description, errors);
+    const label = body.label === undefined ? undefined : readLabel(body.label, "label", errors);
+    if (label !== undefined && d.vpcs.some((x) => x.label === label && x !== v)) errors.add("label", "Label must be unique among your VPCs");
+    const description = readDescription(body.description, errors);
     if (body.region !== undefined && body.region !== v.region) errors.add("region", "The region of a VPC cannot be changed");
     errors.throwIfAny();
-    Object.assign(v, body.label !== undefined ? { label: body.label } : {}, body.description !== undefined ? { description: body.description } : {}, {
-      updated: stamp(),
-    });
+    if (label !== undefined) v.label = label;
+    if (description !== undefined) v.description = description;
+    v.updated = stamp();
     store.event("vpc_update", ctx.user.username, vpcEntity(v));
     return vpcView(v);
   });
@@ -237,9 +250,10 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const v = vpc(ctx, true);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    subnetCheck(body, "", new SubnetSiblings(d.subnets.filter((s) => s.vpc_id === v.id)), errors);
+    const subnet = readSubnet(body, "", new SubnetSiblings(d.subnets.filter((s) => s.vpc_id === v.id)), errors);
     errors.throwIfAny();
-    return subnetView(newSubnet(v.id, body.label as string, body.ipv4 as string, ctx.user.username));
+    if (!subnet) throw badRequest("label and ipv4 are required");
+    return subnetView(newSubnet(v.id, subnet.label, subnet.ipv4, ctx.user.username));
   });
   router.add("GET", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: null, auth: "required" }, (ctx) => subnetView(subnet(ctx, vpc(ctx))));
   router.add("PUT", "/vpcs/{vpcId}/subnets/{vpcSubnetId}", { scope: rw, auth: "required" }, (ctx) => {
@@ -247,11 +261,12 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     const s = subnet(ctx, v);
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (body.label !== undefined && labelCheck(body.label, "label", errors) && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === body.label))
+    const label = body.label === undefined ? undefined : readLabel(body.label, "label", errors);
+    if (label !== undefined && d.subnets.some((x) => x.vpc_id === v.id && x !== s && x.label === label))
       errors.add("label", "Label must be unique among the VPC's subnets");
     if (body.ipv4 !== undefined && body.ipv4 !== s.ipv4) errors.add("ipv4", "The ipv4 range of a subnet cannot be changed");
     errors.throwIfAny();
-    if (body.label !== undefined) s.label = body.label as string;
+    if (label !== undefined) s.label = label;
     s.updated = stamp();
     store.event("subnet_update", ctx.user.username, subnetEntity(s));
     return subnetView(s);

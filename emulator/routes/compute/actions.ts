@@ -1,11 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { busyError, hash, isInt, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { FieldErrors, jsonObject, badRequest, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, type Router, type SignedInContext } from "../../http";
 import { isDeviceSlot } from "../../../api/interfaces";
 import { instanceLabelError } from "../../../api/labels";
-import { apiTime, view } from "../../state";
-import type { ConfigRecord, InstanceRecord } from "./records";
+import { apiTime } from "../../state";
+import { z } from "zod";
+import type { ConfigRecord, DiskRecord, InstanceRecord } from "./records";
+import type { User } from "../../state";
+import { asObject, oneOf, optionalBoolean, readFields, type Fields } from "../../body";
+
+/** A clone's fields read as given. */
+const CLONE_FIELDS = {
+  group: z.string({ error: "Must be a string of at most 50 characters" }).max(50, "Must be a string of at most 50 characters").optional(),
+  private_ip: optionalBoolean,
+  backups_enabled: optionalBoolean,
+};
+
+/** A resize's fields. */
+const RESIZE_FIELDS = {
+  type: z.string({ error: "type is required" }),
+  allow_auto_disk_resize: optionalBoolean,
+  migration_type: oneOf(["warm", "cold"], "Must be warm or cold").optional(),
+};
 
 /** Instance actions (`I/...`): boot, reboot, shutdown, resize, mutate, rebuild, password, rescue, clone. */
 export function registerActionRoutes(router: Router, compute: ComputeContext): void {
@@ -141,14 +158,11 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (typeof body.type !== "string") errors.add("type", "type is required");
-    if (body.allow_auto_disk_resize !== undefined && typeof body.allow_auto_disk_resize !== "boolean")
-      errors.add("allow_auto_disk_resize", "Must be a boolean");
-    if (body.migration_type !== undefined && body.migration_type !== "warm" && body.migration_type !== "cold")
-      errors.add("migration_type", "Must be warm or cold");
+    const { type, allow_auto_disk_resize } = readFields(body, RESIZE_FIELDS, errors);
     errors.throwIfAny();
+    if (type === undefined) throw badRequest("type is required", "type");
     if (busy(inst)) throw busyError();
-    migrate(inst, body.type as string, body.allow_auto_disk_resize !== false, "type");
+    migrate(inst, type, allow_auto_disk_resize !== false, "type");
     instanceEvent("compute_resize", ctx.user.username, inst);
     return {};
   });
@@ -170,32 +184,35 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const errors = new FieldErrors();
     if (body.image === undefined || body.image === null) errors.add("image", "image is required");
     const img = checkImage(body, errors, ctx.user.username);
-    checkRootPass(body, errors, true);
+    const rootPass = checkRootPass(body, errors, true);
     checkKeys(body, errors);
     checkScript(body, errors, img?.id);
     const userData = checkMetadata(body, errors, inst.region, img);
-    if (body.booted !== undefined && typeof body.booted !== "boolean") errors.add("booted", "Must be a boolean");
-    if (body.type !== undefined && (typeof body.type !== "string" || !typeOf(body.type))) errors.add("type", `Type ${String(body.type)} not found`);
+    const { booted: bootAfter } = readFields(body, { booted: optionalBoolean }, errors);
+    const newType = typeof body.type === "string" ? typeOf(body.type) : undefined;
+    if (body.type !== undefined && !newType) errors.add("type", `Type ${String(body.type)} not found`);
     errors.throwIfAny();
+    // With no refusal, the image and the password were read.
+    if (!img || rootPass === undefined) throw badRequest("image and root_pass are required");
     if (busy(inst)) throw busyError();
     const keepIfaces = configsOf(inst.id).find((c) => c.id === inst._lastBootedConfig)?.interfaces ?? configsOf(inst.id)[0]?.interfaces ?? [];
     d.disks = d.disks.filter((x) => x.compute_id !== inst.id);
     d.configs = d.configs.filter((x) => x.compute_id !== inst.id);
-    if (typeof body.type === "string" && body.type !== inst.type) {
-      const to = typeOf(body.type)!;
+    if (newType && newType.id !== inst.type) {
+      const to = newType;
       Object.assign(inst, { type: to.id, specs: { disk: to.disk, gpus: to.gpus, memory: to.memory, transfer: to.transfer, vcpus: to.vcpus } });
     }
-    const ms = dur("rebuilding") + (body.type && body.type !== inst.type ? dur("migrating") : 0);
-    const cfg = deployImage(inst, img!, 512, keepIfaces, ms);
+    const ms = dur("rebuilding") + (newType && newType.id !== inst.type ? dur("migrating") : 0);
+    const cfg = deployImage(inst, img, 512, keepIfaces, ms);
     Object.assign(inst, {
-      image: img!.id,
+      image: img.id,
       status: "rebuilding",
-      _rootPassHash: hash(body.root_pass as string),
+      _rootPassHash: hash(rootPass),
       _activeInterfaces: [],
       has_user_data: Boolean(userData) || inst.has_user_data,
       updated: stamp(),
     });
-    const booted = body.booted !== false;
+    const booted = bootAfter !== false;
     const patch = booted ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : { _lastBootedConfig: null };
     inst._queue.push({ status: booted ? "running" : "offline", at: now() + ms, patch });
     settleAll(inst);
@@ -207,13 +224,14 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    checkRootPass(body, errors, true);
+    const rootPass = checkRootPass(body, errors, true);
     errors.throwIfAny();
+    if (rootPass === undefined) throw badRequest("root_pass is required", "root_pass");
     if (inst.status !== "offline" || busy(inst)) throw badRequest("The instance must be shut down to reset the root password");
     const data = disksOf(inst.id).filter((x) => x.filesystem !== "swap");
     if (data.length === 0) throw badRequest("The instance has no disk to set a password on");
     if (data.length > 1) throw badRequest("The instance has several non-swap disks: use the per-disk password reset");
-    inst._rootPassHash = hash(body.root_pass as string);
+    inst._rootPassHash = hash(rootPass);
     instanceNote("password_reset", ctx.user.username, inst);
     return {};
   });
@@ -221,14 +239,14 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
   router.add("POST", "/compute/instances/{computeId}/rescue", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
-    const devices = (body.devices ?? {}) as Record<string, unknown>;
-    if (typeof devices !== "object") throw badRequest("Must be an object of devices", "devices");
+    const devices = body.devices === undefined || body.devices === null ? {} : asObject(body.devices);
+    if (!devices) throw badRequest("Must be an object of devices", "devices");
     const errors = new FieldErrors();
     for (const [slot, dev] of Object.entries(devices)) {
       if (slot === "sdh") errors.add("devices.sdh", "Device sdh is reserved in rescue mode");
       else if (!isDeviceSlot(slot)) errors.add(`devices.${slot}`, "Unknown device slot; use sda to sdg");
-      else if (dev !== null && typeof dev === "object") {
-        const id = (dev as { disk_id?: unknown }).disk_id;
+      else if (asObject(dev)) {
+        const id = asObject(dev)?.disk_id;
         if (id !== null && id !== undefined && !disksOf(inst.id).some((x) => x.id === id))
           errors.add(`devices.${slot}.disk_id`, `Disk ${String(id)} is not a disk of this instance`);
       }
@@ -241,7 +259,21 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     return {};
   });
 
-  router.add("POST", "/compute/instances/{computeId}/clone", { scope: rw, auth: "required" }, (ctx) => {
+  /** A clone request, checked: the source, what of it to copy, and the target (one of the user's, or one to make). */
+  interface CloneRequest {
+    src: InstanceRecord;
+    user: User;
+    disks: DiskRecord[];
+    configs: ConfigRecord[];
+    target?: InstanceRecord;
+    region: string;
+    type?: NonNullable<ReturnType<typeof typeOf>>;
+    label?: string;
+    fields: Fields<typeof CLONE_FIELDS>;
+  }
+
+  /** Checks a clone request in the API's order; every refusal at once (400). */
+  function checkClone(ctx: SignedInContext): CloneRequest {
     const src = instance(ctx, "read_only");
     const body = jsonObject(ctx);
     const user = ctx.user;
@@ -249,69 +281,79 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
     if (src._clones.length >= 5) throw badRequest("More than five concurrent clones from one instance are not allowed");
     const errors = new FieldErrors();
     const srcCfgs = configsOf(src.id);
-    if (src.has_user_data && !(body.metadata as { user_data?: unknown } | undefined)?.user_data) {
+    if (src.has_user_data && !asObject(body.metadata)?.user_data) {
       errors.add("metadata.user_data", "This instance has user data: the clone needs metadata.user_data");
     }
-    const pickDisks = Array.isArray(body.disks) ? disksOf(src.id).filter((x) => (body.disks as unknown[]).includes(x.id)) : disksOf(src.id);
-    const pickCfgs = Array.isArray(body.configs) ? srcCfgs.filter((c) => (body.configs as unknown[]).includes(c.id)) : srcCfgs;
-    let target: InstanceRecord | undefined;
-    const region = (body.region as string | undefined) ?? src.region;
+    const picked = (list: unknown) => (id: number) => !Array.isArray(list) || list.includes(id);
+    const disks = disksOf(src.id).filter((x) => picked(body.disks)(x.id));
+    const configs = srcCfgs.filter((c) => picked(body.configs)(c.id));
+    const size = disks.reduce((n, x) => n + x.size, 0);
+    const region = typeof body.region === "string" ? body.region : src.region;
+    const req: CloneRequest = { src, user, disks, configs, region, fields: readFields(body, CLONE_FIELDS, errors) };
     if (body.compute_id !== undefined) {
-      target = isInt(body.compute_id) ? d.instances.find((i) => i.id === body.compute_id && canSee(user, i.id, "read_write")) : undefined;
+      const target = isInt(body.compute_id) ? d.instances.find((i) => i.id === body.compute_id && canSee(user, i.id, "read_write")) : undefined;
       if (!target) errors.add("compute_id", `Instance ${String(body.compute_id)} not found`);
       else {
         settleAll(target);
         if (busy(target)) errors.add("compute_id", "The target instance has running or queued actions");
-        const free = typeOf(target.type)!.disk - usedDisk(target.id);
-        if (pickDisks.reduce((n, x) => n + x.size, 0) > free) errors.add("compute_id", "The target instance does not have enough free disk space");
+        const free = (typeOf(target.type)?.disk ?? 0) - usedDisk(target.id);
+        if (size > free) errors.add("compute_id", "The target instance does not have enough free disk space");
+        req.target = target;
       }
     } else {
       if (!regionOf(region)) errors.add("region", `Region ${region} not found`);
-      const t = typeOf((body.type as string | undefined) ?? "");
-      if (!t) errors.add("type", "type is required for a new target instance");
-      else if (pickDisks.reduce((n, x) => n + x.size, 0) > t.disk) errors.add("type", "The type is too small for the disks to clone");
+      req.type = typeof body.type === "string" ? typeOf(body.type) : undefined;
+      if (!req.type) errors.add("type", "type is required for a new target instance");
+      else if (size > req.type.disk) errors.add("type", "The type is too small for the disks to clone");
       if (body.label !== undefined) {
         const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
         if (e) errors.add("label", `Label ${e}`);
         else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
+        else if (typeof body.label === "string") req.label = body.label;
       }
       const hasVlan = srcCfgs.some((c) => c.interfaces.some((i) => i.purpose === "vlan"));
       if (hasVlan && !regionOf(region)?.capabilities.includes("Vlans"))
         errors.add("region", `The instance has a VLAN interface and region ${region} has no VLAN support`);
     }
     errors.throwIfAny();
-    const done = now() + dur("cloning");
-    if (!target) {
-      const t = typeOf(body.type as string)!;
-      const id = store.nextId("instance");
-      target = {
-        ...structuredClone(src),
-        id,
-        label: (body.label as string | undefined) ?? `compute${id}`,
-        group: (body.group as string | undefined) ?? src.group,
-        region,
-        type: t.id,
-        specs: { disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus },
-        created: stamp(),
-        updated: stamp(),
-        host_uuid: randomUUID(),
-        ipv4: body.private_ip === true ? [publicIp(store.nextId("ipv4")), privateIp(store.nextId("private_ip"))] : [publicIp(store.nextId("ipv4"))],
-        ipv6: `2001:db8::${id.toString(16)}/128`,
-        backups: { available: false, enabled: body.backups_enabled === true, last_successful: null, schedule: { day: null, window: null } },
-        tags: [...src.tags],
-        _owner: user.username,
-        _queue: [],
-        _lastBootedConfig: null,
-        _activeInterfaces: [],
-        _clones: [],
-      };
-      d.instances.push(target);
-      if (user.restricted) user.grants!.compute.push({ id, label: target.label, permissions: "read_write" });
-    }
-    const tgt = target;
+    return req;
+  }
+
+  /** A new instance to clone into: the source's record with its own id, label, region, type and addresses. */
+  function newCloneTarget(req: CloneRequest, t: NonNullable<CloneRequest["type"]>): InstanceRecord {
+    const { src, user, fields } = req;
+    const id = store.nextId("instance");
+    const target: InstanceRecord = {
+      ...structuredClone(src),
+      id,
+      label: req.label ?? `compute${id}`,
+      group: fields.group ?? src.group,
+      region: req.region,
+      type: t.id,
+      specs: { disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus },
+      created: stamp(),
+      updated: stamp(),
+      host_uuid: randomUUID(),
+      ipv4: fields.private_ip === true ? [publicIp(store.nextId("ipv4")), privateIp(store.nextId("private_ip"))] : [publicIp(store.nextId("ipv4"))],
+      ipv6: `2001:db8::${id.toString(16)}/128`,
+      backups: { available: false, enabled: fields.backups_enabled === true, last_successful: null, schedule: { day: null, window: null } },
+      tags: [...src.tags],
+      _owner: user.username,
+      _queue: [],
+      _lastBootedConfig: null,
+      _activeInterfaces: [],
+      _clones: [],
+    };
+    d.instances.push(target);
+    if (user.restricted) user.grants?.compute.push({ id, label: target.label, permissions: "read_write" });
+    return target;
+  }
+
+  /** Copies the chosen disks (being made until the clone is done) and profiles (on the copies) into the target. */
+  function copySource({ disks, configs }: CloneRequest, target: InstanceRecord): void {
     const diskMap = new Map<number, number>();
-    for (const x of pickDisks) diskMap.set(x.id, newDisk(tgt.id, x.label, x.size, x.filesystem, dur("cloning")).id);
-    for (const c of pickCfgs) {
+    for (const x of disks) diskMap.set(x.id, newDisk(target.id, x.label, x.size, x.filesystem, dur("cloning")).id);
+    for (const c of configs) {
       const devices = Object.fromEntries(
         Object.entries(c.devices).map(([k, v]) => [k, v && v.disk_id !== null ? { disk_id: diskMap.get(v.disk_id) ?? null, volume_id: v.volume_id } : v]),
       );
@@ -321,9 +363,20 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
         ipv4: i.ipv4 ? { vpc: i.ipv4.vpc, nat_1_1: i.ipv4.nat_1_1 ? "any" : null } : null,
       }));
       // The copy is the target's: a new id, the target's instance (the source's record carries both).
-      const { id: _id, compute_id: _source, ...copy } = structuredClone(view(c) as unknown as ConfigRecord);
-      newConfig(tgt.id, { ...copy, devices, interfaces });
+      const { id: _id, compute_id: _source, ...copy } = structuredClone(c);
+      newConfig(target.id, { ...copy, devices, interfaces });
     }
+  }
+
+  router.add("POST", "/compute/instances/{computeId}/clone", { scope: rw, auth: "required" }, (ctx) => {
+    const req = checkClone(ctx);
+    const { src, user } = req;
+    const done = now() + dur("cloning");
+    // With no refusal, a new target's type was found.
+    const target = req.target ?? (req.type ? newCloneTarget(req, req.type) : undefined);
+    if (!target) throw badRequest("type is required for a new target instance", "type");
+    copySource(req, target);
+    const tgt = target;
     tgt.status = "cloning";
     tgt._queue.push({ status: "offline", at: done });
     src._clones.push(done);

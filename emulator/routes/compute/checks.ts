@@ -7,6 +7,7 @@ import { sshKeyError } from "../../../api/ssh-keys";
 import { checkLength, LENGTH_LIMITS } from "../../../api/text";
 import { profileState } from "../profile";
 import { isInt, type Body, type ComputeBase } from "./base";
+import { asObject } from "../../body";
 
 /**
  * The checks of a deploy's fields that several routes share (an instance's create and rebuild, a disk's
@@ -37,14 +38,16 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
       }
     }
   };
-  const checkRootPass = (body: Body, errors: FieldErrors, needed: boolean) => {
+  /** The root password given, when the API takes it. */
+  const checkRootPass = (body: Body, errors: FieldErrors, needed: boolean): string | undefined => {
     if (body.root_pass === undefined || body.root_pass === null) {
       if (needed) errors.add("root_pass", "root_pass is required when deploying from an image or a script");
-      return;
+      return undefined;
     }
-    if (typeof body.root_pass !== "string") return errors.add("root_pass", "Must be a string of 7 to 128 characters");
+    if (typeof body.root_pass !== "string") return void errors.add("root_pass", "Must be a string of 7 to 128 characters");
     const e = rootPasswordError(body.root_pass);
-    if (e) errors.add("root_pass", e.startsWith(WEAK_PASSWORD_TEXT) ? WEAK_PASSWORD_TEXT : `root_pass ${e}`);
+    if (e) return void errors.add("root_pass", e.startsWith(WEAK_PASSWORD_TEXT) ? WEAK_PASSWORD_TEXT : `root_pass ${e}`);
+    return body.root_pass;
   };
   const checkImage = (body: Body, errors: FieldErrors, username: string) => {
     if (body.image === undefined || body.image === null) return undefined;
@@ -64,15 +67,15 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
         return errors.add("script_data", "Must be a JSON object");
       if (checkLength(JSON.stringify(body.script_data), "scriptData"))
         return errors.add("script_data", `Must be at most ${LENGTH_LIMITS.scriptData[1]} characters`);
-      data = body.script_data as Record<string, unknown>;
+      data = asObject(body.script_data) ?? {};
     }
     for (const f of s.user_defined_fields)
       if (f.default === undefined && data[f.name] === undefined) errors.add("script_data", `The deployment script needs a value for ${f.name}`);
   };
   const checkMetadata = (body: Body, errors: FieldErrors, region: string | undefined, img: { capabilities: string[] } | undefined) => {
     if (body.metadata === undefined || body.metadata === null) return null;
-    const md = body.metadata as { user_data?: unknown };
-    if (typeof md !== "object" || (md.user_data !== undefined && typeof md.user_data !== "string"))
+    const md = asObject(body.metadata);
+    if (!md || (md.user_data !== undefined && typeof md.user_data !== "string"))
       return void errors.add("metadata.user_data", "Must be a base64-encoded string");
     if (md.user_data === undefined) return null;
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(md.user_data)) errors.add("metadata.user_data", "Must be base64-encoded");
