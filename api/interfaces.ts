@@ -21,4 +21,5 @@ export const DEVICE_SLOTS = ["sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg", "s
 
 export type DeviceSlot = (typeof DEVICE_SLOTS)[number];
 
-export const isDeviceSlot = (name: string): name is DeviceSlot => (DEVICE_SLOTS as readonly string[]).includes(name);
+const SLOTS: ReadonlySet<string> = new Set(DEVICE_SLOTS);
+export const isDeviceSlot = (name: string): name is DeviceSlot => SLOTS.has(name);

@@ -51,10 +51,11 @@ export function parseScopes(text: string): ScopeGrant | string {
       continue;
     }
     const m = /^([a-z_]+):(read_only|read_write)$/.exec(word);
-    if (!m || !(SCOPE_GROUPS as readonly string[]).includes(m[1])) {
+    const level = m?.[2] === "read_write" ? "read_write" : "read_only";
+    if (!m || !new Set<string>(SCOPE_GROUPS).has(m[1])) {
       return `"${word.slice(0, 60)}" is not a scope; use * or <group>:read_only|read_write with group one of ${SCOPE_GROUPS.join(", ")}`;
     }
-    if (m[2] === "read_write" || !grant.groups.has(m[1])) grant.groups.set(m[1], m[2] as ScopeLevel);
+    if (m[2] === "read_write" || !grant.groups.has(m[1])) grant.groups.set(m[1], level);
   }
   return grant;
 }

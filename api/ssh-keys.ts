@@ -25,7 +25,7 @@ export function sshKeyError(line: string): string | undefined {
   const types = SSH_KEY_TYPES.join(", ");
   const [type, data] = line.trim().split(/\s+/);
   if (data === undefined) return `must be an OpenSSH public key: "<type> <base64 key> [comment]", with type one of ${types}`;
-  if (!(SSH_KEY_TYPES as readonly string[]).includes(type)) return `key type "${type.slice(0, 40)}" is not supported; use one of ${types}`;
+  if (!new Set<string>(SSH_KEY_TYPES).has(type)) return `key type "${type.slice(0, 40)}" is not supported; use one of ${types}`;
   if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return "the key data is not valid base64";
   const blob = Buffer.from(data, "base64");
   if (blob.length < 4) return "the key data is too short";

@@ -4,6 +4,8 @@ import { FieldErrors, HttpError, jsonObject, NO_CONTENT, badRequest, notFound, p
 import { checkText } from "../../api/text";
 import { parseScopes } from "../../api/scopes";
 import { sshKeyError } from "../../api/ssh-keys";
+import { oneOf, optionalBoolean, readFields } from "../body";
+import { z } from "zod";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
 
 const ro = { group: "account", level: "read_only" } as const;
@@ -47,6 +49,27 @@ export const sshKeyView = (k: SshKeyRecord) => ({ id: k.id, label: k.label, ssh_
 /** The profile family (`/profile...`): the user's profile, grants, personal access tokens and SSH keys. */
 export const profileFamily: ApiFamily<ProfileState> = { name: "profile", state: profileState, register: registerProfileRoutes };
 
+const EMAIL_TEXT = "Must be a valid email address";
+const TIMEZONE_TEXT = "Must be a time zone name";
+const KEYS_TEXT = "Must be an array of SSH public keys or null";
+/** What a profile update may change, read as given (other fields are read-only or unknown: ignored). */
+const PROFILE_FIELDS = {
+  email: z
+    .string({ error: EMAIL_TEXT })
+    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, EMAIL_TEXT)
+    .optional(),
+  email_notifications: optionalBoolean,
+  two_factor_auth: optionalBoolean,
+  restricted: optionalBoolean,
+  timezone: z.string({ error: TIMEZONE_TEXT }).min(1, TIMEZONE_TEXT).max(64, TIMEZONE_TEXT).optional(),
+  ip_whitelist_enabled: optionalBoolean,
+  console_auth_method: oneOf(["password_keys", "keys_only", "disabled"]).optional(),
+  authorized_keys: z
+    .array(z.string({ error: KEYS_TEXT }), { error: KEYS_TEXT })
+    .nullable()
+    .optional(),
+};
+
 function registerProfileRoutes({ router, store, now }: FamilyContext): void {
   const d = profileState(store);
   const me = (ctx: SignedInContext) => ctx.user;
@@ -57,57 +80,20 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const body = jsonObject(ctx);
     const u = me(ctx);
     const errors = new FieldErrors();
-    const next = { ...u };
-    for (const [key, value] of Object.entries(body)) {
-      switch (key) {
-        case "email":
-          if (typeof value !== "string" || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) errors.add(key, "Must be a valid email address");
-          else next.email = value;
-          break;
-        case "email_notifications":
-        case "two_factor_auth":
-          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
-          else next[key] = value;
-          break;
-        case "restricted":
-          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
-          // The spec lists `restricted` as writable, not by whom: a restricted user lifting its own restrictions
-          // would be granting itself the account (no real API allows it: docs/spec-gaps.md).
-          else if (u.restricted && value !== u.restricted)
-            throw new HttpError(403, [{ field: key, reason: "A restricted user cannot lift its own restrictions" }]);
-          else {
-            next.restricted = value;
-            next.grants = value ? (u.grants ?? emptyGrants()) : null;
-          }
-          break;
-        case "timezone":
-          if (typeof value !== "string" || value.length === 0 || value.length > 64) errors.add(key, "Must be a time zone name");
-          else next.timezone = value;
-          break;
-        case "ip_whitelist_enabled":
-          if (typeof value !== "boolean") errors.add(key, "Must be a boolean");
-          else if (value && !u.ip_whitelist_enabled) errors.add(key, "IP whitelisting is deprecated and cannot be enabled");
-          else next.ip_whitelist_enabled = value;
-          break;
-        case "console_auth_method":
-          if (value !== "password_keys" && value !== "keys_only" && value !== "disabled") errors.add(key, "Must be one of password_keys, keys_only, disabled");
-          else next.console_auth_method = value;
-          break;
-        case "authorized_keys":
-          if (value === null) next.authorized_keys = null;
-          else if (!Array.isArray(value) || value.some((k) => typeof k !== "string")) errors.add(key, "Must be an array of SSH public keys or null");
-          else {
-            value.forEach((k: string, i: number) => {
-              const e = sshKeyError(k);
-              if (e) errors.add(`${key}[${i}]`, e);
-            });
-            next.authorized_keys = value as string[];
-          }
-          break;
-        default:
-          break; // read-only or unknown fields are ignored, as the real service does
-      }
-    }
+    const given = readFields(body, PROFILE_FIELDS, errors);
+    // The spec lists `restricted` as writable, not by whom: a restricted user lifting its own restrictions would be
+    // granting itself the account (no real API allows it: docs/spec-gaps.md).
+    if (u.restricted && given.restricted !== undefined && given.restricted !== u.restricted)
+      throw new HttpError(403, [{ field: "restricted", reason: "A restricted user cannot lift its own restrictions" }]);
+    if (given.ip_whitelist_enabled === true && !u.ip_whitelist_enabled)
+      errors.add("ip_whitelist_enabled", "IP whitelisting is deprecated and cannot be enabled");
+    given.authorized_keys?.forEach((k, i) => {
+      const e = sshKeyError(k);
+      if (e) errors.add(`authorized_keys[${i}]`, e);
+    });
+    // Read-only or unknown fields are ignored, as the real service does.
+    const next = { ...u, ...given };
+    if (given.restricted !== undefined) next.grants = given.restricted ? (u.grants ?? emptyGrants()) : null;
     errors.throwIfAny();
     Object.assign(u, next);
     return profileView(u);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { z } from "zod";
-import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type Router, type SignedInContext } from "../../http";
 import { asObject, intWithin, oneOf, optionalBoolean, readFields } from "../../body";
 import { addressOrRangeError } from "../../../api/network";
 import { checkText } from "../../../api/text";
@@ -82,7 +82,37 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     ),
   );
 
-  router.add("POST", base, { scope: rw, auth: "required" }, (ctx) => {
+  /** A create body, checked: what the cluster is made of. */
+  interface DatabaseCreate {
+    label: string;
+    region: string;
+    type: NonNullable<ReturnType<typeof typeOf>>;
+    version: string;
+    size: 1 | 3;
+    encrypted: boolean;
+    sslConnection: boolean;
+    replication: string;
+    commit?: string;
+    allowList: string[];
+  }
+
+  /** The replication a cluster of `size` nodes asks for (or its default), and PostgreSQL's commit type. */
+  const readReplication = (body: Record<string, unknown>, size: 1 | 3, errors: FieldErrors) => {
+    const given = body.replication_type ?? (size === 3 ? "asynch" : "none");
+    const replication = typeof given === "string" && REPLICATION[engine].includes(given) ? given : undefined;
+    if (!replication) errors.add("replication_type", `Must be one of ${REPLICATION[engine].join(", ")} for ${engine}`);
+    else if (size === 1 && replication !== "none") errors.add("replication_type", "A one-node cluster has no replication: use none (or cluster_size 3)");
+    else if (size === 3 && replication === "none")
+      errors.add("replication_type", "A three-node cluster replicates: use asynch" + (engine === "mysql" ? " or semi_synch" : ""));
+    const commit = body.replication_commit_type;
+    if (commit === undefined) return { replication };
+    if (engine !== "postgresql") errors.add("replication_commit_type", "Only for PostgreSQL");
+    else if (typeof commit !== "string" || !COMMIT_TYPES.includes(commit)) errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
+    return { replication, commit: typeof commit === "string" ? commit : undefined };
+  };
+
+  /** Checks a create body in the API's order; every refusal at once (400), else what to make. */
+  const checkCreate = (ctx: SignedInContext): DatabaseCreate => {
     const u = ctx.user;
     if (u.restricted && !u.grants?.global.add_databases) throw forbidden("You do not have permission to add databases: the add_databases grant is needed");
     const body = jsonObject(ctx);
@@ -99,44 +129,40 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
     if (body.engine === undefined) errors.add("engine", "engine is required (engine/version)");
     else if (!eng || eng.engine !== engine) errors.add("engine", `Engine ${String(body.engine)} is not a ${engine} engine; see /databases/engines`);
     const { cluster_size: size = 1, encrypted, ssl_connection } = readFields(body, CREATE_FIELDS, errors);
-    const replication = body.replication_type ?? (size === 3 ? "asynch" : "none");
-    if (typeof replication !== "string" || !REPLICATION[engine].includes(replication))
-      errors.add("replication_type", `Must be one of ${REPLICATION[engine].join(", ")} for ${engine}`);
-    else if (size === 1 && replication !== "none") errors.add("replication_type", "A one-node cluster has no replication: use none (or cluster_size 3)");
-    else if (size === 3 && replication === "none")
-      errors.add("replication_type", "A three-node cluster replicates: use asynch" + (engine === "mysql" ? " or semi_synch" : ""));
-    const commit = body.replication_commit_type;
-    if (commit !== undefined) {
-      if (engine !== "postgresql") errors.add("replication_commit_type", "Only for PostgreSQL");
-      else if (typeof commit !== "string" || !COMMIT_TYPES.includes(commit)) errors.add("replication_commit_type", `Must be one of ${COMMIT_TYPES.join(", ")}`);
-    }
+    const { replication, commit } = readReplication(body, size, errors);
     const allowList = body.allow_list === undefined ? [] : readAllowList(body.allow_list, errors);
     errors.throwIfAny();
     // With no refusal, each of these was read.
-    if (!label || !eng || !region || !type || !allowList || typeof replication !== "string") throw badRequest("label, region, type and engine are required");
-    const id = store.nextId("database");
-    const db: DatabaseRecord = {
-      id,
+    if (!label || !eng || !region || !type || !allowList || !replication) throw badRequest("label, region, type and engine are required");
+    const sslConnection = ssl_connection !== false;
+    return { label, region: region.id, type, version: eng.version, size, encrypted: encrypted === true, sslConnection, replication, commit, allowList };
+  };
+
+  /** The new cluster's record, provisioning until it is active with its hosts and port. */
+  const newDatabase = (req: DatabaseCreate, owner: string): DatabaseRecord => {
+    const { label, size } = req;
+    return {
+      id: store.nextId("database"),
       engine,
       label,
-      version: eng.version,
-      region: region.id,
-      type: type.id,
+      version: req.version,
+      region: req.region,
+      type: req.type.id,
       cluster_size: size,
-      encrypted: encrypted === true,
-      ssl_connection: ssl_connection !== false,
-      replication_type: replication,
-      ...(engine === "postgresql" ? { replication_commit_type: typeof commit === "string" ? commit : "local" } : {}),
-      allow_list: allowList,
+      encrypted: req.encrypted,
+      ssl_connection: req.sslConnection,
+      replication_type: req.replication,
+      ...(engine === "postgresql" ? { replication_commit_type: req.commit ?? "local" } : {}),
+      allow_list: req.allowList,
       hosts: { primary: null, secondary: null },
       port: 0,
       status: "provisioning",
-      total_disk_size_gb: Math.floor(type.disk / 1024),
+      total_disk_size_gb: Math.floor(req.type.disk / 1024),
       used_disk_size_gb: 0,
       created: stamp(),
       updated: stamp(),
       updates: { frequency: "weekly", duration: 3, hour_of_day: 0, day_of_week: 1, week_of_month: null },
-      _owner: u.username,
+      _owner: owner,
       _queue: [
         {
           status: "active",
@@ -152,8 +178,13 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
       _ca: caCertificate(label),
       _resetSinceBackup: false,
     };
+  };
+
+  router.add("POST", base, { scope: rw, auth: "required" }, (ctx) => {
+    const u = ctx.user;
+    const db = newDatabase(checkCreate(ctx), u.username);
     d.databases.push(db);
-    if (u.restricted) u.grants?.database.push({ id, label, permissions: "read_write" });
+    if (u.restricted) u.grants?.database.push({ id: db.id, label: db.label, permissions: "read_write" });
     dbEvent("database_create", u.username, db, { notification: true, finish: db._queue[0].at });
     return dbView(db);
   });
