@@ -36,9 +36,12 @@ export class FieldErrors {
 
 /** The request body as a JSON object (400 otherwise). */
 export function jsonObject(ctx: RequestContext): Record<string, unknown> {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body as Record<string, unknown>;
+  if (!isJsonObject(ctx.body)) throw badRequest("Request body must be a JSON object");
+  return ctx.body;
 }
+
+/** A JSON object: not null, not a list. */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Scope a route needs: a group (`account`, `computes`, ...) and a level, or `null` for none. */
 export type Scope = { group: string; level: "read_only" | "read_write" } | null;

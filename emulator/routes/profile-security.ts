@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, randomInt } from "node:crypto";
+import { z } from "zod";
+import { readFields } from "../body";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, badRequest, jsonObject, notFound, paginate, type SignedInContext } from "../http";
 import { apiTime, type User } from "../state";
@@ -20,6 +22,12 @@ export const TFA_SECRET_MS = 10 * 60_000;
 /** The address of the sign-ins the emulator records: a documentation address, never a real host. */
 const SIGN_IN_ADDRESS = "192.0.2.1";
 const MAX_PREFERENCES = LENGTH_LIMITS.preferences[1];
+
+/** A phone number to verify: its country and number. */
+const PHONE_FIELDS = {
+  iso_code: z.string({ error: "Must be a two-letter ISO 3166 country code" }).regex(/^[A-Za-z]{2}$/, "Must be a two-letter ISO 3166 country code"),
+  phone_number: z.string({ error: "Must be a phone number" }).regex(/^\+?[0-9][0-9 ()-]{3,19}$/, "Must be a phone number"),
+};
 
 /** The security questions a user can answer, as the real API lists them (TestSecurityQuestions_List). */
 export const SECURITY_QUESTIONS = [
@@ -233,13 +241,13 @@ function registerProfileSecurityRoutes({ router, store, now, baseUrl }: FamilyCo
     const body = jsonObject(ctx);
     const user = me(ctx);
     const errors = new FieldErrors();
-    if (typeof body.iso_code !== "string" || !/^[A-Za-z]{2}$/.test(body.iso_code)) errors.add("iso_code", "Must be a two-letter ISO 3166 country code");
-    if (typeof body.phone_number !== "string" || !/^\+?[0-9][0-9 ()-]{3,19}$/.test(body.phone_number)) errors.add("phone_number", "Must be a phone number");
+    const { iso_code, phone_number } = readFields(body, PHONE_FIELDS, errors);
     errors.throwIfAny();
+    if (iso_code === undefined || phone_number === undefined) throw badRequest("iso_code and phone_number are required");
     if (user.verified_phone_number) throw badRequest("A phone number is already verified: delete it first", "phone_number");
     const s = settings(user);
-    const iso = (body.iso_code as string).toUpperCase();
-    const number = body.phone_number as string;
+    const iso = iso_code.toUpperCase();
+    const number = phone_number;
     const same = s.phone && s.phone.expires > now() && s.phone.iso_code === iso && s.phone.phone_number === number;
     // A repeated request before the code expires sends the same code again.
     if (!same) s.phone = { iso_code: iso, phone_number: number, code: String(randomInt(0, 1_000_000)).padStart(6, "0"), expires: now() + PHONE_CODE_MS };

@@ -198,16 +198,18 @@ function registerProfileRoutes({ router, store, now }: FamilyContext): void {
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const label = labelOf(body, errors) ?? "";
-    if (typeof body.ssh_key !== "string" || body.ssh_key.length === 0) errors.add("ssh_key", "SSH key is required");
+    const key = typeof body.ssh_key === "string" && body.ssh_key.length > 0 ? body.ssh_key : undefined;
+    if (key === undefined) errors.add("ssh_key", "SSH key is required");
     else {
-      const e = sshKeyError(body.ssh_key);
+      const e = sshKeyError(key);
       if (e) errors.add("ssh_key", `Invalid SSH key: ${e}`);
     }
     errors.throwIfAny();
+    if (key === undefined) throw badRequest("SSH key is required", "ssh_key");
     const rec: SshKeyRecord = {
       id: store.nextId("sshkey"),
       label,
-      ssh_key: (body.ssh_key as string).trim(),
+      ssh_key: key.trim(),
       created: apiTime(now()),
       username: me(ctx).username,
     };

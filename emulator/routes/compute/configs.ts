@@ -221,13 +221,14 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
     if (body.primary !== undefined) i.primary = body.primary;
     if (i.purpose === "vpc") {
       if (body.ipv4 !== undefined) {
-        const v = body.ipv4 as { vpc?: unknown; nat_1_1?: unknown };
-        i.ipv4 = { vpc: typeof v.vpc === "string" ? v.vpc : i.ipv4!.vpc, nat_1_1: v.nat_1_1 === undefined ? i.ipv4!.nat_1_1 : (v.nat_1_1 as string | null) };
+        const v = asObject(body.ipv4) ?? {};
+        const nat = v.nat_1_1 === null || typeof v.nat_1_1 === "string" ? v.nat_1_1 : i.ipv4?.nat_1_1;
+        i.ipv4 = { vpc: typeof v.vpc === "string" ? v.vpc : (i.ipv4?.vpc ?? null), nat_1_1: nat ?? null };
       }
       if (body.ip_ranges !== undefined) {
-        if (!Array.isArray(body.ip_ranges) || body.ip_ranges.some((r) => typeof r !== "string"))
-          throw badRequest("Must be an array of IPv4 CIDR ranges", "ip_ranges");
-        i.ip_ranges = body.ip_ranges as string[];
+        const ranges = z.array(z.string()).safeParse(body.ip_ranges);
+        if (!ranges.success) throw badRequest("Must be an array of IPv4 CIDR ranges", "ip_ranges");
+        i.ip_ranges = ranges.data;
       }
     }
     instanceNote("compute_config_update", ctx.user.username, inst, { notification: true, secondary: configEntity(cfg) });

@@ -1,10 +1,11 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
+import { oneOf, readFields } from "../../body";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
 import { checkText } from "../../../api/text";
 import { WEAK_PASSWORD_TEXT, rootPasswordError } from "../../../api/passwords";
 import { apiTime, settle } from "../../state";
-import type { DiskRecord, InstanceRecord } from "./records";
+import type { InstanceRecord } from "./records";
 
 /** Instance disks (`I/disks...`): list, create, view, update, resize, password reset, delete. */
 export function registerDiskRoutes(router: Router, compute: ComputeContext): void {
@@ -21,6 +22,13 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     return running(inst) && Boolean(cfg && Object.values(cfg.devices).some((v) => v?.disk_id === diskId));
   };
 
+  /** A disk's label: its length and characters as the API rules them. */
+  const readDiskLabel = (value: unknown, errors: FieldErrors): string | undefined => {
+    const e = typeof value === "string" ? checkText(value, "diskLabel") : "must be a string";
+    if (e) return void errors.add("label", `Label ${e}`);
+    return typeof value === "string" ? value : undefined;
+  };
+
   router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) => paginate(disksOf(instance(ctx).id).map(diskView), ctx));
   router.add("POST", "/compute/instances/{computeId}/disks", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
@@ -29,12 +37,8 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     if (!isInt(body.size) || body.size < 1) errors.add("size", "size is required: a whole number of MB");
     const img = checkImage(body, errors, ctx.user.username);
     if (body.label === undefined && !body.image) errors.add("label", "label is required for an empty disk");
-    if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkText(body.label, "diskLabel") : "must be a string";
-      if (e) errors.add("label", `Label ${e}`);
-    }
-    const fsList = ["raw", "swap", "ext3", "ext4", "initrd"];
-    if (body.filesystem !== undefined && !fsList.includes(body.filesystem as string)) errors.add("filesystem", `Must be one of ${fsList.join(", ")}`);
+    const label = body.label === undefined ? undefined : readDiskLabel(body.label, errors);
+    const { filesystem = "ext4" } = readFields(body, { filesystem: oneOf(["raw", "swap", "ext3", "ext4", "initrd"]).optional() }, errors);
     checkRootPass(body, errors, Boolean(img));
     checkKeys(body, errors);
     checkScript(body, errors, img?.id);
@@ -45,9 +49,9 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     // One disk is made at a time: the real API answered "Linode busy." (renamed) to a disk create while another
     // disk of the instance was still `not ready` (recorded, until it was ready).
     if (disksOf(inst.id).some((x) => x.status === "not ready")) throw busyError();
-    const label = (body.label as string | undefined) ?? `${img!.label} Disk`;
-    const filesystem = (body.filesystem as DiskRecord["filesystem"] | undefined) ?? "ext4";
-    const x = newDisk(inst.id, label, body.size as number, filesystem, dur("disk"));
+    // With no refusal, the size was read, and a disk without a label has an image.
+    if (!isInt(body.size) || (label === undefined && !img)) throw badRequest("size is required: a whole number of MB", "size");
+    const x = newDisk(inst.id, label ?? `${img?.label ?? ""} Disk`, body.size, filesystem, dur("disk"));
     // An event of the instance, the disk its secondary entity (recorded), finished when the disk is ready.
     instanceEvent("disk_create", ctx.user.username, inst, { finish: now() + dur("disk"), secondary: diskEntity(x) });
     return diskView(x);
@@ -61,9 +65,10 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
     const x = disk(ctx, inst);
     const body = jsonObject(ctx);
     if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkText(body.label, "diskLabel") : "must be a string";
-      if (e) throw badRequest(`Label ${e}`, "label");
-      x.label = body.label as string;
+      const errors = new FieldErrors();
+      const label = readDiskLabel(body.label, errors);
+      errors.throwIfAny();
+      if (label !== undefined) x.label = label;
       x.updated = stamp();
     }
     return diskView(x);

@@ -29,22 +29,24 @@ export function registerBackupRoutes(router: Router, databases: DatabaseContext,
     requireStatus(db, ["active"], "take a snapshot");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
-    if (typeof body.label !== "string") errors.add("label", "label is required: 1 to 30 characters");
+    const label = typeof body.label === "string" ? body.label : undefined;
+    if (label === undefined) errors.add("label", "label is required: 1 to 30 characters");
     else {
-      const e = databaseSnapshotLabelError(body.label);
+      const e = databaseSnapshotLabelError(label);
       if (e) errors.add("label", `Label ${e}`);
     }
     const target = body.target ?? "primary";
     if (target !== "primary" && target !== "secondary") errors.add("target", "Must be primary or secondary");
     else if (target === "secondary" && db.cluster_size !== 3) errors.add("target", "secondary applies only to a high availability (three-node) cluster");
     errors.throwIfAny();
+    if (label === undefined) throw badRequest("label is required: 1 to 30 characters", "label");
     if (backupsOf(db).filter((b) => b.type === "snapshot").length >= 3) throw badRequest("A database keeps at most 3 snapshots: delete one first");
     if (backupsOf(db).some((b) => b._doneAt > now())) throw badRequest("A backup is in progress: wait for it to finish");
     const done = now() + dur("snapshot");
     d.databaseBackups.push({
       id: store.nextId("dbbackup"),
       database_id: db.id,
-      label: body.label as string,
+      label,
       type: "snapshot",
       created: stamp(),
       _doneAt: done,
