@@ -35,6 +35,19 @@ export interface Catalog {
   images: Array<Record<string, unknown> & { id: string; label: string; capabilities: string[]; size: number; status: string; vendor: string | null }>;
   scripts: Array<{ id: number; label: string; images: string[]; user_defined_fields: Array<{ name: string; label: string; default?: string }> }>;
   engines: Array<{ id: string; engine: "mysql" | "postgresql"; version: string; total_disk_size_gb: number; used_disk_size_gb: number }>;
+  /**
+   * The types a database cluster's nodes can be, with the price of a cluster of each size per engine: the real
+   * API's `GET /databases/types`, as recorded (TestDatabase_Type; not in databases-api.md: docs/spec-gaps.md).
+   */
+  database_types: Array<{
+    id: string;
+    label: string;
+    class: string;
+    disk: number;
+    memory: number;
+    vcpus: number;
+    engines: Record<"mysql" | "postgresql", Array<{ quantity: number; price: { hourly: number; monthly: number } }>>;
+  }>;
 }
 
 export const catalog = catalogJson as Catalog;

@@ -18,7 +18,7 @@ function availability(regionId: string) {
     .map((t) => ({ region: regionId, plan: t.id, available: region.status === "ok" && (SOLD_IN[t.id] ?? []).includes(regionId) }));
 }
 
-/** The reference family: regions, plans, database engines and kernels, open to all (it keeps no state). */
+/** The reference family: regions, plans, database engines and types, and kernels, open to all (it keeps no state). */
 export const referenceFamily: ApiFamily = { name: "reference", register: registerReferenceRoutes };
 
 function registerReferenceRoutes({ router }: FamilyContext): void {
@@ -39,6 +39,10 @@ function registerReferenceRoutes({ router }: FamilyContext): void {
   router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
   router.add("GET", "/databases/engines", open, (ctx) => paginate(catalog.engines, ctx));
   router.add("GET", "/databases/engines/{engineId*}", open, (ctx) => catalog.engines.find((e) => e.id === ctx.params.engineId) ?? Promise.reject(notFound()));
+  // Not in databases-api.md: served as the real API answered it (recorded: TestDatabase_Type), the prices of a
+  // cluster of 1, 2 or 3 nodes per engine.
+  router.add("GET", "/databases/types", open, (ctx) => paginate(catalog.database_types, ctx));
+  router.add("GET", "/databases/types/{typeId}", open, (ctx) => catalog.database_types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
   router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx));
   router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
 }

@@ -156,6 +156,23 @@ describe("the real lists, renamed", () => {
       used_disk_size_gb: 0,
     });
   });
+
+  // Not in databases-api.md: the real API's list, as recorded (TestDatabase_Type), with no token.
+  test("the database types, with the price of a cluster of 1, 2 and 3 nodes per engine", async () => {
+    const types = await open("/databases/types");
+    expect([types.results, types.data[0].id]).toEqual([19, "g6-nanode-1"]);
+    const standard2 = await open("/databases/types/g6-standard-2");
+    expect(standard2).toMatchObject({ label: "DBaaS - Compute 4GB", class: "standard", vcpus: 2, memory: 4096 });
+    expect(standard2.engines.postgresql.map((p: { quantity: number; price: { monthly: number } }) => [p.quantity, p.price.monthly])).toEqual([
+      [1, 60],
+      [2, 100],
+      [3, 140],
+    ]);
+    const dedicated = await call(emu, "GET", "/databases/types", { token: null, headers: { "X-Filter": JSON.stringify({ class: "dedicated" }) } });
+    expect(dedicated.body.data.every((t: { class: string }) => t.class === "dedicated")).toBe(true);
+    expect(dedicated.body.results).toBe(9);
+    expect((await call(emu, "GET", "/databases/types/g6-nope-1", { token: null })).status).toBe(404);
+  });
 });
 
 describe("what a program of the real API makes with them", () => {
