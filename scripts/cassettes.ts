@@ -104,15 +104,19 @@ export const KEPT = ["/compute/instances", "/compute/types", "/compute/kernels",
 
 /** One interaction as the JSON holds it (keys in this order). */
 export interface Interaction {
+  /** The index in the cassette's `interactions`. */
   i: number;
   method: string;
   path: string;
+  /** Requests outside the spec came just before (the client waited on events). */
   after?: "outside";
   query?: string;
+  /** The `X-Filter` header, parsed. */
   filter?: unknown;
   body?: unknown;
   status: number;
   response: unknown;
+  /** The client sent this GET this many times in a row (waiting for a state): the last answer is kept. */
   polls?: number;
 }
 

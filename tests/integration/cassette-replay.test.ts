@@ -38,40 +38,18 @@ import { eventsReached, Ids, isEventPath, isRecord, statusesOf } from "../helper
 import { BEYOND_SPEC, endpointOf, key, parityReport, type EndpointTally } from "../helpers/parity";
 import { compare, paths, shape } from "../helpers/shapes";
 import { specEndpoints, type Endpoint } from "../helpers/spec-endpoints";
+import type { CassetteFile, Interaction } from "../../scripts/cassettes";
 
 const ROOT = join(__dirname, "..", "..");
 const DIR = join(ROOT, "tests", "fixtures", "cassettes");
 
-interface Recorded {
-  /** The index in the cassette's `interactions`. */
-  i: number;
-  method: string;
-  path: string;
-  query?: string;
-  /** The `X-Filter` header, parsed. */
-  filter?: unknown;
-  body?: unknown;
-  status: number;
-  response: unknown;
-  /** The client sent this GET this many times in a row (waiting for a state): the last answer is kept. */
-  polls?: number;
-  /** Requests outside the spec came just before (the client waited on events). */
-  after?: string;
-}
+/** One recorded interaction, as scripts/cassettes.ts writes it. */
+type Recorded = Interaction;
 
-interface Cassette {
-  cassette: string;
-  commit: string;
-  recorded: number;
-  outside: number;
-  limited: number;
-  interactions: Recorded[];
-}
-
-const cassettes: Array<[string, Cassette]> = readdirSync(DIR)
+const cassettes: Array<[string, CassetteFile]> = readdirSync(DIR)
   .filter((f) => f.endsWith(".json"))
   .sort()
-  .map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(DIR, f), "utf8")) as Cassette]);
+  .map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(DIR, f), "utf8")) as CassetteFile]);
 
 /** The departures docs/spec-gaps.md accepts: its section's rows, `departure` -> why. */
 function acceptedDepartures(): Map<string, string> {
@@ -181,7 +159,7 @@ const figures = { cassettes: 0, interactions: 0, equalStatus: 0, equalBody: 0, b
 /** The real API's answer while an instance has actions under way. */
 const busy = (body: unknown) => errorsOf(body) === "Compute busy.";
 
-async function replay(name: string, c: Cassette): Promise<void> {
+async function replay(name: string, c: CassetteFile): Promise<void> {
   const emu = await emulator({ speed: 0.001 });
   const ids = new Ids();
   try {
