@@ -43,3 +43,19 @@ export const intWithin = (least: number, most: number, text: string) => z.number
 
 /** A body that may be left out (`{}` then), else a JSON object (400 otherwise). */
 export const objectOrEmpty = (ctx: RequestContext): Record<string, unknown> => (ctx.body === undefined || ctx.body === null ? {} : jsonObject(ctx));
+
+/**
+ * A text field checked by one of the API's rules (api/): the rule's text, after `name`, is said under `field`
+ * (`Label must be 1 to 48 characters (got 49)`); a value that is not text says `notText`.
+ */
+export function readText(
+  value: unknown,
+  field: string,
+  rule: (text: string) => string | undefined,
+  errors: FieldErrors,
+  { name = "Label", notText = "must be a string" }: { name?: string; notText?: string } = {},
+): string | undefined {
+  const e = typeof value === "string" ? rule(value) : notText;
+  if (e) return void errors.add(field, `${name} ${e}`);
+  return typeof value === "string" ? value : undefined;
+}

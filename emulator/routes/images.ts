@@ -4,7 +4,7 @@ import { collections, type ApiFamily, type FamilyContext } from "../family";
 import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type SignedInContext } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { checkText } from "../../api/text";
-import { objectOrEmpty, optionalBoolean, readFields } from "../body";
+import { objectOrEmpty, optionalBoolean, readFields, readText } from "../body";
 import { apiTime, eventEntity, settle, view, type Step } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
@@ -125,16 +125,11 @@ function registerImageRoutes({ router, store, now, timing, baseUrl, services }: 
   /** An image's texts and its cloud-init flag, as given: a label, a description (or null). */
   const readTexts = (body: Record<string, unknown>, errors: FieldErrors): { label?: string; description?: string | null; cloudInit?: boolean } => {
     const read: { label?: string; description?: string | null; cloudInit?: boolean } = {};
-    if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkText(body.label, "imageLabel") : "must be a string";
-      if (e) errors.add("label", `Label ${e}`);
-      else if (typeof body.label === "string") read.label = body.label;
-    }
+    if (body.label !== undefined) read.label = readText(body.label, "label", (v) => checkText(v, "imageLabel"), errors);
     if (body.description === null) read.description = null;
     else if (body.description !== undefined) {
-      const e = typeof body.description === "string" ? checkText(body.description, "imageDescription", true) : "must be a string or null";
-      if (e) errors.add("description", `Description ${e}`);
-      else if (typeof body.description === "string") read.description = body.description;
+      const text = (v: string) => checkText(v, "imageDescription", true);
+      read.description = readText(body.description, "description", text, errors, { name: "Description", notText: "must be a string or null" });
     }
     read.cloudInit = readFields(body, { cloud_init: optionalBoolean }, errors).cloud_init;
     return read;

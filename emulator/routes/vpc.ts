@@ -6,7 +6,7 @@ import { SubnetSiblings } from "../vpc-rules";
 import { ipv4Span, subnetIpv4Error } from "../../api/network";
 import { vpcLabelError } from "../../api/labels";
 import { checkLength, LENGTH_LIMITS } from "../../api/text";
-import { asObject } from "../body";
+import { asObject, readText } from "../body";
 import { apiTime, eventEntity, settle } from "../state";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
@@ -123,11 +123,7 @@ function registerVpcRoutes({ router, store, now, services }: FamilyContext): voi
     return s;
   };
   /** A VPC's or a subnet's label, as the API rules it. */
-  const readLabel = (value: unknown, field: string, errors: FieldErrors): string | undefined => {
-    const e = typeof value === "string" ? vpcLabelError(value) : "is required";
-    if (e) return void errors.add(field, `Label ${e}`);
-    return typeof value === "string" ? value : undefined;
-  };
+  const readLabel = (value: unknown, field: string, errors: FieldErrors) => readText(value, field, vpcLabelError, errors, { notText: "is required" });
   /** compute-api.md "Limits": "VPC description | at most 255 chars". */
   const readDescription = (value: unknown, errors: FieldErrors): string | undefined => {
     if (value === undefined) return undefined;

@@ -3,7 +3,6 @@ import { busyError, hash, isInt, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { FieldErrors, jsonObject, badRequest, type Router, type SignedInContext } from "../../http";
 import { isDeviceSlot } from "../../../api/interfaces";
-import { instanceLabelError } from "../../../api/labels";
 import { apiTime } from "../../state";
 import { z } from "zod";
 import type { ConfigRecord, DiskRecord, InstanceRecord } from "./records";
@@ -28,7 +27,8 @@ const RESIZE_FIELDS = {
 export function registerActionRoutes(router: Router, compute: ComputeContext): void {
   const { store, d, now, dur, stamp, typeOf, regionOf, canSee, requireAdd, instance, settleAll, disksOf, configsOf, busy, running, usedDisk } = compute;
   const { instanceEntity, configEntity, instanceEvent, instanceNote } = compute;
-  const { instanceView, publicIp, privateIp, checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, newDisk, newConfig, deployImage } = compute;
+  const { instanceView, publicIp, privateIp, checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, checkLabel, newDisk, newConfig, deployImage } =
+    compute;
 
   /** The profile to boot with (rules 2 and 3). */
   const pickConfig = (inst: InstanceRecord, configId: unknown, forReboot: boolean): ConfigRecord => {
@@ -305,12 +305,7 @@ export function registerActionRoutes(router: Router, compute: ComputeContext): v
       req.type = typeof body.type === "string" ? typeOf(body.type) : undefined;
       if (!req.type) errors.add("type", "type is required for a new target instance");
       else if (size > req.type.disk) errors.add("type", "The type is too small for the disks to clone");
-      if (body.label !== undefined) {
-        const e = typeof body.label === "string" ? instanceLabelError(body.label) : "must be a string";
-        if (e) errors.add("label", `Label ${e}`);
-        else if (d.instances.some((i) => i.label === body.label)) errors.add("label", "Label must be unique among your instances");
-        else if (typeof body.label === "string") req.label = body.label;
-      }
+      req.label = checkLabel(body.label, errors);
       const hasVlan = srcCfgs.some((c) => c.interfaces.some((i) => i.purpose === "vlan"));
       if (hasVlan && !regionOf(region)?.capabilities.includes("Vlans"))
         errors.add("region", `The instance has a VLAN interface and region ${region} has no VLAN support`);

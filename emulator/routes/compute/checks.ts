@@ -7,14 +7,15 @@ import { sshKeyError } from "../../../api/ssh-keys";
 import { checkLength, LENGTH_LIMITS } from "../../../api/text";
 import { profileState } from "../profile";
 import { isInt, type Body, type ComputeBase } from "./base";
-import { asObject } from "../../body";
+import { instanceLabelError } from "../../../api/labels";
+import { asObject, readText } from "../../body";
 
 /**
  * The checks of a deploy's fields that several routes share (an instance's create and rebuild, a disk's
  * create): SSH keys and users, the root password, the image (from the image family), the deployment script
  * and the user data. Each adds what is wrong to `errors`.
  */
-export function computeChecks({ store, regionOf }: ComputeBase, services: Services) {
+export function computeChecks({ store, d, regionOf }: ComputeBase, services: Services) {
   const profile = profileState(store);
   const findImage = services.use(FIND_IMAGE);
 
@@ -86,5 +87,14 @@ export function computeChecks({ store, regionOf }: ComputeBase, services: Servic
     if (r && !r.capabilities.includes("Metadata")) errors.add("metadata.user_data", `Region ${r.id} does not have the Metadata capability`);
     return md.user_data;
   };
-  return { checkKeys, checkRootPass, checkImage, checkScript, checkMetadata };
+  /** An instance's label given in a body: the API's rule, unique among the instances (but `own`). */
+  const checkLabel = (value: unknown, errors: FieldErrors, own?: number): string | undefined => {
+    if (value === undefined) return undefined;
+    const label = readText(value, "label", instanceLabelError, errors);
+    if (label !== undefined && d.instances.some((i) => i.label === label && i.id !== own)) {
+      return void errors.add("label", "Label must be unique among your instances");
+    }
+    return label;
+  };
+  return { checkKeys, checkRootPass, checkImage, checkScript, checkMetadata, checkLabel };
 }

@@ -5,7 +5,7 @@ import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestCo
 import { checkInterfaces, refusedAt } from "../../rules";
 import { DEVICE_SLOTS, isDeviceSlot } from "../../../api/interfaces";
 import { checkText } from "../../../api/text";
-import { asObject, oneOf, optionalBoolean, readFields } from "../../body";
+import { asObject, oneOf, optionalBoolean, readFields, readText } from "../../body";
 import { z } from "zod";
 import type { ConfigRecord, InstanceRecord } from "./records";
 
@@ -87,11 +87,7 @@ export function registerConfigRoutes(router: Router, compute: ComputeContext): v
   /** A profile's fields, in the API's order (all optional here; create checks label and devices are present). */
   const configFields = (inst: InstanceRecord, body: Body, errors: FieldErrors, taken: TakenAddresses, existing?: ConfigRecord): Partial<ConfigRecord> => {
     const out: Partial<ConfigRecord> = {};
-    if (body.label !== undefined) {
-      const e = typeof body.label === "string" ? checkText(body.label, "configLabel") : "must be a string";
-      if (e) errors.add("label", `Label ${e}`);
-      else if (typeof body.label === "string") out.label = body.label;
-    }
+    if (body.label !== undefined) out.label = readText(body.label, "label", (v) => checkText(v, "configLabel"), errors);
     Object.assign(out, readFields(body, { comments: COMMENTS }, errors) satisfies Partial<ConfigRecord>);
     if (body.devices !== undefined) out.devices = readDevices(inst, body.devices, errors);
     if (body.helpers !== undefined) out.helpers = readHelpers(body.helpers, errors, existing);

@@ -1,6 +1,6 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { oneOf, readFields } from "../../body";
+import { oneOf, readFields, readText } from "../../body";
 import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
 import { checkText } from "../../../api/text";
 import { WEAK_PASSWORD_TEXT, rootPasswordError } from "../../../api/passwords";
@@ -23,11 +23,7 @@ export function registerDiskRoutes(router: Router, compute: ComputeContext): voi
   };
 
   /** A disk's label: its length and characters as the API rules them. */
-  const readDiskLabel = (value: unknown, errors: FieldErrors): string | undefined => {
-    const e = typeof value === "string" ? checkText(value, "diskLabel") : "must be a string";
-    if (e) return void errors.add("label", `Label ${e}`);
-    return typeof value === "string" ? value : undefined;
-  };
+  const readDiskLabel = (value: unknown, errors: FieldErrors) => readText(value, "label", (v) => checkText(v, "diskLabel"), errors);
 
   router.add("GET", "/compute/instances/{computeId}/disks", { scope: ro, auth: "required" }, (ctx) => paginate(disksOf(instance(ctx).id).map(diskView), ctx));
   router.add("POST", "/compute/instances/{computeId}/disks", { scope: rw, auth: "required" }, (ctx) => {

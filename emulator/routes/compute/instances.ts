@@ -5,7 +5,6 @@ import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type SignedIn
 import { readTags } from "../../rules";
 import { asObject, oneOf, optionalBoolean, readFields, type Fields } from "../../body";
 import { z } from "zod";
-import { instanceLabelError } from "../../../api/labels";
 import { eventEntity, settle, type User } from "../../state";
 import type { BackupRecord, ConfigRecord, InstanceRecord } from "./records";
 
@@ -42,7 +41,7 @@ const SCHEDULE_FIELDS = {
 /** Instances (`/compute/instances`, `I`): list, create, view, update, delete; and their statistics, transfer, volumes, NodeBalancers. */
 export function registerInstanceRoutes(router: Router, compute: ComputeContext): void {
   const { store, d, now, dur, stamp, typeOf, regionOf, canSee, requireAdd, purge, instance, settleAll, disksOf, instanceView, publicIp, privateIp } = compute;
-  const { checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, buildInterfaces, deployImage, restoreInto } = compute;
+  const { checkImage, checkRootPass, checkKeys, checkScript, checkMetadata, checkLabel, buildInterfaces, deployImage, restoreInto } = compute;
   const { instanceEvent, instanceNote, configEntity } = compute;
 
   router.add("GET", "/compute/instances", { scope: ro, auth: "required" }, (ctx) => {
@@ -78,7 +77,7 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
     const type = typeof body.type === "string" ? typeOf(body.type) : undefined;
     if (body.type === undefined) errors.add("type", "type is required");
     else if (!type) errors.add("type", `Type ${String(body.type)} not found`);
-    const label = readLabel(body.label, errors);
+    const label = checkLabel(body.label, errors);
     const image = checkImage(body, errors, user.username);
     const deploys = Boolean(image) || body.script_id !== undefined;
     if (body.backup_id !== undefined && image) errors.add("backup_id", "Give either image or backup_id, not both");
@@ -188,22 +187,12 @@ export function registerInstanceRoutes(router: Router, compute: ComputeContext):
 
   router.add("GET", "/compute/instances/{computeId}", { scope: ro, auth: "required" }, (ctx) => instanceView(instance(ctx)));
 
-  /** A label given in a body: the API's rule, unique among the instances (but `own`). */
-  function readLabel(value: unknown, errors: FieldErrors, own?: number): string | undefined {
-    if (value === undefined) return undefined;
-    const label = typeof value === "string" ? value : undefined;
-    const e = label === undefined ? "must be a string" : instanceLabelError(label);
-    if (e) return void errors.add("label", `Label ${e}`);
-    if (d.instances.some((i) => i.label === label && i.id !== own)) return void errors.add("label", "Label must be unique among your instances");
-    return label;
-  }
-
   router.add("PUT", "/compute/instances/{computeId}", { scope: rw, auth: "required" }, (ctx) => {
     const inst = instance(ctx, "read_write");
     const body = jsonObject(ctx);
     const errors = new FieldErrors();
     const next: Partial<InstanceRecord> = {};
-    const label = readLabel(body.label, errors, inst.id);
+    const label = checkLabel(body.label, errors, inst.id);
     if (label !== undefined) next.label = label;
     Object.assign(next, readFields(body, { group: CREATE_FIELDS.group }, errors));
     if (body.tags !== undefined) {

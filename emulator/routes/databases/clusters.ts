@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { z } from "zod";
 import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type Router, type SignedInContext } from "../../http";
-import { asObject, intWithin, oneOf, optionalBoolean, readFields } from "../../body";
+import { asObject, intWithin, oneOf, optionalBoolean, readFields, readText } from "../../body";
 import { addressOrRangeError } from "../../../api/network";
 import { checkText } from "../../../api/text";
 import { settle } from "../../state";
@@ -26,6 +26,11 @@ function caCertificate(label: string): string {
   const body = der.toString("base64").replace(/(.{64})/g, "$1\n");
   return Buffer.from(`-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`).toString("base64");
 }
+
+/** A cluster's label: its length, then letters, digits, `-` and `_`, starting with a letter or digit. */
+const databaseLabelError = (label: string): string | undefined =>
+  checkText(label, "databaseLabel") ??
+  (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit");
 
 /** An allow list: IP addresses and CIDR ranges. */
 function readAllowList(v: unknown, errors: FieldErrors): string[] | undefined {
@@ -65,13 +70,11 @@ export function registerClusterRoutes(router: Router, databases: DatabaseContext
   const { store, d, now, dur, stamp, canSee, find, requireStatus, unrestricted, dbView, typeOf, dbEvent } = databases;
   const base = `/databases/${engine}/instances`;
 
-  const readLabel = (label: unknown, errors: FieldErrors, self?: DatabaseRecord): string | undefined => {
-    if (typeof label !== "string") return void errors.add("label", "Label is required");
-    const e = checkText(label, "databaseLabel");
-    if (e) return void errors.add("label", `Label ${e}`);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label))
-      return void errors.add("label", "Label must use letters, digits, '-' and '_', starting with a letter or digit");
-    if (d.databases.some((x) => x.label === label && x !== self)) return void errors.add("label", "Label must be unique among your databases");
+  const readLabel = (value: unknown, errors: FieldErrors, self?: DatabaseRecord): string | undefined => {
+    const label = readText(value, "label", databaseLabelError, errors, { notText: "is required" });
+    if (label !== undefined && d.databases.some((x) => x.label === label && x !== self)) {
+      return void errors.add("label", "Label must be unique among your databases");
+    }
     return label;
   };
 
