@@ -3,13 +3,11 @@ import { defineResource } from "../definition";
 import { ApiError } from "../transport/client";
 import { say } from "../lifecycle/steps";
 import { powerCycle } from "./instance-power";
-import { claimOneByOne, INTERFACE_KEYS } from "./instance/interfaces";
+import { claimOneByOne, INTERFACE_KEYS, interfaceLabelInput, ipamAddressInput } from "./instance/interfaces";
 import type { CheckFailure } from "../model/check";
 import { idInput, UNKNOWN, table, isObject } from "../model/table";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
 import { INTERFACE_PURPOSES } from "../../api/interfaces";
-import { ipamAddressError } from "../../api/network";
-import { LENGTH_LIMITS } from "../../api/text";
 
 export interface InterfaceApi {
   id: number;
@@ -48,14 +46,14 @@ export const interfaceSpec = table<InterfaceApi>()({
       name: "label",
       kind: "input",
       forceNew: true,
-      schema: z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]),
+      schema: interfaceLabelInput,
       description: "VLAN name (1..64), for `vlan`. A change replaces the interface.",
     },
     {
       name: "ipamAddress",
       kind: "input",
       forceNew: true,
-      schema: z.string().refine((v) => ipamAddressError(v) === undefined, ipamAddressError(undefined)),
+      schema: ipamAddressInput,
       description: "The address on the VLAN, as `ip/netmask`, for `vlan`. A change replaces the interface.",
     },
     {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { instancePath } from "../instance-power";
-import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
+import { apiKey, convertKeys, isObject, rule, type Props } from "../../model/table";
 import type { ProgramContext } from "../../program";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../../../api/interfaces";
 import { ipamAddressError } from "../../../api/network";
@@ -18,14 +18,16 @@ export const INTERFACE_KEYS = { nat11: "nat_1_1" } as const;
 /** Interfaces (or an interface's `ipv4`) under the API's names. */
 export const interfacesToApi = (v: unknown): unknown => convertKeys(v, apiKey({ apiKeys: INTERFACE_KEYS }));
 
+/** A VLAN interface's label (compute-api.md "Interface": 1..64), for the list's items and the Interface resource. */
+export const interfaceLabelInput = z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]);
+/** A VLAN interface's address, `ip/netmask` (api/network.ts). */
+export const ipamAddressInput = rule(ipamAddressError);
+
 export const interfaceInput = z
   .object({
     purpose: z.enum(INTERFACE_PURPOSES),
-    label: z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]).optional(),
-    ipamAddress: z
-      .string()
-      .refine((v) => ipamAddressError(v) === undefined, ipamAddressError(undefined))
-      .optional(),
+    label: interfaceLabelInput.optional(),
+    ipamAddress: ipamAddressInput.optional(),
     primary: z.boolean().optional(),
     subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
     ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).strict().optional(),
