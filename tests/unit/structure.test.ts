@@ -202,6 +202,21 @@ describe("the structure of the code", () => {
     expect(casts).toEqual([]);
   });
 
+  it("reads request bodies in the emulator without casting them (emulator/body.ts) and without asserting a signed-in user", () => {
+    const scope = files.filter((f) => f.startsWith("emulator/"));
+    const found = scope.flatMap((f) =>
+      source(f)
+        .split("\n")
+        .map((line, i) => ({ line, at: `${f}:${i + 1}` }))
+        .filter(
+          ({ line }) =>
+            /(?<![\w.])(body|ctx\.body)(\.\w+)?\s+as\s|\(ctx\.body \?\? \{\}\) as|ctx\.(user|token)!/.test(line) && !/^\s*(\*|\/\/|\/\*)/.test(line),
+        )
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("writes the order the hooks run in where they are declared", () => {
     const text = source("provider/lifecycle/hooks.ts");
     const start = text.indexOf("export interface ProviderHooks");
