@@ -1,3 +1,5 @@
+import type { PriceCatalog } from "./resources/price-catalog";
+
 /**
  * What one resource of a program learns for another, as the engine checks and diffs them: what the program
  * declares across its resources, refused at preview rather than by the API halfway through an `up`. One typed
@@ -6,6 +8,8 @@
  * (the child's inputs wait for the parent's outputs), so what a parent records is there when its child reads.
  */
 export class ProgramContext {
+  /** The API's price catalogue, once read (resources/prices.ts `loadPrices`): what a plan prices resources by. */
+  prices?: PriceCatalog;
   /** An instance's one snapshot slot: who of this program takes it, by instance id (instance/declared.ts). */
   readonly snapshotSlots = new Map<string, string>();
   /** An Instance's planned backup service, by instance id: its diff records it before the update enabling it. */

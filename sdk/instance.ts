@@ -212,6 +212,10 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   /** When it last changed. */
   declare readonly updated: pulumi.Output<string>;
+  /** What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  declare readonly hourlyPrice: pulumi.Output<number | undefined>;
+  /** What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  declare readonly monthlyPrice: pulumi.Output<number | undefined>;
 
   /** Reads an existing Instance by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<InstanceArgs>, opts?: pulumi.CustomResourceOptions): Instance {

@@ -65,6 +65,10 @@ export interface InstanceInfo {
   created?: string;
   /** When it last changed. */
   updated?: string;
+  /** What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  hourlyPrice?: number;
+  /** What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  monthlyPrice?: number;
 }
 
 /** Disk as the API shows it: the resource's outputs (`Disk`). */
@@ -256,6 +260,10 @@ export interface MysqlDatabaseInfo {
   created?: string;
   /** When it last changed. */
   updated?: string;
+  /** What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  hourlyPrice?: number;
+  /** What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  monthlyPrice?: number;
 }
 
 /** PostgreSQL database as the API shows it: the resource's outputs (`PostgresDatabase`). */
@@ -300,6 +308,10 @@ export interface PostgresDatabaseInfo {
   created?: string;
   /** When it last changed. */
   updated?: string;
+  /** What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  hourlyPrice?: number;
+  /** What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  monthlyPrice?: number;
 }
 
 /** MySQL snapshot as the API shows it: the resource's outputs (`MysqlDatabaseSnapshot`). */
@@ -583,10 +595,18 @@ export interface ProfileGrants {
   firewall?: Array<{ id: number; label: string; permissions: "read_only" | "read_write" | null }>;
 }
 
+/** What a resource costs, in US dollars. */
+export interface Price {
+  /** An hour. */
+  hourly: number;
+  /** A month. */
+  monthly: number;
+}
+
 export interface GetInstancesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, region, type, label, group, tags, watchdogEnabled, booted, image, swapSize, status, ipv4, ipv6, hypervisor, hostUuid, hasUserData, vpcIpv4, bootConfigId, created, updated. */
+  /** Sort by this field of the items: id, region, type, label, group, tags, watchdogEnabled, booted, image, swapSize, status, ipv4, ipv6, hypervisor, hostUuid, hasUserData, vpcIpv4, bootConfigId, created, updated, hourlyPrice, monthlyPrice. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -745,7 +765,7 @@ export function getSubnetsOutput(args: Inputs<GetSubnetsArgs>, opts?: ReadOutput
 export interface GetMysqlDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated, hourlyPrice, monthlyPrice. */
   orderBy?: string;
   order?: "asc" | "desc";
 }
@@ -766,7 +786,7 @@ export function getMysqlDatabasesOutput(args?: Inputs<GetMysqlDatabasesArgs>, op
 export interface GetPostgresDatabasesArgs {
   /** Keep the items that match every filter. */
   filters?: Filter[];
-  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated. */
+  /** Sort by this field of the items: id, label, region, type, engine, clusterSize, encrypted, sslConnection, replicationType, replicationCommitType, allowList, status, port, version, totalDiskSizeGb, usedDiskSizeGb, created, updated, hourlyPrice, monthlyPrice. */
   orderBy?: string;
   order?: "asc" | "desc";
 }

@@ -109,6 +109,10 @@ export class MysqlDatabase extends pulumi.dynamic.Resource {
   declare readonly created: pulumi.Output<string>;
   /** When it last changed. */
   declare readonly updated: pulumi.Output<string>;
+  /** What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  declare readonly hourlyPrice: pulumi.Output<number | undefined>;
+  /** What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift). */
+  declare readonly monthlyPrice: pulumi.Output<number | undefined>;
 
   /** Reads an existing MysqlDatabase by its id, without managing it (Pulumi's `get`): its outputs are what the API shows. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<MysqlDatabaseArgs>, opts?: pulumi.CustomResourceOptions): MysqlDatabase {

@@ -1,7 +1,7 @@
 // Generated from provider/functions/reference.ts by `npm run gen:schema`: do not edit.
 import * as pulumi from "@pulumi/pulumi";
 import { afterDependencies, checkFieldNames, runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";
-import type { Filter, Inputs, ImageInfo, InstanceType, Kernel, Profile, ProfileGrants, Region } from "./lookups";
+import type { Filter, Inputs, ImageInfo, InstanceType, Kernel, Price, Profile, ProfileGrants, Region } from "./lookups";
 
 export type { ReadOptions, ReadOutputOptions };
 
@@ -219,4 +219,25 @@ export async function getProfileGrants(opts?: ReadOptions): Promise<ProfileGrant
 /** What the user the provider's token acts for may do (`/profile/grants`): whether it is restricted, its account-wide grants (`global`: may it add instances, VPCs, databases...) and its grants on each entity. The Output form. */
 export function getProfileGrantsOutput(opts?: ReadOutputOptions): pulumi.Output<ProfileGrants> {
   return afterDependencies(opts).apply(() => getProfileGrants(opts));
+}
+
+export interface GetPriceArgs {
+  /** The type's id, e.g. `c1-standard-2`. */
+  type: string;
+  /** The region's id, e.g. `us-east`. */
+  region: string;
+  /** An instance with the backup service (its add-on's price added). */
+  backupsEnabled?: boolean;
+  /** A database cluster of this engine (`mysql` or `postgresql`), priced by `/databases/types`, not an instance. */
+  engine?: "mysql" | "postgresql";
+  /** The cluster's nodes (with `engine`); 1 unless given. */
+  clusterSize?: number;
+}
+/** What a resource of a type costs, from the API's catalogue, as the resources' `hourlyPrice` and `monthlyPrice` outputs give it: an instance of `type` in `region` (the region's own price where the catalogue gives one), with the backups add-on when `backupsEnabled`; with `engine`, a database cluster of `clusterSize` nodes of `type`. */
+export async function getPrice(args: GetPriceArgs, opts?: ReadOptions): Promise<Price> {
+  return (await runFunction("getPrice", { ...args }, opts)) as unknown as Price;
+}
+/** What a resource of a type costs, from the API's catalogue, as the resources' `hourlyPrice` and `monthlyPrice` outputs give it: an instance of `type` in `region` (the region's own price where the catalogue gives one), with the backups add-on when `backupsEnabled`; with `engine`, a database cluster of `clusterSize` nodes of `type`. The Output form. */
+export function getPriceOutput(args: Inputs<GetPriceArgs>, opts?: ReadOutputOptions): pulumi.Output<Price> {
+  return pulumi.all([pulumi.output(args), afterDependencies(opts)]).apply(([a]) => getPrice(a as GetPriceArgs, opts));
 }

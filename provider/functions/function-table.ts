@@ -43,7 +43,7 @@ export interface FunctionSpec {
   /** Reads the list when it is neither (an instance's backups), or either by the arguments (one region's availability). */
   list?: (client: ApiClient, path: string, args: Props) => Promise<Props[]>;
   /** Reads the single item when a GET of the path is not all of it (the grants: a 204 that means every grant). */
-  read?: (client: ApiClient, path: string) => Promise<Props>;
+  read?: (client: ApiClient, path: string, args: Props) => Promise<Props>;
   /** Its example; a lookup's is made from its resource's example (scripts/generate/function-examples.ts). */
   example?: FunctionExample;
 }

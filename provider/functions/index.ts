@@ -5,6 +5,7 @@ import { parentArg, type FunctionSpec, type ItemType } from "./function-table";
 import { fromApi } from "../model/mapping";
 import { itemAsDeclared } from "../model/shape";
 import { REFERENCE_ITEMS, referenceFunctions } from "./reference";
+import { getPrice, PriceItem } from "./prices";
 import { definitions } from "../registry";
 import { apiName, camel, convertKeys, type Props, type ResourceSpec } from "../model/table";
 
@@ -99,6 +100,7 @@ async function readList(c: ApiClient, path: string, filter: object | undefined):
 /** Every object type the functions return, by name. */
 export const ITEM_TYPES: Record<string, ItemType> = {
   ...REFERENCE_ITEMS,
+  Price: PriceItem,
   ...Object.fromEntries(
     definitions
       .filter((d) => d.lookup)
@@ -109,7 +111,7 @@ export const ITEM_TYPES: Record<string, ItemType> = {
   ),
 };
 
-export const functionSpecs: FunctionSpec[] = [...definitions.flatMap((d) => lookupOf(d) ?? []), ...referenceFunctions];
+export const functionSpecs: FunctionSpec[] = [...definitions.flatMap((d) => lookupOf(d) ?? []), ...referenceFunctions, getPrice];
 
 export function functionSpec(name: string): FunctionSpec {
   const f = functionSpecs.find((s) => s.name === name);
@@ -141,7 +143,7 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
     if (spec.filterable) items = filterAndOrder(spec.name, itemFieldsOf(spec), items, args);
     return { [spec.listKey]: items };
   }
-  if (spec.read) return spec.read(c, spec.path(args));
+  if (spec.read) return spec.read(c, spec.path(args), args);
   const r = await c.get<Props>(spec.path(args), true);
   if (r === undefined) throw new Error(`${spec.what?.(args) ?? name} not found`);
   return itemAsDeclared(convertKeys(r, camel), itemFieldsOf(spec));

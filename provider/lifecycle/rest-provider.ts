@@ -246,7 +246,7 @@ function plan<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Ap
   if (id === undefined) {
     const outs = planCreate(spec, news);
     const changed = asTable<InputName<F>[]>(Object.keys(news));
-    hooks.plan?.({ op: "create", olds: {}, news: asTable<InputsOf<F>>(news), changed }, asTable<OutputsOf<F>>(outs));
+    hooks.plan?.({ op: "create", olds: {}, news: asTable<InputsOf<F>>(news), changed, program: session().program }, asTable<OutputsOf<F>>(outs));
     return outs;
   }
   const changed = changedForUpdate(r, olds, news);
@@ -254,7 +254,13 @@ function plan<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Ap
   // What the create left unfinished may change until it is ready (default: everything the API assigns).
   const unsettled = r.finish?.outputs ?? spec.fields.filter((f) => f.kind === "output").map((f) => f.name);
   if (unfinished(r, olds)) for (const name of unsettled) outs[name] = UNKNOWN;
-  const context = { op: "update" as const, olds: asTable<StateOf<F>>(olds), news: asTable<InputsOf<F>>(news), changed: asTable<InputName<F>[]>(changed) };
+  const context = {
+    op: "update" as const,
+    olds: asTable<StateOf<F>>(olds),
+    news: asTable<InputsOf<F>>(news),
+    changed: asTable<InputName<F>[]>(changed),
+    program: session().program,
+  };
   hooks.plan?.(context, asTable<OutputsOf<F>>(outs));
   return outs;
 }

@@ -1,4 +1,5 @@
 import { valueFor } from "./check";
+import type { ProgramContext } from "../program";
 import { isObject, containsUnknown, UNKNOWN, type Field, type InputName, type InputsOf, type Props, type ResourceSpec, type StateOf } from "./table";
 
 /**
@@ -18,6 +19,8 @@ export interface PlanContext<F extends readonly Field[] = readonly Field[]> {
   news: InputsOf<F>;
   /** The inputs that changed (update; every given input for a create). */
   changed: InputName<F>[];
+  /** What the program's resources learnt as they were checked and diffed (the price catalogue, say). */
+  program: ProgramContext;
 }
 
 const given = (v: unknown) => v !== undefined && v !== null;

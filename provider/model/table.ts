@@ -109,7 +109,7 @@ export interface Field {
    */
   presentWhen?: string;
   /** JSON type of an output-only field without a `schema`, for the schema. */
-  outputType?: "string" | "integer" | "boolean" | "object" | "array";
+  outputType?: "string" | "integer" | "number" | "boolean" | "object" | "array";
   /** JSON type of the items of an output-only list without a `schema`, for the schema. */
   itemType?: "string" | "integer" | "object";
   description: string;
@@ -231,7 +231,7 @@ type ValueOf<R> = R extends { schema: z.ZodType<infer T> }
   : R extends { outputType: infer O }
     ? O extends "string"
       ? string
-      : O extends "integer"
+      : O extends "integer" | "number"
         ? number
         : O extends "boolean"
           ? boolean

@@ -118,11 +118,12 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
   const fns = functions.filter((f) => !f.filterable || f.arrayForm);
   const items = [...new Set(fns.map((f) => f.item))].sort();
   const arrayForms = fns.some((f) => f.arrayForm);
+  const withArgs = fns.some((f) => !f.listKey && f.inputs.some((i) => i.name !== "id"));
   const out = [
     "// Generated from provider/functions/reference.ts by `npm run gen:schema`: do not edit.",
     'import * as pulumi from "@pulumi/pulumi";',
     `import { afterDependencies, ${arrayForms ? "checkFieldNames, " : ""}runFunction, type ReadOptions, type ReadOutputOptions } from "./invoke";`,
-    `import type { ${[...(arrayForms ? ["Filter", "Inputs"] : []), ...items].join(", ")} } from "./lookups";`,
+    `import type { ${[...(arrayForms ? ["Filter"] : []), ...(arrayForms || withArgs ? ["Inputs"] : []), ...items].join(", ")} } from "./lookups";`,
     "",
     "export type { ReadOptions, ReadOutputOptions };",
     "",
@@ -153,6 +154,22 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
         doc(`${fn.description} The Output form.`),
         `export function ${fn.name}Output(opts?: ReadOutputOptions): pulumi.Output<${fn.item}> {`,
         `  return afterDependencies(opts).apply(() => ${fn.name}(opts));`,
+        "}",
+        "",
+      );
+    } else if (fn.inputs.some((f) => f.name !== "id")) {
+      // One item from arguments (getPrice): `getX(args, opts)`, and the Output form taking Inputs.
+      out.push(
+        `export interface ${U}Args {`,
+        ...fn.inputs.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
+        "}",
+        doc(fn.description),
+        `export async function ${fn.name}(args: ${U}Args, opts?: ReadOptions): Promise<${fn.item}> {`,
+        `  return (await runFunction("${fn.name}", { ...args }, opts)) as unknown as ${fn.item};`,
+        "}",
+        doc(`${fn.description} The Output form.`),
+        `export function ${fn.name}Output(args: Inputs<${U}Args>, opts?: ReadOutputOptions): pulumi.Output<${fn.item}> {`,
+        `  return pulumi.all([pulumi.output(args), afterDependencies(opts)]).apply(([a]) => ${fn.name}(a as ${U}Args, opts));`,
         "}",
         "",
       );

@@ -158,11 +158,25 @@ test("an instance deployed from an image, changed field by field: every plan hol
   then({ image: "compute/ubuntu24.04", rebuildOnImageChange: true, swapSize: undefined }); // a rebuild makes a 512 MB swap disk
   then({ tags: undefined, group: undefined, watchdogEnabled: undefined });
   const { id, outs } = await lifecycle("Instance", "web", steps, (i, planned, olds) => {
-    if (i === 0) expect(planned).toMatchObject({ label: "plan-web", region: "us-east", swapSize: 512, status: UNKNOWN, ipv4: UNKNOWN });
+    // Its price known at preview (c1-standard-2 in us-east: the type's default price, no add-on).
+    if (i === 0)
+      expect(planned).toMatchObject({
+        label: "plan-web",
+        region: "us-east",
+        swapSize: 512,
+        status: UNKNOWN,
+        ipv4: UNKNOWN,
+        hourlyPrice: 0.018,
+        monthlyPrice: 13.14,
+      });
     // A tag change leaves the addresses, the specs and the status known.
     if (i === 1) expect(planned).toMatchObject({ ipv4: olds.ipv4, specs: olds.specs, status: olds.status, updated: UNKNOWN });
     if (i === 4) expect(planned).toMatchObject({ status: "offline", booted: false, specs: olds.specs, updated: olds.updated });
-    if (i === 6) expect(planned).toMatchObject({ specs: UNKNOWN, hostUuid: UNKNOWN, ipv4: olds.ipv4 });
+    // A resize shows its price change (c1-standard-4: 26.28 a month); the backup service adds its add-on's 6.57.
+    if (i === 6) expect(planned).toMatchObject({ specs: UNKNOWN, hostUuid: UNKNOWN, ipv4: olds.ipv4, monthlyPrice: 26.28, hourlyPrice: 0.036 });
+    if (i === 6) expect(olds.monthlyPrice).toBe(13.14);
+    if (i === 7) expect(planned).toMatchObject({ monthlyPrice: 32.85, hourlyPrice: 0.045 });
+    if (i === 8) expect(planned).toMatchObject({ monthlyPrice: 32.85 });
   });
   await plugin.del("Instance", id, outs);
 });
@@ -245,6 +259,9 @@ test("databases: an allow-list change keeps the hosts, the port and the credenti
         expect(planned.allowList).toEqual(["10.0.0.1/32", "10.0.0.2/32"]);
       }
       if (i === 4) expect([unknown(planned.password), planned.username]).toEqual([true, olds.username]);
+      // A one-node MySQL cluster of c1-standard-2 costs 30 a month (/databases/types), of c1-standard-4 60.
+      if (i === 0) expect(planned).toMatchObject({ hourlyPrice: 0.045, monthlyPrice: 30 });
+      if (i === 3) expect([olds.monthlyPrice, planned.monthlyPrice]).toEqual([30, 60]);
     },
   );
   const snap = await lifecycle("MysqlDatabaseSnapshot", "snap", [{ databaseId: my.id, label: "plansnap" }]);

@@ -2,7 +2,8 @@ import { defineResource, type ResourceDefinition } from "../../definition";
 import { fromApi, updateBody } from "../../model/mapping";
 import { say } from "../../lifecycle/steps";
 import type { CheckFailure } from "../../model/check";
-import { convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
+import { containsUnknown, convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
+import { loadPrices, priceOutputs } from "../prices";
 import { active, databaseSpec, type DatabaseApi, type DatabaseFields, type Engine } from "./table";
 import { restoreBackup, restoringRefusal, rotatePassword } from "./steps";
 import { typeDisk } from "../instance-types";
@@ -52,7 +53,9 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
     },
     sdk: { file: engine === "mysql" ? "mysqlDatabase" : "postgresDatabase", ...(engine === "mysql" ? { argsAliases: ["DatabaseArgs"] } : {}) },
     hooks: {
-      validate(news) {
+      async validate(news, _olds, { program }, client) {
+        // The prices its plan gives at preview (read once per session).
+        await loadPrices(program, client());
         const failures: CheckFailure[] = [];
         const size = news.clusterSize ?? 1;
         const repl = news.replicationType;
@@ -137,13 +140,21 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         return ctx.latest ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)));
       },
       mapOutputs: outputsOf,
+      /** preview: its price, from the catalogue its check read (the type and cluster size it will have). */
+      plan({ program, news }, outs) {
+        // One node unless said (the API's default).
+        const size = typeof outs.clusterSize === "number" ? outs.clusterSize : news.clusterSize === undefined ? 1 : undefined;
+        if (program.prices && typeof outs.type === "string" && typeof size === "number" && !containsUnknown(outs.type)) {
+          Object.assign(outs, priceOutputs(program.prices.database(outs.type, engine, size)));
+        }
+      },
       /**
        * The credentials and certificate, read when the cluster is active on create and refresh; an update
        * keeps the ones it has (it cannot change them; refresh sees a reset made elsewhere).
        */
-      async extraOutputs(c, api, inputs, { op, olds: old }) {
+      async extraOutputs(c, api, inputs, { op, olds: old, program }) {
         const id = String(api.id);
-        const outs: OutputsOf<DatabaseFields> = {};
+        const outs: OutputsOf<DatabaseFields> = priceOutputs((await loadPrices(program, c))?.database(api.type, engine, Number(api.cluster_size ?? 1)));
         if (api.status === "active" && (op !== "update" || old.password === undefined)) {
           const [cred, ssl] = await Promise.all([
             c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),

@@ -3,6 +3,7 @@ import { addressOrRangeError } from "../../../api/network";
 import { checkLength, labelBounds } from "../../../api/text";
 import { type StatusWait } from "../../lifecycle/steps";
 import { backupIdInput, rule, table } from "../../model/table";
+import { priceFields } from "../price-catalog";
 export type Engine = "mysql" | "postgresql";
 
 export interface DatabaseApi {
@@ -196,6 +197,7 @@ export function databaseSpec(engine: Engine) {
       { name: "caCertificate", kind: "output", secret: true, description: "The base64 CA certificate (secret)." },
       { name: "created", kind: "output", description: "When the cluster was created." },
       { name: "updated", kind: "output", changesWith: ["label", "allowList", "type", "updates", "restoreBackupId"], description: "When it last changed." },
+      ...priceFields("the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`)", ["type", "clusterSize"]),
     ],
     timeouts: { defaults: { create: "60m", update: "30m", delete: "20m" } },
     waitCreated: active("to be active"),

@@ -15,6 +15,7 @@ import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap
 import { instanceSpec, type InstanceApi, type InstanceFields } from "./table";
 import { updateInstance } from "./update";
 import { SETTLED, settled } from "./table";
+import { loadPrices, priceOutputs } from "../prices";
 import { resource, ref, obj, REGION, TYPE, IMAGE, PUBLIC_KEY } from "../example-parents";
 
 export { instanceSpec, type InstanceApi } from "./table";
@@ -64,7 +65,9 @@ export const instance = defineResource({
   lookup: { name: "getInstances", scope: "`computes:read_only`", listKey: "instances", description: "The instances of the account, filtered and ordered." },
   sdk: { file: "instance" },
   hooks: {
-    async validate(news, olds, _checked, client) {
+    async validate(news, olds, { program }, client) {
+      // The prices its plan gives at preview (read once per session).
+      await loadPrices(program, client());
       const failures: CheckFailure[] = [];
       const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
       if (news.cloneFrom !== undefined) {
@@ -171,7 +174,7 @@ export const instance = defineResource({
 
     /** The boot profile's interfaces and the swap disk's size, read on create and refresh (an update reports its own). */
     async extraOutputs(c, api, props, { op, program }) {
-      const extra: OutputsOf<InstanceFields> = {};
+      const extra: OutputsOf<InstanceFields> = priceOutputs((await loadPrices(program, c))?.instance(api.type, String(api.region), api.backups.enabled));
       if (op === "update") return extra;
       const id = String(api.id);
       if (op === "create" && props.interfaces !== undefined) {
@@ -202,7 +205,19 @@ export const instance = defineResource({
      * preview: what the steps above set. A create: the generated password (unknown), the swap disk asked for,
      * the power state it waits for. An update: the power state step 7 leaves, and what a rebuild makes anew.
      */
-    plan({ op, olds, news, changed }, outs) {
+    plan({ op, olds, news, changed, program }, outs) {
+      // Its price, from the catalogue its check read: the type, region and backup service it will have (the
+      // API enables backups only when asked).
+      const backups = typeof outs.backupsEnabled === "boolean" ? outs.backupsEnabled : op === "create" && news.backupsEnabled === undefined ? false : undefined;
+      if (
+        program.prices &&
+        typeof outs.type === "string" &&
+        typeof outs.region === "string" &&
+        backups !== undefined &&
+        !containsUnknown([outs.type, outs.region])
+      ) {
+        Object.assign(outs, priceOutputs(program.prices.instance(outs.type, outs.region, backups)));
+      }
       const deploys = news.image !== undefined || news.scriptId !== undefined;
       if (op === "create") {
         if (deploys && news.rootPass === undefined) outs.rootPass = UNKNOWN;

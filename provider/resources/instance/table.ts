@@ -9,6 +9,7 @@ import { madeSince, rule, table, type StatusWait } from "../../model/table";
 import { cloneFromInput } from "./clone";
 import { INTERFACE_KEYS, interfacesInput } from "./interfaces";
 import { restoreInput } from "./restore";
+import { priceFields } from "../price-catalog";
 
 /** A deployment script's inputs (`scriptData`): an object of at most the API's characters as JSON. */
 export const scriptDataInput = z
@@ -340,6 +341,11 @@ export const instanceSpec = table<InstanceApi>()({
       changesWith: ["label", "group", "tags", "alerts", "watchdogEnabled", "backupSchedule", "type", "image", "restore"],
       description: "When it last changed.",
     },
+    ...priceFields("its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`", [
+      "type",
+      "region",
+      "backupsEnabled",
+    ]),
   ],
   timeouts: {
     defaults: { create: "15m", update: "60m", delete: "10m" },

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ApiClient } from "../transport/client";
+import { readPriceCatalog } from "../resources/prices";
+import { costReport, markdown } from "./report";
+
+const USAGE = `usage: compute-cost --preview FILE [--state FILE] [--api-url URL] [--format markdown|json] [--out FILE] [--fail-over AMOUNT]
+
+The monthly cost of a stack before and after a change, and each resource that changes it, priced by the API's
+catalogue (no token needed). Reads what the CLI writes, so it serves programs in every language.
+
+  --preview FILE     the output of \`pulumi preview --json\` (- for standard input)
+  --state FILE       the output of \`pulumi stack export\`: the resources the preview leaves alone (without it,
+                     the totals hold only the resources the preview lists)
+  --api-url URL      the API to read prices from, ending in /v4 (default: COMPUTE_API_URL, else the stack's
+                     compute:apiUrl as the preview's JSON shows it)
+  --format F         markdown (default; for a pull request's comment) or json
+  --out FILE         write the report there too (the report is printed either way)
+  --fail-over AMOUNT exit 1, saying so, when the stack's monthly cost after the change is over AMOUNT (US dollars)
+  -h, --help         this text
+
+Exit status: 0; 1 over the budget of --fail-over; 2 a wrong argument or an unreadable input.`;
+
+function fail(message: string): never {
+  process.stderr.write(`compute-cost: ${message}\n`);
+  process.exit(2);
+}
+
+function readJson(file: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
+  } catch (e) {
+    fail(`${what} ${file}: ${(e as Error).message}`);
+  }
+}
+
+async function main(): Promise<void> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        preview: { type: "string" },
+        state: { type: "string" },
+        "api-url": { type: "string" },
+        format: { type: "string", default: "markdown" },
+        out: { type: "string" },
+        "fail-over": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    process.stderr.write(`compute-cost: ${(e as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (typeof values.preview !== "string") {
+    process.stderr.write(`compute-cost: --preview is required\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (values.format !== "markdown" && values.format !== "json") fail(`--format: markdown or json, not ${String(values.format)}`);
+  const budget = values["fail-over"] === undefined ? undefined : Number(values["fail-over"]);
+  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0)) fail(`--fail-over: an amount in US dollars, not ${String(values["fail-over"])}`);
+  const preview = readJson(values.preview, "--preview") as { steps?: []; config?: Record<string, unknown> };
+  if (!preview || typeof preview !== "object" || !Array.isArray(preview.steps))
+    fail(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps)`);
+  const state = typeof values.state === "string" ? (readJson(values.state, "--state") as { deployment?: { resources?: [] } }) : undefined;
+  if (state && !Array.isArray(state.deployment?.resources ?? [])) fail(`--state ${String(values.state)}: not the JSON of \`pulumi stack export\``);
+  const fromStack = preview.config?.["compute:apiUrl"];
+  const apiUrl = (values["api-url"] as string | undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
+  if (!apiUrl) fail("no API URL: give --api-url, or set COMPUTE_API_URL (the stack's compute:apiUrl is read from the preview when it is set)");
+  let catalog;
+  try {
+    catalog = await readPriceCatalog(new ApiClient({ baseUrl: apiUrl, token: "", retry: { retries: 2 } }));
+  } catch (e) {
+    fail(`cannot read the price catalogue from ${apiUrl}: ${(e as Error).message}`);
+  }
+  const report = costReport(catalog, preview, state);
+  const text = values.format === "json" ? JSON.stringify(report, null, 2) + "\n" : markdown(report);
+  process.stdout.write(text);
+  if (typeof values.out === "string") writeFileSync(values.out, text);
+  if (budget !== undefined && report.after.monthly > budget) {
+    process.stderr.write(
+      `compute-cost: the stack's monthly cost after the change, $${report.after.monthly.toFixed(2)}, is over the budget of $${budget.toFixed(2)}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+void main();

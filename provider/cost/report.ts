@@ -1,0 +1,159 @@
+import { UNKNOWN } from "../model/unknown";
+import type { Price, PriceCatalog } from "../resources/price-catalog";
+
+/**
+ * The cost report of a change (`npx compute-cost`): the stack's monthly cost before and after a `pulumi
+ * preview`, from the CLI's JSON (`pulumi preview --json`: each step's old and new state) and the stack's state
+ * (`pulumi stack export`: the resources the preview does not list, which it leaves as they are), each resource
+ * priced by the API's catalogue as its `hourlyPrice`/`monthlyPrice` outputs are (provider/resources/prices.ts).
+ * Any language's program: it reads only what the engine records.
+ */
+
+/** A resource as the CLI's JSON records it. */
+interface Recorded {
+  urn: string;
+  type: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  delete?: boolean;
+}
+
+interface Step {
+  op: string;
+  urn: string;
+  oldState?: Recorded;
+  newState?: Recorded;
+}
+
+/** What a resource costs before and after, `null` where the program does not know its type yet. */
+export interface ResourceCost {
+  urn: string;
+  name: string;
+  type: string;
+  /** The preview's operation, or `same` for a resource of the state the preview leaves alone. */
+  op: string;
+  /** What it is, in words (`c1-standard-2 in us-east, with backups`). */
+  what: string;
+  before: Price | null;
+  after: Price | null;
+}
+
+export interface CostReport {
+  currency: "USD";
+  before: Price;
+  after: Price;
+  delta: Price;
+  resources: ResourceCost[];
+  /** Resources whose price after the change the preview does not know (an input that waits on another resource). */
+  unknown: string[];
+  /** Whether the state was read: without it, the totals hold only the resources the preview lists. */
+  complete: boolean;
+}
+
+const KINDS = ["Instance", "MysqlDatabase", "PostgresDatabase"] as const;
+type Kind = (typeof KINDS)[number];
+
+/** The priced kind of a resource type: the plugin's (`compute:index:Instance`) or the dynamic classes' (`pulumi-nodejs:dynamic/compute:Instance`). */
+export function kindOf(type: string): Kind | undefined {
+  const m = /(?:^compute:index|\/compute):(\w+)$/.exec(type);
+  return KINDS.find((k) => k === m?.[1]);
+}
+
+const ZERO: Price = { hourly: 0, monthly: 0 };
+const exact = (n: number) => Math.round(n * 1e6) / 1e6;
+const sum = (ps: Price[]): Price => ({ hourly: exact(ps.reduce((a, p) => a + p.hourly, 0)), monthly: exact(ps.reduce((a, p) => a + p.monthly, 0)) });
+const minus = (a: Price, b: Price): Price => ({ hourly: exact(a.hourly - b.hourly), monthly: exact(a.monthly - b.monthly) });
+const isUnknown = (v: unknown) => v === UNKNOWN;
+
+/**
+ * The values a price reads, layer over layer (the last wins): what the state recorded (its outputs, what the
+ * resource is, over its inputs), then a step's planned outputs (a plugin's preview plans them; one not known
+ * yet counts for nothing), then the step's inputs (unknown there means unknown).
+ */
+function valuesOf(old: Recorded | undefined, next: Recorded | undefined): Record<string, unknown> {
+  const v: Record<string, unknown> = { ...old?.inputs, ...old?.outputs };
+  for (const [k, x] of Object.entries(next?.outputs ?? {})) if (!isUnknown(x)) v[k] = x;
+  return Object.assign(v, next?.inputs);
+}
+
+/** A resource's price from its values. */
+function priceOf(catalog: PriceCatalog, kind: Kind, v: Record<string, unknown>): { price: Price | null; what: string } {
+  const type = v.type;
+  if (typeof type !== "string" || isUnknown(type) || isUnknown(v.region)) return { price: null, what: "its type is not known yet" };
+  if (kind === "Instance") {
+    const region = String(v.region);
+    const backups = v.backupsEnabled ?? false;
+    if (isUnknown(backups)) return { price: null, what: `${type} in ${region}, backups not known yet` };
+    const what = `${type} in ${region}${backups === true ? ", with backups" : ""}`;
+    return { price: catalog.instance(type, region, backups === true) ?? null, what };
+  }
+  const size = v.clusterSize ?? 1;
+  const engine = kind === "MysqlDatabase" ? "mysql" : "postgresql";
+  if (typeof size !== "number") return { price: null, what: `${type}, cluster size not known yet` };
+  return { price: catalog.database(type, engine, size) ?? null, what: `${type}, ${size} node${size === 1 ? "" : "s"} of ${engine}` };
+}
+
+const NEW_OPS = new Set(["create", "update", "replace", "create-replacement", "same", "import", "import-replacement"]);
+const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
+/**
+ * The report: every priced resource of the state and of the preview, before and after. `preview` is the
+ * parsed `pulumi preview --json`; `state` the parsed `pulumi stack export` (optional).
+ */
+export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, state?: { deployment?: { resources?: Recorded[] } }): CostReport {
+  const stepsByUrn = new Map<string, Step[]>();
+  for (const s of preview.steps ?? []) stepsByUrn.set(s.urn, [...(stepsByUrn.get(s.urn) ?? []), s]);
+  const existing = new Map<string, Recorded>();
+  for (const r of state?.deployment?.resources ?? []) if (!r.delete && kindOf(r.type)) existing.set(r.urn, r);
+  const urns = [...new Set([...existing.keys(), ...stepsByUrn.keys()])];
+  const resources: ResourceCost[] = [];
+  const unknown: string[] = [];
+  for (const urn of urns) {
+    const steps = stepsByUrn.get(urn) ?? [];
+    const old = existing.get(urn) ?? steps.find((s) => s.oldState)?.oldState;
+    const next = steps.find((s) => NEW_OPS.has(s.op) && s.newState)?.newState;
+    const type = next?.type ?? old?.type ?? "";
+    const kind = kindOf(type);
+    if (!kind) continue;
+    const before = old ? priceOf(catalog, kind, valuesOf(old, undefined)) : undefined;
+    const op = steps.find((s) => s.op !== "same")?.op ?? "same";
+    // An update keeps what its inputs leave out; a replacement is made anew from its inputs alone.
+    const after = op === "same" ? before : next ? priceOf(catalog, kind, valuesOf(op === "update" ? old : undefined, next)) : undefined;
+    if (next && after?.price === null) unknown.push(nameOf(urn));
+    resources.push({
+      urn,
+      name: nameOf(urn),
+      type,
+      op,
+      what: after?.what ?? before?.what ?? "",
+      before: before ? before.price : ZERO,
+      after: after ? after.price : ZERO,
+    });
+  }
+  const total = (pick: (r: ResourceCost) => Price | null) => sum(resources.map(pick).filter((p): p is Price => p !== null));
+  const before = total((r) => r.before);
+  const after = total((r) => r.after);
+  return { currency: "USD", before, after, delta: minus(after, before), resources, unknown, complete: state !== undefined };
+}
+
+const dollars = (n: number) => `$${n.toFixed(2)}`;
+const signed = (n: number) => (n > 0 ? `+${dollars(n)}` : n < 0 ? `-${dollars(-n)}` : dollars(0));
+const cell = (p: Price | null) => (p === null ? "not known yet" : dollars(p.monthly));
+
+/** The report as Markdown, for a pull request's comment: the totals, then each resource whose cost changes. */
+export function markdown(r: CostReport): string {
+  const lines = [`### Monthly cost: ${dollars(r.before.monthly)} → ${dollars(r.after.monthly)} (${signed(r.delta.monthly)})`, ""];
+  const changed = r.resources.filter((x) => x.before === null || x.after === null || x.before.monthly !== x.after.monthly);
+  if (changed.length) {
+    lines.push("| Resource | Change | What | Before | After | Delta |", "|---|---|---|---:|---:|---:|");
+    for (const x of changed) {
+      const delta = x.before && x.after ? signed(exact(x.after.monthly - x.before.monthly)) : "";
+      lines.push(`| ${x.name} (${x.type.slice(x.type.lastIndexOf(":") + 1)}) | ${x.op} | ${x.what} | ${cell(x.before)} | ${cell(x.after)} | ${delta} |`);
+    }
+  } else lines.push("No resource's cost changes.");
+  lines.push("");
+  if (r.unknown.length) lines.push(`Not counted after the change (a price that depends on a value the preview does not know): ${r.unknown.join(", ")}.`);
+  if (!r.complete) lines.push("Totals of the resources this preview lists only: give `--state` (`pulumi stack export`) for the whole stack's.");
+  lines.push(`Prices per month in US dollars from the API's catalogue; ${r.resources.length} priced resource${r.resources.length === 1 ? "" : "s"}.`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,148 @@
+/**
+ * The cost report (`npx compute-cost`, provider/cost/) on real previews through the plain CLI: a YAML
+ * program on the plugin, changed step by step (create, resize, add backups, delete, replace); each preview's
+ * JSON and the stack's export read by the command as a pipeline runs it, its figures held to the catalogue's
+ * prices (emulator/data/catalog.json) summed by hand; a resize's preview through the plugin shows the price
+ * change in the diff; `--fail-over` gates a budget.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import type { Emulator } from "../../emulator/server";
+import { emulator } from "../helpers/emulator";
+import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
+import { TestStack } from "../helpers/pulumi";
+
+jest.setTimeout(300_000);
+const ROOT = path.resolve(__dirname, "..", "..");
+const COST = path.join(ROOT, "dist", "provider", "cost", "cli.js");
+
+let emu: Emulator;
+let plugin: AcquiredPlugin;
+let stack: TestStack;
+const dir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-cost-"));
+
+/** The program: an instance and a MySQL cluster, as the step gives them (a resource left out is deleted). */
+function program(web: { type: string; backups: boolean } | undefined, db: { region: string } | undefined): void {
+  const lines = ["name: cost-e2e", "runtime: yaml", "resources:"];
+  const options = [
+    "    options:",
+    `      version: ${PLUGIN_VERSION}`,
+    `      pluginDownloadURL: https://github.com/pulumi-compute/pulumi-compute/releases/download/v${PLUGIN_VERSION}/`,
+  ];
+  if (web)
+    lines.push(
+      "  web:",
+      "    type: compute:index:Instance",
+      "    properties:",
+      "      region: us-east",
+      `      type: ${web.type}`,
+      `      backupsEnabled: ${web.backups}`,
+      ...options,
+    );
+  if (db)
+    lines.push(
+      "  db:",
+      "    type: compute:index:MysqlDatabase",
+      "    properties:",
+      `      region: ${db.region}`,
+      "      type: c1-standard-2",
+      "      engine: mysql/8.0.35",
+      ...options,
+    );
+  // The instance's price as a stack output: a preview shows its change.
+  if (web) lines.push("outputs:", "  webMonthly: ${web.monthlyPrice}");
+  writeFileSync(path.join(dir, "Pulumi.yaml"), lines.join("\n") + "\n");
+}
+
+/** `pulumi preview --json` and `pulumi stack export` written to files, then the command on them, as a pipeline runs it. */
+async function report(args: string[] = []): Promise<{ code: number; stdout: string; stderr: string; json: any; markdown: string }> {
+  const preview = await stack.run("preview");
+  expect([preview.code, preview.stderr]).toEqual([0, expect.anything()]);
+  writeFileSync(path.join(dir, "preview.json"), preview.stdout);
+  const exported = await stack.run("export");
+  writeFileSync(path.join(dir, "state.json"), exported.stdout);
+  const run = (format: string, more: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      [COST, "--preview", path.join(dir, "preview.json"), "--state", path.join(dir, "state.json"), "--format", format, ...more],
+      {
+        env: { ...process.env, COMPUTE_API_URL: emu.url },
+      },
+    ).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  const md = await run("markdown", args);
+  const js = await run("json", []);
+  return { code: md.code, stdout: md.stdout, stderr: md.stderr, json: JSON.parse(js.stdout), markdown: md.stdout };
+}
+
+const monthly = (r: any) => Object.fromEntries(r.resources.map((x: any) => [x.name, [x.op, x.before?.monthly ?? null, x.after?.monthly ?? null]]));
+
+beforeAll(async () => {
+  emu = await emulator();
+  emu.timing.speed = 0.01;
+  plugin = await acquirePlugin();
+  program({ type: "c1-standard-2", backups: false }, { region: "us-east" });
+  stack = new TestStack(dir, `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token }, env: plugin.env });
+});
+afterAll(async () => {
+  stack?.cleanup();
+  await plugin?.cleanup();
+  await emu?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("create, resize, add backups, delete, replace: each preview's cost, summed by hand from the catalogue", async () => {
+  // Create: c1-standard-2 in us-east 13.14 a month; a one-node MySQL cluster of c1-standard-2 30.
+  const created = await report();
+  expect(monthly(created.json)).toEqual({ web: ["create", 0, 13.14], db: ["create", 0, 30] });
+  expect([created.json.before.monthly, created.json.after.monthly, created.json.delta.monthly]).toEqual([0, 43.14, 43.14]);
+  expect(created.markdown.split("\n")[0]).toBe("### Monthly cost: $0.00 → $43.14 (+$43.14)");
+  await stack.ok("up");
+  // The outputs the up recorded are the catalogue's prices too.
+  const web = stack.resources().find((r) => r.type === "compute:index:Instance");
+  expect([web?.outputs?.hourlyPrice, web?.outputs?.monthlyPrice]).toEqual([0.018, 13.14]);
+
+  // Resize: c1-standard-4 is 26.28; the cluster, left alone, is counted from the state.
+  program({ type: "c1-standard-4", backups: false }, { region: "us-east" });
+  const resized = await report();
+  expect(monthly(resized.json)).toEqual({ web: ["update", 13.14, 26.28], db: ["same", 30, 30] });
+  expect([resized.json.before.monthly, resized.json.after.monthly]).toEqual([43.14, 56.28]);
+  expect(resized.markdown).toContain("| web (Instance) | update | c1-standard-4 in us-east | $13.14 | $26.28 | +$13.14 |");
+  // The plugin's preview shows the price change (an exact preview: the planned output, known).
+  const diff = await stack.run("preview", { flags: ["--diff"] });
+  expect(diff.stdout).toMatch(/~ webMonthly: 13\.14 => 26\.28/);
+
+  // Add backups: the add-on of c1-standard-2 is 3.29.
+  program({ type: "c1-standard-2", backups: true }, { region: "us-east" });
+  const backups = await report();
+  expect(monthly(backups.json).web).toEqual(["update", 13.14, 16.43]);
+  expect(backups.json.after.monthly).toBe(46.43);
+
+  // Delete the instance.
+  program(undefined, { region: "us-east" });
+  const deleted = await report();
+  expect(monthly(deleted.json)).toEqual({ web: ["delete", 13.14, 0], db: ["same", 30, 30] });
+  expect([deleted.json.after.monthly, deleted.json.delta.monthly]).toEqual([30, -13.14]);
+  expect(deleted.markdown.split("\n")[0]).toBe("### Monthly cost: $43.14 → $30.00 (-$13.14)");
+
+  // Replace the cluster (a new region): the same price after.
+  program({ type: "c1-standard-2", backups: false }, { region: "eu-central" });
+  const replaced = await report();
+  expect(monthly(replaced.json)).toEqual({ web: ["same", 13.14, 13.14], db: [expect.stringMatching(/replace/), 30, 30] });
+  expect(replaced.json.delta.monthly).toBe(0);
+  expect(replaced.markdown).toContain("No resource's cost changes.");
+});
+
+test("--fail-over: a budget gate that fails the job when the cost after is over it, and passes at or under", async () => {
+  program({ type: "c1-standard-4", backups: true }, { region: "us-east" });
+  // 26.28 + 6.57 + 30 = 62.85
+  const over = await report(["--fail-over", "60"]);
+  expect([over.code, over.stderr.trim()]).toEqual([1, "compute-cost: the stack's monthly cost after the change, $62.85, is over the budget of $60.00"]);
+  expect(over.markdown.split("\n")[0]).toBe("### Monthly cost: $43.14 → $62.85 (+$19.71)");
+  expect((await report(["--fail-over", "62.85"])).code).toBe(0);
+});
