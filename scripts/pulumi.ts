@@ -212,7 +212,8 @@ export class Project {
         args = [op, "--yes", ...common, ...flags];
         break;
       case "preview":
-        args = ["preview", ...common, ...(flags.includes("--diff") ? [] : ["--json"]), ...flags];
+        // A policy pack's findings are printed as text only (the JSON leaves them out).
+        args = ["preview", ...common, ...(flags.includes("--diff") || flags.includes("--policy-pack") ? [] : ["--json"]), ...flags];
         break;
       case "import":
         args = ["import", "--yes", ...common, ...flags];

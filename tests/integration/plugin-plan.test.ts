@@ -178,6 +178,11 @@ test("an instance deployed from an image, changed field by field: every plan hol
     if (i === 7) expect(planned).toMatchObject({ monthlyPrice: 32.85, hourlyPrice: 0.045 });
     if (i === 8) expect(planned).toMatchObject({ monthlyPrice: 32.85 });
   });
+  // A refresh prices it anew from the catalogue: a state without the prices (a release before them) gets them.
+  const { hourlyPrice, monthlyPrice, ...older } = outs;
+  expect([hourlyPrice, monthlyPrice]).toEqual([0.045, 32.85]);
+  const refreshed = await plugin.read("Instance", id, older, steps[steps.length - 1]);
+  expect([refreshed.outs.hourlyPrice, refreshed.outs.monthlyPrice]).toEqual([0.045, 32.85]);
   await plugin.del("Instance", id, outs);
 });
 
