@@ -15,6 +15,8 @@ import {
   getKernel,
   getKernels,
   getKernelsOutput,
+  getPrice,
+  getPriceOutput,
   getProfileGrants,
   getProfileGrantsOutput,
   getRegion,
@@ -247,6 +249,23 @@ test("single lookups, with slash ids, and a clear error when missing", async () 
   expect((await getKernel("compute/grub2", o)).label).toBe("GRUB 2");
   expect((await getImage("compute/debian12", o)).createdBy).toBe("compute");
   await expect(getRegion("mars-1", o)).rejects.toThrow("region mars-1 not found");
+});
+
+test("getPrice: a type's price in a region, with the backups add-on, or a database cluster's, summed from the catalogue", async () => {
+  // c1-standard-2 in ap-south: the region's own 0.0216 / 15.77, and its add-on's there, 0.0054 / 3.94.
+  expect(await getPrice({ type: "c1-standard-2", region: "ap-south", backupsEnabled: true }, o)).toEqual({ hourly: 0.027, monthly: 19.71 });
+  // Elsewhere the type's default price, 0.018 / 13.14, with the default add-on's, 0.0045 / 3.29.
+  expect(await getPrice({ type: "c1-standard-2", region: "us-east" }, o)).toEqual({ hourly: 0.018, monthly: 13.14 });
+  expect(await value(getPriceOutput({ type: "c1-standard-2", region: pulumi.output("us-east"), backupsEnabled: true }, o))).toEqual({
+    hourly: 0.0225,
+    monthly: 16.43,
+  });
+  // A three-node PostgreSQL cluster of g6-standard-2: 140 a month (/databases/types).
+  expect(await getPrice({ type: "g6-standard-2", region: "us-east", engine: "postgresql", clusterSize: 3 }, o)).toEqual({ hourly: 0.21, monthly: 140 });
+  await expect(getPrice({ type: "c9-none", region: "us-east" }, o)).rejects.toThrow(
+    "getPrice: type c9-none is not in the API's catalogue of instance types (getTypes lists them)",
+  );
+  await expect(getPrice({ type: "g6-standard-2", region: "us-east", engine: "mysql", clusterSize: 2 }, o)).resolves.toEqual({ hourly: 0.15, monthly: 100 });
 });
 
 test("without an API URL the error says how to set one", async () => {

@@ -103,6 +103,8 @@ type Instance struct {
 	HasUserData pulumi.BoolOutput `pulumi:"hasUserData"`
 	// The host machine (a resize migrates the instance to another).
 	HostUuid pulumi.StringOutput `pulumi:"hostUuid"`
+	// What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	HourlyPrice pulumi.Float64PtrOutput `pulumi:"hourlyPrice"`
 	// `kvm`.
 	Hypervisor pulumi.StringOutput `pulumi:"hypervisor"`
 	// Image to deploy (`compute/...` or `private/...`). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange` (the disks are erased either way).
@@ -119,6 +121,8 @@ type Instance struct {
 	Metadata InstanceMetadataPtrOutput `pulumi:"metadata"`
 	// How a `type` change migrates: `cold` (default; shuts down first) or `warm`.
 	MigrationType pulumi.StringPtrOutput `pulumi:"migrationType"`
+	// What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	MonthlyPrice pulumi.Float64PtrOutput `pulumi:"monthlyPrice"`
 	// Add a private IPv4 address. Create-only.
 	PrivateIp pulumi.BoolPtrOutput `pulumi:"privateIp"`
 	// Rebuild in place (same id and addresses, disks erased) instead of replacing the instance when `image` changes.
@@ -467,6 +471,11 @@ func (o InstanceOutput) HostUuid() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.HostUuid }).(pulumi.StringOutput)
 }
 
+// What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o InstanceOutput) HourlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.Float64PtrOutput { return v.HourlyPrice }).(pulumi.Float64PtrOutput)
+}
+
 // `kvm`.
 func (o InstanceOutput) Hypervisor() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Hypervisor }).(pulumi.StringOutput)
@@ -505,6 +514,11 @@ func (o InstanceOutput) Metadata() InstanceMetadataPtrOutput {
 // How a `type` change migrates: `cold` (default; shuts down first) or `warm`.
 func (o InstanceOutput) MigrationType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.MigrationType }).(pulumi.StringPtrOutput)
+}
+
+// What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o InstanceOutput) MonthlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Instance) pulumi.Float64PtrOutput { return v.MonthlyPrice }).(pulumi.Float64PtrOutput)
 }
 
 // Add a private IPv4 address. Create-only.

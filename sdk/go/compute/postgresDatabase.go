@@ -69,8 +69,12 @@ type PostgresDatabase struct {
 	Engine pulumi.StringOutput `pulumi:"engine"`
 	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts PostgresDatabaseHostsOutput `pulumi:"hosts"`
+	// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	HourlyPrice pulumi.Float64PtrOutput `pulumi:"hourlyPrice"`
 	// 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label pulumi.StringOutput `pulumi:"label"`
+	// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	MonthlyPrice pulumi.Float64PtrOutput `pulumi:"monthlyPrice"`
 	// The root password (secret), read again on refresh.
 	Password pulumi.StringOutput `pulumi:"password"`
 	// Any value (a date, a counter): a new value resets the root credentials in place (a new random `password`, read back as the secret output), so a rotation is one config change. Left out or removed, nothing is reset. Refused while the cluster restores a backup (a reset then would leave it failed).
@@ -308,9 +312,19 @@ func (o PostgresDatabaseOutput) Hosts() PostgresDatabaseHostsOutput {
 	return o.ApplyT(func(v *PostgresDatabase) PostgresDatabaseHostsOutput { return v.Hosts }).(PostgresDatabaseHostsOutput)
 }
 
+// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o PostgresDatabaseOutput) HourlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresDatabase) pulumi.Float64PtrOutput { return v.HourlyPrice }).(pulumi.Float64PtrOutput)
+}
+
 // 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 func (o PostgresDatabaseOutput) Label() pulumi.StringOutput {
 	return o.ApplyT(func(v *PostgresDatabase) pulumi.StringOutput { return v.Label }).(pulumi.StringOutput)
+}
+
+// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o PostgresDatabaseOutput) MonthlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresDatabase) pulumi.Float64PtrOutput { return v.MonthlyPrice }).(pulumi.Float64PtrOutput)
 }
 
 // The root password (secret), read again on refresh.

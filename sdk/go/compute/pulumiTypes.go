@@ -4800,6 +4800,8 @@ type InstanceInfo struct {
 	HasUserData *bool `pulumi:"hasUserData"`
 	// The host machine (a resize migrates the instance to another).
 	HostUuid *string `pulumi:"hostUuid"`
+	// What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	HourlyPrice *float64 `pulumi:"hourlyPrice"`
 	// `kvm`.
 	Hypervisor *string `pulumi:"hypervisor"`
 	// The instance's id, as a string (the Pulumi id of the resource: `Instance.get(name, id)`).
@@ -4812,6 +4814,8 @@ type InstanceInfo struct {
 	Ipv6 *string `pulumi:"ipv6"`
 	// 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label *string `pulumi:"label"`
+	// What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	MonthlyPrice *float64 `pulumi:"monthlyPrice"`
 	// Region id (for example `us-east`). Changing it replaces the instance.
 	Region *string `pulumi:"region"`
 	// `disk`, `memory` (MB), `vcpus`, `gpus`, `transfer`, and `acceleratedDevices` where the API reports it (the real API does; the spec's table does not list it).
@@ -4887,6 +4891,11 @@ func (o InstanceInfoOutput) HostUuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InstanceInfo) *string { return v.HostUuid }).(pulumi.StringPtrOutput)
 }
 
+// What it costs an hour: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o InstanceInfoOutput) HourlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceInfo) *float64 { return v.HourlyPrice }).(pulumi.Float64PtrOutput)
+}
+
 // `kvm`.
 func (o InstanceInfoOutput) Hypervisor() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InstanceInfo) *string { return v.Hypervisor }).(pulumi.StringPtrOutput)
@@ -4915,6 +4924,11 @@ func (o InstanceInfoOutput) Ipv6() pulumi.StringPtrOutput {
 // 3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.
 func (o InstanceInfoOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InstanceInfo) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+// What it costs a month: its type's price in its region (the region's own where the catalogue gives one), with the backups add-on's when `backupsEnabled`, from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o InstanceInfoOutput) MonthlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceInfo) *float64 { return v.MonthlyPrice }).(pulumi.Float64PtrOutput)
 }
 
 // Region id (for example `us-east`). Changing it replaces the instance.
@@ -7480,10 +7494,14 @@ type MysqlDatabaseInfo struct {
 	Engine *string `pulumi:"engine"`
 	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts *MysqlDatabaseInfoHosts `pulumi:"hosts"`
+	// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	HourlyPrice *float64 `pulumi:"hourlyPrice"`
 	// The MySQL database's id, as a string (the Pulumi id of the resource: `MysqlDatabase.get(name, id)`).
 	Id string `pulumi:"id"`
 	// 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label *string `pulumi:"label"`
+	// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	MonthlyPrice *float64 `pulumi:"monthlyPrice"`
 	// The port to connect to.
 	Port *int `pulumi:"port"`
 	// Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one).
@@ -7553,6 +7571,11 @@ func (o MysqlDatabaseInfoOutput) Hosts() MysqlDatabaseInfoHostsPtrOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfo) *MysqlDatabaseInfoHosts { return v.Hosts }).(MysqlDatabaseInfoHostsPtrOutput)
 }
 
+// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o MysqlDatabaseInfoOutput) HourlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfo) *float64 { return v.HourlyPrice }).(pulumi.Float64PtrOutput)
+}
+
 // The MySQL database's id, as a string (the Pulumi id of the resource: `MysqlDatabase.get(name, id)`).
 func (o MysqlDatabaseInfoOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfo) string { return v.Id }).(pulumi.StringOutput)
@@ -7561,6 +7584,11 @@ func (o MysqlDatabaseInfoOutput) Id() pulumi.StringOutput {
 // 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 func (o MysqlDatabaseInfoOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MysqlDatabaseInfo) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o MysqlDatabaseInfoOutput) MonthlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseInfo) *float64 { return v.MonthlyPrice }).(pulumi.Float64PtrOutput)
 }
 
 // The port to connect to.
@@ -8441,10 +8469,14 @@ type PostgresDatabaseInfo struct {
 	Engine *string `pulumi:"engine"`
 	// `primary` and `secondary` host names (set when provisioning completes); `standby` where the API names the replicas' host so (its current platform).
 	Hosts *PostgresDatabaseInfoHosts `pulumi:"hosts"`
+	// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	HourlyPrice *float64 `pulumi:"hourlyPrice"`
 	// The PostgreSQL database's id, as a string (the Pulumi id of the resource: `PostgresDatabase.get(name, id)`).
 	Id string `pulumi:"id"`
 	// 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 	Label *string `pulumi:"label"`
+	// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+	MonthlyPrice *float64 `pulumi:"monthlyPrice"`
 	// The port to connect to.
 	Port *int `pulumi:"port"`
 	// Region id (one offering managed databases). Changing it replaces the cluster (a new, empty one).
@@ -8516,6 +8548,11 @@ func (o PostgresDatabaseInfoOutput) Hosts() PostgresDatabaseInfoHostsPtrOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfo) *PostgresDatabaseInfoHosts { return v.Hosts }).(PostgresDatabaseInfoHostsPtrOutput)
 }
 
+// What it costs an hour: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o PostgresDatabaseInfoOutput) HourlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfo) *float64 { return v.HourlyPrice }).(pulumi.Float64PtrOutput)
+}
+
 // The PostgreSQL database's id, as a string (the Pulumi id of the resource: `PostgresDatabase.get(name, id)`).
 func (o PostgresDatabaseInfoOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfo) string { return v.Id }).(pulumi.StringOutput)
@@ -8524,6 +8561,11 @@ func (o PostgresDatabaseInfoOutput) Id() pulumi.StringOutput {
 // 3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.
 func (o PostgresDatabaseInfoOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PostgresDatabaseInfo) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+// What it costs a month: the price of a cluster of `clusterSize` nodes of its type with its engine (the API's `/databases/types`), from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).
+func (o PostgresDatabaseInfoOutput) MonthlyPrice() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PostgresDatabaseInfo) *float64 { return v.MonthlyPrice }).(pulumi.Float64PtrOutput)
 }
 
 // The port to connect to.
@@ -9361,6 +9403,14 @@ func (o PostgresDatabaseUpdatesPtrOutput) WeekOfMonth() pulumi.IntPtrOutput {
 		}
 		return v.WeekOfMonth
 	}).(pulumi.IntPtrOutput)
+}
+
+// What a resource costs, in US dollars.
+type Price struct {
+	// An hour.
+	Hourly *float64 `pulumi:"hourly"`
+	// A month.
+	Monthly *float64 `pulumi:"monthly"`
 }
 
 // The profile of the user the token acts for.
