@@ -58,7 +58,7 @@ export class PriceCatalog {
     if (!t) return undefined;
     const base = inRegion(t, region);
     const addon = t.addons?.backups;
-    return backups && addon ? add(base, inRegion(addon, region)) : add(base, { hourly: 0, monthly: 0 });
+    return backups && addon ? add(base, inRegion(addon, region)) : base;
   }
 
   /** A database cluster of `size` nodes of `type` running `engine`; undefined when the list has no such price. */

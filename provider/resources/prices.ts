@@ -1,13 +1,10 @@
-import type { ApiClient } from "../transport/client";
-import { PriceCatalog } from "./price-catalog";
-
-export { PriceCatalog, priceFields, priceOutputs, type Price, type PriceRow } from "./price-catalog";
-
 /**
  * The API's price catalogue (price-catalog.ts), read once per session when a priced resource is checked, so
  * that its plan (the preview) knows the price without a request, and again by each create, update and
  * refresh that found none.
  */
+import type { ApiClient } from "../transport/client";
+import { PriceCatalog } from "./price-catalog";
 
 /** Reads both lists (every page). */
 export async function readPriceCatalog(client: ApiClient): Promise<PriceCatalog> {

@@ -15,7 +15,8 @@ import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap
 import { instanceSpec, type InstanceApi, type InstanceFields } from "./table";
 import { updateInstance } from "./update";
 import { SETTLED, settled } from "./table";
-import { loadPrices, priceOutputs } from "../prices";
+import { loadPrices } from "../prices";
+import { priceOutputs } from "../price-catalog";
 import { resource, ref, obj, REGION, TYPE, IMAGE, PUBLIC_KEY } from "../example-parents";
 
 export { instanceSpec, type InstanceApi } from "./table";
