@@ -14,6 +14,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
+  // A TypeScript source before the JavaScript compiled beside it (policy/, compiled in place): tests read the source.
+  moduleFileExtensions: ["ts", "js", "json", "node"],
   transform: { "^.+\\.[tj]s$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: { warnOnly: false } }] },
   // p-retry and its dependency are ESM-only: let ts-jest turn them into CommonJS for Jest.
   transformIgnorePatterns: ["/node_modules/(?!(p-retry|is-network-error)/)"],

@@ -93,15 +93,38 @@ export const RULES: Rule[] = [
   },
 ];
 
-/** The priced resources of a stack over a monthly budget: what the message names, or nothing. */
+/**
+ * A resource's monthly price as the engine gives it to a policy: a number, none (not a priced resource), or
+ * "unknown" at preview (CrossGuard's properties throw when a value is not known yet).
+ */
+function monthlyOf(r: Subject): number | "unknown" | undefined {
+  try {
+    const v = r.props.monthlyPrice;
+    return typeof v === "number" ? v : undefined;
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * The priced resources of a stack over a monthly budget: what the message names, or nothing. A price not known
+ * yet (at preview) is left out, and named when the known ones are over already; within the budget they say
+ * nothing, since the total is not known.
+ */
 export function overBudget(resources: Subject[], maxMonthly: number): string | undefined {
-  const priced = resources
-    .filter((r) => typeof r.props.monthlyPrice === "number")
-    .map((r) => ({ name: r.name, type: computeType(r.type) ?? r.type, monthly: r.props.monthlyPrice as number }))
-    // The dearest first, then by name: the same message whatever order the program declares them in.
-    .sort((a, b) => b.monthly - a.monthly || a.name.localeCompare(b.name));
-  const total = Math.round(priced.reduce((a, r) => a + r.monthly, 0) * 100) / 100;
+  const priced: Array<{ name: string; type: string; monthly: number }> = [];
+  const unknown: string[] = [];
+  for (const r of resources) {
+    const monthly = monthlyOf(r);
+    const type = computeType(r.type) ?? r.type;
+    if (monthly === "unknown") unknown.push(`${type} ${r.name}`);
+    else if (monthly !== undefined) priced.push({ name: r.name, type, monthly });
+  }
+  // The dearest first, then by name: the same message whatever order the program declares them in.
+  priced.sort((a, b) => b.monthly - a.monthly || a.name.localeCompare(b.name));
+  const total = Math.round(priced.reduce((a, r) => a + r.monthly, 0) * 1e6) / 1e6;
   if (total <= maxMonthly) return undefined;
   const each = priced.map((r) => `${r.type} ${r.name} $${r.monthly.toFixed(2)}`).join(", ");
-  return `The stack costs $${total.toFixed(2)} a month, over the budget of $${maxMonthly.toFixed(2)} (maxMonthly): ${each}. Choose smaller types or fewer resources, or raise the budget.`;
+  const more = unknown.length ? ` (and ${unknown.join(", ")}, whose price is not known yet)` : "";
+  return `The stack costs $${total.toFixed(2)} a month${more}, over the budget of $${maxMonthly.toFixed(2)} (maxMonthly): ${each}. Choose smaller types or fewer resources, or raise the budget.`;
 }

@@ -10,6 +10,8 @@ import type { PriceCatalog } from "./resources/price-catalog";
 export class ProgramContext {
   /** The API's price catalogue, once read (resources/prices.ts `loadPrices`): what a plan prices resources by. */
   prices?: PriceCatalog;
+  /** The one read of it in this session (undefined once it failed). */
+  pricesRead?: Promise<PriceCatalog | undefined>;
   /** An instance's one snapshot slot: who of this program takes it, by instance id (instance/declared.ts). */
   readonly snapshotSlots = new Map<string, string>();
   /** An Instance's planned backup service, by instance id: its diff records it before the update enabling it. */

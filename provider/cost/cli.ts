@@ -17,7 +17,8 @@ catalogue (no token needed). Reads what the CLI writes, so it serves programs in
                      compute:apiUrl as the preview's JSON shows it)
   --format F         markdown (default; for a pull request's comment) or json
   --out FILE         write the report there too (the report is printed either way)
-  --fail-over AMOUNT exit 1, saying so, when the stack's monthly cost after the change is over AMOUNT (US dollars)
+  --fail-over AMOUNT exit 1, saying so, when the stack's monthly cost after the change is over AMOUNT (US dollars),
+                     or cannot be known (a price that waits on a value the preview does not know)
   -h, --help         this text
 
 Exit status: 0; 1 over the budget of --fail-over; 2 a wrong argument or an unreadable input.`;
@@ -63,13 +64,16 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (values.format !== "markdown" && values.format !== "json") fail(`--format: markdown or json, not ${String(values.format)}`);
-  const budget = values["fail-over"] === undefined ? undefined : Number(values["fail-over"]);
-  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0)) fail(`--fail-over: an amount in US dollars, not ${String(values["fail-over"])}`);
+  const given = values["fail-over"];
+  const budget = given === undefined ? undefined : Number(given);
+  if (budget !== undefined && (String(given).trim() === "" || !(Number.isFinite(budget) && budget >= 0)))
+    fail(`--fail-over: an amount in US dollars, not "${String(given)}"`);
   const preview = readJson(values.preview, "--preview") as { steps?: []; config?: Record<string, unknown> };
   if (!preview || typeof preview !== "object" || !Array.isArray(preview.steps))
     fail(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps)`);
   const state = typeof values.state === "string" ? (readJson(values.state, "--state") as { deployment?: { resources?: [] } }) : undefined;
-  if (state && !Array.isArray(state.deployment?.resources ?? [])) fail(`--state ${String(values.state)}: not the JSON of \`pulumi stack export\``);
+  if (state && (!state.deployment || !Array.isArray(state.deployment.resources ?? [])))
+    fail(`--state ${String(values.state)}: not the JSON of \`pulumi stack export\` (no deployment)`);
   const fromStack = preview.config?.["compute:apiUrl"];
   const apiUrl = (values["api-url"] as string | undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
   if (!apiUrl) fail("no API URL: give --api-url, or set COMPUTE_API_URL (the stack's compute:apiUrl is read from the preview when it is set)");
@@ -83,12 +87,21 @@ async function main(): Promise<void> {
   const text = values.format === "json" ? JSON.stringify(report, null, 2) + "\n" : markdown(report);
   process.stdout.write(text);
   if (typeof values.out === "string") writeFileSync(values.out, text);
+  // Exit codes set, not exits: what was written to a pipe is written whole first.
   if (budget !== undefined && report.after.monthly > budget) {
     process.stderr.write(
       `compute-cost: the stack's monthly cost after the change, $${report.after.monthly.toFixed(2)}, is over the budget of $${budget.toFixed(2)}\n`,
     );
-    process.exit(1);
+    process.exitCode = 1;
+  } else if (budget !== undefined && report.unknown.length) {
+    process.stderr.write(
+      `compute-cost: the stack's monthly cost after the change is not known, so the budget of $${budget.toFixed(2)} cannot be checked: the price of ${report.unknown.join(", ")} waits on a value the preview does not know\n`,
+    );
+    process.exitCode = 1;
   }
 }
 
-void main();
+main().catch((e: unknown) => {
+  process.stderr.write(`compute-cost: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 2;
+});

@@ -16,6 +16,8 @@ interface Recorded {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   delete?: boolean;
+  /** A resource the program reads (`Instance.get`) and does not manage: not the stack's to pay for. */
+  external?: boolean;
 }
 
 interface Step {
@@ -44,8 +46,13 @@ export interface CostReport {
   after: Price;
   delta: Price;
   resources: ResourceCost[];
-  /** Resources whose price after the change the preview does not know (an input that waits on another resource). */
+  /**
+   * Resources whose price after the change the preview does not know (an input that waits on another
+   * resource): the totals count them at their price now (nothing, for a new one).
+   */
   unknown: string[];
+  /** Resources of a type (or size) the catalogue has no price for: counted as nothing. */
+  unpriced: string[];
   /** Whether the state was read: without it, the totals hold only the resources the preview lists. */
   complete: boolean;
 }
@@ -76,24 +83,27 @@ function valuesOf(old: Recorded | undefined, next: Recorded | undefined): Record
   return Object.assign(v, next?.inputs);
 }
 
-/** A resource's price from its values. */
-function priceOf(catalog: PriceCatalog, kind: Kind, v: Record<string, unknown>): { price: Price | null; what: string } {
+/** A resource's price from its values: `null` when a value it depends on is not known yet; ZERO with `unpriced` when the catalogue has none. */
+function priceOf(catalog: PriceCatalog, kind: Kind, v: Record<string, unknown>): { price: Price | null; what: string; unpriced?: boolean } {
   const type = v.type;
   if (typeof type !== "string" || isUnknown(type) || isUnknown(v.region)) return { price: null, what: "its type is not known yet" };
+  const priced = (price: Price | undefined, what: string) =>
+    price ? { price, what } : { price: ZERO, what: `${what} (no price in the catalogue)`, unpriced: true };
   if (kind === "Instance") {
     const region = String(v.region);
     const backups = v.backupsEnabled ?? false;
     if (isUnknown(backups)) return { price: null, what: `${type} in ${region}, backups not known yet` };
-    const what = `${type} in ${region}${backups === true ? ", with backups" : ""}`;
-    return { price: catalog.instance(type, region, backups === true) ?? null, what };
+    return priced(catalog.instance(type, region, backups === true), `${type} in ${region}${backups === true ? ", with backups" : ""}`);
   }
   const size = v.clusterSize ?? 1;
   const engine = kind === "MysqlDatabase" ? "mysql" : "postgresql";
   if (typeof size !== "number") return { price: null, what: `${type}, cluster size not known yet` };
-  return { price: catalog.database(type, engine, size) ?? null, what: `${type}, ${size} node${size === 1 ? "" : "s"} of ${engine}` };
+  return priced(catalog.database(type, engine, size), `${type}, ${size} node${size === 1 ? "" : "s"} of ${engine}`);
 }
 
 const NEW_OPS = new Set(["create", "update", "replace", "create-replacement", "same", "import", "import-replacement"]);
+/** What a step's operation does to the stack's cost: nothing for these (a read of an external resource, a refresh). */
+const NO_CHANGE = new Set(["same", "read", "refresh", "read-replacement"]);
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
 /**
@@ -104,22 +114,29 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
   const stepsByUrn = new Map<string, Step[]>();
   for (const s of preview.steps ?? []) stepsByUrn.set(s.urn, [...(stepsByUrn.get(s.urn) ?? []), s]);
   const existing = new Map<string, Recorded>();
-  for (const r of state?.deployment?.resources ?? []) if (!r.delete && kindOf(r.type)) existing.set(r.urn, r);
-  const urns = [...new Set([...existing.keys(), ...stepsByUrn.keys()])];
+  for (const r of state?.deployment?.resources ?? []) if (!r.delete && !r.external && kindOf(r.type)) existing.set(r.urn, r);
+  // A resource renamed through an alias: its step has the new URN, the state the old one.
+  const renamed = new Map<string, string>();
+  for (const s of preview.steps ?? []) if (s.oldState?.urn && s.oldState.urn !== s.urn) renamed.set(s.oldState.urn, s.urn);
+  const urns = [...new Set([...[...existing.keys()].map((u) => renamed.get(u) ?? u), ...stepsByUrn.keys()])];
   const resources: ResourceCost[] = [];
   const unknown: string[] = [];
+  const unpriced: string[] = [];
   for (const urn of urns) {
     const steps = stepsByUrn.get(urn) ?? [];
-    const old = existing.get(urn) ?? steps.find((s) => s.oldState)?.oldState;
+    const first = steps.find((s) => s.oldState)?.oldState;
+    const old = existing.get(first?.urn ?? urn) ?? existing.get(urn) ?? first;
     const next = steps.find((s) => NEW_OPS.has(s.op) && s.newState)?.newState;
+    if (old?.external || next?.external) continue;
     const type = next?.type ?? old?.type ?? "";
     const kind = kindOf(type);
     if (!kind) continue;
     const before = old ? priceOf(catalog, kind, valuesOf(old, undefined)) : undefined;
-    const op = steps.find((s) => s.op !== "same")?.op ?? "same";
+    const op = steps.find((s) => !NO_CHANGE.has(s.op))?.op ?? "same";
     // An update keeps what its inputs leave out; a replacement is made anew from its inputs alone.
     const after = op === "same" ? before : next ? priceOf(catalog, kind, valuesOf(op === "update" ? old : undefined, next)) : undefined;
-    if (next && after?.price === null) unknown.push(nameOf(urn));
+    if (after?.price === null) unknown.push(nameOf(urn));
+    if (after?.unpriced || (op === "same" && before?.unpriced)) unpriced.push(nameOf(urn));
     resources.push({
       urn,
       name: nameOf(urn),
@@ -132,8 +149,9 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
   }
   const total = (pick: (r: ResourceCost) => Price | null) => sum(resources.map(pick).filter((p): p is Price => p !== null));
   const before = total((r) => r.before);
-  const after = total((r) => r.after);
-  return { currency: "USD", before, after, delta: minus(after, before), resources, unknown, complete: state !== undefined };
+  // A price not known after the change counts at its price now.
+  const after = total((r) => r.after ?? r.before);
+  return { currency: "USD", before, after, delta: minus(after, before), resources, unknown, unpriced, complete: state !== undefined };
 }
 
 const dollars = (n: number) => `$${n.toFixed(2)}`;
@@ -143,7 +161,8 @@ const cell = (p: Price | null) => (p === null ? "not known yet" : dollars(p.mont
 /** The report as Markdown, for a pull request's comment: the totals, then each resource whose cost changes. */
 export function markdown(r: CostReport): string {
   const lines = [`### Monthly cost: ${dollars(r.before.monthly)} → ${dollars(r.after.monthly)} (${signed(r.delta.monthly)})`, ""];
-  const changed = r.resources.filter((x) => x.before === null || x.after === null || x.before.monthly !== x.after.monthly);
+  const named = new Set([...r.unknown, ...r.unpriced]);
+  const changed = r.resources.filter((x) => named.has(x.name) || x.before === null || x.after === null || x.before.monthly !== x.after.monthly);
   if (changed.length) {
     lines.push("| Resource | Change | What | Before | After | Delta |", "|---|---|---|---:|---:|---:|");
     for (const x of changed) {
@@ -152,7 +171,9 @@ export function markdown(r: CostReport): string {
     }
   } else lines.push("No resource's cost changes.");
   lines.push("");
-  if (r.unknown.length) lines.push(`Not counted after the change (a price that depends on a value the preview does not know): ${r.unknown.join(", ")}.`);
+  if (r.unknown.length)
+    lines.push(`Not known after the change (a price that depends on a value the preview does not know), counted at its price now: ${r.unknown.join(", ")}.`);
+  if (r.unpriced.length) lines.push(`No price in the API's catalogue, counted as nothing: ${r.unpriced.join(", ")}.`);
   if (!r.complete) lines.push("Totals of the resources this preview lists only: give `--state` (`pulumi stack export`) for the whole stack's.");
   lines.push(`Prices per month in US dollars from the API's catalogue; ${r.resources.length} priced resource${r.resources.length === 1 ? "" : "s"}.`);
   return lines.join("\n") + "\n";

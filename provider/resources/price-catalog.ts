@@ -42,14 +42,21 @@ const inRegion = (p: { price: Price; region_prices?: RegionPrices }, region: str
   return own ? { hourly: own.hourly, monthly: own.monthly } : { hourly: p.price.hourly, monthly: p.price.monthly };
 };
 
+/** The items that have what `schema` reads. */
+const priced = <T>(schema: z.ZodType<T>, items: unknown[]): T[] =>
+  items.flatMap((i) => {
+    const r = schema.safeParse(i);
+    return r.success ? [r.data] : [];
+  });
+
 export class PriceCatalog {
   private readonly types: Map<string, z.infer<typeof typePrices>>;
   private readonly databaseTypes: Map<string, z.infer<typeof databaseTypePrices>>;
 
-  /** The lists' items as the API gives them (each read for its priced fields). */
+  /** The lists' items as the API gives them, each read for its priced fields; an item without them is left out (its type has no price). */
   constructor(types: unknown[], databaseTypes: unknown[]) {
-    this.types = new Map(types.map((t) => typePrices.parse(t)).map((t) => [t.id, t]));
-    this.databaseTypes = new Map(databaseTypes.map((t) => databaseTypePrices.parse(t)).map((t) => [t.id, t]));
+    this.types = new Map(priced(typePrices, types).map((t) => [t.id, t]));
+    this.databaseTypes = new Map(priced(databaseTypePrices, databaseTypes).map((t) => [t.id, t]));
   }
 
   /** An instance of `type` in `region`, with the backups add-on when `backups`; undefined for a type not listed. */

@@ -13,16 +13,18 @@ export async function readPriceCatalog(client: ApiClient): Promise<PriceCatalog>
 }
 
 /**
- * The session's catalogue, read on first use and kept in the program's context (`prices`); a read that fails
- * is not kept, so the next one tries again. Undefined when the API cannot be read (a preview then plans the
- * prices unknown, and the create reads them).
+ * The session's catalogue, read on first use and kept in the program's context: `prices` once read (what a plan
+ * reads, without waiting), `pricesRead` the one read every caller of the session waits for. A read that fails is
+ * not tried again in the session (an API that cannot be read would hold every check up): the prices are then
+ * unknown at preview and left out of the outputs, until a refresh in a later run reads them.
  */
-export async function loadPrices(program: { prices?: PriceCatalog }, client: ApiClient): Promise<PriceCatalog | undefined> {
-  if (program.prices) return program.prices;
-  try {
-    program.prices = await readPriceCatalog(client);
-  } catch {
-    return undefined;
-  }
-  return program.prices;
+export async function loadPrices(
+  program: { prices?: PriceCatalog; pricesRead?: Promise<PriceCatalog | undefined> },
+  client: ApiClient,
+): Promise<PriceCatalog | undefined> {
+  program.pricesRead ??= readPriceCatalog(client).then(
+    (catalog) => (program.prices = catalog),
+    () => undefined,
+  );
+  return program.pricesRead;
 }

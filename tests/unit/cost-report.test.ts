@@ -90,7 +90,8 @@ test("the Markdown for a pull request: the totals, each resource whose cost chan
   expect(text).toContain("| old (Instance) | delete | c1-standard-2 in ap-south, with backups | $19.06 | $0.00 | -$19.06 |");
   expect(text).not.toContain("| kept ");
   expect(text).not.toContain("| db ");
-  expect(text).toContain("Not counted after the change (a price that depends on a value the preview does not know): later.");
+  expect(text).toContain("Not known after the change (a price that depends on a value the preview does not know), counted at its price now: later.");
+  expect(text).toContain("| later (Instance) | create | its type is not known yet | $0.00 | not known yet |  |");
 });
 
 test("the priced types: the plugin's and the dynamic classes', nothing else", () => {
@@ -100,4 +101,73 @@ test("the priced types: the plugin's and the dynamic classes', nothing else", ()
     undefined,
     undefined,
   ]);
+});
+
+describe("what a preview's JSON holds besides", () => {
+  const web = state(I, "web", { type: "c1-standard-2", region: "us-east", backupsEnabled: true });
+  const withState = (...resources: Array<{ urn: string; type: string }>) => ({ deployment: { resources } });
+
+  test("an update's planned outputs: a known one counts, one not known yet never hides the inputs or the state", () => {
+    const r = costReport(
+      catalog,
+      {
+        steps: [
+          {
+            op: "update",
+            urn: web.urn,
+            oldState: web,
+            // The plugin plans the outputs; backupsEnabled left out of the inputs keeps the state's true.
+            newState: {
+              urn: web.urn,
+              type: I,
+              inputs: { type: "c1-standard-4", region: "us-east" },
+              outputs: { type: "c1-standard-4", backupsEnabled: UNKNOWN },
+            },
+          },
+        ],
+      },
+      withState(web),
+    );
+    expect(r.resources.map((x) => [x.name, x.before?.monthly, x.after?.monthly])).toEqual([["web", 16.43, 32.85]]);
+  });
+
+  test("a price not known after the change counts at its price now, and is named; a type without a price counts as nothing, named", () => {
+    const r = costReport(
+      catalog,
+      {
+        steps: [
+          { op: "update", urn: web.urn, oldState: web, newState: { urn: web.urn, type: I, inputs: { type: UNKNOWN, region: "us-east" } } },
+          { op: "create", urn: urn(I, "odd"), newState: { urn: urn(I, "odd"), type: I, inputs: { type: "c9-none", region: "us-east" } } },
+        ],
+      },
+      withState(web),
+    );
+    expect([r.before.monthly, r.after.monthly, r.delta.monthly, r.unknown, r.unpriced]).toEqual([16.43, 16.43, 0, ["web"], ["odd"]]);
+    const text = markdown(r);
+    expect(text).toContain("Not known after the change (a price that depends on a value the preview does not know), counted at its price now: web.");
+    expect(text).toContain("No price in the API's catalogue, counted as nothing: odd.");
+    expect(text).toContain("| odd (Instance) | create | c9-none in us-east (no price in the catalogue) | $0.00 | $0.00 | $0.00 |");
+  });
+
+  test("a resource the program only reads (Instance.get) is not the stack's cost; a renamed one (an alias) counts once", () => {
+    const external = { ...state(I, "theirs", { type: "c1-standard-4", region: "us-east" }), external: true };
+    const renamedTo = urn(I, "web-renamed");
+    const r = costReport(
+      catalog,
+      {
+        steps: [
+          { op: "read", urn: external.urn, newState: { ...external } },
+          {
+            op: "same",
+            urn: renamedTo,
+            oldState: web,
+            newState: { urn: renamedTo, type: I, inputs: { type: "c1-standard-2", region: "us-east", backupsEnabled: true } },
+          },
+        ],
+      },
+      withState(web, external),
+    );
+    expect(r.resources.map((x) => [x.name, x.op, x.before?.monthly, x.after?.monthly])).toEqual([["web-renamed", "same", 16.43, 16.43]]);
+    expect([r.before.monthly, r.after.monthly]).toEqual([16.43, 16.43]);
+  });
 });

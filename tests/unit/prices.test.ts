@@ -1,4 +1,6 @@
 import { PriceCatalog, priceOutputs } from "../../provider/resources/price-catalog";
+import { loadPrices } from "../../provider/resources/prices";
+import type { ApiClient } from "../../provider/transport/client";
 
 // Entries as the API lists them (emulator/data/catalog.json holds the same), the sums done by hand.
 const nano = {
@@ -64,6 +66,39 @@ test("the outputs of a price, and none without one", () => {
   expect(priceOutputs(undefined)).toEqual({});
 });
 
-test("an entry without a price is refused by name, not priced as zero", () => {
-  expect(() => new PriceCatalog([{ id: "x" }], [])).toThrow(/price/);
+test("an entry without a price is left out (its type has no price, never a price of zero); the others stay", () => {
+  const c = new PriceCatalog([{ id: "x" }, nano], [{ id: "y", engines: null }, db]);
+  expect([c.instance("x", "us-east", false), c.instance("c1-nano-1", "us-east", false)]).toEqual([undefined, { hourly: 0.0075, monthly: 5.47 }]);
+  expect([c.database("y", "mysql", 1), c.database("c1-standard-2", "mysql", 1)]).toEqual([undefined, { hourly: 0.045, monthly: 30 }]);
+});
+
+describe("the session's one read of the catalogue (loadPrices)", () => {
+  /** A client that counts the lists it is asked for, answering them or failing. */
+  const client = (fail: boolean) => {
+    const asked: string[] = [];
+    const list = async (path: string) => {
+      asked.push(path);
+      if (fail) throw new Error("the API is down");
+      return path === "/compute/types" ? [nano] : [db];
+    };
+    return { asked, client: { list } as unknown as ApiClient };
+  };
+
+  test("every check of a session waits for one read: two lists, once", async () => {
+    const program: Parameters<typeof loadPrices>[0] = {};
+    const c = client(false);
+    const [a, b] = await Promise.all([loadPrices(program, c.client), loadPrices(program, c.client)]);
+    await loadPrices(program, c.client);
+    expect(c.asked).toEqual(["/compute/types", "/databases/types"]);
+    expect([a, b, program.prices]).toEqual([program.prices, program.prices, expect.any(PriceCatalog)]);
+    expect(program.prices?.database("c1-standard-2", "mysql", 1)).toEqual({ hourly: 0.045, monthly: 30 });
+  });
+
+  test("a read that fails leaves the prices unknown and is not tried again in the session (no check waits on a down API twice)", async () => {
+    const program: Parameters<typeof loadPrices>[0] = {};
+    const c = client(true);
+    expect(await loadPrices(program, c.client)).toBeUndefined();
+    expect(await loadPrices(program, c.client)).toBeUndefined();
+    expect([c.asked.length, program.prices]).toEqual([2, undefined]);
+  });
 });
