@@ -145,6 +145,8 @@ export async function requestsPerLifecycle(): Promise<string> {
       `| ${c.type} | ${cell(cr, c.min.create, false, c.createReads ?? 0)} | ${cell(rf, c.min.refresh, true)} | ${cell(up, c.min.update)} | ${cell(dl, c.min.delete)} |`,
     );
   }
+  // The price catalogue, read once in the session (at the first priced resource's check), outside every operation above.
+  const catalogue = emu.log.filter((l) => /^\/v4\/(compute|databases)\/types(\?|$)/.test(l.path)).length;
   const lookups = await lookupRequests(emu);
   await emu.close();
   return [
@@ -155,6 +157,8 @@ export async function requestsPerLifecycle(): Promise<string> {
     "| Resource | create | refresh | update in place | delete |",
     "|---|---|---|---|---|",
     ...rows,
+    "",
+    `The price catalogue (\`hourlyPrice\`, \`monthlyPrice\`): ${catalogue} GETs in this whole run of one provider session (\`/compute/types\`, \`/databases/types\`), read once by the first priced resource's check and kept for the session; no operation above reads it again. Target: two per session.`,
     "",
     ...lookups,
     "",
