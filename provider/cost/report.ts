@@ -1,5 +1,5 @@
 import { UNKNOWN } from "../model/unknown";
-import type { Price, PriceCatalog } from "../resources/price-catalog";
+import { addPrices, exact, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
 
 /**
  * The cost report of a change (`npx compute-cost`): the stack's monthly cost before and after a `pulumi
@@ -66,10 +66,6 @@ export function kindOf(type: string): Kind | undefined {
   return KINDS.find((k) => k === m?.[1]);
 }
 
-const ZERO: Price = { hourly: 0, monthly: 0 };
-const exact = (n: number) => Math.round(n * 1e6) / 1e6;
-const sum = (ps: Price[]): Price => ({ hourly: exact(ps.reduce((a, p) => a + p.hourly, 0)), monthly: exact(ps.reduce((a, p) => a + p.monthly, 0)) });
-const minus = (a: Price, b: Price): Price => ({ hourly: exact(a.hourly - b.hourly), monthly: exact(a.monthly - b.monthly) });
 const isUnknown = (v: unknown) => v === UNKNOWN;
 
 /**
@@ -147,11 +143,11 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
       after: after ? after.price : ZERO,
     });
   }
-  const total = (pick: (r: ResourceCost) => Price | null) => sum(resources.map(pick).filter((p): p is Price => p !== null));
+  const total = (pick: (r: ResourceCost) => Price | null) => addPrices(...resources.map(pick).filter((p): p is Price => p !== null));
   const before = total((r) => r.before);
   // A price not known after the change counts at its price now.
   const after = total((r) => r.after ?? r.before);
-  return { currency: "USD", before, after, delta: minus(after, before), resources, unknown, unpriced, complete: state !== undefined };
+  return { currency: "USD", before, after, delta: subtractPrice(after, before), resources, unknown, unpriced, complete: state !== undefined };
 }
 
 const dollars = (n: number) => `$${n.toFixed(2)}`;

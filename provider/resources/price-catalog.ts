@@ -33,8 +33,15 @@ export const databaseTypePrices = z.object({
 });
 
 /** Sums kept to a millionth of a dollar: 0.018 + 0.0045 is 0.0225, not 0.022499999999999996. */
-const exact = (n: number) => Math.round(n * 1e6) / 1e6;
-const add = (a: Price, b: Price): Price => ({ hourly: exact(a.hourly + b.hourly), monthly: exact(a.monthly + b.monthly) });
+export const exact = (n: number) => Math.round(n * 1e6) / 1e6;
+export const ZERO: Price = { hourly: 0, monthly: 0 };
+/** The sum of prices (each figure to a millionth). */
+export const addPrices = (...ps: Price[]): Price => ({
+  hourly: exact(ps.reduce((a, p) => a + p.hourly, 0)),
+  monthly: exact(ps.reduce((a, p) => a + p.monthly, 0)),
+});
+/** `a` less `b` (each figure to a millionth). */
+export const subtractPrice = (a: Price, b: Price): Price => ({ hourly: exact(a.hourly - b.hourly), monthly: exact(a.monthly - b.monthly) });
 
 /** The price in a region: the region's own where the list gives one, else the default. */
 const inRegion = (p: { price: Price; region_prices?: RegionPrices }, region: string): Price => {
@@ -65,7 +72,7 @@ export class PriceCatalog {
     if (!t) return undefined;
     const base = inRegion(t, region);
     const addon = t.addons?.backups;
-    return backups && addon ? add(base, inRegion(addon, region)) : base;
+    return backups && addon ? addPrices(base, inRegion(addon, region)) : base;
   }
 
   /** A database cluster of `size` nodes of `type` running `engine`; undefined when the list has no such price. */
