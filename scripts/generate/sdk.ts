@@ -88,13 +88,16 @@ export function sdkLookups(functions: FunctionSpec[] = functionSpecs): string {
 /** The fields `orderBy` may name: the items' plain fields (a field of objects cannot be compared). */
 const itemFieldNames = (fn: FunctionSpec): string[] => filterFields(ITEM_TYPES[fn.item]?.fields ?? []);
 
+/** A function's arguments as the members of its `<Fn>Args` interface, each with its doc comment. */
+const argLines = (fields: Field[]): string[] => fields.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]);
+
 /** A filterable list's `<Fn>Args` (its own arguments, then filters and order) and `<Fn>Result` (`{ <listKey>: items }`). */
 function listTypes(fn: FunctionSpec): string[] {
   const U = upper(fn.name);
   const args = fn.inputs.filter((f) => !["filters", "orderBy", "order"].includes(f.name));
   return [
     `export interface ${U}Args {`,
-    ...args.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
+    ...argLines(args),
     doc("Keep the items that match every filter.", "  "),
     "  filters?: Filter[];",
     doc(`Sort by this field of the items: ${itemFieldNames(fn).join(", ")}.`, "  "),
@@ -161,7 +164,7 @@ export function sdkReference(functions: FunctionSpec[] = functionSpecs): string 
       // One item from arguments (getPrice): `getX(args, opts)`, and the Output form taking Inputs.
       out.push(
         `export interface ${U}Args {`,
-        ...fn.inputs.flatMap((f) => [doc(f.description, "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsField(f)};`]),
+        ...argLines(fn.inputs),
         "}",
         doc(fn.description),
         `export async function ${fn.name}(args: ${U}Args, opts?: ReadOptions): Promise<${fn.item}> {`,
