@@ -5,12 +5,11 @@
  * prices (emulator/data/catalog.json) summed by hand; a resize's preview through the plugin shows the price
  * change in the diff; `--fail-over` gates a budget.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import type { Emulator } from "../../emulator/server";
+import { runCommand } from "../helpers/command";
 import { emulator } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack } from "../helpers/pulumi";
@@ -65,16 +64,9 @@ async function report(args: string[] = []): Promise<{ code: number; stdout: stri
   const exported = await stack.run("export");
   writeFileSync(path.join(dir, "state.json"), exported.stdout);
   const run = (format: string, more: string[]) =>
-    promisify(execFile)(
-      process.execPath,
-      [COST, "--preview", path.join(dir, "preview.json"), "--state", path.join(dir, "state.json"), "--format", format, ...more],
-      {
-        env: { ...process.env, COMPUTE_API_URL: emu.url },
-      },
-    ).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
+    runCommand(process.execPath, [COST, "--preview", path.join(dir, "preview.json"), "--state", path.join(dir, "state.json"), "--format", format, ...more], {
+      env: { ...process.env, COMPUTE_API_URL: emu.url },
+    });
   const md = await run("markdown", args);
   const js = await run("json", []);
   return { code: md.code, stdout: md.stdout, stderr: md.stderr, json: JSON.parse(js.stdout), markdown: md.stdout };

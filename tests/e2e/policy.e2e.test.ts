@@ -5,12 +5,11 @@
  * on the first, naming the resource and the fix, and none on the second. The levels and the budget from
  * `--policy-pack-config`. Then docs/cost-and-policy.md's pipeline, its commands run as the page writes them.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import type { Emulator } from "../../emulator/server";
+import { runCommand } from "../helpers/command";
 import { ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack, type PulumiResult } from "../helpers/pulumi";
@@ -136,18 +135,12 @@ test("docs/cost-and-policy.md's pipeline, as the page writes it: the cost report
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"));
   expect(commands).toHaveLength(5);
-  const run = async (line: string) => {
-    const r = await promisify(execFile)("/bin/bash", ["-c", line], {
+  const run = (line: string) =>
+    runCommand("/bin/bash", ["-c", line], {
       cwd: PROGRAM,
       // A CI job's shell: the CLI, then the system's tools (npx).
       env: ts.project.env({ ...plugin.env, PATH: [plugin.env.PATH, process.env.PATH].join(path.delimiter) }),
-      maxBuffer: 64 * 1024 * 1024,
-    }).then(
-      (o) => ({ code: 0, ...o }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
-    return r;
-  };
+    });
   try {
     // A pull request that breaks the rules: the cost report is written, and the gate stops it.
     await ts.project.configure({ secure: "false" });

@@ -3,11 +3,11 @@
  * emulator's catalogue: the budget gate when a price after the change is not known, and what is refused (exit 2).
  * The reports of real previews through the CLI are tests/e2e/cost.e2e.test.ts's.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
+import { runCommand } from "../helpers/command";
 import { emulator } from "../helpers/emulator";
 import { UNKNOWN } from "../../provider/model/unknown";
 
@@ -22,12 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, COMPUTE_API_URL: emu.url } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }),
-    ),
-  );
+const run = (args: string[]) => runCommand(process.execPath, [CLI, ...args], { env: { ...process.env, COMPUTE_API_URL: emu.url } });
 const file = (name: string, value: unknown) => {
   const f = path.join(dir, name);
   writeFileSync(f, JSON.stringify(value));
