@@ -4,7 +4,8 @@ import { accountAdminRoutes } from "./admin";
 import { cut, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
 import { requireScope } from "./auth";
-import { HttpError, NO_CONTENT, requestTarget, Router, type RequestContext } from "./http";
+import { HttpError, requestTarget } from "./http";
+import { NO_CONTENT, Router, type RequestContext } from "./router";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
@@ -12,8 +13,12 @@ import { apiTime, newTokenValue, readState, Store, type AccountMeta } from "./st
 import type { Timing } from "./timing";
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
-export function buildRouter(families: readonly ApiFamily[], ctx: Omit<FamilyContext, "router" | "services">): { router: Router; services: Services } {
-  const router = new Router();
+export function buildRouter(
+  families: readonly ApiFamily[],
+  ctx: Omit<FamilyContext, "router" | "services">,
+  checkAnswers = false,
+): { router: Router; services: Services } {
+  const router = new Router({ checkAnswers });
   const services = new Services();
   for (const family of families) family.register({ ...ctx, router, services });
   return { router, services };
@@ -28,6 +33,8 @@ export interface AccountSetup {
   faults?: FaultConfig;
   rateLimit?: number;
   windows?: { log?: number; events?: number };
+  /** Check every answer against the contract (EmulatorOptions.checkAnswers). */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -51,7 +58,7 @@ export class Account {
   constructor(meta: Omit<AccountMeta, "token">, token: string, file: string | undefined, setup: AccountSetup) {
     this.store = new Store<EmulatorState>(file, token, setup.now, familyCollections(setup.families), meta);
     if (setup.windows?.events !== undefined) this.store.eventsKept = setup.windows.events;
-    const built = buildRouter(setup.families, { store: this.store, now: setup.now, timing: setup.timing, baseUrl: setup.baseUrl });
+    const built = buildRouter(setup.families, { store: this.store, now: setup.now, timing: setup.timing, baseUrl: setup.baseUrl }, setup.checkAnswers);
     this.api = built.router;
     this.services = built.services;
     this.faults.set(setup.faults);
@@ -92,7 +99,7 @@ export class Account {
       requireScope(token, route.scope);
       const json = body === undefined ? {} : (JSON.parse(JSON.stringify(body)) as unknown);
       const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
-      const result = await route.handler(ctx);
+      const result = await route.run(ctx);
       if (method !== "GET") this.store.save();
       return result === NO_CONTENT ? { status: 204, body: undefined } : { status: route.status ?? 200, body: result };
     } catch (err) {

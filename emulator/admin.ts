@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { FaultConfig, Faults } from "./faults";
 import { exportAccount, loadFixture, readFixture } from "./fixtures";
-import { badRequest, HttpError, jsonObject, notFound, Router } from "./http";
+import { badRequest, HttpError, jsonObject, notFound } from "./http";
+import { Router } from "./router";
 import { overview } from "./overview";
 import type { RequestLogEntry } from "./request-log";
 import type { RateLimit } from "./rate-limit";

@@ -1,4 +1,5 @@
-import { HttpError, type Scope } from "./http";
+import { HttpError } from "./http";
+import type { Scope } from "../api/contract/endpoint";
 import { parseScopes } from "../api/scopes";
 import type { Store, TokenRecord, User } from "./state";
 
@@ -34,7 +35,7 @@ export function hasScope(scopes: string, group: string, level: "read_only" | "re
   return have === "read_write" || (have === "read_only" && level === "read_only");
 }
 
-export function requireScope(token: TokenRecord, scope: Scope): void {
+export function requireScope(token: TokenRecord, scope: Scope | null): void {
   if (!scope) return;
   if (!hasScope(token.scopes, scope.group, scope.level)) {
     throw new HttpError(403, [{ reason: `Your OAuth token is not authorized to use this endpoint: it needs the ${scope.group}:${scope.level} scope` }]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { jsonObject, type FieldErrors, type RequestContext } from "./http";
+import { jsonObject, type FieldErrors } from "./http";
+import { type RequestContext } from "./router";
 
 /**
  * Request bodies read by zod schemas, one per field, each carrying the API's text for a value it refuses:

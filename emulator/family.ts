@@ -1,5 +1,6 @@
-import type { Router } from "./http";
-import type { Store } from "./state";
+import type { z } from "zod";
+import type { Router } from "./router";
+import type { CoreState, Store } from "./state";
 import type { Timing } from "./timing";
 
 /**
@@ -10,10 +11,31 @@ import type { Timing } from "./timing";
 export interface ApiFamily<S extends object = object> {
   /** For messages (two families keeping the same collection). */
   name: string;
-  /** The collections this family keeps in the state file, if any (made by `collections`). */
+  /** The collections this family keeps in the state file, if any (made by `collectionsOf`). */
   state?: Collections<S>;
   register(ctx: FamilyContext): void;
+  /**
+   * What the records of a state must hold between them, beyond each record's schema (a profile's instance exists,
+   * a key's owner is a user): each record that does not, with its place (`records.configs[2].compute_id`). A
+   * fixture's records are loaded only when none is refused (emulator/fixtures.ts), so that nothing loaded can make
+   * a later request fail.
+   */
+  references?(state: StateHolder): Refusal[];
 }
+
+/** What a family's collections are read from: a store, or the records a fixture would load (emulator/fixtures.ts). */
+export interface StateHolder {
+  readonly data: CoreState;
+}
+
+/** A record of a state that breaks a rule between records: where (`records.<collection>[<index>].<field>`) and why. */
+export interface Refusal {
+  field: string;
+  reason: string;
+}
+
+/** The place of a record's field in a fixture, for a refusal: `records.configs[2].compute_id`. */
+export const recordField = (collection: string, index: number, field?: string): string => `records.${collection}[${index}]${field ? `.${field}` : ""}`;
 
 /** What a family is given to register its routes with. */
 export interface FamilyContext {
@@ -32,8 +54,10 @@ export interface FamilyContext {
  * (the routes do `d.images = d.images.filter(...)`).
  */
 export interface Collections<S> {
-  (store: Store): S;
+  (store: StateHolder): S;
   readonly names: readonly string[];
+  /** Each collection's record schema (what a fixture's records of it must be). */
+  readonly schemas?: { readonly [K in keyof S]: z.ZodType };
 }
 
 /**
@@ -42,7 +66,7 @@ export interface Collections<S> {
  */
 export function collections<S extends { [K in keyof S]: unknown[] }>(empty: S): Collections<S> {
   const names = Object.keys(empty);
-  const live = (store: Store): S => {
+  const live = (store: StateHolder): S => {
     const view = {};
     for (const name of names) {
       // The store's data is read at each access: the view never holds an array of its own.
@@ -58,6 +82,17 @@ export function collections<S extends { [K in keyof S]: unknown[] }>(empty: S): 
     return view as S;
   };
   return Object.assign(live, { names });
+}
+
+/**
+ * Declares a family's collections by their records' schemas (`{ sshkeys: storedSshKey }`): the state's type is
+ * theirs (each collection an array of its records), and a fixture's records are read by them.
+ */
+export function collectionsOf<const Sch extends Record<string, z.ZodType>>(schemas: Sch): Collections<{ -readonly [K in keyof Sch]: z.output<Sch[K]>[] }> {
+  const empty: Record<string, unknown[]> = {};
+  for (const name of Object.keys(schemas)) empty[name] = [];
+  const view = collections<{ -readonly [K in keyof Sch]: z.output<Sch[K]>[] }>(empty as { -readonly [K in keyof Sch]: z.output<Sch[K]>[] });
+  return Object.assign(view, { schemas });
 }
 
 /** The collections of every family of a list (a tuple), as one type. */

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyFilter, FilterError, parseFilter } from "./filter";
 import { jsonDepth, MAX_JSON_DEPTH } from "./json";
+import type { z } from "zod";
+import { pageQuery } from "../api/contract/common";
 
 /** One item of the API's error envelope: `{"errors":[{"reason": ..., "field": ...}]}`. */
 export interface ErrorItem {
@@ -35,111 +37,13 @@ export class FieldErrors {
 }
 
 /** The request body as a JSON object (400 otherwise). */
-export function jsonObject(ctx: RequestContext): Record<string, unknown> {
+export function jsonObject(ctx: { body: unknown }): Record<string, unknown> {
   if (!isJsonObject(ctx.body)) throw badRequest("Request body must be a JSON object");
   return ctx.body;
 }
 
 /** A JSON object: not null, not a list. */
 export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Scope a route needs: a group (`account`, `computes`, ...) and a level, or `null` for none. */
-export type Scope = { group: string; level: "read_only" | "read_write" } | null;
-
-export interface RequestContext {
-  method: string;
-  path: string;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: unknown;
-  rawBody: Buffer;
-  headers: IncomingMessage["headers"];
-  /** Set by the auth layer for routes that need it (and for optional-auth routes when a token was given). */
-  user?: import("./state").User;
-  token?: import("./state").TokenRecord;
-}
-
-/** The context of a route that needs a token: the auth layer has set its user and token. */
-export interface SignedInContext extends RequestContext {
-  user: import("./state").User;
-  token: import("./state").TokenRecord;
-}
-
-export type Handler = (ctx: RequestContext) => unknown; // a value, or a Promise of one
-
-/** A route's options: its scope, whether it needs a token, its status, whether its body is raw. */
-type RouteOptions<A extends Route["auth"]> = Omit<Route, "method" | "pattern" | "regex" | "keys" | "handler" | "auth"> & { auth: A };
-
-/** The context a route's handler gets: signed in when the route needs a token. */
-type ContextFor<A extends Route["auth"]> = A extends "required" ? SignedInContext : RequestContext;
-
-/** A signed-in context: the user and token the auth layer set (a route that needs a token is refused without). */
-function signedIn(ctx: RequestContext): SignedInContext {
-  const { user, token } = ctx;
-  if (!user || !token) throw new HttpError(401, [{ reason: "Invalid Token" }]);
-  return Object.assign(ctx, { user, token });
-}
-
-export interface Route {
-  method: string;
-  pattern: string;
-  regex: RegExp;
-  keys: string[];
-  scope: Scope;
-  /** `optional`: a token is used when given (public images); `none`: never looked at. */
-  auth: "required" | "optional" | "none";
-  /** The response status when the handler returns normally. */
-  status?: number;
-  /** Route takes a raw body (image upload) rather than JSON. */
-  raw?: boolean;
-  handler: Handler;
-}
-
-/** Minimal router: `{name}` matches one segment, `{name*}` the rest of the path (image ids contain `/`). */
-export class Router {
-  readonly routes: Route[] = [];
-
-  add<A extends Route["auth"]>(method: string, pattern: string, opts: RouteOptions<A>, handle: (ctx: ContextFor<A>) => unknown): void {
-    // ContextFor<A> is SignedInContext exactly when the route needs a token, which `signedIn` makes sure of.
-    const handler: Handler = opts.auth === "required" ? (ctx) => (handle as (c: SignedInContext) => unknown)(signedIn(ctx)) : (handle as Handler);
-    const keys: string[] = [];
-    const source = pattern
-      .split("/")
-      .map((seg) => {
-        const m = /^\{(\w+)(\*?)\}$/.exec(seg);
-        if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        keys.push(m[1]);
-        return m[2] ? "(.+?)" : "([^/]+)";
-      })
-      .join("/");
-    this.routes.push({ method, pattern, regex: new RegExp(`^${source}/?$`), keys, handler, ...opts });
-  }
-
-  /** Finds the route; a path known under another method gives 405, a parameter with a bad percent-escape 400. */
-  match(method: string, path: string): { route: Route; params: Record<string, string> } {
-    let pathKnown = false;
-    for (const route of this.routes) {
-      const m = route.regex.exec(path);
-      if (!m) continue;
-      pathKnown = true;
-      if (route.method !== method) continue;
-      const params: Record<string, string> = {};
-      route.keys.forEach((k, i) => (params[k] = decodePathSegment(m[i + 1])));
-      return { route, params };
-    }
-    if (pathKnown) throw new HttpError(405, [{ reason: `Method ${method} not allowed for ${path}` }]);
-    throw notFound();
-  }
-}
-
-/** A path parameter decoded; a malformed percent-escape (`%E0%A4%A`) is a 400, as no route can take it. */
-function decodePathSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw badRequest("The path holds a malformed percent-escape");
-  }
-}
 
 /**
  * Where a request goes: its path and query, from the request line's target. An origin-form target
@@ -203,23 +107,26 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** A handler returns this to answer 204 with no body. */
-export const NO_CONTENT = Symbol("no content");
+/** A list's query as the contract reads it (api/contract/common.ts `pageQuery`). */
+export type PageQuery = z.output<typeof pageQuery>;
 
-export const PAGE_SIZE = { min: 25, max: 500, default: 100 };
+/** A list's envelope. */
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
 
 /**
- * Validates `page` and `page_size`, applies the `X-Filter` header (emulator/filter.ts: which records, their
- * order; a bad header is a 400 on `X-Filter`), and slices what is left into the API's envelope.
+ * Applies the `X-Filter` header (emulator/filter.ts: which records, their order; a bad header is a 400 on
+ * `X-Filter`) and slices what is left into the API's envelope, by the list's `page` and `page_size` (read by the
+ * contract's `pageQuery`: a row's query, or the raw query of a route that is not a row).
  */
-export function paginate<T>(
-  all: T[],
-  { query, headers }: Pick<RequestContext, "query" | "headers">,
-): { data: T[]; page: number; pages: number; results: number } {
-  const errors = new FieldErrors();
-  const page = intParam(query, "page", 1, errors, 1, Number.MAX_SAFE_INTEGER);
-  const pageSize = intParam(query, "page_size", PAGE_SIZE.default, errors, PAGE_SIZE.min, PAGE_SIZE.max);
-  errors.throwIfAny();
+export function paginate<T>(all: T[], { query, headers }: { query: URLSearchParams | PageQuery; headers: IncomingMessage["headers"] }): Page<T> {
+  const q = query instanceof URLSearchParams ? pageQuery.safeParse(Object.fromEntries(query)) : { success: true as const, data: query };
+  if (!q.success) throw new HttpError(400, fieldErrors(q.error.issues));
+  const { page, page_size: pageSize } = q.data;
   let items = all;
   try {
     const filter = parseFilter(headers, all);
@@ -231,14 +138,19 @@ export function paginate<T>(
   return { data: items.slice((page - 1) * pageSize, page * pageSize), page, pages, results: items.length };
 }
 
-function intParam(q: URLSearchParams, name: string, dflt: number, errors: FieldErrors, min: number, max: number): number {
-  const raw = q.get(name);
-  if (raw === null) return dflt;
-  if (!/^\d+$/.test(raw)) {
-    errors.add(name, `Must be an integer from ${min} to ${max}`);
-    return dflt;
+/** A field's place as the API names it: `interfaces[0].purpose`, `alerts.cpu`. */
+export const fieldPath = (path: readonly PropertyKey[]): string =>
+  path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
+
+/** The API's error items for a schema's issues: the first of each field, in order (`prefix` before each field). */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix = ""): ErrorItem[] {
+  const seen = new Set<string>();
+  const items: ErrorItem[] = [];
+  for (const issue of issues) {
+    const field = prefix + fieldPath(issue.path);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    items.push(field ? { field, reason: issue.message } : { reason: issue.message });
   }
-  const n = Number(raw);
-  if (n < min || n > max) errors.add(name, `Must be an integer from ${min} to ${max}`);
-  return n;
+  return items;
 }

@@ -36,4 +36,9 @@ export interface EmulatorOptions {
    * empty (no state file yet, or none): `--fixture FILE`.
    */
   fixture?: unknown;
+  /**
+   * Check every answer against its row's answer schema (api/contract): one the contract refuses is a 500 naming
+   * the field. The tests' emulators check (tests/helpers/emulator.ts); `--check-answers` on the command line.
+   */
+  checkAnswers?: boolean;
 }

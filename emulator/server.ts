@@ -8,7 +8,8 @@ import { addAccountRoutes } from "./admin";
 import type { RequestLogEntry } from "./request-log";
 import { authenticate, requireScope } from "./auth";
 import type { Faults } from "./faults";
-import { HttpError, NO_CONTENT, parseJsonBody, readBody, requestTarget, sendJson, type RequestContext, type Router } from "./http";
+import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
+import { NO_CONTENT, type RequestContext, type Router } from "./router";
 import { RECEIVE_UPLOAD } from "./lookups";
 import type { RateLimit } from "./rate-limit";
 import type { EmulatorOptions } from "./options";
@@ -50,7 +51,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const token = opts.token ?? newTokenValue();
   const timing: Timing = { speed: opts.speed ?? 0.01 };
   let origin = "";
-  const setup = { families: apiFamilies(opts), now, timing, baseUrl: () => origin, faults: opts.faults, rateLimit: opts.rateLimit, windows: opts.windows };
+  const setup = { families: apiFamilies(opts), now, timing, baseUrl: () => origin, faults: opts.faults, rateLimit: opts.rateLimit, windows: opts.windows, checkAnswers: opts.checkAnswers };
   // A fixture is for an account that starts empty: not one kept from an earlier run.
   const fresh = !(opts.stateFile && existsSync(opts.stateFile));
   const accounts = new Accounts(setup, token, opts.stateFile);
@@ -119,13 +120,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         requireScope(who.token, route.scope);
       }
     }
-    if (route.raw) {
-      ctx.rawBody = await readBody(req, Number.MAX_SAFE_INTEGER);
-    } else {
-      ctx.rawBody = await readBody(req, MAX_JSON_BODY);
-      ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"]);
-    }
-    const result = await route.handler(ctx);
+    ctx.rawBody = await readBody(req, MAX_JSON_BODY);
+    ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"]);
+    const result = await route.run(ctx);
     if (method !== "GET") store.save();
     if (result === NO_CONTENT) {
       sendJson(res, 204, undefined);

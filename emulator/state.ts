@@ -1,70 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { z } from "zod";
+import { globalGrants, profile, token, userGrants } from "../api/contract/profile";
 
-export interface GlobalGrants {
-  account_access: string | null;
-  add_databases: boolean;
-  add_domains: boolean;
-  add_firewalls: boolean;
-  add_images: boolean;
-  add_computes: boolean;
-  add_monitoring: boolean;
-  add_nodebalancers: boolean;
-  add_scripts: boolean;
-  add_volumes: boolean;
-  add_vpcs: boolean;
-  cancel_account: boolean;
-  child_account_access: boolean;
-  monitoring_subscription: boolean;
-}
+/**
+ * A user of the account as the state keeps it: the profile as `GET /profile` shows it (api/contract/profile.ts)
+ * but the `referrals` and `user_type` every profile shows alike, and its grants (only for restricted users:
+ * unrestricted users have every grant, and `GET /profile/grants` is 204).
+ */
+export const storedUser = profile.omit({ referrals: true, user_type: true }).extend({ grants: userGrants.nullable() }).strict();
+export type User = z.output<typeof storedUser>;
+export type GlobalGrants = z.output<typeof globalGrants>;
+export type Grants = z.output<typeof userGrants>;
 
-export interface EntityGrant {
-  id: number;
-  label: string;
-  permissions: "read_only" | "read_write" | null;
-}
-
-export interface Grants {
-  global: GlobalGrants;
-  database: EntityGrant[];
-  domain: EntityGrant[];
-  image: EntityGrant[];
-  compute: EntityGrant[];
-  monitoring: EntityGrant[];
-  nodebalancer: EntityGrant[];
-  script: EntityGrant[];
-  volume: EntityGrant[];
-  vpc: EntityGrant[];
-}
-
-export interface User {
-  username: string;
-  uid: number;
-  email: string;
-  email_notifications: boolean;
-  timezone: string;
-  restricted: boolean;
-  two_factor_auth: boolean;
-  ip_whitelist_enabled: boolean;
-  console_auth_method: "password_keys" | "keys_only" | "disabled";
-  authorized_keys: string[] | null;
-  authentication_type: string;
-  verified_phone_number: string | null;
-  /** Only for restricted users; unrestricted users have every grant (and GET /profile/grants is 204). */
-  grants: Grants | null;
-}
-
-/** A personal access token as the state file keeps it; `tokenView` (routes/profile.ts) is what the API shows of it. */
-export interface TokenRecord {
-  id: number;
-  /** The full secret value. Only the create response shows all of it. */
-  token: string;
-  username: string;
-  label: string;
-  scopes: string;
-  created: string;
-  expiry: string | null;
-}
+/** A personal access token as the state keeps it: the whole value (only the create's answer shows all of it) and its owner. */
+export const storedToken = token.extend({ username: z.string() }).strict();
+export type TokenRecord = z.output<typeof storedToken>;
 
 /** A status change due at a time, with fields to set when it happens. */
 export interface Step {

@@ -1,5 +1,6 @@
 import type { ApiFamily, FamilyContext } from "../family";
-import { notFound, paginate, type SignedInContext } from "../http";
+import { notFound, paginate } from "../http";
+import { type SignedInContext } from "../router";
 import { apiTime, type EventRecord } from "../state";
 
 /**

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate, type RequestContext, type SignedInContext } from "../http";
+import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate } from "../http";
+import { type RequestContext, type SignedInContext } from "../router";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
 import { checkText } from "../../api/text";
 import { objectOrEmpty, optionalBoolean, readFields, readText } from "../body";

@@ -2,7 +2,8 @@ import { createHmac, randomBytes, randomInt } from "node:crypto";
 import { z } from "zod";
 import { readFields } from "../body";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, badRequest, jsonObject, notFound, paginate, type SignedInContext } from "../http";
+import { FieldErrors, badRequest, jsonObject, notFound, paginate } from "../http";
+import { type SignedInContext } from "../router";
 import { apiTime, type User } from "../state";
 import { LENGTH_LIMITS } from "../../api/text";
 

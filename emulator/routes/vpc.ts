@@ -1,6 +1,7 @@
 import { catalog } from "../catalog";
 import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate, type SignedInContext } from "../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, notFound, paginate } from "../http";
+import { type SignedInContext } from "../router";
 import { SUBNETS, type SubnetLookup } from "../lookups";
 import { SubnetSiblings } from "../vpc-rules";
 import { ipv4Span, subnetIpv4Error } from "../../api/network";

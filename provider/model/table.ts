@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { AnyEndpoint } from "../../api/contract/endpoint";
 import type { ApiClient } from "../transport/client";
 import type { NameRule } from "./naming";
-import { ID_PATTERN } from "./rules";
 import { UNKNOWN } from "./unknown";
 import type { Marks } from "./marks";
 
@@ -141,7 +141,9 @@ export interface TimeoutsRow {
   note?: string;
 }
 
-export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends readonly Field[] = readonly Field[]> {
+export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends readonly Field[] = readonly Field[], B = Props> {
+  /** The contract's rows it calls (provider/model/api-table.ts `tableFor`): its create, read, update and list. */
+  api?: { create: AnyEndpoint; get: AnyEndpoint; update?: AnyEndpoint; list?: AnyEndpoint };
   /** Resource class name, e.g. `SshKey`. */
   type: string;
   description: string;
@@ -197,7 +199,7 @@ export interface ResourceSpec<Api extends ApiRecord = ApiRecord, F extends reado
    * After a create whose response was lost: find the resource the request may have made (by unique or
    * identifying fields), so it is adopted instead of made twice. `since` is when the create began.
    */
-  findExisting?(client: ApiClient, body: Props, inputs: Props, since: number): Promise<Api | undefined>;
+  findExisting?(client: ApiClient, body: B, inputs: Props, since: number): Promise<Api | undefined>;
 }
 
 /** delete: waiting until the resource is gone, with options. */
@@ -308,10 +310,14 @@ export function timeoutsField(row: TimeoutsRow): Field {
   };
 }
 
-function withTimeouts(spec: ResourceSpec<ApiRecord>): readonly Field[] {
+/**
+ * A table's rows with the `timeouts` row of a table that waits, after its last input. Typed as the table's own
+ * rows `F`: the `timeouts` input is the core's (provider/model/timeouts.ts reads it), never a hook's.
+ */
+export function withTimeouts<F extends readonly Field[]>(spec: { timeouts?: TimeoutsRow; fields: F }): F {
   if (!spec.timeouts || spec.fields.some((f) => f.name === "timeouts")) return spec.fields;
   const lastInput = spec.fields.map((f) => f.kind).lastIndexOf("input");
-  return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)];
+  return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)] as readonly Field[] as F;
 }
 
 /**
@@ -343,29 +349,13 @@ export const table =
   ): ResourceSpec<Api, F> =>
     // The callbacks typed by the table become the core's untyped ones here (the props the core holds were
     // checked against this table); the `timeouts` row (the core's, not typed in the inputs) joins a table that waits.
-    asTable<ResourceSpec<Api, F>>({ ...spec, fields: withTimeouts(asTable<ResourceSpec>(spec)) });
+    ({ ...spec, fields: withTimeouts(spec) });
 
 /**
  * The engine's props read as a table's (its inputs, its state): the one place the core gives the untyped
  * props it receives the types of the table they were checked against.
  */
 export const asTable = <T>(props: unknown): T => props as T;
-
-/** Clock skew allowed between this machine and the API when telling what a create made (a minute). */
-export const CLOCK_SKEW_MS = 60_000;
-
-/**
- * Whether an API record was made no earlier than `since` (when a create began), less the clock skew: what
- * a lost create answer may have made, never an older resource that happens to match.
- */
-export const madeSince = (created: unknown, since: number): boolean => Date.parse(`${String(created)}Z`) >= since - CLOCK_SKEW_MS;
-
-/** A zod string schema from one of the API's rules (api/): the rule's text is the message. */
-export const rule = (check: (v: string) => string | undefined): z.ZodType<string> =>
-  z.string().superRefine((v, ctx) => {
-    const e = check(v);
-    if (e) ctx.addIssue({ code: "custom", message: e });
-  });
 
 export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
@@ -390,8 +380,3 @@ export const apiName = (f: Field): string => f.api ?? snake(f.name);
 /** The field that holds a resource's label (what auto-naming fills in, what a replacement pins). */
 export const labelField = (spec: ResourceSpec): string => spec.autoName?.field ?? "label";
 export const fieldOf = (spec: ResourceSpec, name: string): Field | undefined => spec.fields.find((f) => f.name === name);
-
-/** A parent's or another resource's id as an input: a number, or a string of digits (`resource.id`). */
-export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
-/** A backup's id: the API's integer, or the string a lookup's item or a snapshot resource's id carries (kept as given). */
-export const backupIdInput = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")]);

@@ -11,7 +11,8 @@ import { say, type StatusWait } from "../lifecycle/steps";
 import { instancePath, powerCycle, refusedWhileRunning } from "./instance-power";
 import { snapshotBeforeChange } from "./instance/presnapshot";
 import type { CheckFailure } from "../model/check";
-import { idInput, madeSince, rule, table } from "../model/table";
+import { table } from "../model/table";
+import { idInput, madeSince, rule } from "../model/rules";
 import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
 export interface DiskApi {

@@ -13,7 +13,8 @@ import { isExisting } from "../model/naming";
 import { checkLength, labelBounds } from "../../api/text";
 import { putChanged } from "../lifecycle/steps";
 import type { CheckFailure } from "../model/check";
-import { idInput, madeSince, rule, UNKNOWN, table } from "../model/table";
+import { UNKNOWN, table } from "../model/table";
+import { idInput, madeSince, rule } from "../model/rules";
 import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
 export interface ImageApi {

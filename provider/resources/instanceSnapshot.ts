@@ -9,7 +9,8 @@ import { isExisting } from "../model/naming";
 import { checkLength, labelBounds } from "../../api/text";
 import { say } from "../lifecycle/steps";
 import { instancePath } from "./instance-power";
-import { containsUnknown, idInput, madeSince, rule, type Props, table } from "../model/table";
+import { containsUnknown, type Props, table } from "../model/table";
+import { idInput, madeSince, rule } from "../model/rules";
 import { resource, ref, REGION, TYPE, IMAGE } from "./example-parents";
 
 export interface BackupApi {

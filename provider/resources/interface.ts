@@ -5,7 +5,8 @@ import { say } from "../lifecycle/steps";
 import { powerCycle } from "./instance-power";
 import { claimOneByOne, INTERFACE_KEYS, interfaceLabelInput, ipamAddressInput } from "./instance/interfaces";
 import type { CheckFailure } from "../model/check";
-import { idInput, UNKNOWN, table, isObject } from "../model/table";
+import { UNKNOWN, table, isObject } from "../model/table";
+import { idInput } from "../model/rules";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
 import { INTERFACE_PURPOSES } from "../../api/interfaces";
 

@@ -1,19 +1,17 @@
 import { defineResource } from "../definition";
 import { sshKeyError } from "../../api/ssh-keys";
 import { checkLength, labelBounds } from "../../api/text";
-import { madeSince, rule, table } from "../model/table";
+import { madeSince, rule } from "../model/rules";
+import { tableFor } from "../model/api-table";
+import { sshKeysApi, type SshKey } from "../../api/contract/profile";
 import { PUBLIC_KEY, ref, resource } from "./example-parents";
 
-export interface SshKeyApi {
-  id: number;
-  label: string;
-  ssh_key: string;
-  created: string;
-}
+/** An SSH key as the API answers it (api/contract/profile.ts). */
+export type SshKeyApi = SshKey;
 
 const publicKey = rule(sshKeyError).transform((v) => v.trim());
 
-export const sshKeySpec = table<SshKeyApi>()({
+export const sshKeySpec = tableFor(sshKeysApi)({
   type: "SshKey",
   noun: "SSH key",
   description: "A public SSH key stored in the user's profile (`/profile/sshkeys`), for use when deploying instances.",
@@ -42,8 +40,8 @@ export const sshKeySpec = table<SshKeyApi>()({
   itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
   // A lost create answer: the key we sent, with our label, added since this create began, so an older copy
   // of the same key is never taken over.
-  async findExisting(client, body, _inputs, since): Promise<SshKeyApi | undefined> {
-    const keys = await client.list<SshKeyApi>("/profile/sshkeys");
+  async findExisting(client, body, _inputs, since) {
+    const keys = await client.all(sshKeysApi.list, {});
     const matches = keys.filter((k) => k.ssh_key === body.ssh_key && k.label === (body.label ?? "") && madeSince(k.created, since));
     return matches.sort((a, b) => b.id - a.id)[0];
   },

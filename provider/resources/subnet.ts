@@ -7,7 +7,8 @@ import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
 import { ipv4SpansOverlap, subnetIpv4Error } from "../../api/network";
 import { vpcLabelError } from "../../api/labels";
-import { idInput, rule, UNKNOWN, table } from "../model/table";
+import { UNKNOWN, table } from "../model/table";
+import { idInput, rule } from "../model/rules";
 import { VPC_LABEL } from "./vpc";
 import { resource, ref, REGION } from "./example-parents";
 

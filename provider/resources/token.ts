@@ -6,7 +6,8 @@ import { isExisting } from "../model/naming";
 import { checkLength, labelBounds } from "../../api/text";
 import { parseScopes } from "../../api/scopes";
 import { say } from "../lifecycle/steps";
-import { madeSince, rule, UNKNOWN, table } from "../model/table";
+import { UNKNOWN, table } from "../model/table";
+import { madeSince, rule } from "../model/rules";
 import { resource, ref } from "./example-parents";
 
 export interface TokenApi {

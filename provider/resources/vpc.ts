@@ -6,7 +6,8 @@ import { usersLeaving } from "./network-users";
 import type { NameRule } from "../model/naming";
 import { vpcLabelError } from "../../api/labels";
 import { checkLength, labelBounds } from "../../api/text";
-import { rule, table } from "../model/table";
+import { table } from "../model/table";
+import { rule } from "../model/rules";
 import { resource, ref, REGION } from "./example-parents";
 
 export interface VpcApi {

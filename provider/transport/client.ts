@@ -1,4 +1,6 @@
 import pRetry from "p-retry";
+import { fillPath, type AnswerOf, type AnyEndpoint, type BodyIn, type PathArgs, type PathParamNames } from "../../api/contract/endpoint";
+import type { ItemOf } from "../../api/contract/common";
 import { pause } from "../lifecycle/cancel";
 import { Agent, request, type Dispatcher } from "./http";
 import { session } from "../session";
@@ -130,6 +132,18 @@ export class LostAnswerError extends Error {
     this.name = "LostAnswerError";
   }
 }
+
+/**
+ * What a call of a contract's row sends: the path's parameters (each a number or a string), the body as its schema
+ * takes it. A row with no parameters takes none.
+ */
+export type CallArgs<E extends AnyEndpoint> = ([PathParamNames<E["path"]>] extends [never] ? { params?: PathArgs<E> } : { params: PathArgs<E> }) & {
+  body?: BodyIn<E>;
+  /** Headers beyond the client's own (a list's `X-Filter`). */
+  headers?: Record<string, string>;
+  /** See RequestOptions: a create is not, unless it says so. */
+  idempotent?: boolean;
+};
 
 export interface ListEnvelope<T> {
   data: T[];
@@ -299,6 +313,31 @@ export class ApiClient {
   async get<T>(path: string, accept404 = false): Promise<T | undefined> {
     const r = await this.request<T>("GET", path, { accept: accept404 ? [404] : [] });
     return r.status === 404 ? undefined : r.body;
+  }
+
+  /**
+   * Calls a row of the contract (api/contract): its path filled with `params`, its body typed by its schema, its
+   * answer typed as its answer schema says (the emulator is held to that schema on every answer of the tests, and
+   * the real API's recorded answers are read by it: tests/integration/cassette-replay.test.ts).
+   */
+  async call<E extends AnyEndpoint>(e: E, args: CallArgs<E>): Promise<AnswerOf<E>> {
+    const r = await this.request<AnswerOf<E>>(e.method, fillPath(e, args.params ?? {}), {
+      body: args.body,
+      headers: args.headers,
+      idempotent: args.idempotent,
+    });
+    return r.body;
+  }
+
+  /** A row's answer, or undefined when the API answers 404 (a read of what may be gone). */
+  async find<E extends AnyEndpoint>(e: E, args: CallArgs<E>): Promise<AnswerOf<E> | undefined> {
+    const r = await this.request<AnswerOf<E>>(e.method, fillPath(e, args.params ?? {}), { body: args.body, headers: args.headers, accept: [404] });
+    return r.status === 404 ? undefined : r.body;
+  }
+
+  /** Every item of a list row's pages (see `list`), typed as its envelope's items. */
+  async all<E extends AnyEndpoint>(e: E, args: CallArgs<E>, opts: { maxPages?: number; filter?: object } = {}): Promise<ItemOf<AnswerOf<E>>[]> {
+    return this.list<ItemOf<AnswerOf<E>>>(fillPath(e, args.params ?? {}), opts.maxPages, opts.filter);
   }
 
   /**

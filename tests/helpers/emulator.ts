@@ -7,7 +7,8 @@ export const ROOT_TOKEN = "test-root-token-0123456789abcdef";
 export { ed25519Key } from "../../scripts/keys";
 
 export async function emulator(opts: EmulatorOptions = {}): Promise<Emulator> {
-  return startEmulator({ token: ROOT_TOKEN, ...opts });
+  // Every answer checked against the contract (api/contract): a view that drifts from it is a 500 naming the field.
+  return startEmulator({ token: ROOT_TOKEN, checkAnswers: true, ...opts });
 }
 
 export interface Answer {

@@ -119,9 +119,13 @@ describe("profile", () => {
     const ok = await call(emu, "PUT", "/profile", { body: { email: "me@example.org", timezone: "Europe/Paris", console_auth_method: "keys_only" } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ email: "me@example.org", timezone: "Europe/Paris", console_auth_method: "keys_only" });
+    // What the body's schema refuses (api/contract/profile.ts), every field at once; then what the account's state refuses.
     const bad = await call(emu, "PUT", "/profile", { body: { email: "nope", console_auth_method: "telnet", ip_whitelist_enabled: true } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(["console_auth_method", "email", "ip_whitelist_enabled"]);
+    expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(["console_auth_method", "email"]);
+    const enable = await call(emu, "PUT", "/profile", { body: { email: "other@example.org", ip_whitelist_enabled: true } });
+    expect(enable.status).toBe(400);
+    expect(enable.body.errors).toEqual([{ field: "ip_whitelist_enabled", reason: "IP whitelisting is deprecated and cannot be enabled" }]);
     expect((await call(emu, "GET", "/profile")).body.email).toBe("me@example.org");
   });
 
@@ -191,9 +195,11 @@ describe("personal access tokens", () => {
   });
 
   test("bad labels, scopes and expiry are refused with the field named", async () => {
-    const r = await call(emu, "POST", "/profile/tokens", { body: { label: "x".repeat(101), scopes: "widgets:read_only", expiry: "2001-01-01T00:00:00" } });
+    const r = await call(emu, "POST", "/profile/tokens", { body: { label: "x".repeat(101), scopes: "widgets:read_only", expiry: "yesterday" } });
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: any) => e.field).sort()).toEqual(["expiry", "label", "scopes"]);
+    const past = await call(emu, "POST", "/profile/tokens", { body: { label: "x", expiry: "2001-01-01T00:00:00" } });
+    expect(past.body.errors).toEqual([{ field: "expiry", reason: "Must be in the future" }]);
     expect((await call(emu, "POST", "/profile/tokens", { body: { label: "" } })).status).toBe(400);
   });
 

@@ -1,4 +1,5 @@
-import { forbidden, notFound, type SignedInContext } from "../../http";
+import { forbidden, notFound } from "../../http";
+import { type SignedInContext } from "../../router";
 import { settle, type User } from "../../state";
 import { GONE, type ComputeBase } from "./base";
 import type { InstanceRecord } from "./records";

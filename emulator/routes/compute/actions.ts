@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { busyError, hash, isInt, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { FieldErrors, jsonObject, badRequest, type Router, type SignedInContext } from "../../http";
+import { FieldErrors, jsonObject, badRequest } from "../../http";
+import { type Router, type SignedInContext } from "../../router";
 import { isDeviceSlot } from "../../../api/interfaces";
 import { apiTime } from "../../state";
 import { z } from "zod";

@@ -1,6 +1,7 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { jsonObject, badRequest, notFound, type RequestContext, type Router } from "../../http";
+import { jsonObject, badRequest, notFound } from "../../http";
+import { type RequestContext, type Router } from "../../router";
 import { checkText } from "../../../api/text";
 import { apiTime, settle, view } from "../../state";
 import type { BackupRecord, InstanceRecord } from "./records";

@@ -1,7 +1,8 @@
 import { isInt, ro, rw, type Body, type TakenAddresses } from "./base";
 import type { ComputeContext } from "./context";
 import { catalog } from "../../catalog";
-import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate } from "../../http";
+import { type RequestContext, type Router } from "../../router";
 import { checkInterfaces, refusedAt } from "../../rules";
 import { DEVICE_SLOTS, isDeviceSlot } from "../../../api/interfaces";
 import { checkText } from "../../../api/text";

@@ -1,7 +1,8 @@
 import { busyError, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
 import { oneOf, readFields, readText } from "../../body";
-import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate } from "../../http";
+import { type RequestContext, type Router } from "../../router";
 import { checkText } from "../../../api/text";
 import { WEAK_PASSWORD_TEXT, rootPasswordError } from "../../../api/passwords";
 import { apiTime, settle } from "../../state";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { GONE, hash, isInt, ro, rw } from "./base";
 import type { ComputeContext } from "./context";
-import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type SignedInContext, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate } from "../../http";
+import { type SignedInContext, type Router } from "../../router";
 import { readTags } from "../../rules";
 import { asObject, oneOf, optionalBoolean, readFields, type Fields } from "../../body";
 import { z } from "zod";

@@ -1,4 +1,5 @@
-import { FieldErrors, jsonObject, badRequest, notFound, paginate, type RequestContext, type Router } from "../../http";
+import { FieldErrors, jsonObject, badRequest, notFound, paginate } from "../../http";
+import { type RequestContext, type Router } from "../../router";
 import { rw, type DatabaseContext } from "./context";
 import type { DatabaseBackupRecord, DatabaseRecord, Engine } from "./records";
 import { databaseSnapshotLabelError } from "../../../api/labels";

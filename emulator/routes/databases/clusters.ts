@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import { z } from "zod";
-import { FieldErrors, jsonObject, badRequest, forbidden, paginate, type Router, type SignedInContext } from "../../http";
+import { FieldErrors, jsonObject, badRequest, forbidden, paginate } from "../../http";
+import { type Router, type SignedInContext } from "../../router";
 import { asObject, intWithin, oneOf, optionalBoolean, readFields, readText } from "../../body";
 import { addressOrRangeError } from "../../../api/network";
 import { checkText } from "../../../api/text";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { catalog } from "../../catalog";
 import type { FamilyContext } from "../../family";
-import { badRequest, forbidden, notFound, type SignedInContext } from "../../http";
+import { badRequest, forbidden, notFound } from "../../http";
+import { type SignedInContext } from "../../router";
 import { apiTime, eventEntity, settle, view, type EventTiming } from "../../state";
 import { scaled } from "../../timing";
 import { databaseState, type DatabaseRecord, type Engine } from "./records";

@@ -1,4 +1,4 @@
-import { type Router } from "../../http";
+import { type Router } from "../../router";
 import { newPassword, ro, rw, type DatabaseContext } from "./context";
 import type { Engine } from "./records";
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { addressOrRangeError } from "../../../api/network";
 import { checkLength, labelBounds } from "../../../api/text";
 import { type StatusWait } from "../../lifecycle/steps";
-import { backupIdInput, rule, table } from "../../model/table";
+import { table } from "../../model/table";
+import { backupIdInput, rule } from "../../model/rules";
 import { priceFields } from "../price-catalog";
 export type Engine = "mysql" | "postgresql";
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import type { CheckFailure } from "../../model/check";
 import { instancePath } from "../instance-power";
-import { idInput, isObject, type Props } from "../../model/table";
+import { isObject, type Props } from "../../model/table";
+import { idInput } from "../../model/rules";
 import type { ApiInterface, ProfileApi } from "./interfaces";
 
 /** `cloneFrom`: an instance made as a clone of another (`POST /compute/instances/{computeId}/clone`). */

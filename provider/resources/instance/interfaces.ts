@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { instancePath } from "../instance-power";
-import { apiKey, convertKeys, isObject, rule, type Props } from "../../model/table";
+import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
+import { rule } from "../../model/rules";
 import type { ProgramContext } from "../../program";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../../../api/interfaces";
 import { ipamAddressError } from "../../../api/network";

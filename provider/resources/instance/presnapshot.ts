@@ -2,7 +2,7 @@ import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
 import { say, waitStatus } from "../../lifecycle/steps";
 import { instancePath } from "../instance-power";
-import { madeSince } from "../../model/table";
+import { madeSince } from "../../model/rules";
 import { backupsOf, type BackupApi } from "../instanceSnapshot";
 
 /**

@@ -3,7 +3,8 @@ import type { ApiClient } from "../../transport/client";
 import { act } from "../../lifecycle/lost-answers";
 import { instancePath } from "../instance-power";
 import { typePath } from "../instance-types";
-import { backupIdInput, containsUnknown, idInput } from "../../model/table";
+import { containsUnknown } from "../../model/table";
+import { backupIdInput, idInput } from "../../model/rules";
 import { backupsOf, type BackupApi } from "../instanceSnapshot";
 
 /**
