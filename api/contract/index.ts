@@ -13,4 +13,4 @@ export const API = {
 } as const;
 
 /** Every row of the contract. */
-export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(API).flatMap((group): AnyEndpoint[] => Object.values(group));
+export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(API).flatMap((group: Record<string, AnyEndpoint>) => Object.values(group));

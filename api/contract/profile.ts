@@ -112,47 +112,50 @@ export const profileUpdate = z.object({
 /** profile-api.md "SSH key": `label` (at most 64 characters), `ssh_key`, `created`. */
 export const sshKey = z.strictObject({ id: int, label: z.string(), ssh_key: z.string(), created: apiTime });
 
-const SSH_KEY_LABEL = { notString: "Must be a string of at most 64 characters" };
+/** profile-api.md "SSH key": "label (string, at most 64 chars)". */
+export const sshKeyLabel = text("sshKeyLabel", { notString: "Must be a string of at most 64 characters" });
 
-/** profile-api.md `POST /profile/sshkeys`: `label` (string, at most 64), `ssh_key` (string). */
-export const sshKeyCreate = z.object({
-  label: text("sshKeyLabel", SSH_KEY_LABEL).nullable().optional(),
-  ssh_key: z.string({ error: needs("SSH key is required", "SSH key is required") }).superRefine((v, ctx) => {
-    if (v === "") return refuse(ctx, "SSH key is required", "is required");
-    const e = sshKeyError(v);
-    if (e) refuse(ctx, `Invalid SSH key: ${e}`, e);
-  }),
+/** An SSH key's `ssh_key`: an OpenSSH public key line (api/ssh-keys.ts). */
+export const sshKeyLine = z.string({ error: needs("SSH key is required", "SSH key is required") }).superRefine((v, ctx) => {
+  if (v === "") return refuse(ctx, "SSH key is required", "is required");
+  const e = sshKeyError(v);
+  if (e) refuse(ctx, `Invalid SSH key: ${e}`, e);
 });
 
+/** profile-api.md `POST /profile/sshkeys`: `label` (string, at most 64), `ssh_key` (string). */
+export const sshKeyCreate = z.object({ label: sshKeyLabel.nullable().optional(), ssh_key: sshKeyLine });
+
 /** profile-api.md `PUT /profile/sshkeys/{sshKeyId}`: "`label` (only the label can change)"; a changed `ssh_key` is refused. */
-export const sshKeyUpdate = z.object({ label: text("sshKeyLabel", SSH_KEY_LABEL).nullable().optional(), ssh_key: z.unknown().optional() });
+export const sshKeyUpdate = z.object({ label: sshKeyLabel.nullable().optional(), ssh_key: z.unknown().optional() });
 
 /** profile-api.md "Personal access token"; `token` is whole only in the create's answer, else its first 16 characters. */
 export const token = z.strictObject({ id: int, label: z.string(), scopes: z.string(), created: apiTime, expiry: apiTime.nullable(), token: z.string() });
 
-const TOKEN_LABEL = { notString: "Must be a string of 1 to 100 characters" };
-const EXPIRY_TEXT = "Must be an ISO 8601 date-time";
+/** profile-api.md "Personal access token": "label | string 1..100". */
+export const tokenLabel = text("tokenLabel", { notString: "Must be a string of 1 to 100 characters" });
 
-/** profile-api.md `POST /profile/tokens`: `label` (string 1..100), `scopes` (string), `expiry` (date-time). */
-export const tokenCreate = z.object({
-  label: text("tokenLabel", TOKEN_LABEL).optional(),
-  scopes: z
-    .string({ error: "Must be a string of space-separated scopes" })
-    .superRefine((v, ctx) => {
-      const parsed = parseScopes(v);
-      if (typeof parsed === "string") refuse(ctx, parsed);
-    })
-    .optional(),
-  // A time with a zone or none (UTC, as the API writes them); whether it is in the future is the API's to say.
-  expiry: z
-    .string({ error: EXPIRY_TEXT })
-    .refine((v) => !Number.isNaN(Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(v) ? v : `${v}Z`)), EXPIRY_TEXT)
-    .nullable()
-    .optional(),
+/** A scopes string (api/scopes.ts): `*`, or `<group>:read_only|read_write` separated by spaces. */
+export const tokenScopes = z.string({ error: "Must be a string of space-separated scopes" }).superRefine((v, ctx) => {
+  const parsed = parseScopes(v);
+  if (typeof parsed === "string") refuse(ctx, parsed);
 });
 
+/** When a date-time the API reads is (ms): ISO 8601 with a zone, or none (UTC, as the API writes them); NaN when it is none. */
+export const readDateTime = (v: string): number => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+
+const EXPIRY_TEXT = "Must be an ISO 8601 date-time";
+const EXPIRY_RULE = "must be an ISO 8601 date-time, for example 2027-01-01T00:00:00Z";
+
+/** A token's `expiry`: a date-time (whether it is in the future is the API's to say, by its clock). */
+export const tokenExpiry = z.string({ error: EXPIRY_TEXT }).superRefine((v, ctx) => {
+  if (Number.isNaN(readDateTime(v))) refuse(ctx, EXPIRY_TEXT, EXPIRY_RULE);
+});
+
+/** profile-api.md `POST /profile/tokens`: `label` (string 1..100), `scopes` (string), `expiry` (date-time). */
+export const tokenCreate = z.object({ label: tokenLabel.optional(), scopes: tokenScopes.optional(), expiry: tokenExpiry.nullable().optional() });
+
 /** profile-api.md `PUT /profile/tokens/{tokenId}`: `label`; "scopes cannot be changed afterwards" (a changed one is refused). */
-export const tokenUpdate = z.object({ label: text("tokenLabel", TOKEN_LABEL).optional(), scopes: z.unknown().optional() });
+export const tokenUpdate = z.object({ label: tokenLabel.optional(), scopes: z.unknown().optional() });
 
 const source = "profile-api.md";
 const account = { ro: ro("account"), rw: rw("account") };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { profileApi, sshKey, sshKeysApi, tokensApi, type Profile, type SshKey, type Token } from "../../api/contract/profile";
+import { profileApi, readDateTime, sshKey, sshKeysApi, tokensApi, type Profile, type SshKey, type Token } from "../../api/contract/profile";
 import { scopesWithin } from "../auth";
 import { collectionsOf, recordField, type ApiFamily, type FamilyContext } from "../family";
 import { badRequest, HttpError, notFound, paginate } from "../http";
@@ -87,7 +87,7 @@ function createToken({ store, now }: ProfileContext, { user, token, body }: Req<
     throw badRequest("Cannot grant scopes that the acting token does not have", "scopes");
   let expiry: string | null = null;
   if (body.expiry !== undefined && body.expiry !== null) {
-    const t = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(body.expiry) ? body.expiry : `${body.expiry}Z`);
+    const t = readDateTime(body.expiry);
     if (t <= now()) throw badRequest("Must be in the future", "expiry");
     expiry = apiTime(t);
   }

@@ -1,6 +1,7 @@
 import { AUTONAMED, AUTONAMING, DECLARED, IMPORTED, NAME_SUFFIX, REPLACE_ON_CHANGES, RESOURCE_NAME } from "./marks";
 import { autoName, isExisting, nameFromPattern, type NamingPolicy } from "./naming";
 import { sameValue } from "./equality";
+import { ruleOf } from "../../api/contract/common";
 import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
 
 /**
@@ -78,7 +79,8 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
     if (containsUnknown(v) || !f.schema) continue;
     const r = f.schema.safeParse(v);
     if (!r.success) {
-      for (const issue of r.error.issues) failures.push({ property: f.name, reason: fromPolicy(f.name, `${issuePath(f.name, issue.path)}: ${issue.message}`) });
+      // The rule alone (api/contract/common.ts `ruleOf`): the property's name says what the API's reason says first.
+      for (const issue of r.error.issues) failures.push({ property: f.name, reason: fromPolicy(f.name, `${issuePath(f.name, issue.path)}: ${ruleOf(issue)}`) });
     } else {
       inputs[f.name] = r.data;
     }

@@ -1,15 +1,15 @@
 import { defineResource } from "../definition";
-import { sshKeyError } from "../../api/ssh-keys";
-import { checkLength, labelBounds } from "../../api/text";
-import { madeSince, rule } from "../model/rules";
+import { labelBounds } from "../../api/text";
+import { madeSince } from "../model/rules";
 import { tableFor } from "../model/api-table";
-import { sshKeysApi, type SshKey } from "../../api/contract/profile";
+import { sshKeyLabel, sshKeyLine, sshKeysApi, type SshKey } from "../../api/contract/profile";
+import { pathOf } from "../../api/contract/endpoint";
 import { PUBLIC_KEY, ref, resource } from "./example-parents";
 
 /** An SSH key as the API answers it (api/contract/profile.ts). */
 export type SshKeyApi = SshKey;
 
-const publicKey = rule(sshKeyError).transform((v) => v.trim());
+const publicKey = sshKeyLine.transform((v) => v.trim());
 
 export const sshKeySpec = tableFor(sshKeysApi)({
   type: "SshKey",
@@ -21,7 +21,7 @@ export const sshKeySpec = tableFor(sshKeysApi)({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => checkLength(v, "sshKeyLabel")),
+      schema: sshKeyLabel,
       description: "A label for the key, at most 64 characters (auto-named `<resource name>-<suffix>` when left out). Changed in place.",
     },
     {
@@ -35,9 +35,9 @@ export const sshKeySpec = tableFor(sshKeysApi)({
     { name: "created", kind: "output", outputType: "string", description: "When the key was added (ISO 8601, UTC)." },
   ],
   autoName: { field: "label", ...labelBounds("sshKeyLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
-  collectionPath: () => "/profile/sshkeys",
+  collectionPath: () => pathOf(sshKeysApi.list, {}),
   readsFromList: true,
-  itemPath: (id) => `/profile/sshkeys/${encodeURIComponent(id)}`,
+  itemPath: (id) => pathOf(sshKeysApi.get, { sshKeyId: id }),
   // A lost create answer: the key we sent, with our label, added since this create began, so an older copy
   // of the same key is never taken over.
   async findExisting(client, body, _inputs, since) {

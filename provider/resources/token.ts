@@ -1,48 +1,29 @@
-import { z } from "zod";
 import type { CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
 import type { SendContext } from "../lifecycle/hooks";
 import { isExisting } from "../model/naming";
-import { checkLength, labelBounds } from "../../api/text";
-import { parseScopes } from "../../api/scopes";
+import { labelBounds } from "../../api/text";
+import { pathOf } from "../../api/contract/endpoint";
+import { readDateTime, tokenExpiry, tokenLabel, tokenScopes, tokensApi, type Token } from "../../api/contract/profile";
 import { say } from "../lifecycle/steps";
-import { UNKNOWN, table } from "../model/table";
-import { madeSince, rule } from "../model/rules";
+import { tableFor } from "../model/api-table";
+import { UNKNOWN } from "../model/table";
+import { madeSince } from "../model/rules";
 import { resource, ref } from "./example-parents";
 
-export interface TokenApi {
-  id: number;
-  label: string;
-  scopes: string;
-  created: string;
-  expiry: string | null;
-  /** The full value in the create answer; afterwards its first 16 characters only. */
-  token: string;
-}
+/** A token as the API answers it (api/contract/profile.ts): `token` is its whole value in the create's answer only. */
+export type TokenApi = Token;
 
 /** How many characters of a token the API shows after its create answer. */
 const PREFIX = 16;
 
 /** A date-time as the API writes it: UTC, to the second, with no zone (`2027-01-01T00:00:00`). */
-const apiTime = (ms: number) => new Date(ms).toISOString().slice(0, 19);
-const dateTime = z
-  .string()
-  .transform((v, ctx) => {
-    const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date-time, for example 2027-01-01T00:00:00Z" });
-      return z.NEVER;
-    }
-    return apiTime(ms);
-  })
-  .pipe(z.string());
+const dateTime = tokenExpiry.transform((v) => new Date(readDateTime(v)).toISOString().slice(0, 19));
 
-const scopes = rule((v) => {
-  const p = parseScopes(v);
-  return typeof p === "string" ? p : undefined;
-}).transform((v) => v.trim().split(/\s+/).join(" "));
+/** The scopes, as the API keeps them: one space between two. */
+const scopes = tokenScopes.transform((v) => v.trim().split(/\s+/).join(" "));
 
-export const tokenSpec = table<TokenApi>()({
+export const tokenSpec = tableFor(tokensApi)({
   type: "Token",
   noun: "token",
   description:
@@ -55,7 +36,7 @@ export const tokenSpec = table<TokenApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => checkLength(v, "tokenLabel")),
+      schema: tokenLabel,
       description: "1..100 characters, display only; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {
@@ -87,11 +68,11 @@ export const tokenSpec = table<TokenApi>()({
     { name: "created", kind: "output", description: "When the token was created." },
   ],
   autoName: { field: "label", ...labelBounds("tokenLabel"), allowed: /[A-Za-z0-9._-]/, separators: "-_." },
-  collectionPath: () => "/profile/tokens",
-  itemPath: (id) => `/profile/tokens/${encodeURIComponent(id)}`,
+  collectionPath: () => pathOf(tokensApi.list, {}),
+  itemPath: (id) => pathOf(tokensApi.get, { tokenId: id }),
   // A lost create answer: the token with our label and scopes made since the create began.
-  async findExisting(client, body, _inputs, since): Promise<TokenApi | undefined> {
-    const all = await client.list<TokenApi>("/profile/tokens");
+  async findExisting(client, body, _inputs, since) {
+    const all = await client.all(tokensApi.list, {});
     const found = all.filter((t) => t.label === body.label && t.scopes === body.scopes && madeSince(t.created, since));
     return found.sort((a, b) => b.id - a.id)[0];
   },
@@ -101,12 +82,12 @@ export const tokenSpec = table<TokenApi>()({
  * Creates the token. A create whose answer was lost is found by its label, but without its value (a read
  * shows 16 characters): that token can never be handed to the program, so it is revoked and made again.
  */
-async function sendToken(create: () => Promise<TokenApi>, { client: c, inputs }: SendContext<typeof tokenSpec.fields>): Promise<TokenApi> {
+async function sendToken(create: () => Promise<TokenApi>, { client: c }: SendContext<typeof tokenSpec.fields>): Promise<TokenApi> {
   for (let i = 0; i < 3; i++) {
     const made = await create();
     if (made.token.length > PREFIX) return made;
     say(`token ${made.id} was made but the answer that held its value was lost: it is revoked and made again`);
-    await c.request("DELETE", tokenSpec.itemPath(String(made.id), inputs), { accept: [404] });
+    await c.find(tokensApi.delete, { params: { tokenId: made.id } });
   }
   throw new Error("the answers to the token's create were lost three times (each token made was revoked): run pulumi up again");
 }
