@@ -48,6 +48,8 @@ export class Account {
   readonly services: Services;
   readonly admin: Router;
   readonly faults = new Faults();
+  /** The API families it serves (their collections' schemas and references read a fixture: emulator/fixtures.ts). */
+  readonly families: readonly ApiFamily[];
   readonly rateLimit: RateLimit;
   /** The requests served, in order: the last LOG_WINDOW, paths cut to LOG_PATH_CHARS. */
   readonly log: RequestLogEntry[] = [];
@@ -56,6 +58,7 @@ export class Account {
   listAccounts?: () => Array<{ id: number; label: string }>;
 
   constructor(meta: Omit<AccountMeta, "token">, token: string, file: string | undefined, setup: AccountSetup) {
+    this.families = setup.families;
     this.store = new Store<EmulatorState>(file, token, setup.now, familyCollections(setup.families), meta);
     if (setup.windows?.events !== undefined) this.store.eventsKept = setup.windows.events;
     const built = buildRouter(setup.families, { store: this.store, now: setup.now, timing: setup.timing, baseUrl: setup.baseUrl }, setup.checkAnswers);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiFamily } from "./family";
 import type { FaultConfig, Faults } from "./faults";
 import { exportAccount, loadFixture, readFixture } from "./fixtures";
 import { badRequest, HttpError, jsonObject, notFound } from "./http";
@@ -16,6 +17,7 @@ export interface AdminAccount {
   readonly log: RequestLogEntry[];
   readonly faults: Faults;
   readonly rateLimit: RateLimit;
+  readonly families: readonly ApiFamily[];
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** The main account's only: every account of the emulator, for its overview (the page's account picker). */
   listAccounts?: () => Array<{ id: number; label: string }>;
@@ -93,7 +95,7 @@ export function accountAdminRoutes(account: AdminAccount, now: () => number, spe
   // Fixtures (emulator/fixtures.ts, docs/fixtures.md): the account as a document, and a document loaded into it.
   router.add("GET", "/export", { scope: null, auth: "required" }, () => exportAccount(store, now()));
   router.add("POST", "/import", { scope: null, auth: "required" }, async (ctx) => {
-    const loaded = await loadFixture(account, readFixture(ctx.body, store));
+    const loaded = await loadFixture(account, readFixture(ctx.body, account));
     return { loaded };
   });
   // What the emulator's page shows (emulator/page.ts).
@@ -154,7 +156,7 @@ export function addAccountRoutes(router: Router, accounts: AccountDirectory, spe
     // An account may start from a fixture: made with it, or not at all.
     if (fixture !== undefined) {
       try {
-        await loadFixture(account, readFixture(fixture, account.store));
+        await loadFixture(account, readFixture(fixture, account));
         account.store.save();
       } catch (err) {
         accounts.remove(account.id);

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { badRequest, HttpError } from "./http";
+import { recordField, type ApiFamily, type Refusal } from "./family";
+import { badRequest, fieldErrors, HttpError } from "./http";
 import { jsonDepth, MAX_JSON_DEPTH } from "./json";
-import { apiTime, type CoreState, type Store } from "./state";
+import { apiTime, storedEvent, storedUser, type CoreState, type Store } from "./state";
 
 /**
  * Fixtures: an account's state as a document, to load into another account or another emulator (a CI job's
@@ -50,27 +51,55 @@ const documentSchema = z
 export type FixtureDocument = z.infer<typeof documentSchema>;
 export type FixtureRequest = z.infer<typeof requestSchema>;
 
-/** What loading a fixture needs of an account: its state, and a way to make an API request as its owner. */
+/** What loading a fixture needs of an account: its state, its API families (their collections' schemas and references), a way to make an API request as its owner. */
 export interface FixtureTarget {
   store: Store;
+  families: readonly ApiFamily[];
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 }
 
+/** A fixture's refusals listed at most: a document wrong everywhere says enough with these. */
+const MAX_REFUSALS = 20;
+
 /** The account's state as a fixture document (its records; no tokens). */
 export function exportAccount(store: Store, now: number): FixtureDocument {
-  const data = store.data as unknown as Record<string, unknown>;
   const records: Record<string, Array<Record<string, unknown>>> = {};
-  for (const [name, value] of Object.entries(data))
-    if (!NOT_EXPORTED.has(name) && Array.isArray(value)) records[name] = structuredClone(value as Array<Record<string, unknown>>);
+  for (const [name, value] of Object.entries(store.data)) {
+    const items = z.array(z.record(z.string(), z.unknown())).safeParse(value);
+    if (!NOT_EXPORTED.has(name) && items.success) records[name] = structuredClone(items.data);
+  }
   return { format: FIXTURE_FORMAT, version: FIXTURE_VERSION, exported: apiTime(now), records, counters: { ...store.data.nextId } };
 }
 
-/** Reads a document: a 400 naming what is wrong (a later version by its number, an unknown collection by its name). */
-export function readFixture(input: unknown, store: Store): FixtureDocument {
+/**
+ * The schema of each collection a fixture may carry: the core's (users, events) and each family's
+ * (`collectionsOf`), as the state keeps its records.
+ */
+export function recordSchemas(families: readonly ApiFamily[]): Map<string, z.ZodType> {
+  const schemas = new Map<string, z.ZodType>([
+    ["users", storedUser],
+    ["events", storedEvent],
+  ]);
+  for (const family of families) for (const [name, schema] of Object.entries(family.state?.schemas ?? {})) schemas.set(name, schema);
+  return schemas;
+}
+
+/** A 400 listing refusals (the first MAX_REFUSALS), each under its place and saying it. */
+const refused = (items: Refusal[]) =>
+  new HttpError(
+    400,
+    items.slice(0, MAX_REFUSALS).map(({ field, reason }) => ({ field, reason: `${field}: ${reason}` })),
+  );
+
+/**
+ * Reads a document: a 400 naming what is wrong (a later version by its number, an unknown collection by its name,
+ * a record its collection's schema refuses by its place and the schema's words, two records of one id).
+ */
+export function readFixture(input: unknown, { store, families }: Pick<FixtureTarget, "store" | "families">): FixtureDocument {
   if (jsonDepth(input) > MAX_JSON_DEPTH) throw badRequest(`The fixture is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const version = (input as { version?: unknown } | null)?.version;
-  if (typeof version === "number" && version > FIXTURE_VERSION) {
-    throw badRequest(`The fixture is version ${version}; this emulator reads versions 1 to ${FIXTURE_VERSION}: use a later emulator`, "version");
+  const version = z.object({ version: z.number() }).safeParse(input);
+  if (version.success && version.data.version > FIXTURE_VERSION) {
+    throw badRequest(`The fixture is version ${version.data.version}; this emulator reads versions 1 to ${FIXTURE_VERSION}: use a later emulator`, "version");
   }
   const parsed = documentSchema.safeParse(input);
   if (!parsed.success) {
@@ -78,43 +107,53 @@ export function readFixture(input: unknown, store: Store): FixtureDocument {
     const field = issue.path.join(".") || "fixture";
     throw badRequest(`${field}: ${issue.message}`, field);
   }
-  const data = store.data as unknown as Record<string, unknown>;
-  const known = new Set(Object.keys(data).filter((name) => !NOT_EXPORTED.has(name) && Array.isArray(data[name])));
+  const schemas = recordSchemas(families);
+  const known = new Set([...Object.keys(store.data).filter((name) => !NOT_EXPORTED.has(name)), ...schemas.keys()]);
   for (const name of Object.keys(parsed.data.records ?? {})) {
     if (!known.has(name)) throw badRequest(`records.${name}: not a collection of this emulator (${[...known].sort().join(", ")})`, `records.${name}`);
   }
+  const refusals: Refusal[] = [];
+  for (const [name, items] of Object.entries(parsed.data.records ?? {})) refusals.push(...checkCollection(name, items, schemas.get(name)));
+  if (refusals.length) throw refused(refusals);
   return parsed.data;
+}
+
+/** A collection's records against its schema, and no two of one id. */
+function checkCollection(name: string, items: readonly unknown[], schema: z.ZodType | undefined): Refusal[] {
+  const refusals: Refusal[] = [];
+  const ids = new Map<unknown, number>();
+  items.forEach((item, index) => {
+    const r = schema?.safeParse(item);
+    if (r && !r.success) {
+      for (const e of fieldErrors(r.error.issues)) refusals.push({ field: recordField(name, index, e.field), reason: e.reason });
+      return;
+    }
+    const id = z.object({ id: z.union([z.number(), z.string()]) }).safeParse(item);
+    if (!id.success) return;
+    const first = ids.get(id.data.id);
+    if (first !== undefined) refusals.push({ field: recordField(name, index, "id"), reason: `the id ${String(id.data.id)} is also ${recordField(name, first)}'s` });
+    else ids.set(id.data.id, index);
+  });
+  return refusals;
 }
 
 /**
  * Loads a document into an account: its records replace the account's (users merged by name, so that the
- * account's tokens keep their owners), then its requests are made in order. All or nothing: a request the API
- * refuses takes the account back to what it was, and is a 400 naming it with the API's answer.
+ * account's tokens keep their owners) once they hold together (each family's `references`: what a record points
+ * to is there), then its requests are made in order. All or nothing: a request the API refuses takes the account
+ * back to what it was, and is a 400 naming it with the API's answer.
  */
 export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): Promise<{ records: number; requests: number }> {
   const { store } = target;
-  const before = JSON.stringify(store.data);
-  const data = store.data as unknown as Record<string, unknown> & CoreState;
+  const before = structuredClone(store.data);
   try {
-    let records = 0;
-    for (const [name, items] of Object.entries(doc.records ?? {})) {
-      records += items.length;
-      if (name === "users") {
-        const names = new Set(items.map((u) => u.username));
-        data.users = [...(structuredClone(items) as unknown as CoreState["users"]), ...data.users.filter((u) => !names.has(u.username))];
-      } else data[name] = structuredClone(items);
-    }
-    // New ids (and addresses) follow the loaded ones: the exporter's counters, else the largest id loaded.
-    for (const [kind, n] of Object.entries(doc.counters ?? {})) data.nextId[kind] = Math.max(data.nextId[kind] ?? 0, n);
-    for (const [name, items] of Object.entries(doc.records ?? {})) {
-      const kind = ID_KINDS[name];
-      if (!kind) continue;
-      const top = Math.max(0, ...items.map((x) => (typeof x.id === "number" ? x.id : Number(/^private\/(\d+)$/.exec(String(x.id))?.[1] ?? 0))));
-      data.nextId[kind] = Math.max(data.nextId[kind] ?? 0, top);
-    }
+    const loaded = withRecords(store.data, doc);
+    const refusals = target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? []);
+    if (refusals.length) throw refused(refusals);
+    Object.assign(store.data, loaded.data);
     const answers: Record<string, unknown> = {};
     for (const [index, request] of (doc.requests ?? []).entries()) {
-      const path = substitute(request.path, answers, `requests[${index}].path`) as string;
+      const path = String(substitute(request.path, answers, `requests[${index}].path`));
       const body = request.body === undefined ? undefined : substitute(request.body, answers, `requests[${index}].body`);
       const answer = await target.call(request.method, path, body);
       if (answer.status >= 300) {
@@ -122,12 +161,36 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
       }
       if (request.name) answers[request.name] = answer.body;
     }
-    return { records, requests: doc.requests?.length ?? 0 };
+    return { records: loaded.count, requests: doc.requests?.length ?? 0 };
   } catch (err) {
-    store.data = JSON.parse(before) as typeof store.data;
+    store.data = before;
     store.save(); // the requests made before the refused one were saved: the file goes back too
     throw err;
   }
+}
+
+/** The state with a document's records in it (a copy: the state itself is not changed), and how many were loaded. */
+function withRecords(data: CoreState, doc: FixtureDocument): { data: CoreState; count: number } {
+  const next: CoreState = { ...data, nextId: { ...data.nextId } };
+  let count = 0;
+  for (const [name, items] of Object.entries(doc.records ?? {})) {
+    count += items.length;
+    if (name === "users") {
+      const users = z.array(storedUser).parse(structuredClone(items));
+      const names = new Set(users.map((u) => u.username));
+      next.users = [...users, ...data.users.filter((u) => !names.has(u.username))];
+    } else Object.assign(next, { [name]: structuredClone(items) });
+  }
+  // New ids (and addresses) follow the loaded ones: the exporter's counters, else the largest id loaded.
+  for (const [kind, n] of Object.entries(doc.counters ?? {})) next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, n);
+  for (const [name, items] of Object.entries(doc.records ?? {})) {
+    const kind = ID_KINDS[name];
+    if (!kind) continue;
+    let top = 0;
+    for (const x of items) top = Math.max(top, typeof x.id === "number" ? x.id : Number(/^private\/(\d+)$/.exec(String(x.id))?.[1] ?? 0));
+    next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, top);
+  }
+  return { data: next, count };
 }
 
 /** The id counter of each collection whose records the API numbers (state.ts `nextId` kinds). */
@@ -169,7 +232,7 @@ function substitute(value: unknown, answers: Record<string, unknown>, where: str
 function lookup(answers: Record<string, unknown>, name: string, field: string, where: string): unknown {
   if (!(name in answers)) throw badRequest(`${where}: no earlier request is named ${name}`, where);
   let v: unknown = answers[name];
-  for (const part of field.split(".")) v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+  for (const part of field.split(".")) v = typeof v === "object" && v !== null ? Object.entries(v).find(([k]) => k === part)?.[1] : undefined;
   if (v === undefined) throw new HttpError(400, [{ reason: `${where}: the answer of ${name} has no ${field}`, field: where }]);
   return v;
 }

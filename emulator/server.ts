@@ -58,7 +58,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   addAccountRoutes(accounts.main.admin, accounts, () => timing.speed);
   const main = accounts.main;
   if (opts.fixture !== undefined && fresh) {
-    await loadFixture(main, readFixture(opts.fixture, main.store));
+    await loadFixture(main, readFixture(opts.fixture, main));
     main.store.save();
   }
   /** The account a request is for: its token's, else the main account (which refuses an unknown token as before). */

@@ -25,12 +25,8 @@ export interface Step {
 }
 
 /** What an event is about (`entity`) or also touches (`secondary_entity`), as the real API names it: with its API path. */
-export interface EventEntity {
-  id: number | string;
-  type: string;
-  label: string | null;
-  url: string;
-}
+export const eventEntitySchema = z.strictObject({ id: z.union([z.number(), z.string()]), type: z.string(), label: z.string().nullable(), url: z.string() });
+export type EventEntity = z.output<typeof eventEntitySchema>;
 
 /** An entity of an event: its type, id, label and API path (`/compute/instances/1`; the url gets `/v4`). */
 export const eventEntity = (type: string, id: number | string, label: string | null, path: string): EventEntity => ({ id, type, label, url: `/v4${path}` });
@@ -39,22 +35,22 @@ export const eventEntity = (type: string, id: number | string, label: string | n
  * An event as the state keeps it (routes/events.ts `eventView` is what the API shows: its status and progress
  * follow the clock). An operation that takes time is `scheduled` until `_start`, `started` until `_finish`,
  * then `finished`; a notification stays `notification` (until `_finish`, if given: a database's create); one
- * with neither time is `finished` at once.
+ * with neither time is `finished` at once. `_start` and `_finish` are the emulator's clock (ms).
  */
-export interface EventRecord {
-  id: number;
-  action: string;
-  created: string;
-  username: string;
-  entity: EventEntity | null;
-  secondary_entity: EventEntity | null;
-  seen: boolean;
-  read: boolean;
-  /** When the operation starts and ends (ms; the emulator's clock). */
-  _start: number;
-  _finish: number | null;
-  _notification: boolean;
-}
+export const storedEvent = z.strictObject({
+  id: z.number().int(),
+  action: z.string(),
+  created: z.string(),
+  username: z.string(),
+  entity: eventEntitySchema.nullable(),
+  secondary_entity: eventEntitySchema.nullable(),
+  seen: z.boolean(),
+  read: z.boolean(),
+  _start: z.number(),
+  _finish: z.number().nullable(),
+  _notification: z.boolean(),
+});
+export type EventRecord = z.output<typeof storedEvent>;
 
 /** How an event follows its operation: when it starts (default: now) and ends, and whether it is a notification. */
 export interface EventTiming {

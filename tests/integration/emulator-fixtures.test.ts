@@ -128,3 +128,39 @@ test("the command starts its main account from --fixture FILE", async () => {
     child.kill("SIGTERM");
   }
 });
+
+describe("a fixture's records are checked before anything is loaded (issue 52)", () => {
+  const doc = (records: Record<string, unknown[]>) => ({ format: "compute-emulator-account", version: 1, records });
+  const key = (over: Record<string, unknown> = {}) => ({ id: 7, label: "k", ssh_key: ED25519, created: "2026-03-10T12:00:00", username: "admin", ...over });
+  const ED25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ7eWnQ9DqKj8XdLrUuNYsPqkBnY3mOFDS6oUd8K5S7a ci@example";
+
+  test("a record its collection's schema refuses: every field named by its place, nothing loaded, later requests unharmed", async () => {
+    const empty = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [{}] }) });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      "records.sshkeys[0].id",
+      "records.sshkeys[0].label",
+      "records.sshkeys[0].ssh_key",
+      "records.sshkeys[0].created",
+      "records.sshkeys[0].username",
+    ]);
+    expect(empty.body.errors[0].reason).toMatch(/^records\.sshkeys\[0\]\.id: /);
+    const wrong = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [key({ id: "abc", extra: 1 })] }) });
+    expect(wrong.body.errors.map((e: { field: string }) => e.field)).toEqual(["records.sshkeys[0].id", "records.sshkeys[0]"]);
+    const users = await call(emu, "POST", "/__emulator/import", { body: doc({ users: [{ username: "x" }] }) });
+    expect([users.status, users.body.errors[0].field]).toEqual([400, "records.users[0].uid"]);
+    expect((await call(emu, "GET", "/profile/sshkeys")).body.data).toEqual([]);
+    expect((await call(emu, "GET", "/profile")).status).toBe(200);
+  });
+
+  test("two records of one id, and a record pointing to what is not there, are refused by their place", async () => {
+    const twice = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [key(), key({ label: "other" })] }) });
+    expect(twice.body.errors).toEqual([{ field: "records.sshkeys[1].id", reason: "records.sshkeys[1].id: the id 7 is also records.sshkeys[0]'s" }]);
+    const nobody = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [key({ username: "ghost" })] }) });
+    expect(nobody.body.errors).toEqual([{ field: "records.sshkeys[0].username", reason: "records.sshkeys[0].username: no user ghost in the account" }]);
+    expect((await call(emu, "GET", "/profile/sshkeys")).body.data).toEqual([]);
+    const good = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [key()] }) });
+    expect(good.status).toBe(200);
+    expect((await call(emu, "GET", "/profile/sshkeys")).body.data.map((k: { id: number }) => k.id)).toEqual([7]);
+  });
+});
