@@ -67,7 +67,7 @@ export class Account {
     this.faults.set(setup.faults);
     this.rateLimit = new RateLimit(setup.rateLimit);
     this.logWindow = setup.windows?.log ?? LOG_WINDOW;
-    this.admin = accountAdminRoutes(this, setup.now, () => setup.timing.speed);
+    this.admin = accountAdminRoutes(this, setup.now, () => setup.timing.speed, setup.checkAnswers);
   }
 
   get id(): number {

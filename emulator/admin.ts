@@ -1,13 +1,14 @@
-import { z } from "zod";
+import { globalGrants } from "../api/contract/profile";
+import { accountsApi, adminApi } from "./admin-api";
 import type { ApiFamily } from "./family";
-import type { FaultConfig, Faults } from "./faults";
+import type { Faults } from "./faults";
 import { exportAccount, loadFixture, readFixture } from "./fixtures";
-import { badRequest, HttpError, jsonObject, notFound } from "./http";
-import { Router } from "./router";
+import { badRequest, fieldPath, HttpError, notFound } from "./http";
+import { Router, rowsOf, type Req } from "./router";
 import { overview } from "./overview";
 import type { RequestLogEntry } from "./request-log";
 import type { RateLimit } from "./rate-limit";
-import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta, type Store } from "./state";
+import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta, type GlobalGrants, type Store } from "./state";
 
 /** What the admin endpoints act on: an account (emulator/accounts.ts), seen through what they need of it. */
 export interface AdminAccount {
@@ -32,102 +33,150 @@ export interface AccountDirectory<A extends AdminAccount = AdminAccount> {
   remove(id: number): boolean;
 }
 
-/**
- * An account's admin endpoints, outside the API (`/__emulator/...`), open only to the account's root token:
- * its faults and rate limit, users (restricted or not) with tokens, its request log.
- */
-export function accountAdminRoutes(account: AdminAccount, now: () => number, speed: () => number): Router {
-  const { store, log, faults, rateLimit } = account;
-  const router = new Router();
-  router.add("PUT", "/rate-limit", { scope: null, auth: "required" }, (ctx) => {
-    const perSecond = jsonObject(ctx).perSecond;
+/** What an account's admin rows are given: the account, the clock, the speed. */
+interface AdminContext {
+  account: AdminAccount;
+  now: () => number;
+  speed: () => number;
+}
+
+const adminRow = rowsOf<AdminContext>();
+
+const rateLimitView = ({ rateLimit }: AdminAccount) => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited });
+
+/** A user of the account (restricted, with the global grants given) and a token of the scopes given (every one by default). */
+function addUser({ account: { store }, now }: AdminContext, { body }: Req<typeof adminApi.addUser>) {
+  if (store.user(body.username)) throw badRequest("username already exists", "username");
+  const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
+  if (user.restricted) user.grants = emptyGrants(globalGrantsOf(body.global ?? {}));
+  store.data.users.push(user);
+  const token = {
+    id: store.nextId("token"),
+    label: `${body.username} token`,
+    scopes: body.scopes ?? "*",
+    created: apiTime(now()),
+    expiry: null,
+    token: newTokenValue(),
+    username: user.username,
+  };
+  store.data.tokens.push(token);
+  return { username: user.username, token: token.token };
+}
+
+/** The global grants a body names (`add_computes: true`...), each of its type; the others left as they are. */
+function globalGrantsOf(given: Record<string, boolean | string>): Partial<GlobalGrants> {
+  const r = globalGrants.partial().safeParse(given);
+  if (!r.success) throw badRequest(`${fieldPath(r.error.issues[0].path)}: ${r.error.issues[0].message}`, "global");
+  return r.data;
+}
+
+const ADMIN_ROWS = [
+  adminRow(adminApi.setRateLimit, ({ account }, { body }) => {
     try {
-      rateLimit.set(perSecond === null || perSecond === undefined ? undefined : Number(perSecond));
+      account.rateLimit.set(body.perSecond ?? undefined);
     } catch (e) {
-      throw badRequest((e as Error).message, "perSecond");
+      throw badRequest(e instanceof Error ? e.message : String(e), "perSecond");
     }
-    return { perSecond: rateLimit.limit ?? null, limited: rateLimit.limited };
-  });
-  router.add("GET", "/rate-limit", { scope: null, auth: "required" }, () => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited }));
-  router.add("PUT", "/faults", { scope: null, auth: "required" }, (ctx) => {
-    try {
-      faults.set(jsonObject(ctx) as unknown as FaultConfig);
-    } catch (e) {
-      throw badRequest((e as Error).message, "faults");
-    }
-    return { config: faults.config };
-  });
-  router.add("DELETE", "/faults", { scope: null, auth: "required" }, () => {
-    faults.set(undefined);
+    return rateLimitView(account);
+  }),
+  adminRow(adminApi.rateLimit, ({ account }) => rateLimitView(account)),
+  adminRow(adminApi.setFaults, ({ account }, { body }) => {
+    account.faults.set(body);
+    return { config: account.faults.config };
+  }),
+  adminRow(adminApi.clearFaults, ({ account }) => {
+    account.faults.set(undefined);
     return {};
-  });
-  router.add("GET", "/faults", { scope: null, auth: "required" }, () => ({ config: faults.config ?? null, counts: faults.counts }));
-  router.add("POST", "/users", { scope: null, auth: "required" }, (ctx) => {
-    const body = jsonObject(ctx) as { username?: unknown; restricted?: unknown; scopes?: unknown; global?: unknown };
-    if (typeof body.username !== "string" || !/^[a-z][a-z0-9_-]{2,31}$/.test(body.username))
-      throw badRequest("username must be 3..32 lowercase letters, digits, _ or -", "username");
-    if (body.restricted !== undefined && typeof body.restricted !== "boolean") throw badRequest("Must be a boolean", "restricted");
-    if (body.scopes !== undefined && typeof body.scopes !== "string") throw badRequest("Must be a string of scopes, or *", "scopes");
-    const global = body.global ?? {};
-    if (
-      typeof global !== "object" ||
-      global === null ||
-      Array.isArray(global) ||
-      Object.values(global).some((v) => typeof v !== "boolean" && typeof v !== "string")
-    )
-      throw badRequest("Must be an object of global grants", "global");
-    if (store.user(body.username)) throw badRequest("username already exists", "username");
-    const user = newUser(body.username, store.nextId("user"), body.restricted ?? false);
-    if (user.restricted) user.grants = emptyGrants(global);
-    store.data.users.push(user);
-    const token = {
-      id: store.nextId("token"),
-      label: `${body.username} token`,
-      scopes: body.scopes ?? "*",
-      created: apiTime(now()),
-      expiry: null,
-      token: newTokenValue(),
-      username: user.username,
-    };
-    store.data.tokens.push(token);
-    return { username: user.username, token: token.token };
-  });
+  }),
+  adminRow(adminApi.faults, ({ account }) => ({ config: account.faults.config ?? null, counts: account.faults.counts })),
+  adminRow(adminApi.addUser, addUser),
   // Fixtures (emulator/fixtures.ts, docs/fixtures.md): the account as a document, and a document loaded into it.
-  router.add("GET", "/export", { scope: null, auth: "required" }, () => exportAccount(store, now()));
-  router.add("POST", "/import", { scope: null, auth: "required" }, async (ctx) => {
-    const loaded = await loadFixture(account, readFixture(ctx.body, account));
-    return { loaded };
-  });
+  adminRow(adminApi.export, ({ account, now }) => exportAccount(account.store, now())),
+  adminRow(adminApi.import, async ({ account }, { body }) => ({ loaded: await loadFixture(account, readFixture(body, account)) })),
   // What the emulator's page shows (emulator/page.ts).
-  router.add("GET", "/overview", { scope: null, auth: "required" }, async () => ({
+  adminRow(adminApi.overview, async ({ account, speed }) => ({
     ...(await overview(account, speed())),
     ...(account.listAccounts ? { accounts: account.listAccounts() } : {}),
-  }));
-  router.add("GET", "/log", { scope: null, auth: "required" }, () => log);
-  router.add("DELETE", "/log", { scope: null, auth: "required" }, () => {
-    log.length = 0;
+  })),
+  adminRow(adminApi.log, ({ account }) => account.log),
+  adminRow(adminApi.clearLog, ({ account }) => {
+    account.log.length = 0;
     return {};
-  });
+  }),
+];
+
+/**
+ * An account's admin endpoints, outside the API (`/__emulator/...`), open only to the account's root token:
+ * its faults and rate limit, users (restricted or not) with tokens, its fixtures, its overview and request log.
+ */
+export function accountAdminRoutes(account: AdminAccount, now: () => number, speed: () => number, checkAnswers = false): Router {
+  const router = new Router({ checkAnswers });
+  router.serve(ADMIN_ROWS, { account, now, speed });
   return router;
 }
 
 /** Accounts one emulator holds at most (each about 100 KB with nothing in it), so that making them cannot exhaust it. */
 export const MAX_ACCOUNTS = 1000;
 
-/** The body of `POST /__emulator/accounts`: a name, and a fixture to start from (checked by emulator/fixtures.ts). */
-const newAccountSchema = z.object({
-  label: z
-    .string("Must be a string")
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, "Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit")
-    .optional(),
-  fixture: z.unknown().optional(),
-});
-
-/** An account as the admin endpoints show it: its number, name, when it was made, its token (to its makers only) and what it holds. */
+/** An account as the admin endpoints show it: its number, name, when it was made, and its token (to its makers only). */
 function accountView(account: AdminAccount, withToken: boolean) {
   const { id, label, created, token } = account.meta;
   return { id, label, created, ...(withToken ? { token } : {}) };
 }
+
+/** What the account rows are given: the emulator's accounts, the speed. */
+interface AccountsContext {
+  accounts: AccountDirectory;
+  speed: () => number;
+}
+
+const accountRow = rowsOf<AccountsContext>();
+
+const accountList = (accounts: AccountDirectory) => accounts.list().map((a) => ({ id: a.id, label: a.meta.label }));
+
+/** The account `accountId`, or 404. */
+function accountOf(accounts: AccountDirectory, id: number): AdminAccount {
+  const account = accounts.get(id);
+  if (!account) throw notFound();
+  return account;
+}
+
+/** An account, made from a fixture when one is given: made with it, or not at all. */
+async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof accountsApi.create>) {
+  if (accounts.list().length >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
+  const account = accounts.create(body.label);
+  if (body.fixture !== undefined) {
+    try {
+      await loadFixture(account, readFixture(body.fixture, account));
+      account.store.save();
+    } catch (err) {
+      accounts.remove(account.id);
+      if (err instanceof HttpError)
+        throw new HttpError(
+          err.status,
+          err.errors.map((e) => ({ ...e, reason: `fixture: ${e.reason}` })),
+        );
+      throw err;
+    }
+  }
+  return accountView(account, true);
+}
+
+const ACCOUNT_ROWS = [
+  // Any account's overview, with the list of accounts to choose from (the page's picker).
+  accountRow(accountsApi.overview, async ({ accounts, speed }, { params }) => ({
+    ...(await overview(accountOf(accounts, params.accountId), speed())),
+    accounts: accountList(accounts),
+  })),
+  accountRow(accountsApi.list, ({ accounts }) => ({ data: accounts.list().map((a) => accountView(a, false)) })),
+  accountRow(accountsApi.create, makeAccount),
+  accountRow(accountsApi.get, ({ accounts }, { params }) => accountView(accountOf(accounts, params.accountId), false)),
+  accountRow(accountsApi.delete, ({ accounts }, { params }) => {
+    if (params.accountId === accounts.main.id) throw badRequest("The main account (the emulator's own) cannot be deleted", "accountId");
+    if (!accounts.remove(params.accountId)) throw notFound();
+    return {};
+  }),
+];
 
 /**
  * The emulator's own endpoints, beside the main account's (its root token is the emulator's, `--token`): make
@@ -135,50 +184,6 @@ function accountView(account: AdminAccount, withToken: boolean) {
  * delete one with everything in it.
  */
 export function addAccountRoutes(router: Router, accounts: AccountDirectory, speed: () => number): void {
-  const list = () => accounts.list().map((a) => ({ id: a.id, label: a.meta.label }));
-  accounts.main.listAccounts = list;
-  // Any account's overview, with the list of accounts to choose from (the page's picker).
-  router.add("GET", "/accounts/{accountId}/overview", { scope: null, auth: "required" }, async (ctx) => {
-    const account = accounts.get(Number(ctx.params.accountId));
-    if (!account) throw notFound();
-    return { ...(await overview(account, speed())), accounts: list() };
-  });
-  router.add("GET", "/accounts", { scope: null, auth: "required" }, () => ({ data: accounts.list().map((a) => accountView(a, false)) }));
-  router.add("POST", "/accounts", { scope: null, auth: "required" }, async (ctx) => {
-    const parsed = newAccountSchema.safeParse(jsonObject(ctx));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw badRequest(issue.message, issue.path.join(".") || undefined);
-    }
-    const { label, fixture } = parsed.data;
-    if (accounts.list().length >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
-    const account = accounts.create(label);
-    // An account may start from a fixture: made with it, or not at all.
-    if (fixture !== undefined) {
-      try {
-        await loadFixture(account, readFixture(fixture, account));
-        account.store.save();
-      } catch (err) {
-        accounts.remove(account.id);
-        if (err instanceof HttpError)
-          throw new HttpError(
-            err.status,
-            err.errors.map((e) => ({ ...e, reason: `fixture: ${e.reason}` })),
-          );
-        throw err;
-      }
-    }
-    return accountView(account, true);
-  });
-  router.add("GET", "/accounts/{accountId}", { scope: null, auth: "required" }, (ctx) => {
-    const account = accounts.get(Number(ctx.params.accountId));
-    if (!account) throw notFound();
-    return accountView(account, false);
-  });
-  router.add("DELETE", "/accounts/{accountId}", { scope: null, auth: "required" }, (ctx) => {
-    const id = Number(ctx.params.accountId);
-    if (id === accounts.main.id) throw badRequest("The main account (the emulator's own) cannot be deleted", "accountId");
-    if (!accounts.remove(id)) throw notFound();
-    return {};
-  });
+  accounts.main.listAccounts = () => accountList(accounts);
+  router.serve(ACCOUNT_ROWS, { accounts, speed });
 }

@@ -57,7 +57,7 @@ export interface Collections<S> {
   (store: StateHolder): S;
   readonly names: readonly string[];
   /** Each collection's record schema (what a fixture's records of it must be). */
-  readonly schemas?: { readonly [K in keyof S]: z.ZodType };
+  readonly schemas?: Readonly<Record<string, z.ZodType>>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Fault injection: per route pattern, with a seeded random rate, the emulator answers 429 (with
  * Retry-After), 500, 502 or 503, drops the connection, answers slowly, or loses the answer after the
@@ -7,25 +9,39 @@
 export const FAULT_KINDS = ["429", "500", "502", "503", "drop", "slow", "lost"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-export interface FaultRule {
-  /** A regular expression matched against `METHOD /path` (for example `^POST /v4/compute/`). */
-  match: string;
-  /** Probability of a fault for a matching request, 0..1. */
-  rate: number;
-  /** The kinds to choose from, evenly. */
-  kinds: FaultKind[];
-  /** Inject at most this many times (then the rule no longer matches). */
-  limit?: number;
-}
+const number = (message: string) => z.number({ error: message }).refine(Number.isFinite, message);
+const nonNegative = (name: string) => number(`${name} must be a number, 0 or more`).refine((n) => n >= 0, `${name} must be a number, 0 or more`);
 
-export interface FaultConfig {
-  seed: number;
-  rules: FaultRule[];
-  /** Delay of a `slow` answer. */
-  slowMs?: number;
-  /** Retry-After (seconds) of a 429. */
-  retryAfterSeconds?: number;
-}
+/** A rule: which requests (`match`, a regular expression on `METHOD /path`, e.g. `^POST /v4/compute/`), how often (`rate`, 0..1), which kinds (evenly), at most how many times (`limit`). */
+export const faultRule = z
+  .object({
+    match: z.string({ error: "match must be a regular expression" }).refine((m) => {
+      try {
+        return Boolean(new RegExp(m));
+      } catch {
+        return false;
+      }
+    }, "match is not a regular expression"),
+    rate: number("fault rate must be 0..1").refine((r) => r >= 0 && r <= 1, "fault rate must be 0..1"),
+    kinds: z
+      .array(z.string({ error: "a fault kind is a string" }), { error: "a fault rule needs at least one kind" })
+      .min(1, "a fault rule needs at least one kind")
+      .pipe(z.array(z.enum(FAULT_KINDS, { error: (issue) => `unknown fault kind "${String(issue.input)}"; use ${FAULT_KINDS.join(", ")}` }))),
+    limit: nonNegative("limit").optional(),
+  })
+  .strict();
+export type FaultRule = z.output<typeof faultRule>;
+
+/** A fault configuration: the seed of its randomness, its rules, how slow a `slow` answer is, a 429's Retry-After (seconds). */
+export const faultConfig = z
+  .object({
+    seed: number("seed must be a number"),
+    rules: z.array(faultRule, { error: "rules must be a list of rules" }),
+    slowMs: nonNegative("slowMs").optional(),
+    retryAfterSeconds: nonNegative("retryAfterSeconds").optional(),
+  })
+  .strict();
+export type FaultConfig = z.output<typeof faultConfig>;
 
 /** mulberry32: a small seeded PRNG, enough for reproducible fault patterns. */
 function prng(seed: number): () => number {
@@ -40,28 +56,14 @@ function prng(seed: number): () => number {
 }
 
 /** A configuration's rules, compiled, once every part of it is what it must be (it may come from a request's body). */
-function checkedRules(config: FaultConfig): Array<FaultRule & { re: RegExp; used: number }> {
-  const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-  if (!isNumber(config.seed)) throw new Error("seed must be a number");
-  if (!Array.isArray(config.rules)) throw new Error("rules must be a list of rules");
-  for (const k of ["slowMs", "retryAfterSeconds"] as const)
-    if (config[k] !== undefined && !(isNumber(config[k]) && config[k] >= 0)) throw new Error(`${k} must be a number, 0 or more`);
-  return config.rules.map((r: FaultRule, i) => {
-    if (typeof r !== "object" || r === null) throw new Error(`rules[${i}] must be an object`);
-    if (!(isNumber(r.rate) && r.rate >= 0 && r.rate <= 1)) throw new Error(`fault rate must be 0..1, got ${String(r.rate)}`);
-    if (!Array.isArray(r.kinds) || !r.kinds.length) throw new Error("a fault rule needs at least one kind");
-    for (const k of r.kinds)
-      if (!(FAULT_KINDS as readonly string[]).includes(k)) throw new Error(`unknown fault kind "${String(k)}"; use ${FAULT_KINDS.join(", ")}`);
-    if (r.limit !== undefined && !(isNumber(r.limit) && r.limit >= 0)) throw new Error(`rules[${i}].limit must be a number, 0 or more`);
-    if (typeof r.match !== "string") throw new Error(`rules[${i}].match must be a regular expression`);
-    let re: RegExp;
-    try {
-      re = new RegExp(r.match);
-    } catch {
-      throw new Error(`rules[${i}].match is not a regular expression`);
-    }
-    return { ...r, re, used: 0 };
-  });
+function checkedRules(given: unknown): { config: FaultConfig; compiled: Array<FaultRule & { re: RegExp; used: number }> } {
+  const r = faultConfig.safeParse(given);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const at = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
+    throw new Error(`${at}${issue.message}`);
+  }
+  return { config: r.data, compiled: r.data.rules.map((rule) => ({ ...rule, re: new RegExp(rule.match), used: 0 })) };
 }
 
 export class Faults {
@@ -72,12 +74,12 @@ export class Faults {
   counts: Record<string, number> = {};
 
   /** Takes a configuration (or none), checked whole before anything changes: a bad one throws, naming what is wrong. */
-  set(config: FaultConfig | undefined): void {
-    const compiled = config ? checkedRules(config) : [];
-    this.config = config;
+  set(given: unknown): void {
+    const checked = given === undefined ? undefined : checkedRules(given);
+    this.config = checked?.config;
     this.counts = {};
-    this.compiled = compiled;
-    if (config) this.rand = prng(config.seed);
+    this.compiled = checked?.compiled ?? [];
+    if (checked) this.rand = prng(checked.config.seed);
   }
 
   /** The fault for this request, if any. */
@@ -107,15 +109,18 @@ export function parseFaultSpec(spec: string): FaultConfig {
     head
       .split(",")
       .filter(Boolean)
-      .map((p) => p.split("=") as [string, string]),
+      .map((p) => {
+        const [key, ...value] = p.split("=");
+        return [key, value.length ? value.join("=") : undefined];
+      }),
   );
   for (const k of Object.keys(kv)) if (!["seed", "rate", "kinds", "slow", "retryAfter"].includes(k)) throw new Error(`unknown --faults key "${k}"`);
   const rate = Number(kv.rate);
   if (kv.rate === undefined || Number.isNaN(rate)) throw new Error("--faults needs rate=R (0..1)");
-  return {
+  return checkedRules({
     seed: kv.seed !== undefined ? Number(kv.seed) : 1,
-    rules: [{ match, rate, kinds: (kv.kinds ? kv.kinds.split("+") : [...FAULT_KINDS]) as FaultKind[] }],
+    rules: [{ match, rate, kinds: kv.kinds ? kv.kinds.split("+") : [...FAULT_KINDS] }],
     slowMs: kv.slow !== undefined ? Number(kv.slow) : undefined,
     retryAfterSeconds: kv.retryAfter !== undefined ? Number(kv.retryAfter) : undefined,
-  };
+  }).config;
 }

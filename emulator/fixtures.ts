@@ -131,7 +131,8 @@ function checkCollection(name: string, items: readonly unknown[], schema: z.ZodT
     const id = z.object({ id: z.union([z.number(), z.string()]) }).safeParse(item);
     if (!id.success) return;
     const first = ids.get(id.data.id);
-    if (first !== undefined) refusals.push({ field: recordField(name, index, "id"), reason: `the id ${String(id.data.id)} is also ${recordField(name, first)}'s` });
+    if (first !== undefined)
+      refusals.push({ field: recordField(name, index, "id"), reason: `the id ${String(id.data.id)} is also ${recordField(name, first)}'s` });
     else ids.set(id.data.id, index);
   });
   return refusals;

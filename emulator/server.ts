@@ -51,7 +51,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const token = opts.token ?? newTokenValue();
   const timing: Timing = { speed: opts.speed ?? 0.01 };
   let origin = "";
-  const setup = { families: apiFamilies(opts), now, timing, baseUrl: () => origin, faults: opts.faults, rateLimit: opts.rateLimit, windows: opts.windows, checkAnswers: opts.checkAnswers };
+  const setup = {
+    families: apiFamilies(opts),
+    now,
+    timing,
+    baseUrl: () => origin,
+    faults: opts.faults,
+    rateLimit: opts.rateLimit,
+    windows: opts.windows,
+    checkAnswers: opts.checkAnswers,
+  };
   // A fixture is for an account that starts empty: not one kept from an earlier run.
   const fresh = !(opts.stateFile && existsSync(opts.stateFile));
   const accounts = new Accounts(setup, token, opts.stateFile);

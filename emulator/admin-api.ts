@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { empty, endpoint } from "../api/contract/endpoint";
+import { faultConfig } from "./faults";
+
+/**
+ * The emulator's own endpoints, outside the API (`/__emulator/...`), as rows of the same kind as the API's
+ * (api/contract): each body read by its schema before its handler (emulator/admin.ts). Open only to an account's
+ * root token (the account endpoints to the emulator's: emulator/server.ts).
+ */
+
+const source = "emulator";
+const auth = "required";
+
+const USERNAME_TEXT = "username must be 3..32 lowercase letters, digits, _ or -";
+const LABEL_TEXT = "Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit";
+
+/** `PUT /__emulator/rate-limit`: requests per second per token, or none (`null`). */
+const rateLimitBody = z.object({ perSecond: z.number({ error: "Must be a number of requests per second, or null" }).nullable().optional() });
+const rateLimitAnswer = z.strictObject({ perSecond: z.number().nullable(), limited: z.number() });
+
+/** `POST /__emulator/users`: a user of the account, restricted or not, with a token of the scopes given. */
+const userBody = z.object({
+  username: z.string({ error: USERNAME_TEXT }).regex(/^[a-z][a-z0-9_-]{2,31}$/, USERNAME_TEXT),
+  restricted: z.boolean({ error: "Must be a boolean" }).optional(),
+  scopes: z.string({ error: "Must be a string of scopes, or *" }).optional(),
+  global: z.record(z.string(), z.union([z.boolean(), z.string()]), { error: "Must be an object of global grants" }).optional(),
+});
+
+/** `POST /__emulator/accounts`: a name, and a fixture to start from (checked by emulator/fixtures.ts). */
+const accountBody = z.object({
+  label: z
+    .string({ error: "Must be a string" })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, LABEL_TEXT)
+    .optional(),
+  fixture: z.unknown().optional(),
+});
+
+/** An account as the admin endpoints show it: its number, name, when it was made, its token (to its makers only). */
+export const accountView = z.strictObject({ id: z.number(), label: z.string(), created: z.string(), token: z.string().optional() });
+
+/** A fixture document as the import reads it (emulator/fixtures.ts `readFixture` checks it whole, version first). */
+const fixtureBody = z.record(z.string(), z.unknown());
+
+/** What an account's admin endpoints answer that is a document of its own (its overview, its log, its export). */
+const document = z.unknown();
+
+/** An account's admin endpoints: its faults and rate limit, users with tokens, fixtures, its overview and request log. */
+export const adminApi = {
+  setRateLimit: endpoint({
+    method: "PUT",
+    path: "/rate-limit",
+    source,
+    scope: null,
+    auth,
+    summary: "Set or lift the rate limit",
+    body: rateLimitBody,
+    answer: rateLimitAnswer,
+  }),
+  rateLimit: endpoint({ method: "GET", path: "/rate-limit", source, scope: null, auth, summary: "The rate limit", answer: rateLimitAnswer }),
+  setFaults: endpoint({ method: "PUT", path: "/faults", source, scope: null, auth, summary: "Inject faults", body: faultConfig, answer: document }),
+  clearFaults: endpoint({ method: "DELETE", path: "/faults", source, scope: null, auth, summary: "Stop injecting faults", answer: empty }),
+  faults: endpoint({ method: "GET", path: "/faults", source, scope: null, auth, summary: "The faults and their counts", answer: document }),
+  addUser: endpoint({
+    method: "POST",
+    path: "/users",
+    source,
+    scope: null,
+    auth,
+    summary: "Add a user with a token",
+    body: userBody,
+    answer: z.strictObject({ username: z.string(), token: z.string() }),
+  }),
+  export: endpoint({ method: "GET", path: "/export", source, scope: null, auth, summary: "The account as a fixture", answer: document }),
+  import: endpoint({ method: "POST", path: "/import", source, scope: null, auth, summary: "Load a fixture", body: fixtureBody, answer: document }),
+  overview: endpoint({ method: "GET", path: "/overview", source, scope: null, auth, summary: "What the emulator's page shows", answer: document }),
+  log: endpoint({ method: "GET", path: "/log", source, scope: null, auth, summary: "The requests served", answer: document }),
+  clearLog: endpoint({ method: "DELETE", path: "/log", source, scope: null, auth, summary: "Forget the requests served", answer: empty }),
+};
+
+/** The emulator's accounts (the main account's root token, the emulator's `--token`, only). */
+export const accountsApi = {
+  overview: endpoint({ method: "GET", path: "/accounts/{accountId}/overview", source, scope: null, auth, summary: "An account's overview", answer: document }),
+  list: endpoint({
+    method: "GET",
+    path: "/accounts",
+    source,
+    scope: null,
+    auth,
+    summary: "The accounts",
+    answer: z.strictObject({ data: z.array(accountView) }),
+  }),
+  create: endpoint({ method: "POST", path: "/accounts", source, scope: null, auth, summary: "Make an account", body: accountBody, answer: accountView }),
+  get: endpoint({ method: "GET", path: "/accounts/{accountId}", source, scope: null, auth, summary: "An account", answer: accountView }),
+  delete: endpoint({ method: "DELETE", path: "/accounts/{accountId}", source, scope: null, auth, summary: "Delete an account", answer: empty }),
+};
