@@ -68,6 +68,9 @@ export function defineResource<Api extends ApiRecord, const F extends readonly F
   sdk: SdkRow;
   example: () => Example;
 }): ResourceDefinition<Api> {
-  // The spec is taken as it is (its `timeouts` row came with `table()`), never changed.
-  return { spec: d.spec, provider: restProvider(d.spec, d.hooks), lookup: d.lookup, sdk: d.sdk, example: d.example };
+  // The spec is taken as it is (its `timeouts` row came with `table()`), never changed. The hooks, typed here by
+  // this table, are the core's hooks of any table (props as `Props`): the one place the table's types meet the
+  // engine's untyped props, which this table's check produced (restProvider says how).
+  const hooks = d.hooks as ProviderHooks<Api> | undefined;
+  return { spec: d.spec, provider: restProvider(d.spec, hooks), lookup: d.lookup, sdk: d.sdk, example: d.example };
 }

@@ -1,6 +1,6 @@
 import { REPLACEMENT_LABEL, RESOURCE_NAME } from "../model/marks";
 import { isBusy, type ApiClient } from "../transport/client";
-import { checkInputs, diffInputs, type DiffOutcome } from "../model/check";
+import { checkInputs, diffInputs } from "../model/check";
 import { ComputeError, describeFailure, KeptResourceError } from "./errors";
 import { createOnce } from "./lost-answers";
 import { declare, fromApi, readResult, toApiBody } from "../model/mapping";
@@ -9,22 +9,7 @@ import { finishReplacement, markHeldLabel, noteReplacement, renameDue, renamesOn
 import { client as settingsClient } from "../transport/settings";
 import { putChanged, untilAccepted, waitStatus } from "./steps";
 import { planCreate, planUpdate } from "../model/plan";
-import {
-  asTable,
-  UNKNOWN,
-  type ApiRecord,
-  type Field,
-  type InputName,
-  type InputsOf,
-  type OutputsOf,
-  labelField,
-  type RawInputsOf,
-  snake,
-  type Props,
-  type ResourceSpec,
-  type StateOf,
-  type StatusWait,
-} from "../model/table";
+import { UNKNOWN, type ApiRecord, labelField, snake, type Props, type ResourceSpec, type StatusWait } from "../model/table";
 import { budgetOf } from "../model/timeouts";
 import { waitFor } from "./wait";
 import { session } from "../session";
@@ -37,11 +22,13 @@ import type { HookContext, OutputsContext, ProviderHooks, ResourceProvider } fro
  * they run in: provider/lifecycle/hooks.ts). A failure after the resource exists keeps it in the stack. A
  * data-holding resource with a pinned unique label is replaced create-first (provider/lifecycle/replacements.ts).
  * Each operation is a named function below, given the resource's `Lifecycle`.
+ *
+ * The core holds the engine's props as they come (`Props`): a resource's hooks are typed by its table where it is
+ * defined (`defineResource`, `ProviderHooks<Api>`), and given here as hooks of any table (`ProviderHooks<Api>`,
+ * whose props are `Props`): their methods compare their parameters both ways, and the props the core passes them
+ * are what that table's check produced (and the engine stored).
  */
-export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
-  spec: ResourceSpec<Api, F>,
-  hooks: ProviderHooks<Api, F> = {},
-): ResourceProvider {
+export function restProvider<Api extends ApiRecord>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api> = {}): ResourceProvider {
   const r = lifecycleOf(spec, hooks);
   return {
     check: (olds, news) => check(r, olds, news),
@@ -55,9 +42,9 @@ export function restProvider<Api extends ApiRecord, F extends readonly Field[]>(
 }
 
 /** A resource's table and hooks, and what its operations derive from them once. */
-interface Lifecycle<Api extends ApiRecord, F extends readonly Field[]> {
-  spec: ResourceSpec<Api, F>;
-  hooks: ProviderHooks<Api, F>;
+interface Lifecycle<Api extends ApiRecord> {
+  spec: ResourceSpec<Api>;
+  hooks: ProviderHooks<Api>;
   /** The field that holds its label. */
   label: string;
   /** Replaced create-first under a temporary label (replacements.ts). */
@@ -71,7 +58,7 @@ interface Lifecycle<Api extends ApiRecord, F extends readonly Field[]> {
   carried: string[];
 }
 
-function lifecycleOf<Api extends ApiRecord, F extends readonly Field[]>(spec: ResourceSpec<Api, F>, hooks: ProviderHooks<Api, F>): Lifecycle<Api, F> {
+function lifecycleOf<Api extends ApiRecord>(spec: ResourceSpec<Api>, hooks: ProviderHooks<Api>): Lifecycle<Api> {
   const made = spec.generated ? [spec.generated.field] : [];
   return {
     spec,
@@ -87,34 +74,28 @@ function lifecycleOf<Api extends ApiRecord, F extends readonly Field[]>(spec: Re
 const apiClient = (): ApiClient => settingsClient();
 
 /** Outputs from the API record alone: the hook's, else the table's. */
-const outputsOfRecord = <Api extends ApiRecord, F extends readonly Field[]>({ spec, hooks }: Lifecycle<Api, F>, api: Api, props: Props): Props =>
-  hooks.mapOutputs ? hooks.mapOutputs(api, asTable<StateOf<F>>(props)) : fromApi(spec, api, props);
+const outputsOfRecord = <Api extends ApiRecord>({ spec, hooks }: Lifecycle<Api>, api: Api, props: Props): Props =>
+  hooks.mapOutputs ? hooks.mapOutputs(api, props) : fromApi(spec, api, props);
 
 /** The outputs: the record's, `extraOutputs`', and what the hooks' steps added. */
-async function outputs<Api extends ApiRecord, F extends readonly Field[]>(
-  r: Lifecycle<Api, F>,
+async function outputs<Api extends ApiRecord>(
+  r: Lifecycle<Api>,
   client: ApiClient,
   api: Api,
   props: Props,
   how: OutputsContext,
   added: Props = {},
 ): Promise<Props> {
-  const extra = r.hooks.extraOutputs ? await r.hooks.extraOutputs(client, api, asTable<StateOf<F>>(props), how) : {};
+  const extra = r.hooks.extraOutputs ? await r.hooks.extraOutputs(client, api, props, how) : {};
   return { ...outputsOfRecord(r, api, props), ...extra, ...added };
 }
 
 /** What a lifecycle hook is given. */
-function hookContext<Api extends ApiRecord, F extends readonly Field[]>(
-  { spec }: Lifecycle<Api, F>,
-  client: ApiClient,
-  id: string,
-  props: Props,
-  timeoutMs: number,
-): HookContext<Api, F> {
+function hookContext<Api extends ApiRecord>({ spec }: Lifecycle<Api>, client: ApiClient, id: string, props: Props, timeoutMs: number): HookContext<Api> {
   return {
     client,
     id,
-    props: asTable<StateOf<F>>(props),
+    props: props,
     timeoutMs,
     outputs: {},
     keep: {},
@@ -127,15 +108,15 @@ function hookContext<Api extends ApiRecord, F extends readonly Field[]>(
 const keptError = (message: string, id: string, outs: Props, inputs: Props, cause: ComputeError) =>
   new KeptResourceError(message, cause, id, { ...outs, __provider: inputs.__provider });
 
-const keptNote = <Api extends ApiRecord, F extends readonly Field[]>({ spec }: Lifecycle<Api, F>, message: string, id: string) =>
+const keptNote = <Api extends ApiRecord>({ spec }: Lifecycle<Api>, message: string, id: string) =>
   `${message}. The ${spec.kept?.noun ?? spec.noun} ${id} exists and is kept in the stack${spec.kept?.note ? `: ${spec.kept.note}` : ""}`;
 
 /** Whether the state is of a create cut short (its status not among the finished ones). */
-const unfinished = <Api extends ApiRecord, F extends readonly Field[]>({ finish }: Lifecycle<Api, F>, olds: Props): boolean =>
+const unfinished = <Api extends ApiRecord>({ finish }: Lifecycle<Api>, olds: Props): boolean =>
   Boolean(finish && typeof olds.status === "string" && !finish.statuses.includes(olds.status));
 
 /** The inputs an update changes (what its plan and the update itself both go by). */
-function changedForUpdate<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, olds: Props, news: Props): string[] {
+function changedForUpdate<Api extends ApiRecord>(r: Lifecycle<Api>, olds: Props, news: Props): string[] {
   const { changed } = diffInputs(r.spec, olds, news);
   // Made under a temporary label: the pinned one is sent again (harmless when it has it already).
   if (r.renames && olds[REPLACEMENT_LABEL] !== undefined && !changed.includes(r.label)) changed.push(r.label);
@@ -143,21 +124,20 @@ function changedForUpdate<Api extends ApiRecord, F extends readonly Field[]>(r: 
 }
 
 /** check: the table's check (coercion, auto-naming, field rules), then `validate`; a held label marked. */
-async function check<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, olds: Props, news: Props) {
+async function check<Api extends ApiRecord>(r: Lifecycle<Api>, olds: Props, news: Props) {
   const checked = checkInputs(r.spec, news, olds);
   if (r.hooks.validate) {
-    const given = { inputs: asTable<InputsOf<F>>(checked.inputs), failures: checked.failures, program: session().program };
-    checked.failures.push(...(await r.hooks.validate(asTable<RawInputsOf<F>>(news), asTable<StateOf<F>>(olds), given, apiClient)));
+    const given = { inputs: checked.inputs, failures: checked.failures, program: session().program };
+    checked.failures.push(...(await r.hooks.validate(news, olds, given, apiClient)));
   }
   if (r.renames) markHeldLabel(r.spec, news[RESOURCE_NAME], olds, checked.inputs, isExisting(olds));
   return checked;
 }
 
 /** diff: the table's diff, then `diff`, then the replacement rules (a pinned label's rename). */
-async function diff<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, olds: Props, news: Props) {
+async function diff<Api extends ApiRecord>(r: Lifecycle<Api>, id: string, olds: Props, news: Props) {
   const outcome = diffInputs(r.spec, olds, news);
-  if (r.hooks.diff)
-    await r.hooks.diff(apiClient, id, asTable<StateOf<F>>(olds), asTable<InputsOf<F>>(news), asTable<DiffOutcome<InputName<F>>>(outcome), session().program);
+  if (r.hooks.diff) await r.hooks.diff(apiClient, id, olds, news, outcome, session().program);
   if (r.renames) {
     // A replacement is made first (under a temporary label if the old one holds a pinned label).
     noteReplacement(r.spec, id, outcome, news);
@@ -176,7 +156,7 @@ async function diff<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecy
  * around the POST (the lost-answer protocol), the table's wait, `afterCreate`, the outputs. A failure once the
  * resource exists keeps it in the stack.
  */
-async function create<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, inputs: Props) {
+async function create<Api extends ApiRecord>(r: Lifecycle<Api>, inputs: Props) {
   const { spec, hooks, label } = r;
   let id: string | undefined;
   let record: Api | undefined;
@@ -184,8 +164,8 @@ async function create<Api extends ApiRecord, F extends readonly Field[]>(r: Life
   const allInputs: Props = { ...inputs };
   const generated = spec.generated;
   if (generated && allInputs[generated.field] === undefined && generated.when(allInputs)) allInputs[generated.field] = generated.value();
-  const typedInputs = asTable<InputsOf<F>>(allInputs);
-  let ctx: HookContext<Api, F> | undefined;
+  const typedInputs = allInputs;
+  let ctx: HookContext<Api> | undefined;
   try {
     const client = apiClient();
     const table = toApiBody(spec, allInputs);
@@ -223,7 +203,7 @@ async function create<Api extends ApiRecord, F extends readonly Field[]>(r: Life
 }
 
 /** read: the GET (or the collection's list in a large refresh), then the outputs; gone is `{}`. */
-async function read<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, props: Props) {
+async function read<Api extends ApiRecord>(r: Lifecycle<Api>, id: string, props: Props) {
   const { spec } = r;
   try {
     const missing = spec.fields.filter((f) => f.inPath && (props[f.name] === undefined || props[f.name] === null)).map((f) => f.name);
@@ -241,12 +221,12 @@ async function read<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecy
 }
 
 /** preview (plugin): the outputs a create or an update will give, the table's plan then `plan`; no request. */
-function plan<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string | undefined, olds: Props, news: Props): Props {
+function plan<Api extends ApiRecord>(r: Lifecycle<Api>, id: string | undefined, olds: Props, news: Props): Props {
   const { spec, hooks } = r;
   if (id === undefined) {
     const outs = planCreate(spec, news);
-    const changed = asTable<InputName<F>[]>(Object.keys(news));
-    hooks.plan?.({ op: "create", olds: {}, news: asTable<InputsOf<F>>(news), changed, program: session().program }, asTable<OutputsOf<F>>(outs));
+    const changed = Object.keys(news);
+    hooks.plan?.({ op: "create", olds: {}, news: news, changed, program: session().program }, outs);
     return outs;
   }
   const changed = changedForUpdate(r, olds, news);
@@ -256,27 +236,25 @@ function plan<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Ap
   if (unfinished(r, olds)) for (const name of unsettled) outs[name] = UNKNOWN;
   const context = {
     op: "update" as const,
-    olds: asTable<StateOf<F>>(olds),
-    news: asTable<InputsOf<F>>(news),
-    changed: asTable<InputName<F>[]>(changed),
+    olds: olds,
+    news: news,
+    changed: changed,
     program: session().program,
   };
-  hooks.plan?.(context, asTable<OutputsOf<F>>(outs));
+  hooks.plan?.(context, outs);
   return outs;
 }
 
 /** update: the unfinished create's wait, `update` (else one PUT of the changed fields), then the outputs. */
-async function update<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, olds: Props, news: Props) {
+async function update<Api extends ApiRecord>(r: Lifecycle<Api>, id: string, olds: Props, news: Props) {
   const { spec, hooks } = r;
-  let ctx: HookContext<Api, F> | undefined;
+  let ctx: HookContext<Api> | undefined;
   try {
     const client = apiClient();
     const changed = changedForUpdate(r, olds, news);
     ctx = hookContext(r, client, id, news, budgetOf(spec, news, "update"));
     if (r.finish && unfinished(r, olds)) ctx.latest = await ctx.wait(r.finish.wait);
-    const api = hooks.update
-      ? await hooks.update(ctx, asTable<StateOf<F>>(olds), asTable<InputsOf<F>>(news), asTable<InputName<F>[]>(changed))
-      : (await putChanged(client, spec, id, olds, news, changed)).api;
+    const api = hooks.update ? await hooks.update(ctx, olds, news, changed) : (await putChanged(client, spec, id, olds, news, changed)).api;
     if (spec.kept?.afterUpdate) ctx.latest = api;
     const carriedInputs: Props = { ...news };
     for (const f of r.carried) if (carriedInputs[f] === undefined) carriedInputs[f] = olds[f];
@@ -290,7 +268,7 @@ async function update<Api extends ApiRecord, F extends readonly Field[]>(r: Life
 }
 
 /** delete: `deleteSteps` around the DELETE, the table's `waitGone`, the replacement's rename; else `deleteFailure`. */
-async function remove<Api extends ApiRecord, F extends readonly Field[]>(r: Lifecycle<Api, F>, id: string, props: Props): Promise<void> {
+async function remove<Api extends ApiRecord>(r: Lifecycle<Api>, id: string, props: Props): Promise<void> {
   const { spec, hooks } = r;
   try {
     const client = apiClient();

@@ -351,12 +351,6 @@ export const table =
     // checked against this table); the `timeouts` row (the core's, not typed in the inputs) joins a table that waits.
     ({ ...spec, fields: withTimeouts(spec) });
 
-/**
- * The engine's props read as a table's (its inputs, its state): the one place the core gives the untyped
- * props it receives the types of the table they were checked against.
- */
-export const asTable = <T>(props: unknown): T => props as T;
-
 export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 /** The API's name of a nested key of a field: its `apiKeys`' when it has one, else the snake_case rule's. */

@@ -4,7 +4,8 @@
  * what each step sends is held by the integration tests of the instance (tests/integration/instance*.test.ts).
  */
 import type { HookContext } from "../../provider/lifecycle/hooks";
-import { asTable, type InputName, type InputsOf, type StateOf } from "../../provider/model/table";
+import type { InputName, InputsOf, StateOf } from "../../provider/model/table";
+import { ApiClient } from "../../provider/transport/client";
 import { ProgramContext } from "../../provider/program";
 import type { InstanceApi, InstanceFields } from "../../provider/resources/instance/table";
 import { UPDATE_STEPS, updateRun } from "../../provider/resources/instance/update";
@@ -13,8 +14,16 @@ type Olds = StateOf<InstanceFields>;
 type News = InputsOf<InstanceFields>;
 
 /** A hook context no step is run with: the steps' `when`s read only the run. */
-const context = (): HookContext<InstanceApi, InstanceFields> =>
-  asTable<HookContext<InstanceApi, InstanceFields>>({ id: "1", timeoutMs: 1, outputs: {}, keep: {}, program: new ProgramContext() });
+const context = (): HookContext<InstanceApi, InstanceFields> => ({
+  client: new ApiClient({ baseUrl: "http://127.0.0.1:1/v4", token: "" }),
+  id: "1",
+  props: {},
+  timeoutMs: 1,
+  outputs: {},
+  keep: {},
+  program: new ProgramContext(),
+  wait: () => Promise.reject(new Error("no step is run")),
+});
 
 /** The names of the steps an update from `olds` to `news` runs, in order. */
 function stepsFor(olds: Olds, news: News, changed: InputName<InstanceFields>[]): string[] {

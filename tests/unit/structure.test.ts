@@ -190,7 +190,7 @@ describe("the structure of the code", () => {
     expect(found).toEqual([]);
   });
 
-  it("casts nothing to Props in the core and the resources (one boundary: asTable in provider/model/table.ts)", () => {
+  it("casts nothing to Props in the core and the resources (one boundary: the hooks in provider/definition.ts)", () => {
     const scope = files.filter((f) => /^provider\/(model|lifecycle|resources|functions|plugin|transport)\//.test(f));
     const casts = scope.flatMap((f) =>
       source(f)
