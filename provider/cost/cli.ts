@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../transport/client";
 import { readPriceCatalog } from "../resources/prices";
-import { costReport, markdown } from "./report";
+import { messageOf } from "../lifecycle/errors";
+import { costReport, markdown, previewJson, stateJson } from "./report";
 
 const USAGE = `usage: compute-cost --preview FILE [--state FILE] [--api-url URL] [--format markdown|json] [--out FILE] [--fail-over AMOUNT]
 
@@ -32,7 +33,7 @@ function readJson(file: string, what: string): unknown {
   try {
     return JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
   } catch (e) {
-    fail(`${what} ${file}: ${(e as Error).message}`);
+    fail(`${what} ${file}: ${messageOf(e)}`);
   }
 }
 
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (e) {
-    process.stderr.write(`compute-cost: ${(e as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`compute-cost: ${messageOf(e)}\n\n${USAGE}\n`);
     process.exit(2);
   }
   if (values.help) {
@@ -68,20 +69,22 @@ async function main(): Promise<void> {
   const budget = given === undefined ? undefined : Number(given);
   if (budget !== undefined && (String(given).trim() === "" || !(Number.isFinite(budget) && budget >= 0)))
     fail(`--fail-over: an amount in US dollars, not "${String(given)}"`);
-  const preview = readJson(values.preview, "--preview") as { steps?: []; config?: Record<string, unknown> };
-  if (!preview || typeof preview !== "object" || !Array.isArray(preview.steps))
-    fail(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps)`);
-  const state = typeof values.state === "string" ? (readJson(values.state, "--state") as { deployment?: { resources?: [] } }) : undefined;
-  if (state && (!state.deployment || !Array.isArray(state.deployment.resources ?? [])))
-    fail(`--state ${String(values.state)}: not the JSON of \`pulumi stack export\` (no deployment)`);
+  const read = previewJson.safeParse(readJson(values.preview, "--preview"));
+  if (!read.success) fail(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps)`);
+  const preview = read.data;
+  const stateFile = values.state;
+  const exported = typeof stateFile === "string" ? stateJson.safeParse(readJson(stateFile, "--state")) : undefined;
+  if (exported && !exported.success) fail(`--state ${String(stateFile)}: not the JSON of \`pulumi stack export\` (no deployment)`);
+  const state = exported?.data;
   const fromStack = preview.config?.["compute:apiUrl"];
-  const apiUrl = (values["api-url"] as string | undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
+  const url = values["api-url"];
+  const apiUrl = (typeof url === "string" ? url : undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
   if (!apiUrl) fail("no API URL: give --api-url, or set COMPUTE_API_URL (the stack's compute:apiUrl is read from the preview when it is set)");
   let catalog;
   try {
     catalog = await readPriceCatalog(new ApiClient({ baseUrl: apiUrl, token: "", retry: { retries: 2 } }));
   } catch (e) {
-    fail(`cannot read the price catalogue from ${apiUrl}: ${(e as Error).message}`);
+    fail(`cannot read the price catalogue from ${apiUrl}: ${messageOf(e)}`);
   }
   const report = costReport(catalog, preview, state);
   const text = values.format === "json" ? JSON.stringify(report, null, 2) + "\n" : markdown(report);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { UNKNOWN } from "../model/unknown";
 import { addPrices, exact, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
 
@@ -9,23 +10,28 @@ import { addPrices, exact, subtractPrice, ZERO, type Price, type PriceCatalog } 
  * Any language's program: it reads only what the engine records.
  */
 
-/** A resource as the CLI's JSON records it. */
-interface Recorded {
-  urn: string;
-  type: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  delete?: boolean;
-  /** A resource the program reads (`Instance.get`) and does not manage: not the stack's to pay for. */
-  external?: boolean;
-}
+/** A resource as the CLI's JSON records it (its other fields left out). `external`: one the program reads (`Instance.get`) and does not manage, not the stack's to pay for. */
+const recorded = z.object({
+  urn: z.string(),
+  type: z.string(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+  delete: z.boolean().optional(),
+  external: z.boolean().optional(),
+});
+type Recorded = z.output<typeof recorded>;
 
-interface Step {
-  op: string;
-  urn: string;
-  oldState?: Recorded;
-  newState?: Recorded;
-}
+/** A step's states: a resource as recorded, its URN left out where the step's own says it. */
+const stepState = recorded.extend({ urn: z.string().optional() });
+type StepState = z.output<typeof stepState>;
+const step = z.object({ op: z.string(), urn: z.string(), oldState: stepState.optional(), newState: stepState.optional() });
+type Step = z.output<typeof step>;
+
+/** `pulumi preview --json`, the parts the report reads: its steps, and the stack's config. */
+export const previewJson = z.object({ steps: z.array(step), config: z.record(z.string(), z.unknown()).optional() });
+
+/** `pulumi stack export`, the parts the report reads: the deployment's resources. */
+export const stateJson = z.object({ deployment: z.object({ resources: z.array(recorded).optional() }) });
 
 /** What a resource costs before and after, `null` where the program does not know its type yet. */
 export interface ResourceCost {
@@ -73,7 +79,7 @@ const isUnknown = (v: unknown) => v === UNKNOWN;
  * resource is, over its inputs), then a step's planned outputs (a plugin's preview plans them; one not known
  * yet counts for nothing), then the step's inputs (unknown there means unknown).
  */
-function valuesOf(old: Recorded | undefined, next: Recorded | undefined): Record<string, unknown> {
+function valuesOf(old: StepState | undefined, next: StepState | undefined): Record<string, unknown> {
   const v: Record<string, unknown> = { ...old?.inputs, ...old?.outputs };
   for (const [k, x] of Object.entries(next?.outputs ?? {})) if (!isUnknown(x)) v[k] = x;
   return Object.assign(v, next?.inputs);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Field, Props } from "../model/table";
+import { jsonSchemaOf, type SchemaNode } from "../model/shape";
 
 /**
  * `filters`, `orderBy` and `order` of the lookups: which fields they may name, the part of them the API's
@@ -32,11 +33,16 @@ export const FILTER_ARGS: Field[] = [
   { name: "order", kind: "input", schema: z.enum(["asc", "desc"]), description: "`asc` (the default) or `desc`." },
 ];
 
+const filtersArg = z.array(z.object({ name: z.string(), values: z.array(z.unknown()) }));
+
+/** The `filters` of a function's arguments (checked by FILTER_ARGS' schema before any list is read): none when left out. */
+const filtersOf = (args: Props): z.output<typeof filtersArg> => (args.filters === undefined || args.filters === null ? [] : filtersArg.parse(args.filters));
+
 /** Whether a field holds objects (an object, or a list of them): compared by value, a filter on it means nothing. */
 function holdsObjects(f: Field): boolean {
   if (f.outputType === "object" || f.itemType === "object") return true;
   if (!f.schema) return false;
-  const js = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as { type?: unknown; items?: { type?: unknown } };
+  const js = jsonSchemaOf(f.schema, "input");
   return js.type === "object" || (js.type === "array" && js.items?.type === "object");
 }
 
@@ -72,8 +78,9 @@ export function checkFilterNames(fn: string, items: Field[], args: Props): void 
   const fail = fieldError(fn, items);
   if (Array.isArray(args.filters)) {
     args.filters.forEach((f: unknown, i) => {
-      const n = f && typeof f === "object" ? (f as { name?: unknown }).name : undefined;
-      if (typeof n === "string") {
+      const named = z.object({ name: z.string() }).safeParse(f);
+      const n = named.success ? named.data.name : undefined;
+      if (n !== undefined) {
         const e = fail(`filters[${i}].name`, n);
         if (e) throw e;
       }
@@ -86,7 +93,7 @@ export function checkFilterNames(fn: string, items: Field[], args: Props): void 
 /** Applies `filters` (all must match; a value matches one of `values`; a list matches when it holds one) and the order. */
 export function filterAndOrder(fn: string, fields: Field[], items: Props[], args: Props): Props[] {
   const fail = fieldError(fn, fields);
-  const filters = (args.filters as { name: string; values: unknown[] }[] | undefined) ?? [];
+  const filters = filtersOf(args);
   filters.forEach((f, i) => {
     const e = fail(`filters[${i}].name`, f.name);
     if (e) throw e;
@@ -97,7 +104,7 @@ export function filterAndOrder(fn: string, fields: Field[], items: Props[], args
       return f.values.some((want) => (Array.isArray(v) ? v.some((x) => same(x, want)) : same(v, want)));
     }),
   );
-  const by = args.orderBy as string | undefined;
+  const by = typeof args.orderBy === "string" ? args.orderBy : undefined;
   if (by !== undefined) {
     const e = fail("orderBy", by);
     if (e) throw e;
@@ -130,10 +137,10 @@ export function plainType(f: Field): "string" | "number" | "boolean" | undefined
   const of = (t: unknown) => (t === "string" ? "string" : t === "integer" || t === "number" ? "number" : t === "boolean" ? "boolean" : undefined);
   if (f.raw) return undefined;
   if (!f.schema) return f.outputType === "array" ? of(f.itemType) : of(f.outputType);
-  type Node = { type?: unknown; items?: Node; anyOf?: Node[] };
+  type Node = SchemaNode;
   let js: Node;
   try {
-    js = z.toJSONSchema(f.schema, { io: "input", unrepresentable: "any" }) as Node;
+    js = jsonSchemaOf(f.schema, "input");
   } catch {
     return undefined;
   }
@@ -178,7 +185,7 @@ const MAX_HEADER = 4096;
  */
 export function apiFilter(args: Props, apiField: (name: string) => ApiField | undefined): Record<string, unknown> | undefined {
   const parts: Record<string, unknown>[] = [];
-  for (const f of (args.filters as { name: string; values: unknown[] }[] | undefined) ?? []) {
+  for (const f of filtersOf(args)) {
     const field = apiField(f.name);
     if (!field) continue;
     const values = f.values.map((v) => apiValue(field.type, v));

@@ -85,3 +85,6 @@ export function describeFailure(spec: Pick<ResourceSpec, "noun">, op: string, id
   const message = err instanceof Error ? err.message : String(err);
   return new ComputeError(`cannot ${op} ${what}: ${message}`, info);
 }
+
+/** An error's message (a thrown value that is not an Error: its text). */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -1,5 +1,6 @@
 import { AUTONAMED, HELD_LABEL, REPLACEMENT_LABEL } from "../model/marks";
 import { ApiError, type ApiClient } from "../transport/client";
+import { messageOf } from "./errors";
 import type { DiffOutcome } from "../model/check";
 import { autoName } from "../model/naming";
 import { containsUnknown, labelField, type Props, type ResourceSpec } from "../model/table";
@@ -102,7 +103,7 @@ export async function finishReplacement(c: ApiClient, spec: ResourceSpec, oldId:
   try {
     await c.request("PUT", spec.itemPath(p.newId, props), { body: { label: p.label } });
   } catch (err) {
-    const why = err instanceof ApiError ? err.reasons : (err as Error).message;
+    const why = err instanceof ApiError ? err.reasons : messageOf(err);
     throw new Error(
       `the old ${spec.noun} ${oldId} is deleted, but its replacement ${p.newId} could not take the label "${p.label}" (it is "${p.temp}"): ${why}. Run pulumi up again to rename it`,
     );

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { pause } from "./cancel";
 import { ApiError, type ApiClient } from "../transport/client";
 import { updateBody } from "../model/mapping";
@@ -5,6 +6,12 @@ import type { ApiRecord, Props, ResourceSpec, StatusWait } from "../model/table"
 
 export type { StatusWait };
 import { waitFor } from "./wait";
+
+/** A record's `status`, if it has one. */
+const statusOf = (record: unknown): unknown => {
+  const r = z.object({ status: z.unknown() }).safeParse(record);
+  return r.success ? r.data.status : undefined;
+};
 
 /**
  * The steps the hooks of several resources take, written once: a line for the user, a wait for a status,
@@ -26,10 +33,11 @@ export async function waitStatus<Api>(c: ApiClient, path: string, who: string, w
     maxMs: w.maxMs,
     progressEveryMs: w.progressEveryMs,
     timeoutMs,
-    describe: (a) => `status ${String((a as { status?: unknown }).status)}`,
+    describe: (a) => `status ${String(statusOf(a))}`,
   });
   // waitFor returns undefined only when told that a record gone is done (a delete): never here.
-  return rec as Api;
+  if (rec === undefined) throw new Error(`${who} is gone while waiting ${w.what}`);
+  return rec;
 }
 
 /**

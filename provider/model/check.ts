@@ -1,5 +1,5 @@
 import { AUTONAMED, AUTONAMING, DECLARED, IMPORTED, NAME_SUFFIX, REPLACE_ON_CHANGES, RESOURCE_NAME } from "./marks";
-import { autoName, isExisting, nameFromPattern, type NamingPolicy } from "./naming";
+import { autoName, isExisting, nameFromPattern, readPolicy } from "./naming";
 import { sameValue } from "./equality";
 import { ruleOf } from "../../api/contract/common";
 import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
@@ -34,7 +34,7 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
   const { [RESOURCE_NAME]: name, [NAME_SUFFIX]: suffix, [AUTONAMED]: _auto, [AUTONAMING]: policyIn, ...given } = news;
   const inputs: Props = { ...given };
   const naming = spec.autoName;
-  const policy = policyIn as NamingPolicy | undefined;
+  const policy = readPolicy(policyIn);
   /** The name a naming policy gave, for the message of a rule it breaks. */
   let proposed: string | undefined;
   if (naming && (given[naming.field] === undefined || given[naming.field] === null)) {
@@ -50,8 +50,8 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
         property: naming.field,
         reason: `${naming.field}: required: auto-naming is disabled by ${policy.setting ?? "the pulumi:autonaming setting"}; give the ${naming.field}, or change the setting`,
       });
-    } else if (policy?.proposedName !== undefined || policy?.pattern !== undefined) {
-      const made = policy.pattern !== undefined ? nameFromPattern(policy.pattern, base) : { name: policy.proposedName as string, random: true };
+    } else if (policy?.pattern !== undefined || policy?.proposedName !== undefined) {
+      const made = policy.pattern !== undefined ? nameFromPattern(policy.pattern, base) : { name: policy.proposedName ?? "", random: true };
       proposed = made.name;
       inputs[naming.field] = made.name;
       // A name with no random part is held as a pinned one: a replacement cannot take it beside the old one.
@@ -125,7 +125,8 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): DiffOu
   }
   // The program's replaceOnChanges (the dynamic classes pass it along: the engine cannot apply it to a
   // dynamic resource, whose diff names no field): a change under one of its paths replaces.
-  const forced = Array.isArray(news[REPLACE_ON_CHANGES]) ? (news[REPLACE_ON_CHANGES] as unknown[]).map((p) => String(p).split(/[.[]/)[0]) : [];
+  const paths = news[REPLACE_ON_CHANGES];
+  const forced = Array.isArray(paths) ? paths.map((p) => String(p).split(/[.[]/)[0]) : [];
   const replaces = changed.filter((name) => fieldOf(spec, name)?.forceNew || forced.includes(name) || forced.includes("*"));
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: deletesFirst(spec, replaces, changed, news), changed };
 }

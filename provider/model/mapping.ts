@@ -65,15 +65,24 @@ export function readResult(spec: ResourceSpec, id: string, outs: Props, props: P
   return { id, props: full, inputs: inputsOf(spec, full) };
 }
 
-/** Pulumi's wire format (protobuf Struct) has no undefined: drop such keys, at any depth. */
-export function withoutUndefined<T>(v: T): T {
-  if (Array.isArray(v)) return (v as unknown[]).map((x) => (x === undefined ? null : withoutUndefined(x))) as T;
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => [k, withoutUndefined(x)]),
-    ) as T;
-  }
-  return v;
+/** A JSON value: what Pulumi's wire format (protobuf Struct) carries. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A value as Pulumi's wire format carries it, which has no undefined: such keys dropped and such list items null,
+ * at any depth. A value JSON has no form for (a function, a symbol, a bigint) is an error naming its kind.
+ */
+export function withoutUndefined(v: unknown): Json {
+  if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return v;
+  if (v === undefined) return null;
+  if (Array.isArray(v)) return v.map((x) => withoutUndefined(x));
+  if (typeof v === "object") return withoutUndefinedProps(v);
+  throw new TypeError(`a ${typeof v} is no value the engine can carry`);
+}
+
+/** An object's keys whose value is not undefined, each value as `withoutUndefined` gives it. */
+export function withoutUndefinedProps(v: object): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = withoutUndefined(x);
+  return out;
 }

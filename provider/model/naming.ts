@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { NAME_SUFFIX, PROVIDER_REF, RESOURCE_NAME } from "./marks";
 import { randomBytes, randomUUID } from "node:crypto";
 
@@ -58,6 +59,19 @@ export interface NamingPolicy {
   pattern?: string;
   /** Words for messages: where the policy comes from (`pulumi:autonaming pattern "${name}-${hex(4)}"`). */
   setting?: string;
+}
+
+const namingPolicy = z.object({
+  mode: z.enum(["propose", "enforce", "disable"]),
+  proposedName: z.string().optional(),
+  pattern: z.string().optional(),
+  setting: z.string().optional(),
+}) satisfies z.ZodType<NamingPolicy>;
+
+/** The naming policy the inputs carry (`__autonaming`, set by the sdk or the plugin), if they carry one. */
+export function readPolicy(given: unknown): NamingPolicy | undefined {
+  const r = namingPolicy.safeParse(given);
+  return r.success ? r.data : undefined;
 }
 
 const RANDOM_PARTS: Array<[RegExp, (n: number) => string]> = [

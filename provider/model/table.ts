@@ -298,8 +298,9 @@ const duration = z.string().refine((v) => {
  * (provider/model/timeouts.ts reads it). `table()` adds it to the table after its last input.
  */
 export function timeoutsField(row: TimeoutsRow): Field {
-  const ops = Object.keys(row.defaults) as TimeoutOp[];
-  const shape = Object.fromEntries(ops.map((op) => [op, duration])) as Record<TimeoutOp, typeof duration>;
+  const ops = Object.keys(row.defaults).filter((k): k is TimeoutOp => k === "create" || k === "update" || k === "delete");
+  const shape: Record<string, typeof duration> = {};
+  for (const op of ops) shape[op] = duration;
   const parts = ops.map((op) => `\`${op}\` (default ${row.defaults[op]}${row.covers?.[op] ? `: ${row.covers[op]}` : ""})`);
   return {
     name: "timeouts",
@@ -317,7 +318,8 @@ export function timeoutsField(row: TimeoutsRow): Field {
 export function withTimeouts<F extends readonly Field[]>(spec: { timeouts?: TimeoutsRow; fields: F }): F {
   if (!spec.timeouts || spec.fields.some((f) => f.name === "timeouts")) return spec.fields;
   const lastInput = spec.fields.map((f) => f.kind).lastIndexOf("input");
-  return [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)] as readonly Field[] as F;
+  const rows: readonly Field[] = [...spec.fields.slice(0, lastInput + 1), timeoutsField(spec.timeouts), ...spec.fields.slice(lastInput + 1)];
+  return rows as F;
 }
 
 /**

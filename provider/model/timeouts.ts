@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Props, ResourceSpec, TimeoutDefaults, TimeoutOp } from "./table";
 import { DURATION_FORM, parseDuration, timeoutsField } from "./table";
@@ -12,7 +13,8 @@ export { DURATION_FORM, parseDuration, timeoutsField };
 
 /** The wait for an operation: the resource's `timeouts` input, else the default of its type. */
 export function timeoutOf(spec: Pick<ResourceSpec, "type" | "timeouts">, props: Props, op: TimeoutOp): number {
-  const given = (props.timeouts as TimeoutDefaults | undefined)?.[op];
+  const timeouts = z.object({ create: z.string(), update: z.string(), delete: z.string() }).partial().safeParse(props.timeouts);
+  const given = timeouts.success ? timeouts.data[op] : undefined;
   const dflt = spec.timeouts?.defaults[op];
   if (!dflt) throw new Error(`${spec.type} has no ${op} timeout`);
   return parseDuration(given ?? dflt);

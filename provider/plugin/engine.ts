@@ -1,3 +1,4 @@
+import { z } from "zod";
 /**
  * What the plugin and the engine tell each other: the protocol the plugin supports (the Handshake's and
  * Configure's answer), the engine's address and what it reads (`EngineLink`), and the package the plugin
@@ -80,5 +81,5 @@ export function engineAddressOf(args: string[]): string | undefined {
 }
 
 export function version(): string {
-  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  return z.object({ version: z.string() }).parse(JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8"))).version;
 }

@@ -8,6 +8,7 @@
  * engine attach to it (the Attach call gives the engine's address) instead of starting a plugin of its own.
  */
 import { cancelOnSignals } from "../lifecycle/cancel";
+import { messageOf } from "../lifecycle/errors";
 import { timedStart } from "./rpc-times";
 import { engineAddressOf, serve } from "./server";
 
@@ -45,7 +46,7 @@ serve({ engineAddress }).then(
     }
   },
   (e: unknown) => {
-    console.error(`pulumi-resource-compute: cannot start: ${(e as Error).message}`);
+    console.error(`pulumi-resource-compute: cannot start: ${messageOf(e)}`);
     process.exit(1);
   },
 );

@@ -8,20 +8,26 @@
  * (scripts/plugin-loader.ts; absent when the plugin runs as a script).
  */
 import { appendFileSync } from "node:fs";
+import { z } from "zod";
 import type * as grpc from "@grpc/grpc-js";
 
-/** One timed call, as a line of the file. */
-export interface RpcTime {
-  rpc: string;
-  /** Create and Update: whether the engine asked for a preview (the planned outputs). */
-  preview?: boolean;
-  ms: number;
-  ok: boolean;
-  /** When the call arrived (the start's line: when the port was printed), ms since the epoch: a timeline of the operation. */
-  at?: number;
-  /** The start's line: what scripts/plugin-loader.ts says of the executable's code cache. */
-  codeCache?: "used" | "refused" | "none";
-}
+const codeCacheState = z.enum(["used", "refused", "none"]);
+
+/**
+ * One timed call, as a line of the file: `preview`, for Create and Update, whether the engine asked for a preview
+ * (the planned outputs); `at`, when the call arrived (the start's line: when the port was printed), ms since the
+ * epoch (a timeline of the operation); `codeCache`, on the start's line, what scripts/plugin-loader.ts says of the
+ * executable's code cache.
+ */
+const rpcTime = z.object({
+  rpc: z.string(),
+  preview: z.boolean().optional(),
+  ms: z.number(),
+  ok: z.boolean(),
+  at: z.number().optional(),
+  codeCache: codeCacheState.optional(),
+});
+export type RpcTime = z.output<typeof rpcTime>;
 
 /** Milliseconds since the epoch, with the monotonic clock's precision: the lines' `at`, and a call's `ms` (from its `at`). */
 const epochMs = () => performance.timeOrigin + performance.now();
@@ -32,7 +38,9 @@ const CODE_CACHE = Symbol.for("pulumi-compute.codeCache");
 /** The plugin printed its port: the start's line, when `file` is given. */
 export function timedStart(file: string | undefined = process.env.PULUMI_COMPUTE_RPC_TIMES): void {
   if (!file) return;
-  const codeCache = (globalThis as { [CODE_CACHE]?: RpcTime["codeCache"] })[CODE_CACHE];
+  // Set on the global object by another script (the loader), under a shared symbol: read as what it must be.
+  const cached = codeCacheState.safeParse(Reflect.get(globalThis, CODE_CACHE));
+  const codeCache = cached.success ? cached.data : undefined;
   const line: RpcTime = {
     rpc: "start",
     ms: process.uptime() * 1000,
@@ -73,7 +81,7 @@ const linesOf = (text: string): RpcTime[] =>
   text
     .split("\n")
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as RpcTime);
+    .map((l) => rpcTime.parse(JSON.parse(l)));
 
 /** The lines of a times file, summed per RPC (`create (preview)` apart from `create`): calls and milliseconds. */
 export function sumTimes(text: string): Map<string, { calls: number; ms: number }> {

@@ -9,7 +9,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { KeptResourceError } from "../lifecycle/errors";
-import { declare, withoutUndefined } from "../model/mapping";
+import { declare, withoutUndefinedProps } from "../model/mapping";
 import { isObject, type Props, type ResourceSpec } from "../model/table";
 
 /** The key/value Pulumi wraps a secret in, on the wire. */
@@ -102,7 +102,7 @@ export function withDeclared(spec: ResourceSpec, olds: Props, oldInputs: Props):
   return declare(spec, olds, oldInputs);
 }
 
-export const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefined(v) as Record<string, structproto.JavaScriptValue>);
+export const toStruct = (v: Props) => structproto.Struct.fromJavaScript(withoutUndefinedProps(v));
 export const fromStruct = (s: structproto.Struct | undefined): Props => (s ? s.toJavaScript() : {});
 
 /**

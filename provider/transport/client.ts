@@ -1,4 +1,5 @@
 import pRetry from "p-retry";
+import { z } from "zod";
 import { fillPath, type AnswerOf, type AnyEndpoint, type BodyIn, type PathArgs, type PathParamNames } from "../../api/contract/endpoint";
 import type { ItemOf } from "../../api/contract/common";
 import { pause } from "../lifecycle/cancel";
@@ -178,6 +179,15 @@ function surelyNotApplied(err: unknown): boolean {
   return false;
 }
 
+/** The API's error envelope: `{"errors": [{"reason", "field"}]}`. */
+const errorEnvelope = z.object({ errors: z.array(z.object({ reason: z.string(), field: z.string().optional() })) });
+
+/** A system error's code (`ECONNRESET`, `UND_ERR_SOCKET`), if it has one. */
+const codeOf = (err: unknown): string | undefined => {
+  const r = z.object({ code: z.string() }).safeParse(err);
+  return r.success ? r.data.code : undefined;
+};
+
 export class ApiClient {
   private readonly base: URL;
   private readonly retry: RetryPolicy;
@@ -212,7 +222,7 @@ export class ApiClient {
       queued += await this.budget.take();
       let answered: { status?: number; retryAfterMs?: number } = {};
       try {
-        const r = await this.once<T>(method, path, ro);
+        const r = await this.once(method, path, ro);
         answered = { status: r.status };
         return r;
       } catch (err) {
@@ -223,7 +233,7 @@ export class ApiClient {
       }
     };
     try {
-      return await pRetry(attempt, {
+      const r = await pRetry(attempt, {
         retries: this.retry.retries,
         // Delays are ours (Retry-After or backoff, below), so p-retry itself waits nothing.
         minTimeout: 0,
@@ -242,6 +252,9 @@ export class ApiClient {
           await pause(delay, `retrying ${method} ${path}`);
         },
       });
+      // The one place an answer takes a type: the API's answer is its contract's (api/contract: the emulator is held to
+      // it on every answer of the tests, and the real API's recorded answers are read by it).
+      return { status: r.status, body: r.body as T };
     } catch (err) {
       if (err instanceof NetworkError) Object.assign(err, { attempts, elapsedMs: Date.now() - started });
       if (err instanceof ApiError) err.attempts = attempts;
@@ -254,7 +267,7 @@ export class ApiClient {
     }
   }
 
-  private async once<T>(method: string, path: string, ro: RequestOptions): Promise<{ status: number; body: T }> {
+  private async once(method: string, path: string, ro: RequestOptions): Promise<{ status: number; body: unknown }> {
     const url = new URL(path.replace(/^\//, ""), this.base);
     for (const [k, v] of Object.entries(ro.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...ro.headers, accept: "application/json", "user-agent": this.opts.userAgent ?? "pulumi-compute" };
@@ -276,7 +289,7 @@ export class ApiClient {
         bodyTimeout: this.opts.timeoutMs ?? 60_000,
       });
     } catch (err) {
-      const code = (err as { code?: string }).code ?? (err as Error).name ?? "network error";
+      const code = codeOf(err) ?? (err instanceof Error ? err.name : "network error");
       // A refused or unresolvable connection never carried the request.
       const sent = !["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"].includes(code);
       throw new NetworkError(method, url.pathname, code, sent);
@@ -285,9 +298,9 @@ export class ApiClient {
     try {
       text = await res.body.text();
     } catch (err) {
-      throw new NetworkError(method, url.pathname, (err as { code?: string }).code ?? "body read failed", true);
+      throw new NetworkError(method, url.pathname, codeOf(err) ?? "body read failed", true);
     }
-    if (res.statusCode === 204) return { status: 204, body: undefined as T };
+    if (res.statusCode === 204) return { status: 204, body: undefined };
     let parsed: unknown = undefined;
     if (text.length) {
       try {
@@ -297,14 +310,13 @@ export class ApiClient {
       }
     }
     if (res.statusCode >= 400 && !(ro.accept ?? []).includes(res.statusCode)) {
-      const errors = Array.isArray((parsed as { errors?: unknown })?.errors)
-        ? (parsed as { errors: ApiErrorItem[] }).errors
-        : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
+      const envelope = errorEnvelope.safeParse(parsed);
+      const errors = envelope.success ? envelope.data.errors : [{ reason: text.slice(0, 200) || `HTTP ${res.statusCode}` }];
       const ra = res.headers["retry-after"];
       const retryAfterMs = typeof ra === "string" && /^\d+$/.test(ra) ? Math.min(Number(ra) * 1000, this.retry.maxRetryAfterMs) : undefined;
       throw new ApiError(res.statusCode, errors, method, url.pathname, retryAfterMs);
     }
-    return { status: res.statusCode, body: parsed as T };
+    return { status: res.statusCode, body: parsed };
   }
 
   /** The record at `path`; with `accept404`, undefined when it is not found. */

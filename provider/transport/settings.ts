@@ -86,7 +86,8 @@ export function clientFor(given: Settings, opts: { tokenRequired: boolean }): Ap
   const problem = settingsProblems(given, opts)[0];
   if (problem) throw new SettingsError(problem.reason);
   const token = given.token || process.env.COMPUTE_TOKEN || "";
-  const apiUrl = (given.apiUrl || process.env.COMPUTE_API_URL) as string;
+  const apiUrl = given.apiUrl || process.env.COMPUTE_API_URL;
+  if (!apiUrl) throw new SettingsError("no API URL: set compute:apiUrl or COMPUTE_API_URL");
   const key = `${apiUrl}\n${token}`;
   const s = session();
   let kept = clients.get(s);
