@@ -9,7 +9,7 @@ import { NO_CONTENT, Router, type RequestContext } from "./router";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
-import { apiTime, newTokenValue, readState, Store, type AccountMeta } from "./state";
+import { apiTime, newTokenValue, readState, Store, type AccountMeta, accountMeta } from "./state";
 import type { Timing } from "./timing";
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
@@ -100,7 +100,7 @@ export class Account {
     try {
       const { route, params } = this.api.match(method, pathname);
       requireScope(token, route.scope);
-      const json = body === undefined ? {} : (JSON.parse(JSON.stringify(body)) as unknown);
+      const json: unknown = body === undefined ? {} : JSON.parse(JSON.stringify(body));
       const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
       const result = await route.run(ctx);
       if (method !== "GET") this.store.save();
@@ -141,7 +141,8 @@ export class Accounts {
     if (dir && existsSync(dir)) {
       for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) {
         const file = join(dir, name);
-        const meta = readState(file).account as AccountMeta | undefined;
+        const read = accountMeta.safeParse(readState(file).account);
+        const meta = read.success ? read.data : undefined;
         if (!meta || meta.id !== Number(name.slice(0, -5))) throw new Error(`The account file ${file} does not hold account ${name.slice(0, -5)}`);
         this.byId.set(meta.id, new Account(meta, meta.token, file, setup));
       }

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
-import { HttpError } from "./http";
+import { HttpError, messageOf } from "./http";
 import { startEmulator } from "./server";
 
 const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (e) {
-    console.error(`compute-emulator: ${(e as Error).message}\n\n${usage}`);
+    console.error(`compute-emulator: ${messageOf(e)}\n\n${usage}`);
     process.exit(2);
   }
   if (values.help) {
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   try {
     faults = values.faults ? parseFaultSpec(values.faults) : undefined;
   } catch (e) {
-    console.error(`compute-emulator: ${(e as Error).message}`);
+    console.error(`compute-emulator: ${messageOf(e)}`);
     process.exit(2);
   }
   let fixture: unknown;
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     try {
       fixture = JSON.parse(readFileSync(values.fixture, "utf8"));
     } catch (e) {
-      console.error(`compute-emulator: --fixture ${values.fixture}: ${(e as Error).message}`);
+      console.error(`compute-emulator: --fixture ${values.fixture}: ${messageOf(e)}`);
       process.exit(2);
     }
   }
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, fixture, speed, faults, rateLimit });
   } catch (e) {
     // A state file that is not one, or cannot be written; a fixture refused; a port taken: one line, not a stack.
-    console.error(`compute-emulator: ${values.fixture && e instanceof HttpError ? `--fixture ${values.fixture}: ` : ""}${(e as Error).message}`);
+    console.error(`compute-emulator: ${values.fixture && e instanceof HttpError ? `--fixture ${values.fixture}: ` : ""}${messageOf(e)}`);
     process.exit(1);
   }
   console.log(JSON.stringify({ url: emu.url, token: emu.token }));

@@ -27,7 +27,6 @@ export interface ListFilter {
 }
 
 const OPERATORS = ["+gt", "+gte", "+lt", "+lte", "+neq", "+contains"] as const;
-type Operator = (typeof OPERATORS)[number];
 
 const fail = (reason: string) => new FilterError(reason);
 const isPlain = (v: unknown): v is Plain => v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -108,8 +107,8 @@ function equals(have: unknown, want: Plain): boolean {
 
 /** One operator on one field's value. */
 function operator(field: string, op: string, operand: unknown): (have: unknown) => boolean {
-  if (!(OPERATORS as readonly string[]).includes(op)) throw fail(`Unknown filter operator ${op} on ${field}`);
-  const o = op as Operator;
+  const o = OPERATORS.find((known) => known === op);
+  if (o === undefined) throw fail(`Unknown filter operator ${op} on ${field}`);
   if (o === "+neq") {
     if (!isPlain(operand)) throw fail(`${o} on ${field} needs a plain value`);
     return (have) => !equals(have, operand);
@@ -121,8 +120,8 @@ function operator(field: string, op: string, operand: unknown): (have: unknown) 
   if (typeof operand !== "number" && typeof operand !== "string") throw fail(`${o} on ${field} needs a number or a string`);
   return (have) => {
     // Numbers compare with numbers, text with text (timestamps in ISO form compare as times); anything else never matches.
-    if (typeof have !== typeof operand) return false;
-    const c = compare(have as Plain, operand);
+    if (!isPlain(have) || typeof have !== typeof operand) return false;
+    const c = compare(have, operand);
     return o === "+gt" ? c > 0 : o === "+gte" ? c >= 0 : o === "+lt" ? c < 0 : c <= 0;
   };
 }
@@ -144,8 +143,9 @@ export function applyFilter<T>(items: T[], filter: ListFilter): T[] {
   const dir = filter.desc ? -1 : 1;
   const key = (x: T): Plain | undefined => {
     const v = valueAt(rec(x), by);
-    if (v === null || v === undefined) return undefined;
-    return Array.isArray(v) ? (v.length ? (v[0] as Plain) : undefined) : (v as Plain);
+    // A list orders by its first item; what is no plain value (null, missing, an object) orders last.
+    const first: unknown = Array.isArray(v) ? v[0] : v;
+    return isPlain(first) && first !== null ? first : undefined;
   };
   return [...kept].sort((a, b) => {
     const x = key(a);

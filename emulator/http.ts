@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyFilter, FilterError, parseFilter } from "./filter";
 import { jsonDepth, MAX_JSON_DEPTH } from "./json";
-import type { z } from "zod";
+import { z } from "zod";
 import { pageQuery } from "../api/contract/common";
 
 /** One item of the API's error envelope: `{"errors":[{"reason": ..., "field": ...}]}`. */
@@ -42,6 +42,15 @@ export function jsonObject(ctx: { body: unknown }): Record<string, unknown> {
   return ctx.body;
 }
 
+/** An error's message (a thrown value that is not an Error: its text). */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A system error's code (`ENOSPC`...), if it has one. */
+export const codeOf = (e: unknown): string | undefined => {
+  const r = z.object({ code: z.string() }).safeParse(e);
+  return r.success ? r.data.code : undefined;
+};
+
 /** A JSON object: not null, not a list. */
 export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -71,10 +80,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
     // The rest of the body is not read: the answer closes the connection (emulator/server.ts), which cannot go on.
     if (size > limit) throw new HttpError(413, [{ reason: `Request body larger than ${limit} bytes` }], { Connection: "close" });
-    chunks.push(chunk as Buffer);
+    chunks.push(bytes);
   }
   return Buffer.concat(chunks);
 }

@@ -38,7 +38,7 @@ export interface EmulatorOptions {
   fixture?: unknown;
   /**
    * Check every answer against its row's answer schema (api/contract): one the contract refuses is a 500 naming
-   * the field. The tests' emulators check (tests/helpers/emulator.ts); `--check-answers` on the command line.
+   * the field. The tests' emulators check (tests/helpers/emulator.ts).
    */
   checkAnswers?: boolean;
 }

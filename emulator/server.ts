@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { Accounts, type Account } from "./accounts";
 import { loadFixture, readFixture } from "./fixtures";
@@ -8,7 +7,7 @@ import { addAccountRoutes } from "./admin";
 import type { RequestLogEntry } from "./request-log";
 import { authenticate, requireScope } from "./auth";
 import type { Faults } from "./faults";
-import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
+import { HttpError, messageOf, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
 import { NO_CONTENT, type RequestContext, type Router } from "./router";
 import { RECEIVE_UPLOAD } from "./lookups";
 import type { RateLimit } from "./rate-limit";
@@ -226,7 +225,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     server.once("error", reject);
     server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
   });
-  const addr = server.address() as AddressInfo;
+  const addr = server.address();
+  if (addr === null || typeof addr === "string") throw new Error("the emulator's server listens on no port");
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   origin = `http://${host}:${addr.port}`;
   return {
@@ -244,7 +244,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           accounts.saveAll();
         } catch (err) {
           // Every answered change is in the file already: only changes no request saw are lost.
-          console.error("emulator:", (err as Error).message);
+          console.error("emulator:", messageOf(err));
         }
         server.closeAllConnections();
         server.close(() => resolve());

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { globalGrants, profile, token, userGrants } from "../api/contract/profile";
+import { codeOf, messageOf } from "./http";
 
 /**
  * A user of the account as the state keeps it: the profile as `GET /profile` shows it (api/contract/profile.ts)
@@ -152,12 +153,8 @@ export type CoreState = {
 };
 
 /** An account of the emulator: its number, the name its maker gave it, when it was made, and its root token. */
-export interface AccountMeta {
-  id: number;
-  label: string;
-  created: string;
-  token: string;
-}
+export const accountMeta = z.object({ id: z.number().int(), label: z.string(), created: z.string(), token: z.string() });
+export type AccountMeta = z.output<typeof accountMeta>;
 
 /** Ids of account n start after (n - 1) × ID_SPAN, so that no two accounts show the same id (as the real API's are unique). */
 export const ID_SPAN = 10_000_000;
@@ -268,7 +265,7 @@ export class StateNotSaved extends Error {
     readonly file: string,
     cause: unknown,
   ) {
-    const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? "unknown error";
+    const code = codeOf(cause) ?? "unknown error";
     super(`The emulator could not write its state file ${file} (${code}); the change was not kept`, { cause });
     this.code = code;
   }
@@ -281,10 +278,12 @@ export function readState(file: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`The state file ${file} is not JSON (${(err as Error).message}); move it away to start afresh`);
+    throw new Error(`The state file ${file} is not JSON (${messageOf(err)}); move it away to start afresh`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || (parsed as { version?: unknown }).version !== 1) {
-    throw new Error(`The state file ${file} is not an emulator state (version 1); move it away to start afresh`);
-  }
-  return parsed as Record<string, unknown>;
+  const state = z
+    .object({ version: z.literal(1) })
+    .catchall(z.unknown())
+    .safeParse(parsed);
+  if (!state.success) throw new Error(`The state file ${file} is not an emulator state (version 1); move it away to start afresh`);
+  return state.data;
 }
