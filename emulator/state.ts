@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
+import { event, type EventEntity as ContractEventEntity } from "../api/contract/events";
 import { globalGrants, profile, token, userGrants } from "../api/contract/profile";
 
 /**
@@ -25,36 +26,29 @@ export interface Step {
 }
 
 /** What an event is about (`entity`) or also touches (`secondary_entity`), as the real API names it: with its API path. */
-export interface EventEntity {
-  id: number | string;
-  type: string;
-  label: string | null;
-  url: string;
-}
+export type EventEntity = ContractEventEntity;
 
 /** An entity of an event: its type, id, label and API path (`/compute/instances/1`; the url gets `/v4`). */
 export const eventEntity = (type: string, id: number | string, label: string | null, path: string): EventEntity => ({ id, type, label, url: `/v4${path}` });
 
 /**
- * An event as the state keeps it (routes/events.ts `eventView` is what the API shows: its status and progress
- * follow the clock). An operation that takes time is `scheduled` until `_start`, `started` until `_finish`,
- * then `finished`; a notification stays `notification` (until `_finish`, if given: a database's create); one
- * with neither time is `finished` at once.
+ * An event as the state keeps it: the contract's event record (api/contract/events.ts) but what follows the clock
+ * (routes/events.ts `eventView` works out `status`, `percent_complete`, `time_remaining` and `duration`, and
+ * answers `rate` and `message` alike for all), and when its operation starts and ends. An operation that takes
+ * time is `scheduled` until `_start`, `started` until `_finish`, then `finished`; a notification stays
+ * `notification` (until `_finish`, if given: a database's create); one with neither time is `finished` at once.
+ * A fixture's `events` are records of this schema.
  */
-export interface EventRecord {
-  id: number;
-  action: string;
-  created: string;
-  username: string;
-  entity: EventEntity | null;
-  secondary_entity: EventEntity | null;
-  seen: boolean;
-  read: boolean;
-  /** When the operation starts and ends (ms; the emulator's clock). */
-  _start: number;
-  _finish: number | null;
-  _notification: boolean;
-}
+export const storedEvent = event
+  .pick({ id: true, action: true, created: true, username: true, entity: true, secondary_entity: true, seen: true, read: true })
+  .extend({
+    /** When the operation starts and ends (ms; the emulator's clock). */
+    _start: z.number(),
+    _finish: z.number().nullable(),
+    _notification: z.boolean(),
+  })
+  .strict();
+export type EventRecord = z.output<typeof storedEvent>;
 
 /** How an event follows its operation: when it starts (default: now) and ends, and whether it is a notification. */
 export interface EventTiming {
