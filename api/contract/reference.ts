@@ -14,7 +14,7 @@ import { endpoint } from "./endpoint";
 export const price = z.strictObject({ hourly: z.number(), monthly: z.number() });
 
 /** An item of `region_prices` ("not shown"): the real API's, a region's id and its own price. */
-export const regionPrice = price.extend({ id: z.string() }).strict();
+export const regionPrice = z.strictObject({ id: z.string(), hourly: z.number(), monthly: z.number() });
 
 /** compute-api.md "Instance type": "class | enum | `nanode`, `standard`, `dedicated`, `premium`, `gpu`, `highmem`". */
 export const INSTANCE_CLASSES = ["nanode", "standard", "dedicated", "premium", "gpu", "highmem"] as const;
