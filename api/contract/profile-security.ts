@@ -110,13 +110,16 @@ export const SECURITY_ANSWERS = 3;
 const ANSWER_TEXT = "Must be an answer of 1 to 255 characters";
 
 /** profile-api.md "Security question response": "Request item: `question_id` (integer), `response` (string, secret answer)". */
-export const securityAnswer = z.object({
-  question_id: intWithin(1, SECURITY_QUESTIONS.length, `Must be a question id from 1 to ${SECURITY_QUESTIONS.length}`),
-  response: z
-    .string({ error: ANSWER_TEXT })
-    .max(255, ANSWER_TEXT)
-    .refine((v) => v.trim().length > 0, ANSWER_TEXT),
-});
+export const securityAnswer = z.object(
+  {
+    question_id: intWithin(1, SECURITY_QUESTIONS.length, `Must be a question id from 1 to ${SECURITY_QUESTIONS.length}`),
+    response: z
+      .string({ error: ANSWER_TEXT })
+      .max(255, ANSWER_TEXT)
+      .refine((v) => v.trim().length > 0, ANSWER_TEXT),
+  },
+  { error: "Must be an object with question_id and response" },
+);
 
 const THREE_TEXT = "Exactly three security questions must be answered";
 
