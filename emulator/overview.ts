@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAGE_SIZE } from "../api/contract/common";
 import { pathOf } from "../api/contract/endpoint";
 import { API } from "../api/contract";
 import type { RequestLogEntry } from "./request-log";
@@ -41,9 +42,9 @@ const vpcs = listOf(named.extend({ region: z.string(), subnets: z.array(named.ex
 const images = listOf(named.extend({ status: z.string(), size: z.number(), is_public: z.boolean() }));
 const databases = listOf(named.extend({ status: z.string(), engine: z.string(), version: z.string(), region: z.string() }));
 
-/** Up to 500 items of an API list, read by its answer's schema (the page shows the first 500 of each type; a list it cannot read shows none). */
+/** The first page of an API list at the largest page size, read by its answer's schema (the page shows the first 500 of each type; a list it cannot read shows none). */
 async function items<T>(source: OverviewSource, path: string, answer: z.ZodType<{ data: T[] }>): Promise<T[]> {
-  const got = await source.call("GET", `${path}${path.includes("?") ? "&" : "?"}page_size=500`);
+  const got = await source.call("GET", `${path}${path.includes("?") ? "&" : "?"}page_size=${PAGE_SIZE.max}`);
   const read = got.status === 200 ? answer.safeParse(got.body) : undefined;
   return read?.success ? read.data.data : [];
 }
