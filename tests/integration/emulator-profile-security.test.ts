@@ -226,3 +226,11 @@ test("an answer that is not an object is refused under its place, with the other
     { field: "security_questions[2].response", reason: "Must be an answer of 1 to 255 characters" },
   ]);
 });
+
+test("a body that is not a JSON object is refused on every row, those that read none too (the router reads it before the handler)", async () => {
+  for (const path of ["/profile/tfa-enable", "/profile/tfa-disable", "/profile/phone-number/verify"]) {
+    const r = await call(emu(), "POST", path, { body: ["not", "an", "object"] });
+    expect([path, r.status, r.body.errors]).toEqual([path, 400, [{ reason: "Request body must be a JSON object" }]]);
+  }
+  expect((await call(emu(), "GET", "/profile")).body.two_factor_auth).toBe(false);
+});
