@@ -1,3 +1,7 @@
+import { z } from "zod";
+import { PAGE_SIZE } from "../api/contract/common";
+import { pathOf } from "../api/contract/endpoint";
+import { API } from "../api/contract";
 import type { RequestLogEntry } from "./request-log";
 import type { FaultConfig } from "./faults";
 
@@ -27,49 +31,61 @@ export interface OverviewSource {
   call(method: string, path: string): Promise<{ status: number; body: unknown }>;
 }
 
-type Item = Record<string, unknown>;
-const text = (v: unknown) => (v === null || v === undefined ? "" : String(v));
+/** A list's envelope of `item`s (what the overview reads of a list: its records' own fields are kept, unread). */
+const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
-/** Up to 500 items of an API list (the page shows the first 500 of each type). */
-async function items(source: OverviewSource, path: string): Promise<Item[]> {
-  const answer = await source.call("GET", `${path}${path.includes("?") ? "&" : "?"}page_size=500`);
-  return answer.status === 200 ? ((answer.body as { data: Item[] }).data ?? []) : [];
+/** A record as a row shows it: its id and label (the lists of families not yet rows of the contract are read by these shapes). */
+const named = z.looseObject({ id: z.union([z.number(), z.string()]), label: z.string().nullable() });
+const instances = listOf(named.extend({ status: z.string(), type: z.string(), region: z.string(), ipv4: z.array(z.string()) }));
+const disks = listOf(named.extend({ status: z.string(), size: z.number(), filesystem: z.string() }));
+const vpcs = listOf(named.extend({ region: z.string(), subnets: z.array(named.extend({ ipv4: z.string() })) }));
+const images = listOf(named.extend({ status: z.string(), size: z.number(), is_public: z.boolean() }));
+const databases = listOf(named.extend({ status: z.string(), engine: z.string(), version: z.string(), region: z.string() }));
+
+/** The first page of an API list at the largest page size, read by its answer's schema (the page shows the first 500 of each type; a list it cannot read shows none). */
+async function items<T>(source: OverviewSource, path: string, answer: z.ZodType<{ data: T[] }>): Promise<T[]> {
+  const got = await source.call("GET", `${path}${path.includes("?") ? "&" : "?"}page_size=${PAGE_SIZE.max}`);
+  const read = got.status === 200 ? answer.safeParse(got.body) : undefined;
+  return read?.success ? read.data.data : [];
 }
 
 export async function overview(source: OverviewSource, speed: number): Promise<Overview> {
-  const instances = await items(source, "/compute/instances");
-  const disks: Item[] = [];
-  for (const inst of instances.slice(0, 50)) {
-    for (const disk of await items(source, `/compute/instances/${text(inst.id)}/disks`)) disks.push({ ...disk, on: inst.label });
+  const row = (x: z.output<typeof named>, status: string, detail: string) => ({ id: x.id, label: x.label ?? "", status, detail });
+  const instanceRows = await items(source, "/compute/instances", instances);
+  const diskRows = [];
+  for (const inst of instanceRows.slice(0, 50)) {
+    for (const d of await items(source, `/compute/instances/${inst.id}/disks`, disks))
+      diskRows.push(row(d, d.status, `${d.size} MB ${d.filesystem} on ${inst.label ?? ""}`));
   }
-  const vpcs = await items(source, "/vpcs");
-  const subnets: Item[] = [];
-  for (const vpc of vpcs.slice(0, 50)) for (const s of (vpc.subnets as Item[] | undefined) ?? []) subnets.push({ ...s, on: vpc.label });
-  const row = (x: Item, status: unknown, detail: string) => ({ id: x.id as number | string, label: text(x.label), status: text(status), detail });
+  const vpcRows = await items(source, "/vpcs", vpcs);
+  const subnetRows = vpcRows.slice(0, 50).flatMap((v) => v.subnets.map((s) => row(s, "", `${s.ipv4} in ${v.label ?? ""}`)));
   const resources = [
-    {
-      type: "Instances",
-      rows: instances.map((i) =>
-        row(i, i.status, `${text(i.type)} in ${text(i.region)}${(i.ipv4 as string[] | undefined)?.length ? `, ${text((i.ipv4 as string[])[0])}` : ""}`),
-      ),
-    },
-    { type: "Disks", rows: disks.map((d) => row(d, d.status, `${text(d.size)} MB ${text(d.filesystem)} on ${text(d.on)}`)) },
-    { type: "VPCs", rows: vpcs.map((v) => row(v, "", text(v.region))) },
-    { type: "Subnets", rows: subnets.map((s) => row(s, "", `${text(s.ipv4)} in ${text(s.on)}`)) },
-    { type: "Images", rows: (await items(source, "/images")).filter((i) => i.is_public === false).map((i) => row(i, i.status, `${text(i.size)} MB`)) },
+    { type: "Instances", rows: instanceRows.map((i) => row(i, i.status, `${i.type} in ${i.region}${i.ipv4.length ? `, ${i.ipv4[0]}` : ""}`)) },
+    { type: "Disks", rows: diskRows },
+    { type: "VPCs", rows: vpcRows.map((v) => row(v, "", v.region)) },
+    { type: "Subnets", rows: subnetRows },
+    { type: "Images", rows: (await items(source, "/images", images)).filter((i) => !i.is_public).map((i) => row(i, i.status, `${i.size} MB`)) },
     {
       type: "Databases",
-      rows: (await items(source, "/databases/instances")).map((d) => row(d, d.status, `${text(d.engine)} ${text(d.version)} in ${text(d.region)}`)),
+      rows: (await items(source, "/databases/instances", databases)).map((d) => row(d, d.status, `${d.engine} ${d.version} in ${d.region}`)),
     },
-    { type: "SSH keys", rows: (await items(source, "/profile/sshkeys")).map((k) => row(k, "", text(k.created))) },
+    {
+      type: "SSH keys",
+      rows: (await items(source, pathOf(API.sshKeys.list, {}), API.sshKeys.list.answer)).map((k) => ({
+        id: k.id,
+        label: k.label,
+        status: "",
+        detail: k.created,
+      })),
+    },
   ];
-  const events = (await items(source, "/account/events?page=1")).slice(0, 25).map((e) => ({
-    id: e.id as number,
-    created: text(e.created),
-    action: text(e.action),
-    status: text(e.status),
-    percent: (e.percent_complete as number | null) ?? null,
-    entity: `${text((e.entity as Item | null)?.type)} ${text((e.entity as Item | null)?.label)}`.trim(),
+  const events = (await items(source, `${pathOf(API.events.list, {})}?page=1`, API.events.list.answer)).slice(0, 25).map((e) => ({
+    id: e.id,
+    created: e.created,
+    action: e.action,
+    status: e.status,
+    percent: e.percent_complete,
+    entity: `${e.entity?.type ?? ""} ${e.entity?.label ?? ""}`.trim(),
   }));
   return {
     account: { id: source.meta.id, label: source.meta.label },

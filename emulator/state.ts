@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
+import { event, type EventEntity as ContractEventEntity } from "../api/contract/events";
 import { globalGrants, profile, token, userGrants } from "../api/contract/profile";
 import { codeOf, messageOf } from "./http";
 
@@ -26,31 +27,28 @@ export interface Step {
 }
 
 /** What an event is about (`entity`) or also touches (`secondary_entity`), as the real API names it: with its API path. */
-export const eventEntitySchema = z.strictObject({ id: z.union([z.number(), z.string()]), type: z.string(), label: z.string().nullable(), url: z.string() });
-export type EventEntity = z.output<typeof eventEntitySchema>;
+export type EventEntity = ContractEventEntity;
 
 /** An entity of an event: its type, id, label and API path (`/compute/instances/1`; the url gets `/v4`). */
 export const eventEntity = (type: string, id: number | string, label: string | null, path: string): EventEntity => ({ id, type, label, url: `/v4${path}` });
 
 /**
- * An event as the state keeps it (routes/events.ts `eventView` is what the API shows: its status and progress
- * follow the clock). An operation that takes time is `scheduled` until `_start`, `started` until `_finish`,
- * then `finished`; a notification stays `notification` (until `_finish`, if given: a database's create); one
- * with neither time is `finished` at once. `_start` and `_finish` are the emulator's clock (ms).
+ * An event as the state keeps it: the contract's event record (api/contract/events.ts) but what follows the clock
+ * (routes/events.ts `eventView` works out `status`, `percent_complete`, `time_remaining` and `duration`, and
+ * answers `rate` and `message` alike for all), and when its operation starts and ends. An operation that takes
+ * time is `scheduled` until `_start`, `started` until `_finish`, then `finished`; a notification stays
+ * `notification` (until `_finish`, if given: a database's create); one with neither time is `finished` at once.
+ * A fixture's `events` are records of this schema.
  */
-export const storedEvent = z.strictObject({
-  id: z.number().int(),
-  action: z.string(),
-  created: z.string(),
-  username: z.string(),
-  entity: eventEntitySchema.nullable(),
-  secondary_entity: eventEntitySchema.nullable(),
-  seen: z.boolean(),
-  read: z.boolean(),
-  _start: z.number(),
-  _finish: z.number().nullable(),
-  _notification: z.boolean(),
-});
+export const storedEvent = event
+  .pick({ id: true, action: true, created: true, username: true, entity: true, secondary_entity: true, seen: true, read: true })
+  .extend({
+    /** When the operation starts and ends (ms; the emulator's clock). */
+    _start: z.number(),
+    _finish: z.number().nullable(),
+    _notification: z.boolean(),
+  })
+  .strict();
 export type EventRecord = z.output<typeof storedEvent>;
 
 /** How an event follows its operation: when it starts (default: now) and ends, and whether it is a notification. */

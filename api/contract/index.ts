@@ -1,5 +1,8 @@
 import type { AnyEndpoint } from "./endpoint";
+import { eventsApi } from "./events";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
+import { appsApi, devicesApi, loginsApi, phoneNumberApi, preferencesApi, securityQuestionsApi, twoFactorApi } from "./profile-security";
+import { databaseEnginesApi, databaseTypesApi, kernelsApi, regionsApi, typesApi } from "./reference";
 
 /**
  * The API's contract: every endpoint of the three spec documents (and the real API's endpoints the recordings use
@@ -10,6 +13,19 @@ export const API = {
   profile: profileApi,
   tokens: tokensApi,
   sshKeys: sshKeysApi,
+  apps: appsApi,
+  devices: devicesApi,
+  logins: loginsApi,
+  phoneNumber: phoneNumberApi,
+  preferences: preferencesApi,
+  securityQuestions: securityQuestionsApi,
+  twoFactor: twoFactorApi,
+  regions: regionsApi,
+  types: typesApi,
+  kernels: kernelsApi,
+  databaseEngines: databaseEnginesApi,
+  databaseTypes: databaseTypesApi,
+  events: eventsApi,
 } as const;
 
 /** Every row of the contract. */

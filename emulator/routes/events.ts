@@ -1,39 +1,37 @@
+import { eventsApi, type Event, type EventStatus } from "../../api/contract/events";
 import type { ApiFamily, FamilyContext } from "../family";
 import { notFound, paginate } from "../http";
-import { type SignedInContext } from "../router";
-import { apiTime, type EventRecord } from "../state";
+import { rowsOf } from "../router";
+import { apiTime, type EventRecord, type User } from "../state";
 
 /**
  * The account's events (`/account/events`), as the real API serves them: compute-api.md lists the event kinds
  * and says how they are listed is "not shown", so the emulator follows the recordings (linodego's cassettes;
- * docs/spec-gaps.md "Events"). A list of the last 90 days, newest first, paged, filtered by X-Filter (dotted
- * names too: `entity.id`); each event's `status` and progress follow its operation on the emulator's clock.
- * `seen` marks every event up to one; `read` marks one. A restricted user sees the events it caused.
+ * docs/spec-gaps.md "Events"; the rows are api/contract/events.ts). A list of the last 90 days, newest first,
+ * paged, filtered by X-Filter (dotted names too: `entity.id`); each event's `status` and progress follow its
+ * operation on the emulator's clock. `seen` marks every event up to one; `read` marks one. A restricted user
+ * sees the events it caused. The events are the core state's (emulator/state.ts `Store.event` records them).
  */
-export const eventsFamily: ApiFamily = { name: "events", register: registerEventRoutes };
+export const eventsFamily: ApiFamily = { name: "events", register: (family) => family.router.serve(ROWS, eventsContext(family)) };
 
-const ro = { group: "events", level: "read_only" } as const;
 const RETAINED_MS = 90 * 24 * 3600_000;
 
-/** The API's view of an event at `now` (key order as recorded). */
-export function eventView(e: EventRecord, now: number) {
+/** Where an event is at `now`: its status, percent complete and duration (seconds). */
+function progress(e: EventRecord, now: number): { status: EventStatus; percent: number | null; duration: number | null } {
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
-  let status: string;
-  let percent: number | null;
-  let duration: number | null;
-  if (e._finish === null && !e._notification) {
-    [status, percent, duration] = ["finished", 100, 0];
-  } else if (e._finish !== null && now >= e._finish) {
-    [status, percent, duration] = ["finished", 100, Math.round(seconds(e._finish - e._start))];
-  } else if (e._notification) {
-    [status, percent, duration] = ["notification", null, null];
-  } else if (now < e._start) {
-    [status, percent, duration] = ["scheduled", 0, null];
-  } else {
-    const span = e._finish! - e._start;
-    const part = span > 0 ? Math.floor(((now - e._start) / span) * 100) : 99;
-    [status, percent, duration] = ["started", Math.min(99, Math.max(0, part)), Math.round(seconds(now - e._start) * 1e6) / 1e6];
-  }
+  const finish = e._finish;
+  if (finish === null) return e._notification ? { status: "notification", percent: null, duration: null } : { status: "finished", percent: 100, duration: 0 };
+  if (now >= finish) return { status: "finished", percent: 100, duration: Math.round(seconds(finish - e._start)) };
+  if (e._notification) return { status: "notification", percent: null, duration: null };
+  if (now < e._start) return { status: "scheduled", percent: 0, duration: null };
+  const span = finish - e._start;
+  const part = span > 0 ? Math.floor(((now - e._start) / span) * 100) : 99;
+  return { status: "started", percent: Math.min(99, Math.max(0, part)), duration: Math.round(seconds(now - e._start) * 1e6) / 1e6 };
+}
+
+/** The API's view of an event at `now` (key order as recorded). */
+export function eventView(e: EventRecord, now: number): Event {
+  const { status, percent, duration } = progress(e, now);
   return {
     id: e.id,
     created: e.created,
@@ -53,34 +51,43 @@ export function eventView(e: EventRecord, now: number) {
   };
 }
 
-function registerEventRoutes({ router, store, now }: FamilyContext): void {
-  /** The events the caller may see: the last 90 days', its own if it is restricted; newest first. */
-  const visible = (ctx: SignedInContext): EventRecord[] => {
-    const since = apiTime(now() - RETAINED_MS);
-    const user = ctx.user;
-    return store.data.events.filter((e) => e.created >= since && (!user.restricted || e.username === user.username)).reverse();
-  };
-  const one = (ctx: SignedInContext): EventRecord => {
-    const e = visible(ctx).find((x) => String(x.id) === ctx.params.eventId);
-    if (!e) throw notFound();
-    return e;
-  };
+type EventsContext = ReturnType<typeof eventsContext>;
 
-  router.add("GET", "/account/events", { scope: ro, auth: "required" }, (ctx) => {
-    const at = now();
-    return paginate(
-      visible(ctx).map((e) => eventView(e, at)),
-      ctx,
-    );
-  });
-  router.add("GET", "/account/events/{eventId}", { scope: ro, auth: "required" }, (ctx) => eventView(one(ctx), now()));
-  router.add("POST", "/account/events/{eventId}/seen", { scope: ro, auth: "required" }, (ctx) => {
-    const upTo = one(ctx).id;
-    for (const e of visible(ctx)) if (e.id <= upTo) e.seen = true;
-    return {};
-  });
-  router.add("POST", "/account/events/{eventId}/read", { scope: ro, auth: "required" }, (ctx) => {
-    one(ctx).read = true;
-    return {};
-  });
+function eventsContext({ store, now }: FamilyContext) {
+  return { store, now };
 }
+
+/** The events `user` may see: the last 90 days', its own if it is restricted; newest first. */
+function visible({ store, now }: EventsContext, user: User): EventRecord[] {
+  const since = apiTime(now() - RETAINED_MS);
+  return store.data.events.filter((e) => e.created >= since && (!user.restricted || e.username === user.username)).reverse();
+}
+
+/** The visible event `eventId`, or 404. */
+function one(c: EventsContext, { params, user }: { params: { eventId: number }; user: User }): EventRecord {
+  const e = visible(c, user).find((x) => x.id === params.eventId);
+  if (!e) throw notFound();
+  return e;
+}
+
+const row = rowsOf<EventsContext>();
+
+const ROWS = [
+  row(eventsApi.list, (c, req) => {
+    const at = c.now();
+    return paginate(
+      visible(c, req.user).map((e) => eventView(e, at)),
+      req,
+    );
+  }),
+  row(eventsApi.get, (c, req) => eventView(one(c, req), c.now())),
+  row(eventsApi.seen, (c, req) => {
+    const upTo = one(c, req).id;
+    for (const e of visible(c, req.user)) if (e.id <= upTo) e.seen = true;
+    return {};
+  }),
+  row(eventsApi.read, (c, req) => {
+    one(c, req).read = true;
+    return {};
+  }),
+];

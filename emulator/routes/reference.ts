@@ -1,48 +1,54 @@
+import {
+  databaseEnginesApi,
+  databaseTypesApi,
+  kernelsApi,
+  LIMITED_CLASSES,
+  regionsApi,
+  typesApi,
+  type Region,
+  type RegionAvailability,
+} from "../../api/contract/reference";
 import { catalog } from "../catalog";
-import catalogJson from "../data/catalog.json";
-import type { ApiFamily, FamilyContext } from "../family";
+import type { ApiFamily } from "../family";
 import { notFound, paginate } from "../http";
+import { rowsOf } from "../router";
 
-/** Per plan of the premium and gpu classes, the regions that sell it now (the catalogue's `availability`). */
-const SOLD_IN: Record<string, string[] | undefined> = catalogJson.availability;
+/** The reference family: regions, plans, database engines and types, and kernels, open to all (it keeps no state). */
+export const referenceFamily: ApiFamily = { name: "reference", register: ({ router }) => router.serve(ROWS, undefined) };
+
+const limited = new Set<string>(LIMITED_CLASSES);
+/** The plans sold only in some regions ("premium and GPU plans in select regions"). */
+const LIMITED_PLANS = catalog.types.filter((t) => limited.has(t.class));
 
 /**
  * The availability records of a region (`{region, plan, available}`, the real API's): one per plan of the
- * premium and gpu classes, the plans sold only in some regions ("premium and GPU plans in select regions").
- * A plan is available where the catalogue sells it and the region is not in an outage.
+ * premium and gpu classes. A plan is available where the catalogue sells it and the region is not in an outage.
  */
-function availability(regionId: string) {
-  const region = catalog.regions.find((r) => r.id === regionId)!;
-  return catalog.types
-    .filter((t) => t.class === "premium" || t.class === "gpu")
-    .map((t) => ({ region: regionId, plan: t.id, available: region.status === "ok" && (SOLD_IN[t.id] ?? []).includes(regionId) }));
+const availability = (r: Region): RegionAvailability[] =>
+  LIMITED_PLANS.map((t) => ({ region: r.id, plan: t.id, available: r.status === "ok" && (catalog.availability[t.id] ?? []).includes(r.id) }));
+
+/** The entry of `id` in a list of the catalogue, or 404. */
+function entry<T extends { id: string }>(list: readonly T[], id: string): T {
+  const found = list.find((x) => x.id === id);
+  if (!found) throw notFound();
+  return found;
 }
 
-/** The reference family: regions, plans, database engines and types, and kernels, open to all (it keeps no state). */
-export const referenceFamily: ApiFamily = { name: "reference", register: registerReferenceRoutes };
+const row = rowsOf<undefined>();
 
-function registerReferenceRoutes({ router }: FamilyContext): void {
-  const open = { scope: null, auth: "none" } as const;
-  router.add("GET", "/regions", open, (ctx) => paginate(catalog.regions, ctx));
-  router.add("GET", "/regions/availability", open, (ctx) =>
-    paginate(
-      catalog.regions.flatMap((r) => availability(r.id)),
-      ctx,
-    ),
-  );
-  router.add("GET", "/regions/{regionId}", open, (ctx) => catalog.regions.find((r) => r.id === ctx.params.regionId) ?? Promise.reject(notFound()));
-  router.add("GET", "/regions/{regionId}/availability", open, (ctx) => {
-    if (!catalog.regions.some((r) => r.id === ctx.params.regionId)) throw notFound();
-    return availability(ctx.params.regionId);
-  });
-  router.add("GET", "/compute/types", open, (ctx) => paginate(catalog.types, ctx));
-  router.add("GET", "/compute/types/{typeId}", open, (ctx) => catalog.types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
-  router.add("GET", "/databases/engines", open, (ctx) => paginate(catalog.engines, ctx));
-  router.add("GET", "/databases/engines/{engineId*}", open, (ctx) => catalog.engines.find((e) => e.id === ctx.params.engineId) ?? Promise.reject(notFound()));
+const ROWS = [
+  row(regionsApi.list, (_c, req) => paginate(catalog.regions, req)),
+  row(regionsApi.availability, (_c, req) => paginate(catalog.regions.flatMap(availability), req)),
+  row(regionsApi.get, (_c, { params }) => entry(catalog.regions, params.regionId)),
+  row(regionsApi.availabilityOf, (_c, { params }) => availability(entry(catalog.regions, params.regionId))),
+  row(typesApi.list, (_c, req) => paginate(catalog.types, req)),
+  row(typesApi.get, (_c, { params }) => entry(catalog.types, params.typeId)),
+  row(databaseEnginesApi.list, (_c, req) => paginate(catalog.engines, req)),
+  row(databaseEnginesApi.get, (_c, { params }) => entry(catalog.engines, params.engineId)),
   // Not in databases-api.md: served as the real API answered it (recorded: TestDatabase_Type), the prices of a
   // cluster of 1, 2 or 3 nodes per engine.
-  router.add("GET", "/databases/types", open, (ctx) => paginate(catalog.database_types, ctx));
-  router.add("GET", "/databases/types/{typeId}", open, (ctx) => catalog.database_types.find((t) => t.id === ctx.params.typeId) ?? Promise.reject(notFound()));
-  router.add("GET", "/compute/kernels", open, (ctx) => paginate(catalog.kernels, ctx));
-  router.add("GET", "/compute/kernels/{kernelId*}", open, (ctx) => catalog.kernels.find((k) => k.id === ctx.params.kernelId) ?? Promise.reject(notFound()));
-}
+  row(databaseTypesApi.list, (_c, req) => paginate(catalog.database_types, req)),
+  row(databaseTypesApi.get, (_c, { params }) => entry(catalog.database_types, params.typeId)),
+  row(kernelsApi.list, (_c, req) => paginate(catalog.kernels, req)),
+  row(kernelsApi.get, (_c, { params }) => entry(catalog.kernels, params.kernelId)),
+];

@@ -63,6 +63,21 @@ export const out = (name: string, outputType: Field["outputType"], description: 
   ...(schema ? { schema } : {}),
 });
 
+/** An item type whose fields the API always shows (but `except`): required in the types. */
+export const everyFieldShown = (item: ItemType, except: string[] = []): ItemType => ({
+  ...item,
+  fields: item.fields.map((f) => ({ ...f, required: !except.includes(f.name) })),
+});
+
+/** A field that may be null. */
+export const nullableString = z.string().nullable();
+
+/** The values of an enumeration as a description says them: "`a`, `b` or `c`". */
+export const either = (values: readonly string[]): string => {
+  const quoted = values.map((v) => `\`${v}\``);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}` : quoted.join("");
+};
+
 /** A parent's id, the argument of a lookup of children (`computeId` of getDisks). */
 export const parentArg = (name: string, what: string): Field => ({
   name,

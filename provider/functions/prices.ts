@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { API } from "../../api/contract";
+import { pathOf } from "../../api/contract/endpoint";
+import { DATABASE_ENGINES } from "../../api/contract/reference";
 import type { ApiClient } from "../transport/client";
 import { out, type FunctionSpec, type ItemType } from "./function-table";
 import { PriceCatalog } from "../resources/price-catalog";
@@ -17,19 +20,19 @@ export const PriceItem: ItemType = {
   ],
 };
 
-/** Reads the type's entry (`/compute/types/{type}`, or `/databases/types/{type}` for a cluster) and prices it. */
+/** Reads the type's entry (`/compute/types/{typeId}`, or `/databases/types/{typeId}` for a cluster) and prices it. */
 async function readPrice(c: ApiClient, _path: string, args: Props): Promise<Props> {
-  const type = String(args.type);
+  const typeId = String(args.type);
   const engine = typeof args.engine === "string" ? args.engine : undefined;
-  const entry = await c.get<Props>(`/${engine ? "databases" : "compute"}/types/${encodeURIComponent(type)}`, true);
+  const entry = engine ? await c.find(API.databaseTypes.get, { params: { typeId } }) : await c.find(API.types.get, { params: { typeId } });
   const list = engine ? "getDatabaseTypes" : "getTypes";
   if (entry === undefined)
-    throw new Error(`getPrice: type ${type} is not in the API's catalogue of ${engine ? "database" : "instance"} types (${list} lists them)`);
+    throw new Error(`getPrice: type ${typeId} is not in the API's catalogue of ${engine ? "database" : "instance"} types (${list} lists them)`);
   // The entry as the catalogue holds it: the same rules as the resources' prices.
   const catalog = engine ? new PriceCatalog([], [entry]) : new PriceCatalog([entry], []);
   const size = typeof args.clusterSize === "number" ? args.clusterSize : 1;
-  const price = engine ? catalog.database(type, engine, size) : catalog.instance(type, String(args.region), args.backupsEnabled === true);
-  if (!price) throw new Error(`getPrice: the API lists no price for a ${engine} cluster of ${size} node(s) of type ${type}`);
+  const price = engine ? catalog.database(typeId, engine, size) : catalog.instance(typeId, String(args.region), args.backupsEnabled === true);
+  if (!price) throw new Error(`getPrice: the API lists no price for a ${engine} cluster of ${size} node(s) of type ${typeId}`);
   return { hourly: price.hourly, monthly: price.monthly };
 }
 
@@ -44,13 +47,13 @@ export const getPrice: FunctionSpec = {
     {
       name: "engine",
       kind: "input",
-      schema: z.enum(["mysql", "postgresql"]),
+      schema: z.enum(DATABASE_ENGINES),
       description: "A database cluster of this engine (`mysql` or `postgresql`), priced by `/databases/types`, not an instance.",
     },
     { name: "clusterSize", kind: "input", schema: z.number().int().min(1).max(3), description: "The cluster's nodes (with `engine`); 1 unless given." },
   ],
   item: "Price",
-  path: () => "/compute/types",
+  path: () => pathOf(API.types.list, {}),
   read: readPrice,
   scope: "none (no token needed)",
   example: {

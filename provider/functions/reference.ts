@@ -1,23 +1,20 @@
 import { z } from "zod";
+import { API } from "../../api/contract";
+import { pathOf } from "../../api/contract/endpoint";
+import { DATABASE_ENGINES, DEFAULT_KERNEL, instanceType, kernel, LIMITED_CLASSES, price, region, regionPrice } from "../../api/contract/reference";
 import type { ApiClient } from "../transport/client";
 import { FILTER_ARGS } from "./filters";
-import { out, parentArg, type FunctionSpec, type ItemType } from "./function-table";
-import { camel, convertKeys, type Field, type Props } from "../model/table";
+import { either, everyFieldShown, nullableString, out, parentArg, type FunctionSpec, type ItemType } from "./function-table";
+import { PROFILE_ITEMS, profileFunctions } from "./profile";
+import type { Field, Props } from "../model/table";
 import { obj, ref, type FunctionExample, type Value } from "../model/example";
 
 /**
  * The read functions that are not a resource's lookup: the reference data (regions and their plans'
  * availability, types, kernels, images), a VPC's addresses, the database engines and types, the profile and
- * its grants; and the item types they return.
+ * its grants (provider/functions/profile.ts); and the item types they return.
  */
-/** An item type whose fields the API always shows (but `except`): required in the types. */
-const everyFieldShown = (item: ItemType, except: string[] = []): ItemType => ({
-  ...item,
-  fields: item.fields.map((f) => ({ ...f, required: !except.includes(f.name) })),
-});
-const nullableString = z.string().nullable();
-const price = z.object({ hourly: z.number(), monthly: z.number() });
-const regionPrices = z.array(z.object({ id: z.string(), hourly: z.number(), monthly: z.number() }));
+const regionPrices = z.array(regionPrice);
 const Region: ItemType = {
   description: "A region where resources can be made.",
   fields: [
@@ -25,8 +22,8 @@ const Region: ItemType = {
     out("label", "string", "Its display name."),
     out("country", "string", "Its country code."),
     { ...out("capabilities", "array", "What it offers, e.g. `Metadata`, `VPCs`."), itemType: "string" },
-    out("status", "string", "`ok` or `outage`.", z.enum(["ok", "outage"])),
-    out("resolvers", "object", "Its DNS resolvers (`ipv4`, `ipv6`).", z.object({ ipv4: z.string(), ipv6: z.string() })),
+    out("status", "string", `${either(region.shape.status.options)}.`, region.shape.status),
+    out("resolvers", "object", "Its DNS resolvers (`ipv4`, `ipv6`).", region.shape.resolvers),
     out("siteType", "string", "`core` or `distributed` (the real API's field; the spec's table does not list it)."),
   ],
 };
@@ -35,12 +32,7 @@ const InstanceType: ItemType = {
   fields: [
     out("id", "string", "The type's id, e.g. `c1-standard-2`."),
     out("label", "string", "Its display name."),
-    out(
-      "class",
-      "string",
-      "`nanode`, `standard`, `dedicated`, `premium`, `gpu` or `highmem`.",
-      z.enum(["nanode", "standard", "dedicated", "premium", "gpu", "highmem"]),
-    ),
+    out("class", "string", `${either(instanceType.shape.class.options)}.`, instanceType.shape.class),
     out("disk", "integer", "Disk size in MB."),
     out("memory", "integer", "Memory in MB."),
     out("vcpus", "integer", "Virtual CPUs."),
@@ -56,10 +48,10 @@ const InstanceType: ItemType = {
 const Kernel: ItemType = {
   description: "A kernel an instance config can boot.",
   fields: [
-    out("id", "string", "The kernel's id, e.g. `compute/latest-64bit`."),
+    out("id", "string", `The kernel's id, e.g. \`${DEFAULT_KERNEL}\`.`),
     out("label", "string", "Its display name."),
     out("version", "string", "Its version."),
-    out("architecture", "string", "`x86_64` or `i386`.", z.enum(["x86_64", "i386"])),
+    out("architecture", "string", `${either(kernel.shape.architecture.options)}.`, kernel.shape.architecture),
     out("built", "string", "When it was built."),
     out("deprecated", "boolean", "Whether it is deprecated."),
     out("kvm", "boolean", "Whether it supports KVM."),
@@ -89,7 +81,7 @@ const ImageInfo: ItemType = {
 };
 
 const RegionAvailability: ItemType = {
-  description: "Whether a plan (an instance type of the premium or gpu class) can be bought in a region now.",
+  description: `Whether a plan (an instance type of the ${LIMITED_CLASSES.join(" or ")} class) can be bought in a region now.`,
   fields: [
     out("region", "string", "The region's id."),
     out("plan", "string", "The instance type's id, e.g. `c1-premium-4`."),
@@ -119,100 +111,11 @@ const DatabaseEngine: ItemType = {
   description: "A database engine version a cluster can run.",
   fields: [
     out("id", "string", "`engine/version`, e.g. `mysql/8.0.35`: a database's `engine`."),
-    out("engine", "string", "`mysql` or `postgresql`."),
+    out("engine", "string", `${either(DATABASE_ENGINES)}.`),
     out("version", "string", "The version."),
     out("totalDiskSizeGb", "integer", "Total disk size (GB)."),
     out("usedDiskSizeGb", "integer", "Used disk size (GB)."),
   ],
-};
-
-const Profile: ItemType = {
-  description: "The profile of the user the token acts for.",
-  fields: [
-    out("username", "string", "The login name."),
-    out("uid", "integer", "The user's id; it never changes."),
-    out("email", "string", "The email address."),
-    out("emailNotifications", "boolean", "Whether notices are sent by email."),
-    out("timezone", "string", "The preferred time zone (the API writes times in UTC)."),
-    out("restricted", "boolean", "Whether the user acts within grants (`getProfile` tells; the grants are read elsewhere)."),
-    out("twoFactorAuth", "boolean", "Whether logins from untrusted computers need a second factor."),
-    out("ipWhitelistEnabled", "boolean", "Deprecated."),
-    out("consoleAuthMethod", "string", "`password_keys`, `keys_only` or `disabled`.", z.enum(["password_keys", "keys_only", "disabled"])),
-    { ...out("authorizedKeys", "array", "SSH keys authorized for the console shell, or null.", z.array(z.string()).nullable()), itemType: "string" },
-    out("authenticationType", "string", "`password`, or the name of an external identity provider."),
-    out("verifiedPhoneNumber", "string", "The verified phone number, or null.", nullableString),
-    out(
-      "referrals",
-      "object",
-      "`code`, `url`, `completed`, `pending`, `total`, `credit`.",
-      z.object({ code: z.string(), url: z.string(), completed: z.number(), pending: z.number(), total: z.number(), credit: z.number() }),
-    ),
-  ],
-};
-
-const entityGrants = z.array(
-  z.object({
-    id: z.number().int().describe("The entity's id."),
-    label: z.string().describe("Its label."),
-    permissions: z.enum(["read_only", "read_write"]).nullable().describe("`read_only`, `read_write`, or null (none)."),
-  }),
-);
-const grantList = (name: string, what: string): Field => ({
-  ...out(
-    name,
-    "array",
-    `The user's grants on ${what}: \`id\`, \`label\`, \`permissions\` (\`read_only\`, \`read_write\` or null). Empty for an unrestricted user.`,
-    entityGrants,
-  ),
-  itemType: "object",
-});
-const globalGrants = z.object({
-  accountAccess: z.string().nullable().describe("`read_only`, `read_write`, or null: access to the account's settings and billing."),
-  ...Object.fromEntries(
-    [
-      ["addDatabases", "May create database clusters."],
-      ["addDomains", "May create domains."],
-      ["addFirewalls", "May create firewalls."],
-      ["addImages", "May create images."],
-      ["addComputes", "May create instances."],
-      ["addMonitoring", "May create monitors."],
-      ["addNodebalancers", "May create NodeBalancers."],
-      ["addScripts", "May create deployment scripts."],
-      ["addVolumes", "May create volumes."],
-      ["addVpcs", "May create VPCs."],
-      ["cancelAccount", "May cancel the account."],
-      ["childAccountAccess", "May act in child accounts."],
-      ["monitoringSubscription", "May subscribe to monitoring."],
-    ].map(([k, d]) => [k, z.boolean().describe(d)]),
-  ),
-});
-const ProfileGrants: ItemType = {
-  description:
-    "What the user the token acts for may do: the account-wide grants and the grants on each entity. An unrestricted user (the API answers `204 No Content`) may do everything: `restricted` false, every global grant, empty entity lists.",
-  fields: [
-    out("restricted", "boolean", "Whether the user acts within these grants (false: an unrestricted user, who may do everything)."),
-    out("global", "object", "The account-wide grants: `accountAccess` and the `add...` grants (what the user may create).", globalGrants),
-    grantList("compute", "instances"),
-    grantList("database", "database clusters"),
-    grantList("domain", "domains"),
-    grantList("image", "images"),
-    grantList("monitoring", "monitors"),
-    grantList("nodebalancer", "NodeBalancers"),
-    grantList("script", "deployment scripts"),
-    grantList("volume", "volumes"),
-    grantList("vpc", "VPCs"),
-    {
-      ...grantList("firewall", "firewalls"),
-      description: "The user's grants on firewalls (the real API's record has them; the spec does not list them): `id`, `label`, `permissions`.",
-    },
-  ],
-};
-
-/** The grants of an unrestricted user, for whom the API answers 204: every global grant, no entity list. */
-const ALL_GRANTS: Props = {
-  restricted: false,
-  global: Object.fromEntries(Object.keys(globalGrants.shape).map((k) => [k, k === "accountAccess" ? "read_write" : true])),
-  ...Object.fromEntries(["compute", "database", "domain", "image", "monitoring", "nodebalancer", "script", "volume", "vpc", "firewall"].map((k) => [k, []])),
 };
 
 /**
@@ -227,8 +130,7 @@ export const REFERENCE_ITEMS: Record<string, ItemType> = {
   RegionAvailability: everyFieldShown(RegionAvailability),
   VpcIp,
   DatabaseEngine,
-  Profile: everyFieldShown(Profile),
-  ProfileGrants: everyFieldShown(ProfileGrants, ["firewall"]),
+  ...PROFILE_ITEMS,
 };
 
 const idArg = (what: string): Field => ({ name: "id", kind: "input", required: true, schema: z.string().min(1), description: `The ${what}'s id.` });
@@ -263,18 +165,12 @@ const single = (name: string, item: string, what: string, path: (id: string) => 
 const filter = (name: string, ...values: Value[]) => obj("filter", { name, values });
 
 /** One region's availability is a plain array in the API (every region's, a paged envelope); an unknown region is said by name. */
-async function availabilityList(c: ApiClient, path: string, args: Props): Promise<Props[]> {
-  if (args.regionId === undefined || args.regionId === null) return c.list<Props>(path);
-  const r = await c.get<Props[]>(path, true);
-  if (r === undefined) throw new Error(`region ${String(args.regionId)} not found`);
+async function availabilityList(c: ApiClient, _path: string, args: Props): Promise<Props[]> {
+  if (args.regionId === undefined || args.regionId === null) return c.all(API.regions.availability, {});
+  const regionId = String(args.regionId);
+  const r = await c.find(API.regions.availabilityOf, { params: { regionId } });
+  if (r === undefined) throw new Error(`region ${regionId} not found`);
   return r;
-}
-
-/** The grants record; the API answers 204 (no body) for an unrestricted user, who has every grant. */
-async function readGrants(c: ApiClient, path: string): Promise<Props> {
-  const r = await c.get<Props>(path);
-  if (r === undefined || r === null) return structuredClone(ALL_GRANTS);
-  return { restricted: true, ...convertKeys(r, camel) };
 }
 
 /** The functions, in the order of the docs (after the lookups of the resources). */
@@ -300,7 +196,7 @@ export const referenceFunctions: FunctionSpec[] = [
     inputs: [...FILTER_ARGS],
     item: "DatabaseEngine",
     listKey: "engines",
-    path: () => "/databases/engines",
+    path: () => pathOf(API.databaseEngines.list, {}),
     filterable: true,
     scope: NO_TOKEN,
     example: {
@@ -314,20 +210,19 @@ export const referenceFunctions: FunctionSpec[] = [
     inputs: [...FILTER_ARGS],
     item: "InstanceType",
     listKey: "types",
-    path: () => "/compute/types",
+    path: () => pathOf(API.types.list, {}),
     filterable: true,
     scope: NO_TOKEN,
     example: { title: "The dedicated types with 4 vCPUs", args: () => ({ filters: [filter("class", "dedicated"), filter("vcpus", 4)] }) },
   },
-  list("getRegions", "Region", "regions", "/regions", "Every region, with its capabilities (for example `Metadata`) and status.", NO_TOKEN, {
+  list("getRegions", "Region", "regions", pathOf(API.regions.list, {}), "Every region, with its capabilities (for example `Metadata`) and status.", NO_TOKEN, {
     title: "The regions in the US that offer VPCs",
     args: () => ({ filters: [filter("country", "us"), filter("capabilities", "VPCs")], orderBy: "id" }),
   }),
-  single("getRegion", "Region", "region", (id) => `/regions/${encodeURIComponent(id)}`, "One region, by id.", "us-east"),
+  single("getRegion", "Region", "region", (regionId) => pathOf(API.regions.get, { regionId }), "One region, by id.", "us-east"),
   {
     name: "getRegionAvailability",
-    description:
-      "Where the plans sold only in some regions (the premium and gpu instance types) can be bought now: an item per region and plan (`/regions/availability`), or those of the region `regionId` only (`/regions/{regionId}/availability`, which the API answers with a plain list).",
+    description: `Where the plans sold only in some regions (the ${LIMITED_CLASSES.join(" and ")} instance types) can be bought now: an item per region and plan (\`${API.regions.availability.path}\`), or those of the region \`regionId\` only (\`${API.regions.availabilityOf.path}\`, which the API answers with a plain list).`,
     inputs: [
       { name: "regionId", kind: "input", schema: z.string().min(1), description: "Only this region's plans (an unknown region fails, naming it)." },
       ...FILTER_ARGS,
@@ -335,7 +230,9 @@ export const referenceFunctions: FunctionSpec[] = [
     item: "RegionAvailability",
     listKey: "availability",
     path: (a) =>
-      a.regionId === undefined || a.regionId === null ? "/regions/availability" : `/regions/${encodeURIComponent(String(a.regionId))}/availability`,
+      a.regionId === undefined || a.regionId === null
+        ? pathOf(API.regions.availability, {})
+        : pathOf(API.regions.availabilityOf, { regionId: String(a.regionId) }),
     filterable: true,
     list: availabilityList,
     scope: NO_TOKEN,
@@ -344,16 +241,24 @@ export const referenceFunctions: FunctionSpec[] = [
       args: () => ({ regionId: "us-east", filters: [filter("available", true)] }),
     },
   },
-  list("getTypes", "InstanceType", "types", "/compute/types", "Every instance type, with prices and the type a mutate upgrades to (`successor`).", NO_TOKEN, {
-    title: "The types with 2 vCPUs and 4096 MB of memory, by label",
-    args: () => ({ filters: [filter("vcpus", 2), filter("memory", 4096)], orderBy: "label" }),
-  }),
-  single("getType", "InstanceType", "type", (id) => `/compute/types/${encodeURIComponent(id)}`, "One instance type, by id.", "c1-standard-2"),
-  list("getKernels", "Kernel", "kernels", "/compute/kernels", "Every kernel.", NO_TOKEN, {
+  list(
+    "getTypes",
+    "InstanceType",
+    "types",
+    pathOf(API.types.list, {}),
+    "Every instance type, with prices and the type a mutate upgrades to (`successor`).",
+    NO_TOKEN,
+    {
+      title: "The types with 2 vCPUs and 4096 MB of memory, by label",
+      args: () => ({ filters: [filter("vcpus", 2), filter("memory", 4096)], orderBy: "label" }),
+    },
+  ),
+  single("getType", "InstanceType", "type", (typeId) => pathOf(API.types.get, { typeId }), "One instance type, by id.", "c1-standard-2"),
+  list("getKernels", "Kernel", "kernels", pathOf(API.kernels.list, {}), "Every kernel.", NO_TOKEN, {
     title: "The kernels that follow the newest release or boot with GRUB 2",
-    args: () => ({ filters: [filter("id", "compute/latest-64bit", "compute/grub2")] }),
+    args: () => ({ filters: [filter("id", DEFAULT_KERNEL, "compute/grub2")] }),
   }),
-  single("getKernel", "Kernel", "kernel", (id) => `/compute/kernels/${id}`, "One kernel, by id (ids hold a slash).", "compute/latest-64bit"),
+  single("getKernel", "Kernel", "kernel", (kernelId) => pathOf(API.kernels.get, { kernelId }), "One kernel, by id (ids hold a slash).", DEFAULT_KERNEL),
   list(
     "getImages",
     "ImageInfo",
@@ -375,25 +280,5 @@ export const referenceFunctions: FunctionSpec[] = [
     "compute/debian12",
     "none for a public image; `images:read_only` for a private one",
   ),
-  {
-    name: "getProfile",
-    description: "The profile of the user the provider's token acts for (`/profile`).",
-    inputs: [],
-    item: "Profile",
-    path: () => "/profile",
-    what: () => "the profile",
-    scope: "a token, with any scopes",
-    example: { title: "Who the provider's token acts for", args: () => ({}) },
-  },
-  {
-    name: "getProfileGrants",
-    description:
-      "What the user the provider's token acts for may do (`/profile/grants`): whether it is restricted, its account-wide grants (`global`: may it add instances, VPCs, databases...) and its grants on each entity.",
-    inputs: [],
-    item: "ProfileGrants",
-    path: () => "/profile/grants",
-    read: readGrants,
-    scope: "a token, with any scopes",
-    example: { title: "What the provider's token may do", args: () => ({}) },
-  },
+  ...profileFunctions,
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clusterPrice, databaseType, instanceType, price as apiPrice, regionPrice, type Price } from "../../api/contract/reference";
 
 /**
  * What a resource costs, from the API's own catalogue: the instance types (`GET /compute/types`: `price`, the
@@ -8,28 +9,27 @@ import { z } from "zod";
  * (provider/cost/) prices a preview by it.
  */
 
-/** A price in US dollars. */
-export interface Price {
-  hourly: number;
-  monthly: number;
-}
+/** A price in US dollars (api/contract/reference.ts). */
+export type { Price };
 
-const price = z.object({ hourly: z.number(), monthly: z.number() });
-const regionPrices = z.array(price.extend({ id: z.string() })).optional();
+// Each priced part read as the contract names its fields, other fields let be (the lists hold more than prices).
+const price = z.object(apiPrice.shape);
+/** `region_prices`: a list the older recordings of the real API leave out. */
+const regionPrices = z.array(z.object(regionPrice.shape)).optional();
 type RegionPrices = z.infer<typeof regionPrices>;
 
-/** The priced part of an instance type, as `/compute/types` lists it. */
+/** The priced part of an instance type, as `/compute/types` lists it (api/contract/reference.ts `instanceType`). */
 export const typePrices = z.object({
-  id: z.string(),
+  id: instanceType.shape.id,
   price,
   region_prices: regionPrices,
   addons: z.object({ backups: z.object({ price, region_prices: regionPrices }).nullish() }).nullish(),
 });
 
-/** The priced part of a database type, as `/databases/types` lists it. */
+/** The priced part of a database type, as `/databases/types` lists it (api/contract/reference.ts `databaseType`): the price of a cluster of each size, per engine. */
 export const databaseTypePrices = z.object({
-  id: z.string(),
-  engines: z.record(z.string(), z.array(z.object({ quantity: z.number(), price }))),
+  id: databaseType.shape.id,
+  engines: z.record(z.string(), z.array(z.object({ quantity: clusterPrice.shape.quantity, price }))),
 });
 
 /** Sums kept to a millionth of a dollar: 0.018 + 0.0045 is 0.0225, not 0.022499999999999996. */
@@ -50,7 +50,7 @@ const inRegion = (p: { price: Price; region_prices?: RegionPrices }, region: str
 };
 
 /** The items that have what `schema` reads. */
-const priced = <T>(schema: z.ZodType<T>, items: unknown[]): T[] =>
+const priced = <T>(schema: z.ZodType<T>, items: readonly unknown[]): T[] =>
   items.flatMap((i) => {
     const r = schema.safeParse(i);
     return r.success ? [r.data] : [];
@@ -61,7 +61,7 @@ export class PriceCatalog {
   private readonly databaseTypes: Map<string, z.infer<typeof databaseTypePrices>>;
 
   /** The lists' items as the API gives them, each read for its priced fields; an item without them is left out (its type has no price). */
-  constructor(types: unknown[], databaseTypes: unknown[]) {
+  constructor(types: readonly unknown[], databaseTypes: readonly unknown[]) {
     this.types = new Map(priced(typePrices, types).map((t) => [t.id, t]));
     this.databaseTypes = new Map(priced(databaseTypePrices, databaseTypes).map((t) => [t.id, t]));
   }

@@ -3,12 +3,13 @@
  * that its plan (the preview) knows the price without a request, and again by each create, update and
  * refresh that found none.
  */
+import { API } from "../../api/contract";
 import type { ApiClient } from "../transport/client";
 import { PriceCatalog } from "./price-catalog";
 
 /** Reads both lists (every page). */
 export async function readPriceCatalog(client: ApiClient): Promise<PriceCatalog> {
-  const [types, databaseTypes] = await Promise.all([client.list<unknown>("/compute/types"), client.list<unknown>("/databases/types")]);
+  const [types, databaseTypes] = await Promise.all([client.all(API.types.list, {}), client.all(API.databaseTypes.list, {})]);
   return new PriceCatalog(types, databaseTypes);
 }
 

@@ -3,6 +3,8 @@
  * renamed) beside its own entries: a program written against the real API's ids (`g6-nanode-1`, `us-ord`,
  * `compute/debian12`, `mysql/8.0.30`) reads them and makes instances, VPCs and databases with them.
  */
+import { catalog, readCatalog } from "../../emulator/catalog";
+import catalogJson from "../../emulator/data/catalog.json";
 import { BASE_MS } from "../../emulator/routes/compute";
 import { DB_MS } from "../../emulator/routes/databases";
 import type { Emulator } from "../../emulator/server";
@@ -220,5 +222,24 @@ describe("what a program of the real API makes with them", () => {
     expect((await call(emu, "GET", `/databases/postgresql/instances/${pg.id}`)).body.status).toBe("active");
     // The major-only id the real API lists now is an engine too.
     expect((await ok("POST", "/databases/mysql/instances", { label: "real-my8", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8" })).version).toBe("8");
+  });
+});
+
+describe("the catalogue read by the contract's record schemas (api/contract/reference.ts)", () => {
+  test("every entry of the data file is the API's record; one that is not stops the emulator, naming its place", () => {
+    expect(catalog.types).toHaveLength(46);
+    const types = catalogJson.types.map((t, i) => (i === 3 ? { ...t, class: "tiny" } : t));
+    expect(() => readCatalog({ ...catalogJson, types })).toThrow(/^emulator\/data\/catalog.json: types\.3\.class: /);
+    const kernels = catalogJson.kernels.map((k, i) => (i === 0 ? { ...k, arch: "x86_64" } : k));
+    expect(() => readCatalog({ ...catalogJson, kernels })).toThrow(/^emulator\/data\/catalog.json: kernels\.0: .*arch/);
+  });
+
+  test("each plan sold in some regions is a premium or gpu type, sold in regions of the catalogue", () => {
+    expect(() => readCatalog({ ...catalogJson, availability: { ...catalogJson.availability, "c1-standard-2": ["us-east"] } })).toThrow(
+      "emulator/data/catalog.json: availability.c1-standard-2: no premium or gpu type c1-standard-2",
+    );
+    expect(() => readCatalog({ ...catalogJson, availability: { ...catalogJson.availability, "c1-premium-4": ["mars-1"] } })).toThrow(
+      "emulator/data/catalog.json: availability.c1-premium-4: no region mars-1",
+    );
   });
 });

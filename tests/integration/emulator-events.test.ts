@@ -8,7 +8,7 @@
  */
 import { BASE_MS } from "../../emulator/routes/compute";
 import { DB_MS } from "../../emulator/routes/databases";
-import { apiTime } from "../../emulator/state";
+import { apiTime, storedEvent } from "../../emulator/state";
 import { addUser, call, useClockedEmulator } from "../helpers/emulator";
 
 const { emu, tick, now } = useClockedEmulator();
@@ -197,4 +197,23 @@ test("a boot or shutdown with nothing to do still has its event (linodego's even
   tick(BASE_MS.shutting_down);
   await call(emu(), "POST", `/compute/instances/${id}/shutdown`, { body: {} });
   expect((await list({ action: "compute_shutdown", "entity.id": id })).data.map((e: { status: string }) => e.status)).toEqual(["finished", "finished"]);
+});
+
+test("an event as the state keeps it is the contract's record and the clock's fields (storedEvent): a fixture's events are read by it", async () => {
+  const made = await call(emu(), "POST", "/compute/instances", {
+    body: { label: "kept", region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS },
+  });
+  await call(emu(), "POST", "/vpcs", { body: { label: "kept-net", region: "us-east", subnets: [{ label: "a", ipv4: "10.0.0.0/24" }] } });
+  const events = emu().store.data.events;
+  expect(events.length).toBeGreaterThanOrEqual(4);
+  for (const e of events) expect(storedEvent.safeParse(e).error?.issues).toBeUndefined();
+  const [first] = events;
+  expect(first).toMatchObject({ action: "compute_create", entity: { id: made.body.id, type: "compute", url: `/v4/compute/instances/${made.body.id}` } });
+  // What a hand-written fixture may get wrong: an entity without its path, a time that is not the clock's, a field the API has not.
+  const refused = (record: unknown) => storedEvent.safeParse(record).error?.issues.map((i) => i.path.join("."));
+  expect(refused({ ...first, entity: { id: 1, type: "compute", label: null } })).toEqual(["entity.url"]);
+  expect(refused({ ...first, _finish: "later" })).toEqual(["_finish"]);
+  expect(storedEvent.safeParse({ ...first, status: "finished" }).error?.issues).toEqual([
+    expect.objectContaining({ code: "unrecognized_keys", keys: ["status"] }),
+  ]);
 });

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { profileSecurityFamily, profileSecurityState } from "../../emulator/routes/profile-security";
 import { addUser, call, useClockedEmulator } from "../helpers/emulator";
 
 const { emu, tick, now } = useClockedEmulator();
@@ -180,4 +181,56 @@ describe("security questions and two-factor authentication", () => {
     expect((await call(emu(), "POST", "/profile/tfa-disable")).body).toEqual({});
     expect((await call(emu(), "GET", "/profile")).body.two_factor_auth).toBe(false);
   });
+});
+
+describe("the records it keeps", () => {
+  test("are its collections' stored schemas (what a fixture's records of them must be)", async () => {
+    await call(emu(), "GET", "/profile/logins");
+    await call(emu(), "PUT", "/profile/preferences", { body: { theme: "dark" } });
+    await call(emu(), "POST", "/profile/phone-number", { body: { iso_code: "US", phone_number: "5555555555" } });
+    const { schemas } = profileSecurityState;
+    const data = profileSecurityState(emu().store);
+    const issues = (schema: { safeParse(v: unknown): { error?: { issues: unknown[] } } } | undefined, records: unknown[]) =>
+      records.map((r) => (schema ? (schema.safeParse(r).error?.issues ?? "read") : "no schema"));
+    expect([
+      issues(schemas?.logins, data.logins),
+      issues(schemas?.authorizedApps, data.authorizedApps),
+      issues(schemas?.trustedDevices, data.trustedDevices),
+      issues(schemas?.profileSettings, data.profileSettings),
+    ]).toEqual([["read"], ["read"], ["read"], ["read"]]);
+    // An app as the API shows it has no user; as kept, it has one (a record with neither is refused).
+    const { username: _u, ...app } = data.authorizedApps[0];
+    expect(schemas?.authorizedApps.safeParse(app).success).toBe(false);
+  });
+
+  test("name users of the account (the family's references): a record of no user is refused with its place", async () => {
+    await call(emu(), "GET", "/profile/devices");
+    expect(profileSecurityFamily.references?.(emu().store)).toEqual([]);
+    const data = profileSecurityState(emu().store);
+    data.trustedDevices.push({ ...data.trustedDevices[0], id: 99, username: "ghost" });
+    data.profileSettings.push({ username: "nobody", preferences: {}, answers: {} });
+    expect(profileSecurityFamily.references?.(emu().store)).toEqual([
+      { field: "records.trustedDevices[1].username", reason: "no user ghost in the account" },
+      { field: "records.profileSettings[0].username", reason: "no user nobody in the account" },
+    ]);
+  });
+});
+
+test("an answer that is not an object is refused under its place, with the others", async () => {
+  const r = await call(emu(), "POST", "/profile/security-questions", {
+    body: { security_questions: ["first pet", { question_id: 2, response: "b" }, { question_id: 20, response: " " }] },
+  });
+  expect(r.body.errors).toEqual([
+    { field: "security_questions[0]", reason: "Must be an object with question_id and response" },
+    { field: "security_questions[2].question_id", reason: "Must be a question id from 1 to 19" },
+    { field: "security_questions[2].response", reason: "Must be an answer of 1 to 255 characters" },
+  ]);
+});
+
+test("a body that is not a JSON object is refused on every row, those that read none too (the router reads it before the handler)", async () => {
+  for (const path of ["/profile/tfa-enable", "/profile/tfa-disable", "/profile/phone-number/verify"]) {
+    const r = await call(emu(), "POST", path, { body: ["not", "an", "object"] });
+    expect([path, r.status, r.body.errors]).toEqual([path, 400, [{ reason: "Request body must be a JSON object" }]]);
+  }
+  expect((await call(emu(), "GET", "/profile")).body.two_factor_auth).toBe(false);
 });

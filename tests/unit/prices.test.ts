@@ -1,5 +1,6 @@
 import { PriceCatalog, priceOutputs } from "../../provider/resources/price-catalog";
 import { loadPrices } from "../../provider/resources/prices";
+import type { AnyEndpoint } from "../../api/contract/endpoint";
 import type { ApiClient } from "../../provider/transport/client";
 
 // Entries as the API lists them (emulator/data/catalog.json holds the same), the sums done by hand.
@@ -73,15 +74,15 @@ test("an entry without a price is left out (its type has no price, never a price
 });
 
 describe("the session's one read of the catalogue (loadPrices)", () => {
-  /** A client that counts the lists it is asked for, answering them or failing. */
+  /** A client that counts the lists it is asked for (the contract's rows: `all`), answering them or failing. */
   const client = (fail: boolean) => {
     const asked: string[] = [];
-    const list = async (path: string) => {
-      asked.push(path);
+    const all = async (e: AnyEndpoint) => {
+      asked.push(e.path);
       if (fail) throw new Error("the API is down");
-      return path === "/compute/types" ? [nano] : [db];
+      return e.path === "/compute/types" ? [nano] : [db];
     };
-    return { asked, client: { list } as unknown as ApiClient };
+    return { asked, client: { all } as unknown as ApiClient };
   };
 
   test("every check of a session waits for one read: two lists, once", async () => {
