@@ -1,5 +1,7 @@
 import type { AnyEndpoint } from "./endpoint";
+import { imagesApi } from "./images";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
+import { subnetsApi, vpcsApi } from "./vpcs";
 
 /**
  * The API's contract: every endpoint of the three spec documents (and the real API's endpoints the recordings use
@@ -10,6 +12,9 @@ export const API = {
   profile: profileApi,
   tokens: tokensApi,
   sshKeys: sshKeysApi,
+  vpcs: vpcsApi,
+  subnets: subnetsApi,
+  images: imagesApi,
 } as const;
 
 /** Every row of the contract. */
