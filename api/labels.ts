@@ -19,6 +19,9 @@ export function instanceLabelError(label: string): string | undefined {
   return /[-_.]{2}/.test(label) ? "must not have two of '-', '_' or '.' in a row" : undefined;
 }
 
+/** compute-api.md "VPC and subnet": a character a VPC's or a subnet's label may hold ("ASCII letters, digits and hyphens"). */
+export const VPC_LABEL_CHARACTER = /[A-Za-z0-9-]/;
+
 /**
  * compute-api.md "VPC and subnet": "label (string 1..64)" for both, and "Labels: ASCII letters, digits and
  * hyphens; no two consecutive hyphens." The text is the real API's (recorded: TestVPC_Create_Invalid).
@@ -26,7 +29,7 @@ export function instanceLabelError(label: string): string | undefined {
 export function vpcLabelError(label: string): string | undefined {
   const length = checkLength(label, "vpcLabel");
   if (length) return length;
-  if (/[^A-Za-z0-9-]/.test(label)) return "must include only ASCII letters, numbers, and dashes";
+  if (!Array.from(label).every((c) => VPC_LABEL_CHARACTER.test(c))) return "must include only ASCII letters, numbers, and dashes";
   return label.includes("--") ? "must not have two hyphens in a row" : undefined;
 }
 

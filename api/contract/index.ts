@@ -3,6 +3,8 @@ import { eventsApi } from "./events";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
 import { appsApi, devicesApi, loginsApi, phoneNumberApi, preferencesApi, securityQuestionsApi, twoFactorApi } from "./profile-security";
 import { databaseEnginesApi, databaseTypesApi, kernelsApi, regionsApi, typesApi } from "./reference";
+import { imagesApi } from "./images";
+import { subnetsApi, vpcsApi } from "./vpcs";
 
 /**
  * The API's contract: every endpoint of the three spec documents (and the real API's endpoints the recordings use
@@ -26,6 +28,9 @@ export const API = {
   databaseEngines: databaseEnginesApi,
   databaseTypes: databaseTypesApi,
   events: eventsApi,
+  vpcs: vpcsApi,
+  subnets: subnetsApi,
+  images: imagesApi,
 } as const;
 
 /** Every row of the contract. */

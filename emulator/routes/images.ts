@@ -1,256 +1,277 @@
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { z } from "zod";
+import { int } from "../../api/contract/common";
+import { pathOf } from "../../api/contract/endpoint";
+import { image, IMAGE_STATUSES, IMAGE_UPLOAD, imagesApi, type Image, type ImageUploadAnswer } from "../../api/contract/images";
+import { hasScope } from "../auth";
 import { catalog } from "../catalog";
-import { collections, type ApiFamily, type FamilyContext } from "../family";
-import { FieldErrors, HttpError, badRequest, forbidden, notFound, paginate } from "../http";
-import { type RequestContext, type SignedInContext } from "../router";
+import { collectionsOf, recordField, type ApiFamily, type FamilyContext } from "../family";
+import { HttpError, badRequest, forbidden, notFound, paginate } from "../http";
 import { FIND_IMAGE, RECEIVE_UPLOAD, type ImageFinder } from "../lookups";
-import { checkText } from "../../api/text";
-import { objectOrEmpty, optionalBoolean, readFields, readText } from "../body";
-import { apiTime, eventEntity, settle, view, type Step } from "../state";
+import { rowsOf, type Req } from "../router";
+import { apiTime, eventEntity, settle, type User } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
 
-const rw = { group: "images", level: "read_write" } as const;
-
-/** An image as an event's entity (recorded: type `image`, its API path). */
-const imageEntity = (img: { id: string; label: string }) => eventEntity("image", img.id, img.label, `/images/${img.id}`);
-
 export interface ImageOptions {
-  /** The largest upload taken (the spec's 5 GB by default). */
+  /** The largest upload taken (the spec's 5 GB by default: api/contract/images.ts `IMAGE_UPLOAD`). */
   maxUploadBytes?: number;
-  /** How long an upload image waits for its data before it is cancelled and deleted (24 hours by default). */
+  /** How long an upload image waits for its data before it is cancelled and deleted (the spec's 24 hours by default). */
   uploadWindowMs?: number;
 }
 
-export interface ImageRecord {
-  id: string;
-  label: string;
-  description: string | null;
-  capabilities: string[];
-  created: string;
-  updated: string;
-  created_by: string;
-  deprecated: boolean;
-  eol: string | null;
-  expiry: string | null;
-  is_public: boolean;
-  size: number;
-  status: "creating" | "pending_upload" | "available";
-  type: "manual" | "automatic";
-  vendor: string | null;
-  _owner: string;
-  _queue: Step[];
-  /** Upload images: the secret part of the upload URL, and when the upload window closes. */
-  _upload?: { token: string; deadline: number; region: string };
-}
+/** A status change of an image due at a time (emulator/state.ts `Step`): a capture's, with the size of its data once available. */
+const imageStep = z.strictObject({ status: z.enum(IMAGE_STATUSES), at: z.number(), patch: z.strictObject({ size: int }).partial().optional() });
+
+/**
+ * A private image as the state keeps it: the API's record but `tags` (none: the spec gives no way to tag an
+ * image), its owner, its status changes to come, and for an upload waiting for its data, the secret part of
+ * its upload URL, when the window closes (the emulator's clock, ms) and its region.
+ */
+export const storedImage = image
+  .omit({ tags: true })
+  .extend({
+    id: z.string().regex(/^private\/\d+$/, "must be a private image's id: private/<number>"),
+    _owner: z.string(),
+    _queue: z.array(imageStep),
+    _upload: z.strictObject({ token: z.string(), deadline: z.number(), region: z.string() }).optional(),
+  })
+  .strict();
+export type ImageRecord = z.output<typeof storedImage>;
 
 /** The image family's collection in the state file (private images; the public ones are the catalog's). */
-export interface ImageState {
-  images: ImageRecord[];
-}
+export const imageState = collectionsOf({ images: storedImage });
 
-export const imageState = collections<ImageState>({ images: [] });
+/** The public images, as the API shows them: the catalogue's, read by the contract's record (no tags). */
+const PUBLIC_IMAGES: readonly Image[] = z
+  .array(image.omit({ tags: true }))
+  .parse(catalog.images)
+  .map((i) => ({ ...i, tags: [] }));
 
 /**
  * The image family (`/images...`), with its options: public and private images, captures from disks and
  * uploads. It gives the compute routes an image finder and the server the receiver of upload data.
  */
-export const imageFamily = (opts: ImageOptions): ApiFamily<ImageState> => ({
+export const imageFamily = (opts: ImageOptions): ApiFamily<ReturnType<typeof imageState>> => ({
   name: "images",
   state: imageState,
-  register: (ctx) => registerImageRoutes(ctx, opts),
+  register: (family) => {
+    const c = imageContext(family, opts);
+    family.router.serve(ROWS, c);
+    family.services.provide(FIND_IMAGE, finder(c));
+    family.services.provide(RECEIVE_UPLOAD, (token, req) => receiveUpload(c, token, req));
+  },
+  // An image's owner is a user of the account; an upload waiting for its data has its upload URL's token.
+  references: (state) => {
+    const users = new Set(state.data.users.map((u) => u.username));
+    return imageState(state).images.flatMap((img, i) => [
+      ...(users.has(img._owner) ? [] : [{ field: recordField("images", i, "_owner"), reason: `no user ${img._owner} in the account` }]),
+      ...(img.status === "pending_upload" && !img._upload
+        ? [{ field: recordField("images", i, "_upload"), reason: "an image pending its upload has an upload URL" }]
+        : []),
+    ]);
+  },
 });
 
-function registerImageRoutes({ router, store, now, timing, baseUrl, services }: FamilyContext, opts: ImageOptions): void {
-  const d = imageState(store);
-  // Captures read the disks of instances.
-  const compute = computeState(store);
-  const maxBytes = opts.maxUploadBytes ?? 5 * 1024 ** 3;
-  const window = opts.uploadWindowMs ?? 24 * 3600_000;
-  const stamp = () => apiTime(now());
+type ImageContext = ReturnType<typeof imageContext>;
 
-  /** Applies due status changes; cancels and deletes uploads whose window closed with no data. */
-  const purge = () => {
-    for (const i of d.images) settle(i, now());
-    d.images = d.images.filter((i) => !(i.status === "pending_upload" && i._upload && i._upload.deadline <= now()));
+function imageContext({ store, now, timing, baseUrl }: FamilyContext, opts: ImageOptions) {
+  return {
+    store,
+    now,
+    timing,
+    baseUrl,
+    d: imageState(store),
+    // Captures read the disks of instances.
+    compute: computeState(store),
+    maxBytes: opts.maxUploadBytes ?? IMAGE_UPLOAD.maxBytes,
+    window: opts.uploadWindowMs ?? IMAGE_UPLOAD.windowMs,
+    stamp: () => apiTime(now()),
   };
-  const mine = (username: string | undefined) => {
-    purge();
-    return username ? d.images.filter((i) => i._owner === username) : [];
-  };
-  /** An image this user may deploy or read: public, or one of their private ones. */
-  const find: ImageFinder = (id, username) => {
-    const pub = catalog.images.find((i) => i.id === id);
-    if (pub) return pub;
-    const own = mine(username).find((i) => i.id === id);
-    return own ? (view(own) as never) : undefined;
-  };
-  /** The data on a disk of `size` MB of an instance deployed from `image` (an approximation: the emulator keeps no data): that public image's size, when known. */
-  const dataSize = (size: number, image: string | null) => Math.min(size, catalog.images.find((i) => i.id === image)?.size ?? size);
-  /**
-   * An image as the API shows it (public from the catalogue, or private): with `tags`, which the real API
-   * answers (empty: the spec gives no way to tag an image).
-   */
-  const imageView = (img: ImageRecord | (typeof catalog.images)[number]) => ({ tags: [] as string[], ...view(img) });
-  const privateImage = (ctx: RequestContext) => {
-    const img = mine(ctx.user?.username).find((i) => i.id === ctx.params.imageId);
-    if (!img) throw catalog.images.some((i) => i.id === ctx.params.imageId) ? badRequest("Public images cannot be changed or deleted") : notFound();
-    return img;
-  };
-  const newImage = (ctx: SignedInContext, fields: Partial<ImageRecord>): ImageRecord => {
-    const u = ctx.user;
-    if (u.restricted && !u.grants?.global.add_images) throw forbidden("You do not have permission to add images: the add_images grant is needed");
-    const img: ImageRecord = {
-      id: `private/${store.nextId("image")}`,
-      label: "",
-      description: null,
-      capabilities: [],
-      created: stamp(),
-      updated: stamp(),
-      created_by: u.username,
-      deprecated: false,
-      eol: null,
-      expiry: null,
-      is_public: false,
-      size: 0,
-      status: "creating",
-      type: "manual",
-      vendor: null,
-      _owner: u.username,
-      _queue: [],
-      ...fields,
-    };
-    d.images.push(img);
-    return img;
-  };
-  /** An image's texts and its cloud-init flag, as given: a label, a description (or null). */
-  const readTexts = (body: Record<string, unknown>, errors: FieldErrors): { label?: string; description?: string | null; cloudInit?: boolean } => {
-    const read: { label?: string; description?: string | null; cloudInit?: boolean } = {};
-    if (body.label !== undefined) read.label = readText(body.label, "label", (v) => checkText(v, "imageLabel"), errors);
-    if (body.description === null) read.description = null;
-    else if (body.description !== undefined) {
-      const text = (v: string) => checkText(v, "imageDescription", true);
-      read.description = readText(body.description, "description", text, errors, { name: "Description", notText: "must be a string or null" });
-    }
-    read.cloudInit = readFields(body, { cloud_init: optionalBoolean }, errors).cloud_init;
-    return read;
-  };
-
-  router.add("GET", "/images", { scope: null, auth: "optional" }, (ctx) => {
-    const own = ctx.token && (ctx.token.scopes === "*" || /\bimages:read_(only|write)\b/.test(ctx.token.scopes)) ? mine(ctx.user?.username) : [];
-    return paginate([...catalog.images, ...own].map(imageView), ctx);
-  });
-  router.add("POST", "/images", { scope: rw, auth: "required" }, (ctx) => {
-    const body = objectOrEmpty(ctx);
-    // Capturing reads the instance's disk: computes:read_only as well.
-    const scopes = ctx.token.scopes;
-    if (scopes !== "*" && !/\bcomputes:read_(only|write)\b/.test(scopes))
-      throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
-    const errors = new FieldErrors();
-    const disk = typeof body.disk_id === "number" ? compute.disks.find((x) => x.id === body.disk_id) : undefined;
-    const inst =
-      disk && compute.instances.find((i) => i.id === disk.compute_id && (!ctx.user.restricted || ctx.user.grants!.compute.some((g) => g.id === i.id)));
-    if (body.disk_id === undefined) errors.add("disk_id", "disk_id is required");
-    else if (!disk || !inst) errors.add("disk_id", `Disk ${String(body.disk_id)} not found`);
-    // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
-    // disk `not ready` (recorded). One being deleted cannot.
-    else if (settle(disk, now()).status === "deleting") errors.add("disk_id", "The disk is being deleted");
-    const texts = readTexts(body, errors);
-    errors.throwIfAny();
-    // With no refusal, the disk and its instance were found.
-    if (!disk || !inst) throw badRequest("disk_id is required");
-    const img = newImage(ctx, {
-      label: texts.label ?? disk.label,
-      description: texts.description ?? null,
-      capabilities: texts.cloudInit === true ? ["cloud-init"] : [],
-      size: disk.size,
-      status: "creating",
-      // Once captured, the image's size is that of the data (its minimum deploy size), no longer the disk's: the
-      // real API made a 2,000 MB disk from an image captured from a 25,088 MB disk (recorded). The emulator keeps
-      // no data: the data is the image the instance was deployed from, or the disk when there is none.
-      _queue: [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing), patch: { size: dataSize(disk.size, inst.image) } }],
-    });
-    // The real API's capture event (disk_imagize): of the instance the disk is on, the image its secondary entity,
-    // started until the image is available (recorded).
-    store.event("disk_imagize", ctx.user.username, eventEntity("compute", inst.id, inst.label, `/compute/instances/${inst.id}`), {
-      secondary: imageEntity(img),
-      finish: img._queue[0].at,
-    });
-    return imageView(img);
-  });
-  router.add("POST", "/images/upload", { scope: rw, auth: "required" }, (ctx) => {
-    const body = objectOrEmpty(ctx);
-    const errors = new FieldErrors();
-    if (body.label === undefined) errors.add("label", "label is required");
-    const region = catalog.regions.find((r) => r.id === body.region);
-    if (body.region === undefined) errors.add("region", "region is required");
-    else if (!region) errors.add("region", `Region ${String(body.region)} not found`);
-    const texts = readTexts(body, errors);
-    errors.throwIfAny();
-    // With no refusal, the label was read and the region found.
-    if (texts.label === undefined || !region) throw badRequest("label and region are required");
-    const token = randomBytes(24).toString("hex");
-    const img = newImage(ctx, {
-      label: texts.label,
-      description: texts.description ?? null,
-      capabilities: texts.cloudInit === true ? ["cloud-init"] : [],
-      status: "pending_upload",
-      _upload: { token, deadline: now() + window, region: region.id },
-    });
-    store.event("image_upload", ctx.user.username, imageEntity(img));
-    return { image: imageView(img), upload_to: `${baseUrl()}/upload/${token}` };
-  });
-  router.add("GET", "/images/{imageId*}", { scope: null, auth: "optional" }, (ctx) => {
-    const pub = catalog.images.find((i) => i.id === ctx.params.imageId);
-    if (pub) return imageView(pub);
-    if (!ctx.token) throw notFound();
-    if (ctx.token.scopes !== "*" && !/\bimages:read_(only|write)\b/.test(ctx.token.scopes))
-      throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
-    return imageView(privateImage(ctx));
-  });
-  router.add("PUT", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
-    const img = privateImage(ctx);
-    const errors = new FieldErrors();
-    const texts = readTexts(objectOrEmpty(ctx), errors);
-    errors.throwIfAny();
-    if (texts.label !== undefined) img.label = texts.label;
-    if (texts.description !== undefined) img.description = texts.description;
-    img.updated = stamp();
-    store.event("image_update", ctx.user.username, imageEntity(img));
-    return imageView(img);
-  });
-  router.add("DELETE", "/images/{imageId*}", { scope: rw, auth: "required" }, (ctx) => {
-    const img = privateImage(ctx);
-    d.images = d.images.filter((i) => i !== img);
-    store.event("image_delete", ctx.user.username, imageEntity(img));
-    return {};
-  });
-
-  services.provide(FIND_IMAGE, find);
-  // The data of an upload (`PUT <upload_to>`), streamed.
-  services.provide(RECEIVE_UPLOAD, async (token, req) => {
-    purge();
-    const img = d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
-    if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
-    if (!/^application\/octet-stream\b/i.test(req.headers["content-type"] ?? ""))
-      throw new HttpError(415, [{ reason: "Content-type must be application/octet-stream" }]);
-    // Streamed: counted and checked, never held in memory.
-    let size = 0;
-    let head = Buffer.alloc(0);
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (head.length < 2) head = Buffer.concat([head, chunk as Buffer]).subarray(0, 2);
-      if (size > maxBytes) {
-        // Answer, then close the connection (the rest of the body is not read).
-        throw new HttpError(413, [{ reason: `The upload is larger than ${maxBytes} bytes (the compressed limit)` }], { Connection: "close" });
-      }
-    }
-    if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
-    img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
-    img.status = "creating";
-    img._queue = [{ status: "available", at: now() + scaled(BASE_MS.provisioning, timing) }];
-    delete img._upload;
-    img.updated = stamp();
-    store.save();
-  });
 }
+
+/** An image as an event's entity (recorded: type `image`, its API path). */
+const imageEntity = (img: ImageRecord) => eventEntity("image", img.id, img.label, pathOf(imagesApi.get, { imageId: img.id }));
+
+/** A private image as the API shows it: with `tags`, which the real API answers (empty). */
+function imageView(img: ImageRecord): Image {
+  const { _owner, _queue, _upload, ...shown } = img;
+  return { ...shown, tags: [] };
+}
+
+/** Applies due status changes; cancels and deletes uploads whose window closed with no data. */
+function purge({ d, now }: ImageContext): void {
+  for (const i of d.images) settle(i, now());
+  d.images = d.images.filter((i) => !(i.status === "pending_upload" && i._upload && i._upload.deadline <= now()));
+}
+
+/** A user's private images (none without a user). */
+function mine(c: ImageContext, username: string | undefined): ImageRecord[] {
+  purge(c);
+  return username ? c.d.images.filter((i) => i._owner === username) : [];
+}
+
+/** An image this user may deploy or read: public, or one of their private ones. */
+const finder =
+  (c: ImageContext): ImageFinder =>
+  (id, username) => {
+    const pub = PUBLIC_IMAGES.find((i) => i.id === id);
+    if (pub) return pub;
+    const own = mine(c, username).find((i) => i.id === id);
+    return own && imageView(own);
+  };
+
+/** The caller's private image `imageId` (a public one cannot be changed: 400; another's or none: 404). */
+function privateImage(c: ImageContext, imageId: string, username: string | undefined): ImageRecord {
+  const img = mine(c, username).find((i) => i.id === imageId);
+  if (!img) throw PUBLIC_IMAGES.some((i) => i.id === imageId) ? badRequest("Public images cannot be changed or deleted") : notFound();
+  return img;
+}
+
+/** A new private image of the user (who needs the add_images grant when restricted). */
+function newImage(
+  c: ImageContext,
+  user: User,
+  fields: Pick<ImageRecord, "label" | "description" | "capabilities" | "status"> & Partial<ImageRecord>,
+): ImageRecord {
+  if (user.restricted && !user.grants?.global.add_images) throw forbidden("You do not have permission to add images: the add_images grant is needed");
+  const img: ImageRecord = {
+    id: `private/${c.store.nextId("image")}`,
+    created: c.stamp(),
+    updated: c.stamp(),
+    created_by: user.username,
+    deprecated: false,
+    eol: null,
+    expiry: null,
+    is_public: false,
+    size: 0,
+    type: "manual",
+    vendor: null,
+    _owner: user.username,
+    _queue: [],
+    ...fields,
+  };
+  c.d.images.push(img);
+  return img;
+}
+
+/**
+ * The data on a disk of `size` MB of an instance deployed from `image` (an approximation: the emulator keeps no
+ * data): that public image's size, when known.
+ */
+const dataSize = (size: number, image: string | null) => Math.min(size, PUBLIC_IMAGES.find((i) => i.id === image)?.size ?? size);
+
+/** The capabilities an image's `cloud_init` gives. */
+const capabilitiesOf = (cloudInit: boolean | undefined) => (cloudInit === true ? ["cloud-init"] : []);
+
+/** A capture of a disk of an instance the user can access: the body's rules passed (api/contract/images.ts). */
+function capture(c: ImageContext, { user, token, body }: Req<typeof imagesApi.capture>): Image {
+  // Capturing reads the instance's disk: computes:read_only as well.
+  if (!hasScope(token.scopes, "computes", "read_only"))
+    throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
+  const disk = c.compute.disks.find((x) => x.id === body.disk_id);
+  const inst =
+    disk && c.compute.instances.find((i) => i.id === disk.compute_id && (!user.restricted || (user.grants?.compute ?? []).some((g) => g.id === i.id)));
+  if (!disk || !inst) throw badRequest(`Disk ${body.disk_id} not found`, "disk_id");
+  // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
+  // disk `not ready` (recorded). One being deleted cannot.
+  if (settle(disk, c.now()).status === "deleting") throw badRequest("The disk is being deleted", "disk_id");
+  const img = newImage(c, user, {
+    label: body.label ?? disk.label,
+    description: body.description ?? null,
+    capabilities: capabilitiesOf(body.cloud_init),
+    size: disk.size,
+    status: "creating",
+    // Once captured, the image's size is that of the data (its minimum deploy size), no longer the disk's: the
+    // real API made a 2,000 MB disk from an image captured from a 25,088 MB disk (recorded). The emulator keeps
+    // no data: the data is the image the instance was deployed from, or the disk when there is none.
+    _queue: [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing), patch: { size: dataSize(disk.size, inst.image) } }],
+  });
+  // The real API's capture event (disk_imagize): of the instance the disk is on, the image its secondary entity,
+  // started until the image is available (recorded).
+  c.store.event("disk_imagize", user.username, eventEntity("compute", inst.id, inst.label, `/compute/instances/${inst.id}`), {
+    secondary: imageEntity(img),
+    finish: img._queue[0].at,
+  });
+  return imageView(img);
+}
+
+/** An image waiting for its data at a new upload URL, for the upload window. */
+function upload(c: ImageContext, { user, body }: Req<typeof imagesApi.upload>): ImageUploadAnswer {
+  const region = catalog.regions.find((r) => r.id === body.region);
+  if (!region) throw badRequest(`Region ${body.region} not found`, "region");
+  const token = randomBytes(24).toString("hex");
+  const img = newImage(c, user, {
+    label: body.label,
+    description: body.description ?? null,
+    capabilities: capabilitiesOf(body.cloud_init),
+    status: "pending_upload",
+    _upload: { token, deadline: c.now() + c.window, region: region.id },
+  });
+  c.store.event("image_upload", user.username, imageEntity(img));
+  return { image: imageView(img), upload_to: `${c.baseUrl()}/upload/${token}` };
+}
+
+/** The data of an upload (`PUT <upload_to>`: a pre-signed URL, served by emulator/server.ts before the API's routes), streamed. */
+async function receiveUpload(c: ImageContext, token: string, req: IncomingMessage): Promise<void> {
+  purge(c);
+  const img = c.d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
+  if (!img) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
+  // The media type, its parameters aside (`; charset=...`).
+  if (req.headers["content-type"]?.split(";")[0].trim().toLowerCase() !== IMAGE_UPLOAD.contentType)
+    throw new HttpError(415, [{ reason: `Content-type must be ${IMAGE_UPLOAD.contentType}` }]);
+  // Streamed: counted and checked, never held in memory (a request without an encoding gives Buffers).
+  let size = 0;
+  let head = Buffer.alloc(0);
+  for await (const chunk of req) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.alloc(0);
+    size += bytes.length;
+    if (head.length < 2) head = Buffer.concat([head, bytes]).subarray(0, 2);
+    if (size > c.maxBytes) {
+      // Answer, then close the connection (the rest of the body is not read).
+      throw new HttpError(413, [{ reason: `The upload is larger than ${c.maxBytes} bytes (the compressed limit)` }], { Connection: "close" });
+    }
+  }
+  if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
+  img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
+  img.status = "creating";
+  img._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing) }];
+  delete img._upload;
+  img.updated = c.stamp();
+  c.store.save();
+}
+
+const row = rowsOf<ImageContext>();
+
+const ROWS = [
+  // Public images to all; a token's private ones with an images scope.
+  row(imagesApi.list, (c, req) => {
+    const own = req.token && hasScope(req.token.scopes, "images", "read_only") ? mine(c, req.user?.username).map(imageView) : [];
+    return paginate([...PUBLIC_IMAGES, ...own], req);
+  }),
+  row(imagesApi.capture, capture),
+  row(imagesApi.upload, upload),
+  row(imagesApi.get, (c, { params, token, user }) => {
+    const pub = PUBLIC_IMAGES.find((i) => i.id === params.imageId);
+    if (pub) return pub;
+    if (!token) throw notFound();
+    if (!hasScope(token.scopes, "images", "read_only"))
+      throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the images:read_only scope");
+    return imageView(privateImage(c, params.imageId, user?.username));
+  }),
+  row(imagesApi.update, (c, { params, user, body }) => {
+    const img = privateImage(c, params.imageId, user.username);
+    if (body.label !== undefined) img.label = body.label;
+    if (body.description !== undefined) img.description = body.description;
+    img.updated = c.stamp();
+    c.store.event("image_update", user.username, imageEntity(img));
+    return imageView(img);
+  }),
+  row(imagesApi.delete, (c, { params, user }) => {
+    const img = privateImage(c, params.imageId, user.username);
+    c.d.images = c.d.images.filter((i) => i !== img);
+    c.store.event("image_delete", user.username, imageEntity(img));
+    return {};
+  }),
+];

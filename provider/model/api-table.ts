@@ -14,6 +14,13 @@ export interface TableApi {
   get: AnyEndpoint;
   update?: AnyEndpoint;
   list?: AnyEndpoint;
+  /** Rows a hook makes the resource with instead of `create` (an image uploaded, not captured): their bodies' fields are the table's too. */
+  alsoCreate?: readonly AnyEndpoint[];
+  /**
+   * Inputs no row's body takes, which the provider reads itself (an image's `file`, whose data a hook streams to
+   * the URL the upload answers, and its hash): their API names.
+   */
+  providerOnly?: readonly string[];
 }
 
 /** `rootPass` → `root_pass`: the API's name of a field the snake_case rule names. */
@@ -30,8 +37,15 @@ export type SentNames<F extends readonly Field[]> = F[number] extends infer R
     : never
   : never;
 
-/** The fields a body of the table's rows takes. */
-type BodyFields<T extends TableApi> = keyof BodyIn<T["create"]> | (T["update"] extends AnyEndpoint ? keyof BodyIn<T["update"]> : never);
+/** The fields the bodies of some rows take (each row's, for a union of rows). */
+type FieldsOfBodies<E> = E extends AnyEndpoint ? keyof BodyIn<E> : never;
+
+/** The fields a body of the table's rows takes, and the inputs the provider reads itself. */
+type BodyFields<T extends TableApi> =
+  | keyof BodyIn<T["create"]>
+  | (T["update"] extends AnyEndpoint ? keyof BodyIn<T["update"]> : never)
+  | (T["alsoCreate"] extends readonly (infer E)[] ? FieldsOfBodies<E> : never)
+  | (T["providerOnly"] extends readonly (infer N)[] ? N : never);
 
 /** The names a table sends that neither its create's nor its update's body has (never, for a table the contract takes). */
 export type NotInContract<F extends readonly Field[], T extends TableApi> = Exclude<SentNames<F>, BodyFields<T>>;

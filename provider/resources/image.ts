@@ -10,25 +10,31 @@ import { Agent, request } from "../transport/http";
 import { defineResource } from "../definition";
 import { toApiBody } from "../model/mapping";
 import { isExisting } from "../model/naming";
-import { checkLength, labelBounds } from "../../api/text";
+import { labelBounds, LENGTH_LIMITS } from "../../api/text";
+import type { BodyIn } from "../../api/contract/endpoint";
+import { pathOf } from "../../api/contract/endpoint";
+import { IMAGE_STATUSES, IMAGE_UPLOAD, imageDescription, imageLabel, imagesApi, type Image, type ImageUploadAnswer } from "../../api/contract/images";
 import { putChanged } from "../lifecycle/steps";
 import type { CheckFailure } from "../model/check";
-import { UNKNOWN, table } from "../model/table";
-import { idInput, madeSince, rule } from "../model/rules";
+import { tableFor } from "../model/api-table";
+import { UNKNOWN } from "../model/table";
+import { idInput, madeSince } from "../model/rules";
 import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
-export interface ImageApi {
-  id: string;
-  label: string;
-  status: "creating" | "pending_upload" | "available";
-  created: string;
-  [k: string]: unknown;
-}
+/** An image as the API answers it (api/contract/images.ts). */
+export type ImageApi = Image;
 
-/** The spec's limit for an upload (compressed). */
-export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
+/** The upload limit in GB, for messages: "at most 5GB compressed" (api/contract/images.ts `IMAGE_UPLOAD`). */
+const MAX_UPLOAD_GB = IMAGE_UPLOAD.maxBytes / 1024 ** 3;
 
-export const imageSpec = table<ImageApi>()({
+export const imageSpec = tableFor({
+  create: imagesApi.capture,
+  get: imagesApi.get,
+  update: imagesApi.update,
+  list: imagesApi.list,
+  alsoCreate: [imagesApi.upload],
+  providerOnly: ["file", "file_hash"],
+})({
   type: "Image",
   noun: "image",
   description:
@@ -49,8 +55,7 @@ export const imageSpec = table<ImageApi>()({
       kind: "input",
       writeOnly: true,
       schema: z.string().min(1),
-      description:
-        "Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most 5 GB compressed. Moving or renaming it changes nothing in the API: only its content (`fileHash`) makes a new image.",
+      description: `Upload this local file: a raw disk image, gzip-compressed or not (it is compressed when not), at most ${MAX_UPLOAD_GB} GB compressed. Moving or renaming it changes nothing in the API: only its content (\`fileHash\`) makes a new image.`,
     },
     {
       name: "fileHash",
@@ -73,16 +78,16 @@ export const imageSpec = table<ImageApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => checkLength(v, "imageLabel")),
-      description: "1..128 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+      schema: imageLabel,
+      description: `${LENGTH_LIMITS.imageLabel.join("..")} characters; auto-named \`<resource name>-<suffix>\` when left out. Changed in place.`,
     },
     {
       name: "description",
       kind: "input",
       computed: true,
       clearTo: null,
-      schema: z.string().min(1, "must be 1 to 65000 characters").max(65000, "must be 1 to 65000 characters"),
-      description: "1..65000 characters. Changed in place.",
+      schema: imageDescription,
+      description: `${LENGTH_LIMITS.imageDescription.join("..")} characters. Changed in place.`,
     },
     {
       name: "cloudInit",
@@ -95,7 +100,7 @@ export const imageSpec = table<ImageApi>()({
     {
       name: "status",
       kind: "output",
-      schema: z.enum(["creating", "pending_upload", "available"]),
+      schema: z.enum(IMAGE_STATUSES),
       description: "`creating`, `pending_upload` or `available`.",
     },
     { name: "size", kind: "output", outputType: "integer", description: "Minimum deploy size in MB." },
@@ -108,10 +113,10 @@ export const imageSpec = table<ImageApi>()({
   ],
   timeouts: { defaults: { create: "30m" }, note: "The create waits until the image is available." },
   waitCreated: { what: "to be available", readyStatus: "available", done: (i) => i.status === "available", progressEveryMs: 15_000 },
-  collectionPath: () => "/images",
-  itemPath: (id) => `/images/${id}`,
-  async findExisting(client, body, _inputs, since): Promise<ImageApi | undefined> {
-    const all = await client.list<ImageApi>("/images");
+  collectionPath: () => pathOf(imagesApi.list, {}),
+  itemPath: (id) => pathOf(imagesApi.get, { imageId: id }),
+  async findExisting(client, body, _inputs, since) {
+    const all = await client.all(imagesApi.list, {});
     return all.find((i) => !i.is_public && i.label === body.label && madeSince(i.created, since));
   },
 });
@@ -119,7 +124,8 @@ export const imageSpec = table<ImageApi>()({
 /** SHA-256 of a file, streamed. */
 export async function fileSha256(file: string): Promise<string> {
   const h = createHash("sha256");
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  // A stream read without an encoding gives Buffers.
+  for await (const chunk of createReadStream(file)) h.update(Buffer.isBuffer(chunk) ? chunk : String(chunk));
   return h.digest("hex");
 }
 
@@ -154,7 +160,7 @@ export async function uploadFile(file: string, url: string): Promise<void> {
   // A connection of its own (the upload URL is another origin than the API's), closed when the upload ends.
   const dispatcher = new Agent();
   try {
-    const res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": "application/octet-stream" }, dispatcher });
+    const res = await request(new URL(url), { method: "PUT", body, headers: { "content-type": IMAGE_UPLOAD.contentType }, dispatcher });
     const text = await res.body.text();
     if (res.statusCode >= 300) throw new Error(`the upload was refused: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
   } finally {
@@ -166,17 +172,17 @@ export async function uploadFile(file: string, url: string): Promise<void> {
  * Asks for an upload. Its answer alone carries the upload URL, so when it is lost, the image it may
  * have made is deleted (it could never get its data) and the request sent again.
  */
-async function requestUpload(c: ApiClient, body: Record<string, unknown>): Promise<{ image: ImageApi; upload_to: string }> {
+async function requestUpload(c: ApiClient, body: BodyIn<typeof imagesApi.upload>): Promise<ImageUploadAnswer> {
   const since = Date.now();
   for (let i = 1; ; i++) {
     try {
-      return (await c.request<{ image: ImageApi; upload_to: string }>("POST", "/images/upload", { body, idempotent: false })).body;
+      return await c.call(imagesApi.upload, { body, idempotent: false });
     } catch (err) {
       if (!(err instanceof LostAnswerError) || i >= 10) throw err;
-      const strays = (await c.list<ImageApi>("/images")).filter(
+      const strays = (await c.all(imagesApi.list, {})).filter(
         (im) => im.status === "pending_upload" && im.label === body.label && madeSince(im.created, since),
       );
-      for (const im of strays) await c.request("DELETE", `/images/${im.id}`, { accept: [404] });
+      for (const im of strays) await c.find(imagesApi.delete, { params: { imageId: im.id } });
     }
   }
 }
@@ -209,8 +215,8 @@ export const image = defineResource({
         const file = path.resolve(news.file);
         const st = await stat(file).catch(() => undefined);
         if (!st?.isFile()) failures.push({ property: "file", reason: `file: ${news.file} is not a readable file` });
-        else if ((await isGzip(file)) && st.size > MAX_UPLOAD_BYTES)
-          failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the 5 GB limit` });
+        else if ((await isGzip(file)) && st.size > IMAGE_UPLOAD.maxBytes)
+          failures.push({ property: "file", reason: `file: ${st.size} bytes compressed is over the ${MAX_UPLOAD_GB} GB limit` });
         else r.inputs.fileHash = await fileSha256(file);
       }
       return failures;
@@ -224,12 +230,13 @@ export const image = defineResource({
         : toApiBody(imageSpec, inputs, ["label", "region", "description", "cloudInit"]),
     async send(create, { client: c, body, inputs }) {
       if (inputs.diskId !== undefined) return create();
-      const r = await requestUpload(c, body);
+      // The body the table made (createBody's), as the upload's schema reads it.
+      const r = await requestUpload(c, imagesApi.upload.body.parse(body));
       try {
         await uploadFile(path.resolve(String(inputs.file)), r.upload_to);
       } catch (err) {
         // Nothing half-made: an upload image that got no data is deleted.
-        await c.request("DELETE", imageSpec.itemPath(r.image.id, inputs), { accept: [404] }).catch(() => undefined);
+        await c.find(imagesApi.delete, { params: { imageId: r.image.id } }).catch(() => undefined);
         throw err;
       }
       return r.image;

@@ -3,25 +3,28 @@ import { z } from "zod";
 import { deletesFirst, type CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
 import type { ProgramContext } from "../program";
+import type { ApiClient } from "../transport/client";
 import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
 import { ipv4SpansOverlap, subnetIpv4Error } from "../../api/network";
-import { vpcLabelError } from "../../api/labels";
-import { UNKNOWN, table } from "../model/table";
-import { idInput, rule } from "../model/rules";
-import { VPC_LABEL } from "./vpc";
+import { pathOf } from "../../api/contract/endpoint";
+import { subnetIpv4, subnetsApi, vpcLabel, type Subnet } from "../../api/contract/vpcs";
+import { tableFor } from "../model/api-table";
+import { UNKNOWN } from "../model/table";
+import { idInput } from "../model/rules";
+import { VPC_LABEL, VPC_LABEL_LENGTH } from "./vpc";
 import { resource, ref, REGION } from "./example-parents";
 
-export interface SubnetApi {
-  id: number;
-  label: string;
-  ipv4: string;
-  computes: Array<{ id: number; interfaces: Array<{ id: number; active: boolean; config_id: number }> }>;
-  created: string;
-  updated: string;
-}
+/** A subnet as the API answers it (api/contract/vpcs.ts). */
+export type SubnetApi = Subnet;
 
-export const subnetSpec = table<SubnetApi>()({
+/** The path of a subnet's VPC (the `vpcId` input, as given or kept in the state). */
+const vpcOf = (props: { vpcId?: unknown }): string => String(props.vpcId);
+
+/** A subnet, or undefined when it is gone. */
+const findSubnet = (c: ApiClient, id: string, props: { vpcId?: unknown }) => c.find(subnetsApi.get, { params: { vpcId: vpcOf(props), vpcSubnetId: id } });
+
+export const subnetSpec = tableFor({ create: subnetsApi.create, get: subnetsApi.get, update: subnetsApi.update, list: subnetsApi.list })({
   type: "Subnet",
   noun: "subnet",
   uniqueLabel: true,
@@ -47,16 +50,15 @@ export const subnetSpec = table<SubnetApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule(vpcLabelError),
-      description:
-        "1..64 ASCII letters, digits and hyphens (no `--`); unique in the VPC. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+      schema: vpcLabel,
+      description: `${VPC_LABEL_LENGTH} ASCII letters, digits and hyphens (no \`--\`); unique in the VPC. Auto-named \`<resource name>-<suffix>\` when left out. Changed in place.`,
     },
     {
       name: "ipv4",
       kind: "input",
       required: true,
       forceNew: true,
-      schema: rule(subnetIpv4Error),
+      schema: subnetIpv4,
       description:
         "IPv4 range in canonical CIDR form inside RFC 1918, prefix /1../29, not overlapping 192.168.128.0/17 nor another subnet of the VPC (checked at preview against the program's other subnets where known). Changing it replaces the subnet.",
     },
@@ -71,10 +73,10 @@ export const subnetSpec = table<SubnetApi>()({
     { name: "created", kind: "output", description: "When the subnet was created." },
     { name: "updated", kind: "output", changesWith: ["label"], description: "When it last changed." },
   ],
-  collectionPath: (inputs) => `/vpcs/${String(inputs.vpcId)}/subnets`,
-  itemPath: (id, props) => `/vpcs/${String(props.vpcId)}/subnets/${encodeURIComponent(id)}`,
-  async findExisting(client, body, inputs): Promise<SubnetApi | undefined> {
-    return (await client.list<SubnetApi>(`/vpcs/${String(inputs.vpcId)}/subnets`)).find((s) => s.label === body.label && s.ipv4 === body.ipv4);
+  collectionPath: (inputs) => pathOf(subnetsApi.list, { vpcId: vpcOf(inputs) }),
+  itemPath: (id, props) => pathOf(subnetsApi.get, { vpcId: vpcOf(props), vpcSubnetId: id }),
+  async findExisting(client, body, inputs) {
+    return (await client.all(subnetsApi.list, { params: { vpcId: vpcOf(inputs) } })).find((s) => s.label === body.label && s.ipv4 === body.ipv4);
   },
 });
 
@@ -138,12 +140,12 @@ export const subnet = defineResource({
     // Interfaces of instances being deleted still hold it for a while: waited for, as the delete of those goes on.
     deleteSteps: ({ client: c, id, props, timeoutMs }, remove) =>
       untilAccepted(`subnet ${id}`, timeoutMs, remove, async () => {
-        const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true);
+        const s = await findSubnet(c, id, props);
         return usersLeaving(c, s?.computes ?? []);
       }),
     async deleteFailure({ client: c, id, props }) {
       // The API refuses while interfaces use the subnet: say which, and what to do.
-      const s = await c.get<SubnetApi>(subnetSpec.itemPath(id, props), true).catch(() => undefined);
+      const s = await findSubnet(c, id, props).catch(() => undefined);
       if (!s?.computes.length) return undefined;
       const who = s.computes
         .map((i) => `instance ${i.id} (interfaces ${i.interfaces.map((x) => `${x.id}${x.active ? " active" : ""}`).join(", ")})`)

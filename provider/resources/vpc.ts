@@ -4,26 +4,23 @@ import { defineResource } from "../definition";
 import { untilAccepted } from "../lifecycle/steps";
 import { usersLeaving } from "./network-users";
 import type { NameRule } from "../model/naming";
-import { vpcLabelError } from "../../api/labels";
-import { checkLength, labelBounds } from "../../api/text";
-import { table } from "../model/table";
-import { rule } from "../model/rules";
+import { VPC_LABEL_CHARACTER } from "../../api/labels";
+import { labelBounds, LENGTH_LIMITS } from "../../api/text";
+import { pathOf } from "../../api/contract/endpoint";
+import { subnetsApi, vpcDescription, vpcLabel, vpcsApi, type Vpc } from "../../api/contract/vpcs";
+import { tableFor } from "../model/api-table";
 import { resource, ref, REGION } from "./example-parents";
 
-export interface VpcApi {
-  id: number;
-  label: string;
-  description: string;
-  region: string;
-  subnets: unknown[];
-  created: string;
-  updated: string;
-}
+/** A VPC as the API answers it (api/contract/vpcs.ts). */
+export type VpcApi = Vpc;
 
-/** VPC and subnet labels: 1..64 ASCII letters, digits and hyphens, no `--`. */
-export const VPC_LABEL: NameRule & { field: "label" } = { field: "label", ...labelBounds("vpcLabel"), allowed: /[A-Za-z0-9-]/, separators: "-" };
+/** VPC and subnet labels (api/labels.ts): 1..64 ASCII letters, digits and hyphens, no `--`. */
+export const VPC_LABEL: NameRule & { field: "label" } = { field: "label", ...labelBounds("vpcLabel"), allowed: VPC_LABEL_CHARACTER, separators: "-" };
 
-export const vpcSpec = table<VpcApi>()({
+/** "1..64" (api/text.ts), for the field descriptions. */
+export const VPC_LABEL_LENGTH = LENGTH_LIMITS.vpcLabel.join("..");
+
+export const vpcSpec = tableFor({ create: vpcsApi.create, get: vpcsApi.get, update: vpcsApi.update, list: vpcsApi.list })({
   type: "Vpc",
   noun: "VPC",
   uniqueLabel: true,
@@ -37,17 +34,16 @@ export const vpcSpec = table<VpcApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule(vpcLabelError),
-      description:
-        "1..64 ASCII letters, digits and hyphens (no `--`); unique among your VPCs. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
+      schema: vpcLabel,
+      description: `${VPC_LABEL_LENGTH} ASCII letters, digits and hyphens (no \`--\`); unique among your VPCs. Auto-named \`<resource name>-<suffix>\` when left out. Changed in place.`,
     },
     {
       name: "description",
       kind: "input",
       computed: true,
       clearTo: "",
-      schema: rule((v) => checkLength(v, "vpcDescription")),
-      description: "At most 255 characters. Changed in place.",
+      schema: vpcDescription,
+      description: `At most ${LENGTH_LIMITS.vpcDescription[1]} characters. Changed in place.`,
     },
     {
       name: "region",
@@ -60,17 +56,17 @@ export const vpcSpec = table<VpcApi>()({
     { name: "created", kind: "output", description: "When the VPC was created." },
     { name: "updated", kind: "output", changesWith: ["label", "description"], description: "When it last changed." },
   ],
-  collectionPath: () => "/vpcs",
+  collectionPath: () => pathOf(vpcsApi.list, {}),
   readsFromList: true,
-  itemPath: (id) => `/vpcs/${encodeURIComponent(id)}`,
-  async findExisting(client, body): Promise<VpcApi | undefined> {
-    return (await client.list<VpcApi>("/vpcs")).find((v) => v.label === body.label && v.region === body.region);
+  itemPath: (id) => pathOf(vpcsApi.get, { vpcId: id }),
+  async findExisting(client, body) {
+    return (await client.all(vpcsApi.list, {})).find((v) => v.label === body.label && v.region === body.region);
   },
 });
 
-/** The instances using the VPC's subnets (`subnets[].computes`). */
-async function usersOf(c: ApiClient, id: string): Promise<Array<{ subnet: string; id: number; interfaces: Array<{ id: number; active: boolean }> }>> {
-  const subnets = await c.list<{ label: string; computes: Array<{ id: number; interfaces: Array<{ id: number; active: boolean }> }> }>(`/vpcs/${id}/subnets`);
+/** The instances using the VPC's subnets (`subnets[].computes`), with their subnet's label. */
+async function usersOf(c: ApiClient, id: string) {
+  const subnets = await c.all(subnetsApi.list, { params: { vpcId: id } });
   return subnets.flatMap((s) => s.computes.map((i) => ({ ...i, subnet: s.label })));
 }
 

@@ -63,6 +63,20 @@ describe("VPCs", () => {
     expect((await vpc({ label: "d", region: "ap-south" })).body.errors[0].reason).toMatch(/does not support VPCs/);
   });
 
+  test("the body's rules first (api/contract/vpcs.ts), then what the account's VPCs and regions refuse, in a second answer", async () => {
+    await vpc({ label: "taken" });
+    const clash = {
+      label: "taken",
+      region: "ap-south",
+      subnets: [
+        { label: "s", ipv4: "10.0.0.0/16" },
+        { label: "s", ipv4: "10.0.1.0/24" },
+      ],
+    };
+    expect(fields(await vpc({ ...clash, description: "x".repeat(256) }))).toEqual(["description"]);
+    expect(fields(await vpc(clash))).toEqual(["label", "region", "subnets[1].label", "subnets[1].ipv4"]);
+  });
+
   test.each([
     ["10.0.1.5/24", /canonical form: 10\.0\.1\.0\/24/],
     ["8.8.8.0/24", /RFC 1918/],
@@ -259,6 +273,9 @@ describe("images", () => {
     expect(notGzip.status).toBe(400);
     const wrongType = await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "text/plain" }, body: gzipSync("x") });
     expect(wrongType.status).toBe(415);
+    // The media type is application/octet-stream (its parameters aside), not one that starts with it.
+    const longer = await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream-x" }, body: gzipSync("x") });
+    expect(longer.status).toBe(415);
     const ok = await fetch(r.body.upload_to, {
       method: "PUT",
       headers: { "content-type": "application/octet-stream" },
@@ -290,6 +307,8 @@ describe("images", () => {
     const u = await call(emu, "PUT", `/images/${img.id}`, { body: { label: "renamed", description: "new" } });
     expect(u.body).toMatchObject({ label: "renamed", description: "new" });
     expect(fields(await call(emu, "PUT", `/images/${img.id}`, { body: { description: "" } }))).toEqual(["description"]);
+    // compute-api.md's PUT takes `label` and `description`: `cloud_init` is the capture's and the upload's, not read here.
+    expect((await call(emu, "PUT", `/images/${img.id}`, { body: { cloud_init: "yes" } })).status).toBe(200);
     expect((await call(emu, "DELETE", "/images/compute/debian12")).body.errors[0].reason).toMatch(/Public images cannot/);
     expect((await call(emu, "DELETE", `/images/${img.id}`)).status).toBe(200);
     expect((await call(emu, "GET", `/images/${img.id}`)).status).toBe(404);

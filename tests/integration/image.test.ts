@@ -66,6 +66,14 @@ describe("Image", () => {
     expect((await imgP.check({}, { file: "x" })).failures.map((f) => f.property).sort()).toEqual(["region"]);
   });
 
+  test("check: the label and the description by the rules the API refuses with (api/contract/images.ts)", async () => {
+    const reasons = async (inputs: Record<string, unknown>) => (await imgP.check({}, { diskId: 1, ...inputs })).failures.map((f) => f.reason);
+    expect(await reasons({ label: "bell\u0007" })).toEqual(["label: must not hold control characters"]);
+    expect(await reasons({ label: "x", description: "" })).toEqual(["description: must be 1 to 65000 characters (got 0)"]);
+    expect(await reasons({ label: "x", description: "nul\u0000" })).toEqual(["description: must not hold control characters"]);
+    expect(await reasons({ label: "x", description: "line one\n\tline two" })).toEqual([]);
+  });
+
   test("a refused upload leaves no image behind", async () => {
     await emu.restart({ images: { maxUploadBytes: 1000 } });
     const file = path.join(dir, "big.gz");
