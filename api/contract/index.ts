@@ -1,3 +1,4 @@
+import { allDatabasesApi, mysqlBackupsApi, mysqlDatabasesApi, postgresqlBackupsApi, postgresqlDatabasesApi } from "./database-endpoints";
 import type { AnyEndpoint } from "./endpoint";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
 
@@ -10,6 +11,11 @@ export const API = {
   profile: profileApi,
   tokens: tokensApi,
   sshKeys: sshKeysApi,
+  databases: allDatabasesApi,
+  mysqlDatabases: mysqlDatabasesApi,
+  mysqlBackups: mysqlBackupsApi,
+  postgresqlDatabases: postgresqlDatabasesApi,
+  postgresqlBackups: postgresqlBackupsApi,
 } as const;
 
 /** Every row of the contract. */
