@@ -33,6 +33,22 @@ export function vpcLabelError(label: string): string | undefined {
   return label.includes("--") ? "must not have two hyphens in a row" : undefined;
 }
 
+/** A character a database's label may hold (docs/spec-gaps.md "Labels"): the provider's auto-naming keeps to it. */
+export const DATABASE_LABEL_CHAR = /[A-Za-z0-9_-]/;
+
+/**
+ * databases-api.md "Limits": "Database label | 3..32 chars"; what else it may hold is "not shown", and
+ * docs/spec-gaps.md "Labels" fills it in: ASCII letters, digits, `-` and `_`, starting with a letter or digit.
+ */
+export function databaseLabelError(label: string): string | undefined {
+  const length = checkLength(label, "databaseLabel");
+  if (length) return length;
+  return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(label) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit";
+}
+
+/** A character a database snapshot's label may hold: an ASCII letter or digit. */
+export const DATABASE_SNAPSHOT_LABEL_CHAR = /[A-Za-z0-9]/;
+
 /**
  * databases-api.md "Limits": "Snapshot label | 1..30 chars"; "Database backup": "label | string, at most 30
  * chars | ASCII letters and digits only".

@@ -1,3 +1,4 @@
+import { allDatabasesApi, mysqlBackupsApi, mysqlDatabasesApi, postgresqlBackupsApi, postgresqlDatabasesApi } from "./database-endpoints";
 import type { AnyEndpoint } from "./endpoint";
 import { eventsApi } from "./events";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
@@ -31,6 +32,11 @@ export const API = {
   vpcs: vpcsApi,
   subnets: subnetsApi,
   images: imagesApi,
+  databases: allDatabasesApi,
+  mysqlDatabases: mysqlDatabasesApi,
+  mysqlBackups: mysqlBackupsApi,
+  postgresqlDatabases: postgresqlDatabasesApi,
+  postgresqlBackups: postgresqlBackupsApi,
 } as const;
 
 /** Every row of the contract. */

@@ -1,6 +1,5 @@
 import { RESOURCE_NAME } from "../model/marks";
 import { pause } from "../lifecycle/cancel";
-import { z } from "zod";
 import { ApiError, type ApiClient } from "../transport/client";
 import type { CheckFailure } from "../model/check";
 import type { ProgramContext } from "../program";
@@ -8,30 +7,41 @@ import { defineResource, type ResourceDefinition } from "../definition";
 import { act } from "../lifecycle/lost-answers";
 import { isExisting } from "../model/naming";
 import { waitStatus } from "../lifecycle/steps";
-import { containsUnknown, type Props, type ResourceSpec, table } from "../model/table";
-import { idInput, madeSince, rule } from "../model/rules";
-import type { Engine } from "./database";
+import { containsUnknown, type Props } from "../model/table";
+import { tableFor } from "../model/api-table";
+import { idInput, madeSince } from "../model/rules";
 import { resource, ref, mysql, postgres } from "./example-parents";
-import { databaseSnapshotLabelError } from "../../api/labels";
+import { DATABASE_APIS, type DatabaseApis } from "../../api/contract/database-endpoints";
+import {
+  databaseSnapshotLabel,
+  HIGH_AVAILABILITY_SIZE,
+  MAX_SNAPSHOTS,
+  SECONDARY_TARGET_RULE,
+  snapshotTarget,
+  type Database,
+  type DatabaseBackup,
+  type Engine,
+} from "../../api/contract/databases";
+import { pathOf } from "../../api/contract/endpoint";
+import { DATABASE_SNAPSHOT_LABEL_CHAR } from "../../api/labels";
 import { labelBounds } from "../../api/text";
 
-export interface DatabaseBackupApi {
-  id: number;
-  label: string;
-  type: "snapshot" | "auto";
-  created: string;
-}
+/** A database backup as the API answers it (api/contract/databases.ts). */
+export type DatabaseBackupApi = DatabaseBackup;
 
 /** The API keeps at most this many snapshots of a database (rule 5). */
-export const MAX_SNAPSHOTS = 3;
+export { MAX_SNAPSHOTS };
 
 const HUMAN: Record<Engine, string> = { mysql: "MySQL", postgresql: "PostgreSQL" };
 const TYPE: Record<Engine, string> = { mysql: "MysqlDatabaseSnapshot", postgresql: "PostgresDatabaseSnapshot" };
-const databasePath = (engine: Engine, id: unknown) => `/databases/${engine}/instances/${encodeURIComponent(String(id))}`;
+
+/** A cluster id as a path takes it: what the inputs hold (a missing one names the parameter it lacks). */
+const clusterOf = (props: { databaseId?: number }) => ({ instanceId: props.databaseId ?? "" });
 
 export function databaseSnapshotSpec(engine: Engine) {
   const human = HUMAN[engine];
-  const spec = table<DatabaseBackupApi>()({
+  const api = DATABASE_APIS[engine].backups;
+  const spec = tableFor({ create: api.create, get: api.get, list: api.list })({
     type: TYPE[engine],
     noun: `${human} snapshot`,
     description: `A snapshot backup of a managed ${human} cluster (\`POST /databases/${engine}/instances/{databaseId}/backups\`). Create waits until the cluster has finished it (it is \`backing_up\` meanwhile); delete removes it. A cluster keeps at most ${MAX_SNAPSHOTS} snapshots: a program declares at most ${MAX_SNAPSHOTS} per cluster, and the API's refusal names the ones there are.${engine === "postgresql" ? " PostgreSQL's backup endpoints are not shown by the spec: they mirror MySQL's (docs/spec-gaps.md)." : ""}`,
@@ -51,7 +61,7 @@ export function databaseSnapshotSpec(engine: Engine) {
         kind: "input",
         computed: true,
         forceNew: true,
-        schema: rule(databaseSnapshotLabelError),
+        schema: databaseSnapshotLabel,
         description:
           "1..30 ASCII letters and digits, display only; auto-named `<resource name><suffix>` (letters and digits) when left out. Changing it takes a new snapshot.",
       },
@@ -60,38 +70,50 @@ export function databaseSnapshotSpec(engine: Engine) {
         kind: "input",
         forceNew: true,
         writeOnly: true,
-        schema: z.enum(["primary", "secondary"]),
+        schema: snapshotTarget,
         description: "The node to snapshot: `primary` (the default) or `secondary` (a three-node cluster only). Changing it takes a new snapshot.",
       },
       { name: "type", kind: "output", description: "`snapshot`." },
       { name: "created", kind: "output", description: "When the snapshot was started." },
     ],
-    autoName: { field: "label", ...labelBounds("databaseSnapshotLabel"), allowed: /[A-Za-z0-9]/, separators: "", joiner: "" },
+    autoName: { field: "label", ...labelBounds("databaseSnapshotLabel"), allowed: DATABASE_SNAPSHOT_LABEL_CHAR, separators: "", joiner: "" },
     timeouts: { defaults: { create: "30m" }, note: "A snapshot can take several minutes." },
-    collectionPath: (inputs) => `${databasePath(engine, inputs.databaseId)}/backups`,
-    itemPath: (id, props) => `${databasePath(engine, props.databaseId)}/backups/${encodeURIComponent(id)}`,
+    collectionPath: (inputs) => pathOf(api.list, clusterOf(inputs)),
+    itemPath: (id, props) => pathOf(api.get, { ...clusterOf(props), backupId: id }),
     // The create answers `{}`: the snapshot is found by its label, made since the create began.
-    async findExisting(client, body, inputs, since): Promise<DatabaseBackupApi | undefined> {
-      const all = await client.list<DatabaseBackupApi>(spec.collectionPath(inputs));
-      return all.filter((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since)).sort((a, b) => b.id - a.id)[0];
-    },
+    findExisting: (client, body, inputs, since) => findSnapshot(client, DATABASE_APIS[engine], inputs, body.label, since),
   });
 
   return spec;
 }
 
+/** The snapshot of `label` on the cluster, made since `since` (the newest, should there be two). */
+async function findSnapshot(
+  c: ApiClient,
+  api: DatabaseApis,
+  props: { databaseId?: number },
+  label: unknown,
+  since: number,
+): Promise<DatabaseBackupApi | undefined> {
+  const all = await c.all(api.backups.list, { params: clusterOf(props) });
+  return all.filter((b) => b.type === "snapshot" && b.label === label && madeSince(b.created, since)).sort((a, b) => b.id - a.id)[0];
+}
+
+/** The API's refusal at its limit of snapshots (rule 5): its text names the limit. */
+const atLimit = (err: unknown) => err instanceof ApiError && err.status === 400 && new RegExp(`at most ${MAX_SNAPSHOTS} snapshots`, "i").test(err.reasons);
+
 /**
  * Takes the snapshot. Its answer is `{}`: the record is found by label afterwards; when the answer is lost,
  * the label tells whether it was taken before it is sent again. A refusal at the limit names what is there.
  */
-async function take(c: ApiClient, spec: ResourceSpec<DatabaseBackupApi>, body: Props, inputs: Props): Promise<DatabaseBackupApi> {
+async function take(c: ApiClient, api: DatabaseApis, body: Props, inputs: { databaseId?: number }): Promise<DatabaseBackupApi> {
   const since = Date.now();
-  const find = () => spec.findExisting!(c, body, inputs, since);
+  const find = () => findSnapshot(c, api, inputs, body.label, since);
   try {
-    await act(c, spec.collectionPath(inputs), body, async () => (await find()) !== undefined);
+    await act(c, pathOf(api.backups.create, clusterOf(inputs)), body, async () => (await find()) !== undefined);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400 && /at most 3/i.test(err.reasons)) {
-      const there = (await c.list<DatabaseBackupApi>(spec.collectionPath(inputs))).filter((b) => b.type === "snapshot");
+    if (atLimit(err)) {
+      const there = (await c.all(api.backups.list, { params: clusterOf(inputs) })).filter((b) => b.type === "snapshot");
       throw new Error(
         `the database keeps at most ${MAX_SNAPSHOTS} snapshots and has ${there.length} (${there.map((b) => `${b.label}, id ${b.id}`).join("; ")}): delete one (or remove its resource from the program) first`,
       );
@@ -118,6 +140,7 @@ function declareDatabaseSnapshot(program: ProgramContext, databaseId: string, na
 /** A database snapshot, per engine: at most 3 per cluster in a program, a wait until the cluster has taken it. */
 export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<DatabaseBackupApi> {
   const spec = databaseSnapshotSpec(engine);
+  const api = DATABASE_APIS[engine];
   return defineResource({
     spec,
     example:
@@ -156,12 +179,12 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
         // Rule 6: a secondary node only in a high availability cluster; asked at preview for a new snapshot.
         if (news.target === "secondary" && !isExisting(olds)) {
           const cluster = await client()
-            .get<{ cluster_size: number }>(databasePath(engine, db), true)
+            .find(api.clusters.get, { params: { instanceId: String(db) } })
             .catch(() => undefined);
-          if (cluster && cluster.cluster_size !== 3) {
+          if (cluster && cluster.cluster_size !== HIGH_AVAILABILITY_SIZE) {
             failures.push({
               property: "target",
-              reason: `target: secondary applies to a high availability (three-node) cluster, and ${HUMAN[engine]} database ${String(db)} has ${cluster.cluster_size} node${cluster.cluster_size === 1 ? "" : "s"}: use primary`,
+              reason: `target: ${SECONDARY_TARGET_RULE}, and ${HUMAN[engine]} database ${String(db)} has ${cluster.cluster_size} node${cluster.cluster_size === 1 ? "" : "s"}: use primary`,
             });
           }
         }
@@ -175,13 +198,13 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
         }
         return failures;
       },
-      send: (_create, { client, body, inputs }) => take(client, spec, body, inputs),
+      send: (_create, { client, body, inputs }) => take(client, api, body, inputs),
       async afterCreate(ctx, made) {
         // The cluster is `backing_up` until the snapshot is done.
         const who = `${HUMAN[engine]} database ${String(ctx.props.databaseId)}`;
-        await waitStatus<{ status: string }>(
+        await waitStatus<Database>(
           ctx.client,
-          databasePath(engine, ctx.props.databaseId),
+          pathOf(api.clusters.get, clusterOf(ctx.props)),
           who,
           {
             what: `to finish snapshot ${made.id}`,

@@ -42,6 +42,22 @@ test("check: names the field for each bad input, with the engine's own rules", a
   );
 });
 
+test("check: the contract's rules and texts (cluster size, replication, maintenance window), as the API says them", async () => {
+  const reasons = async (news: Record<string, unknown>, provider = p) => (await provider.check({}, { ...base, ...news })).failures.map((f) => f.reason);
+  expect(await reasons({ clusterSize: 2 })).toEqual(["clusterSize: Must be 1 or 3"]);
+  expect(await reasons({ clusterSize: 3, replicationType: "none" })).toEqual(["replicationType: a three-node cluster replicates: use asynch or semi_synch"]);
+  expect(await reasons({ replicationType: "asynch" })).toEqual(["replicationType: a one-node cluster has no replication: use none (or a cluster of 3 nodes)"]);
+  expect(await reasons({ engine: "postgresql/16.1", clusterSize: 3, replicationType: "semi_synch" }, pg)).toEqual([
+    "replicationType: Must be one of none, asynch for postgresql",
+  ]);
+  expect(await reasons({ updates: { frequency: "weekly", weekOfMonth: 2 } })).toEqual(["updates.weekOfMonth: must be null for a weekly window"]);
+  expect(await reasons({ updates: { frequency: "monthly", hourOfDay: 24 } })).toEqual([
+    "updates.hourOfDay: must be 0 to 23",
+    "updates.weekOfMonth: must be 1 to 4 for a monthly window",
+  ]);
+  expect(await reasons({ updates: { frequency: "monthly", weekOfMonth: 4, dayOfWeek: 7, duration: 1 } })).toEqual([]);
+});
+
 test("in place: label, allow list (waits until applied), maintenance window; the id stays", async () => {
   const c = await p.create(await checked(base));
   const news = await checked({ ...base, label: "app-db-2", allowList: ["198.51.100.7"], updates: { hourOfDay: 4 } });
@@ -49,6 +65,14 @@ test("in place: label, allow list (waits until applied), maintenance window; the
   const u = await p.update(c.id, c.outs, news);
   expect(u.outs).toMatchObject({ label: "app-db-2", allowList: ["198.51.100.7"], status: "active", updates: { hourOfDay: 4, frequency: "weekly" } });
   expect(await list(emu, "/databases/instances")).toEqual([expect.objectContaining({ id: Number(c.id), label: "app-db-2", allow_list: ["198.51.100.7"] })]);
+});
+
+test("the maintenance window: monthly, then weekly again (the week of the month dropped)", async () => {
+  const c = await p.create(await checked({ ...base, updates: { frequency: "monthly", weekOfMonth: 3, dayOfWeek: 5 } }));
+  expect(c.outs.updates).toEqual({ frequency: "monthly", weekOfMonth: 3, dayOfWeek: 5, duration: 3, hourOfDay: 0 });
+  const news = await checked({ ...base, updates: { frequency: "weekly", dayOfWeek: 5 } });
+  const u = await p.update(c.id, c.outs, news);
+  expect(u.outs.updates).toEqual({ frequency: "weekly", weekOfMonth: null, dayOfWeek: 5, duration: 3, hourOfDay: 0 });
 });
 
 test("type: up in place; down refused at preview with what to do", async () => {

@@ -95,6 +95,22 @@ describe("create", () => {
     else expect(r.body.errors[0].reason).toMatch(reason);
   });
 
+  test("the replication rule's texts; a label that is not text", async () => {
+    const pg = { label: "pg-x", region: "us-east", type: "c1-standard-2", engine: "postgresql/16.1" };
+    expect((await call(emu(), "POST", P, { body: { ...pg, cluster_size: 3, replication_type: "none" } })).body.errors).toEqual([
+      { field: "replication_type", reason: "A three-node cluster replicates: use asynch" },
+    ]);
+    expect((await mysql({ cluster_size: 3, replication_type: "none" })).body.errors[0].reason).toBe(
+      "A three-node cluster replicates: use asynch or semi_synch",
+    );
+    expect((await mysql({ replication_type: "semi_synch" })).body.errors[0].reason).toBe(
+      "A one-node cluster has no replication: use none (or a cluster of 3 nodes)",
+    );
+    // Said with the other fields' refusals, at once.
+    expect(fields(await mysql({ label: "x", replication_type: "asynch" }))).toEqual(["label", "replication_type"]);
+    expect((await mysql({ label: 42 })).body.errors).toEqual([{ field: "label", reason: "Label must be a string" }]);
+  });
+
   test("the allow list takes IPs and CIDR ranges only", async () => {
     const r = await mysql({ allow_list: ["1.2.3.4", "10.0.0.0/33", "nope", "2001:db8::/32"] });
     expect(fields(r)).toEqual(["allow_list[1]", "allow_list[2]"]);
@@ -145,6 +161,23 @@ describe("status preconditions", () => {
     expect((await call(emu(), "GET", `${M}/${db.id}`)).body).toMatchObject({ type: "c1-standard-4", total_disk_size_gb: 80, status: "active" });
   });
 
+  test("a body the schemas refuse is refused before the cluster's status is asked", async () => {
+    const r = (await mysql()).body;
+    expect((await call(emu(), "PUT", `${M}/${r.id}`, { body: { label: "x" } })).body.errors).toEqual([
+      { field: "label", reason: "Label must be 3 to 32 characters (got 1)" },
+    ]);
+    expect((await call(emu(), "POST", `${M}/${r.id}/backups`, { body: { label: "has-dash" } })).body.errors[0].field).toBe("label");
+    expect((await call(emu(), "POST", `${M}/${r.id}/backups`, { body: { label: 7 } })).body.errors).toEqual([
+      { field: "label", reason: "Label must be a string" },
+    ]);
+    expect((await call(emu(), "POST", `${M}/${r.id}/backups`, { body: {} })).body.errors).toEqual([
+      { field: "label", reason: "label is required: 1 to 30 characters" },
+    ]);
+    expect((await call(emu(), "PUT", `${M}/${r.id}`, { body: { label: "db-ok" } })).body.errors[0].reason).toMatch(
+      /must be active to be updated; it is provisioning/,
+    );
+  });
+
   test("the maintenance window is validated", async () => {
     const db = await active();
     const bad = await call(emu(), "PUT", `${M}/${db.id}`, { body: { updates: { frequency: "monthly", duration: 5, hour_of_day: 24, day_of_week: 0 } } });
@@ -153,6 +186,14 @@ describe("status preconditions", () => {
       body: { updates: { frequency: "monthly", duration: 2, hour_of_day: 3, day_of_week: 7, week_of_month: 2 } },
     });
     expect(ok.body.updates).toEqual({ frequency: "monthly", duration: 2, hour_of_day: 3, day_of_week: 7, week_of_month: 2 });
+    const weekly = { frequency: "weekly", duration: 1, hour_of_day: 0, day_of_week: 1 };
+    expect((await call(emu(), "PUT", `${M}/${db.id}`, { body: { updates: { ...weekly, week_of_month: 2 } } })).body.errors).toEqual([
+      { field: "updates.week_of_month", reason: "Must be null for a weekly window" },
+    ]);
+    expect((await call(emu(), "PUT", `${M}/${db.id}`, { body: { updates: { ...weekly, duration: 4 } } })).body.errors).toEqual([
+      { field: "updates.duration", reason: "Must be 1 to 3 hours" },
+    ]);
+    expect((await call(emu(), "PUT", `${M}/${db.id}`, { body: { updates: weekly } })).body.updates).toEqual({ ...weekly, week_of_month: null });
   });
 });
 

@@ -1,37 +1,43 @@
-import { type Router } from "../../router";
-import { newPassword, ro, rw, type DatabaseContext } from "./context";
-import type { Engine } from "./records";
+import { DATABASE_APIS } from "../../../api/contract/database-endpoints";
+import { STATUS_NEEDED, type Engine } from "../../../api/contract/databases";
+import { rowsOf, type Row } from "../../router";
+import { newPassword, type DatabaseContext } from "./context";
 
+/** The root user of each engine (docs/spec-gaps.md "Credentials"). */
 const ROOT_USER: Record<Engine, string> = { mysql: "root", postgresql: "postgres" };
 
-/** An engine's cluster credentials (shown and reset), its CA certificate, and its patch action. */
-export function registerCredentialRoutes(router: Router, databases: DatabaseContext, engine: Engine): void {
-  const { now, dur, find, requireStatus, unrestricted, dbEvent } = databases;
-  const base = `/databases/${engine}/instances`;
+const row = rowsOf<DatabaseContext>();
 
-  router.add("GET", `${base}/{instanceId}/credentials`, { scope: ro, auth: "required" }, (ctx) => {
-    const db = find(ctx, engine);
-    requireStatus(db, ["active"], "show its credentials");
-    return { username: ROOT_USER[engine], password: db._password };
-  });
-  router.add("POST", `${base}/{instanceId}/credentials/reset`, { scope: rw, auth: "required" }, (ctx) => {
-    unrestricted(ctx, "reset database credentials");
-    const db = find(ctx, engine, "read_write");
-    db._password = newPassword();
-    db._resetSinceBackup = true;
-    dbEvent("database_credentials_reset", ctx.user.username, db);
-    return {};
-  });
-  router.add("POST", `${base}/{instanceId}/patch`, { scope: rw, auth: "required" }, (ctx) => {
-    const db = find(ctx, engine, "read_write");
-    requireStatus(db, ["active"], "be patched");
-    db.status = "updating";
-    db._queue.push({ status: "active", at: now() + dur("patching") });
-    return {};
-  });
-  router.add("GET", `${base}/{instanceId}/ssl`, { scope: ro, auth: "required" }, (ctx) => {
-    const db = find(ctx, engine);
-    requireStatus(db, ["active"], "show its SSL certificate");
-    return { ca_certificate: db._ca };
-  });
+/** An engine's cluster credentials (shown and reset), its CA certificate, and its patch action. */
+export function credentialRows(engine: Engine): Row<DatabaseContext>[] {
+  const api = DATABASE_APIS[engine].clusters;
+  return [
+    row(api.credentials, (c, req) => {
+      const db = c.find(req, engine);
+      c.requireStatus(db, STATUS_NEEDED.credentials, "show its credentials");
+      return { username: ROOT_USER[engine], password: db._password };
+    }),
+    // Rule 3: only an unrestricted user; rule 8: a new random root password.
+    row(api.resetCredentials, (c, req) => {
+      c.unrestricted(req.user, "reset database credentials");
+      const db = c.find(req, engine, "read_write");
+      db._password = newPassword();
+      db._resetSinceBackup = true;
+      c.dbEvent("database_credentials_reset", req.user.username, db);
+      return {};
+    }),
+    // Rule 9: patches apply at once (the cluster is updating meanwhile).
+    row(api.patch, (c, req) => {
+      const db = c.find(req, engine, "read_write");
+      c.requireStatus(db, STATUS_NEEDED.patch, "be patched");
+      db.status = "updating";
+      db._queue.push({ status: "active", at: c.now() + c.dur("patching") });
+      return {};
+    }),
+    row(api.ssl, (c, req) => {
+      const db = c.find(req, engine);
+      c.requireStatus(db, STATUS_NEEDED.ssl, "show its SSL certificate");
+      return { ca_certificate: db._ca };
+    }),
+  ];
 }

@@ -1,53 +1,28 @@
-import { collections } from "../../family";
-import type { Step } from "../../state";
+import { z } from "zod";
+import { int } from "../../../api/contract/common";
+import { database, databaseBackup, DATABASE_STATUSES } from "../../../api/contract/databases";
+import { collectionsOf } from "../../family";
 
 /** The database family's records (managed clusters and their backups) and its collections in the state file. */
 
-export type Engine = "mysql" | "postgresql";
+/** A status change to come: at `at` (ms), the cluster takes `status` and the fields of `patch`. */
+const step = z.strictObject({ status: z.enum(DATABASE_STATUSES), at: z.number(), patch: database.partial().optional() });
 
-export interface DatabaseRecord {
-  id: number;
-  engine: "mysql" | "postgresql";
-  label: string;
-  version: string;
-  region: string;
-  type: string;
-  cluster_size: 1 | 3;
-  encrypted: boolean;
-  ssl_connection: boolean;
-  replication_type: string;
-  replication_commit_type?: string;
-  allow_list: string[];
-  hosts: { primary: string | null; secondary: string | null };
-  port: number;
-  status: string;
-  total_disk_size_gb: number;
-  used_disk_size_gb: number;
-  created: string;
-  updated: string;
-  updates: { frequency: string; duration: number; hour_of_day: number; day_of_week: number; week_of_month: number | null };
-  _owner: string;
-  _queue: Step[];
-  _password: string;
-  _ca: string;
-  /** Set by a credentials reset: a restore after one leaves the cluster failed (rule 7). */
-  _resetSinceBackup: boolean;
-}
+/**
+ * A cluster as the state keeps it: the API's record (its `members` made when shown, from its size), and the
+ * emulator's own fields: its owner, the status changes to come, its root password and CA certificate, and whether
+ * its credentials were reset since (a restore then leaves it failed: rule 7).
+ */
+export const storedDatabase = database
+  .omit({ members: true })
+  .extend({ _owner: z.string(), _queue: z.array(step), _password: z.string(), _ca: z.string(), _resetSinceBackup: z.boolean() })
+  .strict();
+export type DatabaseRecord = z.output<typeof storedDatabase>;
 
-export interface DatabaseBackupRecord {
-  id: number;
-  database_id: number;
-  label: string;
-  type: "snapshot" | "auto";
-  created: string;
-  /** When the backup finishes (a snapshot takes a while; it blocks other snapshots until then). */
-  _doneAt: number;
-}
+/** A backup as the state keeps it: the API's record, its cluster, and when it is done (a snapshot takes a while; it blocks other snapshots until then). */
+export const storedDatabaseBackup = databaseBackup.extend({ database_id: int, _doneAt: z.number() }).strict();
+export type DatabaseBackupRecord = z.output<typeof storedDatabaseBackup>;
 
 /** The database family's collections in the state file. */
-export interface DatabaseState {
-  databases: DatabaseRecord[];
-  databaseBackups: DatabaseBackupRecord[];
-}
-
-export const databaseState = collections<DatabaseState>({ databases: [], databaseBackups: [] });
+export const databaseState = collectionsOf({ databases: storedDatabase, databaseBackups: storedDatabaseBackup });
+export type DatabaseState = ReturnType<typeof databaseState>;

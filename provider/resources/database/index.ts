@@ -1,16 +1,28 @@
+import { DATABASE_APIS } from "../../../api/contract/database-endpoints";
+import { replicationRule, STATUS_NEEDED } from "../../../api/contract/databases";
 import { defineResource, type ResourceDefinition } from "../../definition";
 import { fromApi, updateBody } from "../../model/mapping";
 import { say } from "../../lifecycle/steps";
 import type { CheckFailure } from "../../model/check";
-import { containsUnknown, convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
+import { containsUnknown, convertKeys, isObject, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
 import { loadPrices } from "../prices";
 import { priceOutputs } from "../price-catalog";
 import { active, databaseSpec, type DatabaseApi, type DatabaseFields, type Engine } from "./table";
-import { restoreBackup, restoringRefusal, rotatePassword } from "./steps";
+import { restoreBackup, restoringRefusal, rotatePassword, sendable } from "./steps";
 import { typeDisk } from "../instance-types";
 import { ref, mysql, postgres } from "../example-parents";
 
 export * from "./table";
+
+/**
+ * The maintenance window a PUT sends (the API takes it whole): the cluster's, with what the program gives (API
+ * names); a weekly one has no week of the month, unless the program says one (then the API's rule refuses it).
+ */
+function windowOf(current: object, given: Props): Props {
+  const window: Props = { ...current, ...given };
+  if (window.frequency === "weekly" && given.week_of_month === undefined) window.week_of_month = null;
+  return window;
+}
 
 /** The API's engine is the type only ("mysql"); the input and the items are `engine/version`. */
 const engineVersion = (api: Props): Props => ({ engine: `${String(api.engine)}/${String(api.version)}` });
@@ -22,8 +34,9 @@ const engineVersion = (api: Props): Props => ({ engine: `${String(api.engine)}/$
  */
 export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseApi> {
   const spec = databaseSpec(engine);
+  const api = DATABASE_APIS[engine];
   // Rebuilt in every output, so that what a failure keeps in the stack has it too (else the next diff sees a new engine).
-  const outputsOf = (api: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, api, props), ...engineVersion(api) });
+  const outputsOf = (rec: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, rec, props), ...engineVersion(rec) });
   const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
   return defineResource({
     spec,
@@ -60,11 +73,9 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         const failures: CheckFailure[] = [];
         const size = news.clusterSize ?? 1;
         const repl = news.replicationType;
-        if (typeof repl === "string" && repl !== UNKNOWN) {
-          const fail = (reason: string) => failures.push({ property: "replicationType", reason: `replicationType: ${reason}` });
-          if (size === 1 && repl !== "none") fail("a one-node cluster has no replication: use none, or clusterSize 3");
-          if (size === 3 && repl === "none") fail("a three-node cluster replicates: choose a replication type other than none");
-        }
+        // The API's rule between the two (api/contract/databases.ts), said at preview.
+        const rule = typeof repl === "string" && repl !== UNKNOWN && (size === 1 || size === 3) ? replicationRule(engine, size, repl) : undefined;
+        if (rule) failures.push({ property: "replicationType", reason: `replicationType: ${rule}` });
         return failures;
       },
       async diff(client, id, olds, news, d) {
@@ -78,7 +89,7 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         // A restore: the backup must be one of this cluster's (the API's path), read at preview.
         const restore = news.restoreBackupId;
         if (d.changed.includes("restoreBackupId") && restore !== undefined && restore !== UNKNOWN && !d.replaces.length) {
-          const found = await client().get(`${spec.itemPath(id, olds)}/backups/${String(restore)}`, true);
+          const found = await client().find(api.backups.get, { params: { instanceId: id, backupId: restore } });
           if (found === undefined) {
             throw new Error(
               `restoreBackupId: ${String(restore)} is not a backup of ${human} database ${id} (getMysqlDatabaseBackups/getPostgresDatabaseBackups list them); a restore takes a backup of the same cluster`,
@@ -87,7 +98,7 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
         }
         // A credentials reset during a restore leaves the cluster failed (rule 7): refused at preview.
         if (d.changed.includes("passwordRotation") && news.passwordRotation !== undefined) {
-          const db = await client().get<DatabaseApi>(spec.itemPath(id, olds), true);
+          const db = await client().find(api.clusters.get, { params: { instanceId: id } });
           if (db?.status === "restoring") throw new Error(restoringRefusal(id));
         }
         // A smaller type is refused here, at preview: the API only moves a database to more disk.
@@ -113,32 +124,37 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
       },
       async afterCreate({ client: c, id, props: inputs }, last) {
         if (inputs.updates === undefined) return last;
-        const updates = { ...last.updates, ...(convertKeys(inputs.updates, snake) as object) };
-        return (await c.request<DatabaseApi>("PUT", spec.itemPath(id, inputs), { body: { updates } })).body;
+        const body = sendable(
+          api.clusters.update.body,
+          { updates: windowOf(last.updates, convertKeys(inputs.updates, snake)) },
+          `updates of ${human} database ${id}`,
+        );
+        return c.call(api.clusters.update, { params: { instanceId: id }, body });
       },
       async update(ctx, olds, news, changed) {
         const { client: c, id } = ctx;
         // A restore first: it replaces the data, and the other changes (a new password) apply to what it leaves.
         if (changed.includes("restoreBackupId") && news.restoreBackupId !== undefined) {
           ctx.keep.restoreBackupId = olds.restoreBackupId;
-          await restoreBackup(ctx, spec, olds, news.restoreBackupId);
+          await restoreBackup(ctx, api, news.restoreBackupId);
         }
         const sent = changed.filter((f) => ["label", "allowList", "type", "updates"].includes(f));
         if (sent.length) {
           // The API takes updates only while the cluster is active.
           const now = (ctx.latest = await ctx.wait(active("to be active before the update")));
-          const body = updateBody(spec, news, sent);
-          if (body.updates) body.updates = { ...now.updates, ...body.updates };
-          await c.request("PUT", spec.itemPath(id, olds), { body });
+          const raw = updateBody(spec, news, sent);
+          if (isObject(raw.updates)) raw.updates = windowOf(now.updates, raw.updates);
+          const body = sendable(api.clusters.update.body, raw, `the update of ${human} database ${id}`);
+          await c.call(api.clusters.update, { params: { instanceId: id }, body });
           const wantList = JSON.stringify([...(news.allowList ?? [])].sort());
           const applied = (d: DatabaseApi) =>
             (!sent.includes("type") || d.type === news.type) && (!sent.includes("allowList") || JSON.stringify([...d.allow_list].sort()) === wantList);
           ctx.latest = await ctx.wait(active("to apply the change", applied));
         }
         if (changed.includes("passwordRotation") && news.passwordRotation !== undefined) {
-          await rotatePassword(ctx, spec, olds);
+          await rotatePassword(ctx, api);
         }
-        return ctx.latest ?? (await c.get<DatabaseApi>(spec.itemPath(id, olds)));
+        return ctx.latest ?? (await c.call(api.clusters.get, { params: { instanceId: id } }));
       },
       mapOutputs: outputsOf,
       /** preview: its price, from the catalogue its check read (the type and cluster size it will have). */
@@ -153,15 +169,17 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
        * The credentials and certificate, read when the cluster is active on create and refresh; an update
        * keeps the ones it has (it cannot change them; refresh sees a reset made elsewhere).
        */
-      async extraOutputs(c, api, inputs, { op, olds: old, program }) {
-        const id = String(api.id);
-        const outs: OutputsOf<DatabaseFields> = priceOutputs((await loadPrices(program, c))?.database(api.type, engine, Number(api.cluster_size ?? 1)));
-        if (api.status === "active" && (op !== "update" || old.password === undefined)) {
+      async extraOutputs(c, db, _inputs, { op, olds: old, program }) {
+        const id = String(db.id);
+        const outs: OutputsOf<DatabaseFields> = priceOutputs((await loadPrices(program, c))?.database(db.type, engine, db.cluster_size));
+        // The credentials and the certificate are shown in the statuses the spec says (`active`).
+        const shown = STATUS_NEEDED.credentials.includes(db.status) && STATUS_NEEDED.ssl.includes(db.status);
+        if (shown && (op !== "update" || old.password === undefined)) {
           const [cred, ssl] = await Promise.all([
-            c.get<{ username: string; password: string }>(`${spec.itemPath(id, inputs)}/credentials`),
-            c.get<{ ca_certificate: string }>(`${spec.itemPath(id, inputs)}/ssl`),
+            c.call(api.clusters.credentials, { params: { instanceId: id } }),
+            c.call(api.clusters.ssl, { params: { instanceId: id } }),
           ]);
-          Object.assign(outs, { username: cred?.username, password: cred?.password, caCertificate: ssl?.ca_certificate });
+          Object.assign(outs, { username: cred.username, password: cred.password, caCertificate: ssl.ca_certificate });
         } else {
           for (const k of ["username", "password", "caCertificate"] as const) if (old[k] !== undefined) outs[k] = old[k];
         }

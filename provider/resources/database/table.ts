@@ -1,41 +1,52 @@
 import { z } from "zod";
-import { addressOrRangeError } from "../../../api/network";
-import { checkLength, labelBounds } from "../../../api/text";
+import { DATABASE_APIS } from "../../../api/contract/database-endpoints";
+import {
+  allowList,
+  checkWindow,
+  clusterSize,
+  commitType,
+  databaseLabel,
+  engineId,
+  REPLICATION_TYPES,
+  replicationType,
+  WINDOW_FIELDS,
+  type Database,
+  type Engine,
+} from "../../../api/contract/databases";
+import { pathOf } from "../../../api/contract/endpoint";
+import { DATABASE_LABEL_CHAR } from "../../../api/labels";
+import { labelBounds } from "../../../api/text";
 import { type StatusWait } from "../../lifecycle/steps";
-import { table } from "../../model/table";
-import { backupIdInput, rule } from "../../model/rules";
+import { tableFor } from "../../model/api-table";
+import { backupIdInput } from "../../model/rules";
 import { priceFields } from "../price-catalog";
-export type Engine = "mysql" | "postgresql";
 
-export interface DatabaseApi {
-  id: number;
-  label: string;
-  status: string;
-  type: string;
-  allow_list: string[];
-  created: string;
-  updates: Record<string, unknown>;
-  [k: string]: unknown;
-}
+export type { Engine };
 
+/** A cluster as the API answers it (api/contract/databases.ts). */
+export type DatabaseApi = Database;
+
+/**
+ * The maintenance window as the program gives it: the contract's fields (their ranges and texts, the API's),
+ * camelCase, each optional (the rest is the cluster's current window), and a monthly window's week.
+ */
 const updatesSchema = z
   .object({
-    frequency: z.enum(["weekly", "monthly"]),
-    duration: z.number().int().min(1, "must be 1 to 3 hours").max(3, "must be 1 to 3 hours"),
-    hourOfDay: z.number().int().min(0, "must be 0 to 23").max(23, "must be 0 to 23"),
-    dayOfWeek: z.number().int().min(1, "must be 1 (Monday) to 7 (Sunday)").max(7, "must be 1 (Monday) to 7 (Sunday)"),
-    weekOfMonth: z.number().int().min(1).max(4).nullable(),
+    frequency: WINDOW_FIELDS.frequency,
+    duration: WINDOW_FIELDS.duration,
+    hourOfDay: WINDOW_FIELDS.hour_of_day,
+    dayOfWeek: WINDOW_FIELDS.day_of_week,
+    weekOfMonth: WINDOW_FIELDS.week_of_month,
   })
   .partial()
   .strict()
-  .refine((u) => u.frequency !== "monthly" || (u.weekOfMonth !== undefined && u.weekOfMonth !== null), {
-    message: "a monthly window needs weekOfMonth (1 to 4)",
-    path: ["weekOfMonth"],
-  })
+  .check(
+    z.superRefine((u, ctx) => {
+      if (u.frequency !== undefined) checkWindow(ctx, u.frequency, u.weekOfMonth, "weekOfMonth");
+    }),
+  )
   // The name of its type in the generated sdk classes.
   .meta({ typeName: "MaintenanceWindow" });
-
-const REPLICATION: Record<Engine, [string, ...string[]]> = { mysql: ["none", "asynch", "semi_synch"], postgresql: ["none", "asynch"] };
 
 export const active = (what: string, want: (d: DatabaseApi) => boolean = () => true): StatusWait<DatabaseApi> & { readyStatus: string } => ({
   what,
@@ -50,12 +61,14 @@ export const active = (what: string, want: (d: DatabaseApi) => boolean = () => t
 export function databaseSpec(engine: Engine) {
   const name = engine === "mysql" ? "MysqlDatabase" : "PostgresDatabase";
   const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
-  return table<DatabaseApi>()({
+  const api = DATABASE_APIS[engine].clusters;
+  const replication = REPLICATION_TYPES[engine];
+  return tableFor({ create: api.create, get: api.get, update: api.update, list: api.list })({
     type: name,
     noun: `${human} database`,
     uniqueLabel: true,
     holdsData: true,
-    autoName: { field: "label", ...labelBounds("databaseLabel"), allowed: /[A-Za-z0-9_-]/, separators: "-_" },
+    autoName: { field: "label", ...labelBounds("databaseLabel"), allowed: DATABASE_LABEL_CHAR, separators: "-_" },
     description: `A managed ${human} cluster (\`/databases/${engine}/instances\`). Create waits until it is active (the real service takes 15 to 30 minutes; a progress line every 30 s). The root \`username\`, \`password\` and \`caCertificate\` are secret outputs, read again on every refresh (a credentials reset made elsewhere shows up). **A replacement makes a new, empty cluster**: the preview shows it as a replace, and the old cluster is deleted only once the new one is active.`,
     idFormat: "The API's integer database id, as a string.",
     fields: [
@@ -63,11 +76,7 @@ export function databaseSpec(engine: Engine) {
         name: "label",
         kind: "input",
         computed: true,
-        schema: rule(
-          (v) =>
-            checkLength(v, "databaseLabel") ??
-            (/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(v) ? undefined : "must use letters, digits, '-' and '_', starting with a letter or digit"),
-        ),
+        schema: databaseLabel,
         description: "3..32 characters, unique among your databases; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
       },
       {
@@ -90,9 +99,7 @@ export function databaseSpec(engine: Engine) {
         kind: "input",
         required: true,
         forceNew: true,
-        schema: z
-          .string()
-          .regex(new RegExp(`^${engine}/[0-9][0-9.]*$`), `must be ${engine}/<version>, for example ${engine === "mysql" ? "mysql/8.0.35" : "postgresql/16.1"}`),
+        schema: engineId(engine),
         description: "`engine/version`. Versions are never upgraded in place: changing it replaces the cluster.",
       },
       {
@@ -100,7 +107,7 @@ export function databaseSpec(engine: Engine) {
         kind: "input",
         computed: true,
         forceNew: true,
-        schema: z.union([z.literal(1), z.literal(3)]),
+        schema: clusterSize,
         description: "1 node, or 3 (a primary and two replicas). Changing it replaces the cluster.",
       },
       {
@@ -124,8 +131,8 @@ export function databaseSpec(engine: Engine) {
         kind: "input",
         computed: true,
         forceNew: true,
-        schema: z.enum(REPLICATION[engine]),
-        description: `${REPLICATION[engine].map((r) => `\`${r}\``).join(", ")}: \`none\` for one node, another for three. Changing it replaces the cluster.`,
+        schema: replicationType(engine),
+        description: `${replication.map((r) => `\`${r}\``).join(", ")}: \`none\` for one node, another for three. Changing it replaces the cluster.`,
       },
       ...(engine === "postgresql"
         ? [
@@ -134,7 +141,7 @@ export function databaseSpec(engine: Engine) {
               kind: "input" as const,
               computed: true,
               forceNew: true,
-              schema: z.enum(["on", "local", "remote_write", "remote_apply", "off"]),
+              schema: commitType,
               description: "Synchronization level of the replicas (default `local`). Changing it replaces the cluster.",
             },
           ]
@@ -145,7 +152,7 @@ export function databaseSpec(engine: Engine) {
         computed: true,
         clearTo: [],
         unordered: true,
-        schema: z.array(rule((v) => addressOrRangeError(v))),
+        schema: allowList,
         description:
           "IP addresses and CIDR ranges that may connect; empty blocks everything, `0.0.0.0/0` admits all. Changed in place (the provider waits until it is applied).",
       },
@@ -204,10 +211,10 @@ export function databaseSpec(engine: Engine) {
     waitCreated: active("to be active"),
     waitGone: { maxMs: 10_000, skipOn404: true },
     kept: { noun: "database", note: "run pulumi up again to go on waiting, or pulumi destroy to remove it.", afterUpdate: true },
-    collectionPath: () => `/databases/${engine}/instances`,
-    itemPath: (id) => `/databases/${engine}/instances/${encodeURIComponent(id)}`,
-    async findExisting(client, body): Promise<DatabaseApi | undefined> {
-      return (await client.list<DatabaseApi>(`/databases/${engine}/instances`)).find((d) => d.label === body.label);
+    collectionPath: () => pathOf(api.list, {}),
+    itemPath: (id) => pathOf(api.get, { instanceId: id }),
+    async findExisting(client, body) {
+      return (await client.all(api.list, {})).find((d) => d.label === body.label);
     },
   });
 }
