@@ -1,4 +1,10 @@
+import { backupsApi } from "./backups";
+import { configsApi } from "./configs";
+import { disksApi } from "./disks";
 import type { AnyEndpoint } from "./endpoint";
+import { instanceActionsApi } from "./instance-actions";
+import { instancesApi } from "./instances";
+import { interfacesApi } from "./interfaces";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
 
 /**
@@ -10,6 +16,12 @@ export const API = {
   profile: profileApi,
   tokens: tokensApi,
   sshKeys: sshKeysApi,
+  instances: instancesApi,
+  instanceActions: instanceActionsApi,
+  backups: backupsApi,
+  configs: configsApi,
+  interfaces: interfacesApi,
+  disks: disksApi,
 } as const;
 
 /** Every row of the contract. */
