@@ -1,6 +1,12 @@
 import { allDatabasesApi, mysqlBackupsApi, mysqlDatabasesApi, postgresqlBackupsApi, postgresqlDatabasesApi } from "./database-endpoints";
 import type { AnyEndpoint } from "./endpoint";
 import { eventsApi } from "./events";
+import { backupsApi } from "./backups";
+import { configsApi } from "./configs";
+import { disksApi } from "./disks";
+import { instanceActionsApi } from "./instance-actions";
+import { instancesApi } from "./instances";
+import { interfacesApi } from "./interfaces";
 import { profileApi, sshKeysApi, tokensApi } from "./profile";
 import { appsApi, devicesApi, loginsApi, phoneNumberApi, preferencesApi, securityQuestionsApi, twoFactorApi } from "./profile-security";
 import { databaseEnginesApi, databaseTypesApi, kernelsApi, regionsApi, typesApi } from "./reference";
@@ -37,6 +43,12 @@ export const API = {
   mysqlBackups: mysqlBackupsApi,
   postgresqlDatabases: postgresqlDatabasesApi,
   postgresqlBackups: postgresqlBackupsApi,
+  instances: instancesApi,
+  instanceActions: instanceActionsApi,
+  backups: backupsApi,
+  configs: configsApi,
+  interfaces: interfacesApi,
+  disks: disksApi,
 } as const;
 
 /** Every row of the contract. */

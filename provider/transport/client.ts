@@ -2,6 +2,7 @@ import pRetry from "p-retry";
 import { z } from "zod";
 import { fillPath, type AnswerOf, type AnyEndpoint, type BodyIn, type PathArgs, type PathParamNames } from "../../api/contract/endpoint";
 import type { ItemOf } from "../../api/contract/common";
+import { BUSY_TEXT } from "../../api/contract/instances";
 import { pause } from "../lifecycle/cancel";
 import { Agent, request, type Dispatcher } from "./http";
 import { session } from "../session";
@@ -164,7 +165,7 @@ function connections(): Agent {
  * The API's 400 while the instance has running or queued actions ("Compute busy.": one disk made at a time, a
  * resize while another is under way): refused, nothing done, and accepted once they finish.
  */
-export const isBusy = (err: unknown): boolean => err instanceof ApiError && err.status === 400 && err.errors.some((e) => e.reason === "Compute busy.");
+export const isBusy = (err: unknown): boolean => err instanceof ApiError && err.status === 400 && err.errors.some((e) => e.reason === BUSY_TEXT);
 
 function isTransient(err: unknown): boolean {
   if (err instanceof NetworkError) return true;

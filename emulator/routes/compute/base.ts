@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { BUSY_TEXT } from "../../../api/contract/instances";
 import { catalog } from "../../catalog";
 import type { FamilyContext } from "../../family";
 import { badRequest } from "../../http";
@@ -21,8 +22,8 @@ export const GONE = "__gone";
 
 export const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
-/** The real API's refusal while an instance has running or queued actions (recorded: "Linode busy.", renamed). */
-export const busyError = () => badRequest("Compute busy.");
+/** The real API's refusal while an instance has running or queued actions (api/contract/instances.ts). */
+export const busyError = () => badRequest(BUSY_TEXT);
 
 /** The base of the compute context: the store and the compute collections in it, the clock and speed, the catalogue's types and regions. */
 export type ComputeBase = ReturnType<typeof computeBase>;

@@ -1,0 +1,272 @@
+import { z } from "zod";
+import { bool, int, oneOf, page, pageQuery } from "./common";
+import { rescueDevices } from "./configs";
+import { empty, endpoint, nothing, PATH_PARAMS, ro, rw } from "./endpoint";
+import {
+  authorizedKeys,
+  authorizedUsers,
+  instance,
+  INSTANCE_PATH as I,
+  instanceGroup,
+  instanceLabel,
+  metadata,
+  rootPassword,
+  ROOT_PASS_REQUIRED,
+  scriptData,
+  scriptId,
+} from "./instances";
+
+/**
+ * compute-api.md "Instances": what is done to an instance (boot, reboot, shutdown, clone, rebuild, rescue, resize,
+ * mutate, password) and what is read of it beside its record (NodeBalancers, volumes, statistics, transfer).
+ */
+
+/** compute-api.md `POST I/resize`: "migration_type (enum `warm`, `cold`; default `cold`)". */
+export const MIGRATION_TYPES = ["warm", "cold"] as const;
+
+/** compute-api.md "Limits": "Transfer year | 2000..2037". */
+export const TRANSFER_YEARS = { min: 2000, max: 2037 } as const;
+
+/** A profile named by a boot or reboot (one that is not the instance's is the state's to say). */
+const configId = z
+  .number({ error: (issue) => `Config ${String(issue.input)} not found on this instance` })
+  .int({ error: (issue) => `Config ${String(issue.input)} not found on this instance` });
+
+/** compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null: rules 2 and 3 pick one). */
+export const bootBody = z.object({ config_id: configId.nullable().optional() });
+
+const ids = (what: string) =>
+  z.array(z.number({ error: `Must be an array of ${what} ids` }).int(`Must be an array of ${what} ids`), { error: `Must be an array of ${what} ids` });
+
+/**
+ * compute-api.md "Clone body": to a new instance (`region`, `type`, `label`) or an existing one (`compute_id`);
+ * `disks` and `configs` pick what to copy (everything when left out).
+ */
+export const cloneBody = z.object({
+  region: z.string({ error: (issue) => `Region ${String(issue.input)} not found` }).optional(),
+  type: z.string({ error: "type is required for a new target instance" }).optional(),
+  compute_id: z
+    .number({ error: (issue) => `Instance ${String(issue.input)} not found` })
+    .int({ error: (issue) => `Instance ${String(issue.input)} not found` })
+    .optional(),
+  label: instanceLabel.optional(),
+  group: instanceGroup.optional(),
+  backups_enabled: bool.optional(),
+  disks: ids("disk").optional(),
+  configs: ids("configuration profile").optional(),
+  private_ip: bool.optional(),
+  metadata: metadata.nullable().optional(),
+});
+
+/** compute-api.md "Rebuild body": `image` and `root_pass` required; `type` also resizes the instance. */
+export const rebuildBody = z.object({
+  image: z.string({ error: (issue) => (issue.input == null ? "image is required" : `Image ${String(issue.input)} not found`) }),
+  root_pass: rootPassword("root_pass", ROOT_PASS_REQUIRED),
+  authorized_keys: authorizedKeys.optional(),
+  authorized_users: authorizedUsers.optional(),
+  booted: bool.optional(),
+  script_id: scriptId.nullable().optional(),
+  script_data: scriptData.optional(),
+  metadata: metadata.nullable().optional(),
+  type: z.string({ error: (issue) => `Type ${String(issue.input)} not found` }).optional(),
+});
+
+/** compute-api.md `POST I/rescue`: "`devices` object keyed by device name (`sda`, `sdb`, ...)"; rule 8: `sdh` is reserved. */
+export const rescueBody = z.object({ devices: rescueDevices.nullable().optional() });
+
+/** compute-api.md `POST I/resize`: "`type` (string, required), `allow_auto_disk_resize` (boolean, default true), `migration_type`". */
+export const resizeBody = z.object({
+  type: z.string({ error: "type is required" }),
+  allow_auto_disk_resize: bool.optional(),
+  migration_type: oneOf(MIGRATION_TYPES, "Must be warm or cold").optional(),
+});
+
+/** compute-api.md `POST I/mutate`: "`allow_auto_disk_resize` (boolean, default true)". */
+export const mutateBody = z.object({ allow_auto_disk_resize: bool.optional() });
+
+/** compute-api.md `POST I/password`: "`root_pass` (string, required)". */
+export const passwordBody = z.object({ root_pass: rootPassword("root_pass", ROOT_PASS_REQUIRED) });
+
+// ---- what is read beside the record ----------------------------------------------------------------------
+
+/** A series of samples: `[time (ms), value]`. */
+const series = z.array(z.tuple([z.number(), z.number()]));
+const traffic = z.strictObject({ in: series, out: series, private_in: series, private_out: series });
+
+/** compute-api.md "Statistics": "`cpu` (array, percentage of CPU used), `io` (`io`, `swap`), `netv4` and `netv6` (each `in`, `out`, `private_in`, `private_out`), `title`". */
+export const statistics = z.strictObject({ cpu: series, io: z.strictObject({ io: series, swap: series }), netv4: traffic, netv6: traffic, title: z.string() });
+
+/** compute-api.md "Network transfer", current month: `billable` (GB over the quota), `quota` (GB), `used` (bytes). */
+export const transfer = z.strictObject({ billable: int, quota: int, used: int });
+
+/** compute-api.md "Network transfer", given month: `bytes_in`, `bytes_out`, `bytes_total`. */
+export const monthTransfer = z.strictObject({ bytes_in: int, bytes_out: int, bytes_total: int });
+
+/** "Fields of volume and NodeBalancer records in list results: not shown": the emulator has neither, so no item is in the contract. */
+const unshown = z.never();
+
+const TRANSFER_YEAR_TEXT = `Must be an integer from ${TRANSFER_YEARS.min} to ${TRANSFER_YEARS.max}`;
+/** compute-api.md `GET I/transfer/{year}/{month}`: "`year` integer 2000..2037". */
+const transferYear = z
+  .string()
+  .regex(/^\d{1,6}$/, TRANSFER_YEAR_TEXT)
+  .transform(Number)
+  .refine((y) => y >= TRANSFER_YEARS.min && y <= TRANSFER_YEARS.max, TRANSFER_YEAR_TEXT);
+
+const source = "compute-api.md";
+const scope = { ro: ro("computes"), rw: rw("computes") };
+
+/** compute-api.md "Instances": the actions, and what is read beside the record. */
+export const instanceActionsApi = {
+  boot: endpoint({
+    method: "POST",
+    path: `${I}/boot`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Boot an instance",
+    body: bootBody,
+    answer: empty,
+  }),
+  reboot: endpoint({
+    method: "POST",
+    path: `${I}/reboot`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Reboot an instance",
+    body: bootBody,
+    answer: empty,
+  }),
+  shutdown: endpoint({
+    method: "POST",
+    path: `${I}/shutdown`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Shut an instance down",
+    body: nothing,
+    answer: empty,
+  }),
+  clone: endpoint({
+    method: "POST",
+    path: `${I}/clone`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Clone an instance",
+    body: cloneBody,
+    answer: instance,
+  }),
+  rebuild: endpoint({
+    method: "POST",
+    path: `${I}/rebuild`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Rebuild an instance from an image",
+    body: rebuildBody,
+    answer: instance,
+  }),
+  rescue: endpoint({
+    method: "POST",
+    path: `${I}/rescue`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Boot an instance into rescue mode",
+    body: rescueBody,
+    answer: empty,
+  }),
+  resize: endpoint({
+    method: "POST",
+    path: `${I}/resize`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Resize an instance to another type",
+    body: resizeBody,
+    answer: empty,
+  }),
+  mutate: endpoint({
+    method: "POST",
+    path: `${I}/mutate`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Upgrade an instance to its type's successor",
+    body: mutateBody,
+    answer: empty,
+  }),
+  password: endpoint({
+    method: "POST",
+    path: `${I}/password`,
+    source,
+    scope: scope.rw,
+    auth: "required",
+    summary: "Reset an instance's root password",
+    body: passwordBody,
+    answer: empty,
+  }),
+  nodebalancers: endpoint({
+    method: "GET",
+    path: `${I}/nodebalancers`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "List the NodeBalancers of an instance",
+    query: pageQuery,
+    answer: page(unshown),
+  }),
+  volumes: endpoint({
+    method: "GET",
+    path: `${I}/volumes`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "List the volumes of an instance",
+    query: pageQuery,
+    answer: page(unshown),
+  }),
+  stats: endpoint({
+    method: "GET",
+    path: `${I}/stats`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "Statistics of the past 24 hours",
+    answer: statistics,
+  }),
+  statsOfMonth: endpoint({
+    method: "GET",
+    path: `${I}/stats/{year}/{month}`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "Statistics of a month (the current one: the past 30 days)",
+    answer: statistics,
+  }),
+  transfer: endpoint({
+    method: "GET",
+    path: `${I}/transfer`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "Network transfer of the current month",
+    answer: transfer,
+  }),
+  transferOfMonth: endpoint({
+    method: "GET",
+    path: `${I}/transfer/{year}/{month}`,
+    source,
+    scope: scope.ro,
+    auth: "required",
+    summary: "Network transfer of a month",
+    params: { year: transferYear, month: PATH_PARAMS.month },
+    answer: monthTransfer,
+  }),
+};
+
+export type Statistics = z.output<typeof statistics>;
+export type Transfer = z.output<typeof transfer>;
+export type MonthTransfer = z.output<typeof monthTransfer>;
