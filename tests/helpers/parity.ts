@@ -11,6 +11,9 @@ export interface EndpointTally {
   interactions: number;
   sameStatus: number;
   sameBody: number;
+  /** Recorded answers with a body (the cassettes' and tests/fixtures/real-answers'), and those its row's answer schema reads whole. */
+  answers: number;
+  read: number;
   departures: Set<string>;
 }
 
@@ -39,7 +42,7 @@ export function parityReport(
   source: string,
 ): string {
   const rows: string[] = [];
-  const sum = { recorded: 0, interactions: 0, sameStatus: 0, sameBody: 0 };
+  const sum = { recorded: 0, interactions: 0, sameStatus: 0, sameBody: 0, answers: 0, read: 0 };
   const spec = endpoints.filter((e) => e.doc.endsWith(".md"));
   const others = endpoints.filter((e) => !e.doc.endsWith(".md") && !BEYOND_SPEC.includes(e));
   const departures: string[] = [];
@@ -51,8 +54,10 @@ export function parityReport(
       sum.interactions += t.interactions;
       sum.sameStatus += t.sameStatus;
       sum.sameBody += t.sameBody;
+      sum.answers += t.answers;
+      sum.read += t.read;
     }
-    const cells = t ? [t.interactions, t.sameStatus, t.sameBody] : ["", "", ""];
+    const cells = t ? [t.interactions, t.sameStatus, t.sameBody, t.answers ? `${t.read} of ${t.answers}` : ""] : ["", "", "", ""];
     const gone = t ? [...t.departures].sort() : [];
     rows.push(
       `| ${e.method} | \`${e.path}\` | ${e.doc.replace(/\.md$/, "")} | ${isServed ? "yes" : "**no**"} | ${cells.join(" | ")} | ${gone.length ? gone.map((d) => `\`${d}\``).join(", ") : ""} |`,
@@ -68,10 +73,11 @@ export function parityReport(
     "",
     `- ${spec.filter(served).length} of the spec's ${spec.length} endpoints served; the ${BEYOND_SPEC.length} of the events the real clients wait on too (the spec says how they are listed is "not shown"); ${others.filter(served).length} of ${others.length} other paths the recordings use (the real API's, beyond the spec's tables).`,
     `- ${sum.recorded} endpoints are in the recordings: ${sum.interactions} interactions, ${sum.sameStatus} with the recorded status, ${sum.sameBody} with the recorded error text or record shape (field names and JSON types).`,
-    '- Departures: each with its reason from docs/spec-gaps.md ("Recorded conversations replayed"), below.',
+    `- ${sum.read} of ${sum.answers} recorded answers (the cassettes' and tests/fixtures/real-answers') are read whole by their endpoint's answer schema in the contract (api/contract): every field named and of its type, nothing more.`,
+    '- Departures: each with its reason from docs/spec-gaps.md ("Recorded conversations replayed", "Recorded answers the contract does not read"), below.',
     "",
-    "| Method | Path | Document | Served | Recorded | Same status | Same error or shape | Departures |",
-    "|---|---|---|---|---|---|---|---|",
+    "| Method | Path | Document | Served | Recorded | Same status | Same error or shape | Read by the contract | Departures |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "## Departures",
