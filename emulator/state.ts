@@ -19,12 +19,19 @@ export type Grants = z.output<typeof userGrants>;
 export const storedToken = token.extend({ username: z.string() }).strict();
 export type TokenRecord = z.output<typeof storedToken>;
 
-/** A status change due at a time, with fields to set when it happens. */
-export interface Step {
-  status: string;
+/**
+ * A status change due at a time, with fields to set when it happens: `S` the record's statuses, `P` what it may
+ * set (a family whose records are typed by the contract gives both: `stepOf`).
+ */
+export interface Step<S extends string = string, P extends object = Record<string, unknown>> {
+  status: S;
   at: number;
-  patch?: Record<string, unknown>;
+  patch?: P;
 }
+
+/** The schema of a record's pending status changes: its statuses, and the fields a change may set (`patch`). */
+export const stepOf = <S extends z.ZodType<string>, P extends z.ZodType<object>>(status: S, patch: P) =>
+  z.strictObject({ status, at: z.number(), patch: patch.optional() });
 
 /** What an event is about (`entity`) or also touches (`secondary_entity`), as the real API names it: with its API path. */
 export type EventEntity = ContractEventEntity;
@@ -121,7 +128,7 @@ export const apiTime = (ms: number): string => new Date(ms).toISOString().slice(
  * Applies the status changes that are due. Every record with a `_queue` moves through its steps as time
  * passes; nothing runs in the background, so the state file always holds the whole truth.
  */
-export function settle<T extends { status: string; _queue: Step[] }>(rec: T, now: number): T {
+export function settle<T extends { status: string; _queue: Array<Step<string, object>> }>(rec: T, now: number): T {
   while (rec._queue.length && rec._queue[0].at <= now) {
     const step = rec._queue.shift()!;
     rec.status = step.status;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiTime, int, oneOf, page, pageQuery, refuse, text } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
-import { deployFields, INSTANCE_PATH as I, ROOT_PASS_REQUIRED, rootPassword } from "./instances";
+import { BETWEEN_FIELDS, deployFields, INSTANCE_PATH as I, ROOT_PASS_REQUIRED, rootPassword } from "./instances";
 
 /**
  * compute-api.md "Disk" and "Disks": an instance's disks; with the real API's update, resize and per-disk password
@@ -52,7 +52,7 @@ export const diskCreate = z
   .superRefine((body, ctx) => {
     if (body.label === undefined && body.image == null) refuse(ctx, "label is required for an empty disk", "is required for an empty disk", ["label"]);
     if (body.image != null && body.root_pass == null) refuse(ctx, ROOT_PASS_REQUIRED, "is required when deploying from an image", ["root_pass"]);
-  });
+  }, BETWEEN_FIELDS);
 
 /** A disk's update (not shown; the real API's): its label. */
 export const diskUpdate = z.object({ label: diskLabel.optional() });

@@ -220,6 +220,12 @@ export const deployFields = {
   script_data: scriptData.optional(),
 };
 
+/**
+ * The rules between a body's fields are tried even when one of its fields is refused, so that every refusal is
+ * listed at once (as the API lists them): they read only whether a field is given.
+ */
+export const BETWEEN_FIELDS = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
+
 /** Whether a body deploys (an image or a script): its root password is required then. */
 export const deploys = (body: { image?: string | null; script_id?: number | null }): boolean => body.image != null || body.script_id != null;
 
@@ -261,7 +267,7 @@ export const instanceCreate = z
         "need an image or a backup to deploy",
         ["interfaces"],
       );
-  });
+  }, BETWEEN_FIELDS);
 
 /** compute-api.md `PUT I`: "any of `alerts`, `backups` (`schedule`), `group`, `label`, `tags`, `watchdog_enabled`". */
 export const instanceUpdate = z.object({

@@ -117,8 +117,8 @@ export function interfaceListRefusal(list: readonly InterfaceItem[], allowEmpty:
   if (list.length === 0 && !allowEmpty) return { field: "", reason: INTERFACE_LIST_TEXTS.none };
   if (list.length > MAX_INTERFACES) return { field: "", reason: INTERFACE_LIST_TEXTS.tooMany };
   if (list.filter((i) => i.primary === true).length > 1) return { field: "", reason: INTERFACE_LIST_TEXTS.twoPrimary };
-  const second = list.findIndex((i, n) => i.purpose === "public" && list.slice(0, n).some((o) => o.purpose === "public"));
-  if (second >= 0) return { index: second, field: "purpose", reason: INTERFACE_LIST_TEXTS.twoPublic };
+  if (list.filter((i) => i.purpose === "public").length > 1)
+    return { index: list.findIndex((i) => i.purpose === "public"), field: "purpose", reason: INTERFACE_LIST_TEXTS.twoPublic };
   return undefined;
 }
 

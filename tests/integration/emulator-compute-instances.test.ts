@@ -234,7 +234,9 @@ describe("instance update and delete", () => {
     const bad = await call(emu(), "PUT", I(inst.id), {
       body: { alerts: { cpu: -1, nope: 1 }, backups: { schedule: { day: "Someday" } }, watchdog_enabled: "yes" },
     });
-    expect(fields(bad).sort()).toEqual(["alerts.cpu", "alerts.nope", "backups.schedule.day", "watchdog_enabled"]);
+    expect(fields(bad).sort()).toEqual(["alerts", "alerts.cpu", "backups.schedule.day", "watchdog_enabled"]);
+    // An alert the API does not have is refused on `alerts`, naming it.
+    expect(bad.body.errors.find((e: any) => e.field === "alerts").reason).toBe("Unknown alert nope");
   });
 
   test("delete: deleting, then gone with its disks, profiles and backups", async () => {

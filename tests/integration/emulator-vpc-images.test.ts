@@ -169,8 +169,11 @@ describe("VPCs", () => {
         .reason,
     ).toMatch(/empty instance has no configuration profile/);
     expect(
-      (await call(emu, "POST", "/compute/instances", { body: { region: "us-west", type: "c1-nano-1", interfaces: [{ purpose: "vpc", subnet_id: s.id }] } }))
-        .body.errors[0].reason,
+      (
+        await call(emu, "POST", "/compute/instances", {
+          body: { region: "us-west", type: "c1-nano-1", image: "compute/debian12", root_pass: PASS, interfaces: [{ purpose: "vpc", subnet_id: s.id }] },
+        })
+      ).body.errors[0].reason,
     ).toMatch(/is in region us-east/);
 
     const sub = (await call(emu, "GET", `/vpcs/${v.id}/subnets/${s.id}`)).body;

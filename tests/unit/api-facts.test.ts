@@ -5,7 +5,15 @@ import { rootPasswordError, WEAK_PASSWORD_TEXT } from "../../api/passwords";
 import { parseScopes, SCOPE_GROUPS } from "../../api/scopes";
 import { sshKeyError, SSH_KEY_TYPES } from "../../api/ssh-keys";
 import { checkLength, labelBounds, LENGTH_LIMITS } from "../../api/text";
-import { checkInterfaces } from "../../emulator/rules";
+import { interfaceList } from "../../api/contract/interfaces";
+
+/** The first refusal of a list of interfaces (api/contract/interfaces.ts), as the API places it: `{ index?, field, reason }`. */
+function checkInterfaces(list: unknown[], allowEmpty: boolean) {
+  const r = interfaceList(allowEmpty).safeParse(list);
+  if (r.success) return undefined;
+  const { path, message: reason } = r.error.issues[0];
+  return path.length === 0 ? { field: "interfaces", reason } : { index: path[0], field: path.slice(1).join("."), reason };
+}
 
 /** An OpenSSH public key line whose blob holds `type` (SSH wire format) and `extra` bytes of key material. */
 function keyLine(type: string, extra = 32, blobType = type): string {

@@ -132,7 +132,7 @@ describe("the contract's facts", () => {
     expect(interfaceListRefusal([{}, {}, {}, {}], true)?.reason).toBe(INTERFACE_LIST_TEXTS.tooMany);
     expect(interfaceListRefusal([{ primary: true }, { primary: true }], true)?.reason).toBe(INTERFACE_LIST_TEXTS.twoPrimary);
     expect(interfaceListRefusal([{ purpose: "public" }, { purpose: "vlan" }, { purpose: "public" }], true)).toEqual({
-      index: 2,
+      index: 0,
       field: "purpose",
       reason: INTERFACE_LIST_TEXTS.twoPublic,
     });

@@ -1,5 +1,4 @@
 import { forbidden, notFound } from "../../http";
-import { type SignedInContext } from "../../router";
 import { settle, type User } from "../../state";
 import { GONE, type ComputeBase } from "./base";
 import type { InstanceRecord } from "./records";
@@ -7,6 +6,12 @@ import type { InstanceRecord } from "./records";
 /** Whether the instance has running or queued actions. */
 export const busy = (inst: InstanceRecord) => inst._queue.length > 0;
 export const running = (inst: InstanceRecord) => inst.status === "running";
+
+/** What names an instance in a request: the path's `{computeId}`, and who asks. */
+export interface InstanceRequest {
+  params: { computeId: number };
+  user: User;
+}
 
 /**
  * Finding the compute records a request names, as its user may see them: the grants, the instance of the
@@ -39,16 +44,35 @@ export function computeAccess({ store, d, now }: ComputeBase) {
     inst._clones = inst._clones.filter((t) => t > now());
   };
   /** The instance of the path (`{computeId}`): 404 when the user cannot see it, 403 when they may only read it. */
-  const instance = (ctx: SignedInContext, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
+  const instance = ({ params, user }: InstanceRequest, level: "read_only" | "read_write" = "read_only"): InstanceRecord => {
     purge();
-    const inst = d.instances.find((i) => String(i.id) === ctx.params.computeId);
-    if (!inst || !canSee(ctx.user, inst.id, "read_only")) throw notFound();
-    if (!canSee(ctx.user, inst.id, level)) throw forbidden("You have only read access to this instance");
+    const inst = d.instances.find((i) => i.id === params.computeId);
+    if (!inst || !canSee(user, inst.id, "read_only")) throw notFound();
+    if (!canSee(user, inst.id, level)) throw forbidden("You have only read access to this instance");
     settleAll(inst);
     return inst;
   };
   const disksOf = (id: number) => d.disks.filter((x) => x.compute_id === id).map((x) => settle(x, now()));
   const configsOf = (id: number) => d.configs.filter((x) => x.compute_id === id);
+  const backupsOf = (id: number) => d.backups.filter((b) => b.compute_id === id).map((b) => settle(b, now()));
   const usedDisk = (id: number) => disksOf(id).reduce((n, x) => n + x.size, 0);
-  return { canSee, requireAdd, purge, instance, settleAll, disksOf, configsOf, busy, running, usedDisk };
+  /** The instance's profile `configId`, or 404. */
+  const configOf = (inst: InstanceRecord, configId: number) => {
+    const c = configsOf(inst.id).find((x) => x.id === configId);
+    if (!c) throw notFound();
+    return c;
+  };
+  /** The instance's disk `diskId`, or 404. */
+  const diskOf = (inst: InstanceRecord, diskId: number) => {
+    const x = disksOf(inst.id).find((y) => y.id === diskId);
+    if (!x) throw notFound();
+    return x;
+  };
+  /** The instance's backup `backupId`, or 404. */
+  const backupOf = (inst: InstanceRecord, backupId: number) => {
+    const b = backupsOf(inst.id).find((x) => x.id === backupId);
+    if (!b) throw notFound();
+    return b;
+  };
+  return { canSee, requireAdd, purge, instance, settleAll, disksOf, configsOf, backupsOf, configOf, diskOf, backupOf, busy, running, usedDisk };
 }

@@ -1,29 +1,26 @@
 import { createHash } from "node:crypto";
 import { BUSY_TEXT } from "../../../api/contract/instances";
-import { catalog } from "../../catalog";
+import { catalog, type CatalogType } from "../../catalog";
 import type { FamilyContext } from "../../family";
 import { badRequest } from "../../http";
 import { apiTime } from "../../state";
 import { BASE_MS, scaled } from "../../timing";
-import { computeState } from "./records";
+import { computeState, GONE, type InstanceRecord } from "./records";
 
-/** What every compute module shares: the scopes of its routes, small checks, and the base of the context (the store, the clock). */
+/** What every compute module shares: small checks, and the base of the context (the store, the clock, the catalogue). */
 
-export type Body = Record<string, unknown>;
+export { GONE };
 
 /** VPC addresses handed out in the current request, not yet saved in any profile (a handler's local). */
 export type TakenAddresses = string[];
 
-export const ro = { group: "computes", level: "read_only" } as const;
-export const rw = { group: "computes", level: "read_write" } as const;
-
-/** The status a record reaches when its delete has finished: it is then removed. */
-export const GONE = "__gone";
-
 export const hash = (s: string) => createHash("sha256").update(s).digest("hex");
-export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+
 /** The real API's refusal while an instance has running or queued actions (api/contract/instances.ts). */
 export const busyError = () => badRequest(BUSY_TEXT);
+
+/** An instance type's specs as an instance shows them. */
+export const specsOf = (t: CatalogType) => ({ disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus });
 
 /** The base of the compute context: the store and the compute collections in it, the clock and speed, the catalogue's types and regions. */
 export type ComputeBase = ReturnType<typeof computeBase>;
@@ -34,5 +31,11 @@ export function computeBase({ store, now, timing }: FamilyContext) {
   const stamp = () => apiTime(now());
   const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
   const regionOf = (id: string) => catalog.regions.find((r) => r.id === id);
-  return { store, d, now, timing, dur, stamp, typeOf, regionOf };
+  /** An instance's type (the family's references hold every instance to a type of the catalogue). */
+  const typeOfInstance = (inst: InstanceRecord): CatalogType => {
+    const t = typeOf(inst.type);
+    if (!t) throw new Error(`instance ${inst.id} is of type ${inst.type}, which the catalogue lacks`);
+    return t;
+  };
+  return { store, d, now, timing, dur, stamp, typeOf, regionOf, typeOfInstance };
 }

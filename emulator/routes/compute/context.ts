@@ -1,4 +1,5 @@
 import type { FamilyContext } from "../../family";
+import { rowsOf } from "../../router";
 import { computeAccess } from "./access";
 import { computeBase } from "./base";
 import { computeChecks } from "./checks";
@@ -8,7 +9,7 @@ import { computeProvisioning } from "./provisioning";
 import { computeViews } from "./views";
 
 /**
- * What the compute route modules (instances, actions, backups, configs, disks) share: the store and the
+ * What the compute rows (instances, actions, backups, configs, interfaces, disks) share: the store and the
  * compute collections in it, the clock and speed, the services of other families (subnets, images), and the
  * helpers that find (access.ts), check (checks.ts, network.ts), build (provisioning.ts, network.ts) and show
  * (views.ts) records. Made once per emulator by `createComputeContext`. It holds no request state: what one
@@ -29,3 +30,6 @@ export function createComputeContext(family: FamilyContext) {
     ...computeEvents(base),
   };
 }
+
+/** `row(API.instances.get, (c, req) => ...)`: a row of the compute family. */
+export const row = rowsOf<ComputeContext>();

@@ -1,33 +1,36 @@
 import type { ApiFamily } from "../../family";
-import { registerActionRoutes } from "./actions";
-import { registerBackupRoutes } from "./backups";
-import { registerConfigRoutes } from "./configs";
+import { BACKUP_ROWS } from "./backups";
+import { CLONE_ROWS } from "./clone";
+import { CONFIG_ROWS } from "./configs";
 import { createComputeContext } from "./context";
-import { registerDiskRoutes } from "./disks";
-import { registerInstanceRoutes } from "./instances";
+import { DISK_ROWS } from "./disks";
+import { INSTANCE_ROWS } from "./instances";
+import { INTERFACE_ROWS } from "./interfaces";
+import { MIGRATE_ROWS } from "./migrate";
+import { POWER_ROWS } from "./power";
 import { computeState, type ComputeState } from "./records";
+import { computeReferences } from "./references";
+import { USAGE_ROWS } from "./usage";
 
 /** The compute durations, here too for the tests that read them from the compute routes. */
 export { BASE_MS } from "../../timing";
 
+/** Every row of the compute family (api/contract: instances, instance actions, backups, configs, interfaces, disks). */
+const ROWS = [...INSTANCE_ROWS, ...POWER_ROWS, ...MIGRATE_ROWS, ...CLONE_ROWS, ...USAGE_ROWS, ...BACKUP_ROWS, ...CONFIG_ROWS, ...INTERFACE_ROWS, ...DISK_ROWS];
+
 /**
- * The compute family (`/compute/instances...`): instances with their profiles, disks and backups. One
- * context is shared by the route modules, made here once; it uses the subnets of the VPC family and the
- * images of the image family (services).
+ * The compute family (`/compute/instances...`): instances with their profiles, interfaces, disks and backups.
+ * One context is shared by the rows, made here once; it uses the subnets of the VPC family and the images of the
+ * image family (services).
  *
- * This folder holds the whole family: its records and collections (`records.ts`), its routes (`instances.ts`,
- * `actions.ts`, `backups.ts`, `configs.ts`, `disks.ts`), and the context they share (`context.ts`, made of
- * `base.ts`, `access.ts`, `views.ts`, `network.ts`, `checks.ts`, `provisioning.ts`).
+ * This folder holds the whole family: its records and collections (`records.ts`) and what they must hold between
+ * them (`references.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`,
+ * `backups.ts`, `configs.ts`, `interfaces.ts`, `disks.ts`), and the context they share (`context.ts`, made of
+ * `base.ts`, `access.ts`, `views.ts`, `network.ts`, `checks.ts`, `provisioning.ts`, `events.ts`).
  */
 export const computeFamily: ApiFamily<ComputeState> = {
   name: "compute",
   state: computeState,
-  register(ctx) {
-    const compute = createComputeContext(ctx);
-    registerInstanceRoutes(ctx.router, compute);
-    registerActionRoutes(ctx.router, compute);
-    registerBackupRoutes(ctx.router, compute);
-    registerConfigRoutes(ctx.router, compute);
-    registerDiskRoutes(ctx.router, compute);
-  },
+  register: (family) => family.router.serve(ROWS, createComputeContext(family)),
+  references: computeReferences,
 };

@@ -1,43 +1,44 @@
 import { DEVICE_SLOTS } from "../../../api/interfaces";
+import { DEFAULT_HELPERS, DEFAULT_KERNEL, PROFILE_DEFAULTS, type Devices } from "../../../api/contract/configs";
+import type { Filesystem } from "../../../api/contract/disks";
 import type { ComputeBase } from "./base";
 import type { BackupRecord, ConfigRecord, DiskRecord, InstanceRecord, InterfaceRecord } from "./records";
 
-/** A profile's helpers when a request gives none. */
-export const helpersDefault = () => ({ updatedb_disabled: true, distro: true, modules_dep: true, network: true, devtmpfs_automount: true });
+/** A device map with every slot empty. */
+export const noDevices = (): Devices => ({ sda: null, sdb: null, sdc: null, sdd: null, sde: null, sdf: null, sdg: null, sdh: null });
+
+/** What a new profile is made of: its label, and any field given (the others take their defaults; a copy keeps its times). */
+export type ConfigFields = Partial<Omit<ConfigRecord, "id" | "compute_id">> & { label: string };
 
 /** Making disks and profiles: one at a time, the two disks and the profile of an image deploy, or those of a backup. */
-export function computeProvisioning({ store, d, now, stamp, typeOf }: ComputeBase) {
-  const newDisk = (computeId: number, label: string, size: number, filesystem: DiskRecord["filesystem"], readyIn: number): DiskRecord => {
-    const status = readyIn > 0 ? "not ready" : "ready";
+export function computeProvisioning({ store, d, now, stamp, typeOfInstance }: ComputeBase) {
+  const newDisk = (computeId: number, label: string, size: number, filesystem: Filesystem, readyIn: number): DiskRecord => {
     const disk: DiskRecord = {
       id: store.nextId("disk"),
       compute_id: computeId,
       label,
       size,
       filesystem,
-      status,
+      status: readyIn > 0 ? "not ready" : "ready",
       created: stamp(),
       updated: stamp(),
-      _queue: [],
+      _queue: readyIn > 0 ? [{ status: "ready", at: now() + readyIn }] : [],
     };
-    if (readyIn > 0) disk._queue.push({ status: "ready", at: now() + readyIn });
     d.disks.push(disk);
     return disk;
   };
-  const newConfig = (computeId: number, fields: Partial<ConfigRecord> & { label: string }): ConfigRecord => {
-    const inst = d.instances.find((i) => i.id === computeId)!;
+  /** A profile of the instance: the defaults of docs/spec-gaps.md (its memory the instance type's) with `fields` over them. */
+  const newConfig = (inst: InstanceRecord, fields: ConfigFields): ConfigRecord => {
     const cfg: ConfigRecord = {
       id: store.nextId("config"),
-      compute_id: computeId,
+      compute_id: inst.id,
       comments: null,
-      devices: Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null])),
-      helpers: helpersDefault(),
+      devices: noDevices(),
+      helpers: { ...DEFAULT_HELPERS },
       interfaces: [],
-      kernel: "compute/latest-64bit",
-      memory_limit: typeOf(inst.type)?.memory ?? 0,
-      root_device: "/dev/sda",
-      run_level: "default",
-      virt_mode: "paravirt",
+      kernel: DEFAULT_KERNEL,
+      memory_limit: typeOfInstance(inst).memory,
+      ...PROFILE_DEFAULTS,
       created: stamp(),
       updated: stamp(),
       ...fields,
@@ -47,23 +48,32 @@ export function computeProvisioning({ store, d, now, stamp, typeOf }: ComputeBas
   };
   /** The two disks and the profile of an image (or script) deploy. */
   const deployImage = (inst: InstanceRecord, img: { label: string }, swap: number, interfaces: InterfaceRecord[], readyIn: number) => {
-    const type = typeOf(inst.type)!;
-    const main = newDisk(inst.id, `${img.label} Disk`, type.disk - swap, "ext4", readyIn);
-    const devices: ConfigRecord["devices"] = Object.fromEntries(DEVICE_SLOTS.map((s) => [s, null]));
+    const main = newDisk(inst.id, `${img.label} Disk`, typeOfInstance(inst).disk - swap, "ext4", readyIn);
+    const devices = noDevices();
     devices.sda = { disk_id: main.id, volume_id: null };
     if (swap > 0) devices.sdb = { disk_id: newDisk(inst.id, `${swap} MB Swap Image`, swap, "swap", readyIn).id, volume_id: null };
-    return newConfig(inst.id, { label: `My ${img.label} Disk Profile`, devices, interfaces });
+    return newConfig(inst, { label: `My ${img.label} Disk Profile`, devices, interfaces });
+  };
+  /** A device map whose disks are their copies `copies` names (a disk it does not name: none). */
+  const copiedDevices = (devices: Devices, copies: ReadonlyMap<number, number>): Devices => {
+    const out = noDevices();
+    for (const slot of DEVICE_SLOTS) {
+      const v = devices[slot];
+      out[slot] = v === null || v.disk_id === null ? v : { disk_id: copies.get(v.disk_id) ?? null, volume_id: v.volume_id };
+    }
+    return out;
   };
   /** Recreates a backup's disks and configs on an instance (device slots follow the disks); returns the new configs. */
   const restoreInto = (inst: InstanceRecord, b: BackupRecord, readyIn: number): ConfigRecord[] => {
-    const map = new Map<number, number>();
-    for (const x of b._source.disks) map.set(x.srcId, newDisk(inst.id, x.label, x.size, x.filesystem, readyIn).id);
-    return b._source.configs.map((c) => {
-      const devices = Object.fromEntries(
-        Object.entries(c.devices).map(([slot, v]) => [slot, v && v.disk_id !== null ? { disk_id: map.get(v.disk_id) ?? null, volume_id: null } : null]),
-      );
-      return newConfig(inst.id, { ...structuredClone(c), devices, interfaces: c.interfaces.map((i) => ({ ...i, id: store.nextId("interface") })) });
-    });
+    const copies = new Map<number, number>();
+    for (const x of b._source.disks) copies.set(x.srcId, newDisk(inst.id, x.label, x.size, x.filesystem, readyIn).id);
+    return b._source.configs.map((c) =>
+      newConfig(inst, {
+        ...structuredClone(c),
+        devices: copiedDevices(c.devices, copies),
+        interfaces: c.interfaces.map((i) => ({ ...i, id: store.nextId("interface") })),
+      }),
+    );
   };
-  return { helpersDefault, newDisk, newConfig, deployImage, restoreInto };
+  return { newDisk, newConfig, deployImage, copiedDevices, restoreInto };
 }

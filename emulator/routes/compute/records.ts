@@ -1,107 +1,86 @@
-import { collections } from "../../family";
-import type { Step } from "../../state";
+import { z } from "zod";
+import { backup } from "../../../api/contract/backups";
+import { int } from "../../../api/contract/common";
+import { profile } from "../../../api/contract/configs";
+import { disk } from "../../../api/contract/disks";
+import { instance, INSTANCE_STATUSES, instanceSpecs } from "../../../api/contract/instances";
+import { iface } from "../../../api/contract/interfaces";
+import { collectionsOf } from "../../family";
+import { stepOf } from "../../state";
 
-/** The compute family's records (instances with their profiles, disks and backups) and its collections in the state file. */
+/**
+ * The compute family's records as the state keeps them (instances with their profiles, disks and backups): the
+ * contract's records (api/contract) without what the views add, with the emulator's own fields (`_`-prefixed,
+ * never shown: owner, pending status changes, boot state, secrets as hashes), and its collections in the state file.
+ */
 
-export interface InterfaceRecord {
-  id: number;
-  purpose: "public" | "vlan" | "vpc";
-  label: string | null;
-  ipam_address: string | null;
-  primary: boolean;
-  subnet_id: number | null;
-  vpc_id: number | null;
-  ipv4: { vpc: string | null; nat_1_1: string | null } | null;
-  ip_ranges: string[] | null;
-}
+/** The status of an instance whose delete has finished: it is then removed (the API never shows it). */
+export const GONE = "__gone";
 
-export interface ConfigRecord {
-  id: number;
-  compute_id: number;
-  label: string;
-  comments: string | null;
-  devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
-  helpers: { updatedb_disabled: boolean; distro: boolean; modules_dep: boolean; network: boolean; devtmpfs_automount: boolean };
-  interfaces: InterfaceRecord[];
-  kernel: string;
-  memory_limit: number;
-  root_device: string;
-  run_level: "default" | "single" | "binbash";
-  virt_mode: "paravirt" | "fullvirt";
-  created: string;
-  updated: string;
-}
+/** An interface as a profile keeps it: without `active` (the instance's boot state says it) and `ipv6` (none here). */
+export const storedInterface = iface.omit({ active: true, ipv6: true }).strict();
 
-export interface DiskRecord {
-  id: number;
-  compute_id: number;
-  label: string;
-  size: number;
-  filesystem: "raw" | "swap" | "ext3" | "ext4" | "initrd";
-  status: "ready" | "not ready" | "deleting";
-  created: string;
-  updated: string;
-  _queue: Step[];
-}
+/** The fields of an instance but its pending status changes (what a change may set). */
+const instanceFields = instance
+  .omit({
+    status: true,
+    specs: true,
+    site_type: true,
+    placement_group: true,
+    lke_cluster_id: true,
+    disk_encryption: true,
+    capabilities: true,
+    interface_generation: true,
+    maintenance_policy: true,
+  })
+  .extend({
+    status: z.enum([...INSTANCE_STATUSES, GONE]),
+    specs: instanceSpecs.omit({ accelerated_devices: true }),
+    _owner: z.string(),
+    /** The profile it last booted with, and the interfaces of it that were there then (`active`). */
+    _lastBootedConfig: int.nullable(),
+    _activeInterfaces: z.array(int),
+    _rootPassHash: z.string().nullable(),
+    /** When each clone of it under way ends (ms): a source is not deleted while one runs. */
+    _clones: z.array(z.number()),
+    _userData: z.string().nullable(),
+  });
 
-export interface InstanceRecord {
-  id: number;
-  label: string;
-  group: string;
-  status: string;
-  region: string;
-  type: string;
-  image: string | null;
-  created: string;
-  updated: string;
-  hypervisor: "kvm";
-  host_uuid: string;
-  has_user_data: boolean;
-  ipv4: string[];
-  ipv6: string | null;
-  specs: { disk: number; gpus: number; memory: number; transfer: number; vcpus: number };
-  alerts: { cpu: number; io: number; network_in: number; network_out: number; transfer_quota: number };
-  backups: { available: boolean; enabled: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
-  tags: string[];
-  watchdog_enabled: boolean;
-  /** Internal (never shown): owner, pending status changes, boot state, secrets as hashes. */
-  _owner: string;
-  _queue: Step[];
-  _lastBootedConfig: number | null;
-  _activeInterfaces: number[];
-  _rootPassHash: string | null;
-  _clones: number[];
-  _userData: string | null;
-}
+/** An instance as the state keeps it. */
+export const storedInstance = instanceFields
+  .extend({ _queue: z.array(stepOf(instanceFields.shape.status, instanceFields.omit({ status: true }).partial())) })
+  .strict();
 
-export interface BackupRecord {
-  id: number;
-  compute_id: number;
-  label: string | null;
-  type: "auto" | "snapshot";
-  status: "paused" | "pending" | "running" | "needsPostProcessing" | "successful" | "failed" | "userAborted";
-  available: boolean;
-  configs: string[];
-  disks: { label: string; size: number; filesystem: string }[];
-  created: string;
-  finished: string | null;
-  updated: string;
-  region: string;
-  _queue: Step[];
-  _source: {
-    disks: { srcId: number; label: string; size: number; filesystem: DiskRecord["filesystem"] }[];
-    configs: Omit<ConfigRecord, "id" | "compute_id">[];
-    type: string;
-    rootPassHash: string | null;
-  };
-}
+/** A profile as the state keeps it: its instance (`compute_id`, which the API never answers: it is in the path), its interfaces as kept. */
+export const storedConfig = profile
+  .omit({ initrd: true, interfaces: true })
+  .extend({ compute_id: int, interfaces: z.array(storedInterface) })
+  .strict();
 
-export interface ComputeState {
-  instances: InstanceRecord[];
-  configs: ConfigRecord[];
-  disks: DiskRecord[];
-  backups: BackupRecord[];
-}
+const diskFields = disk.omit({ disk_encryption: true }).extend({ compute_id: int });
+
+/** A disk as the state keeps it: its instance, and its pending status changes. */
+export const storedDisk = diskFields.extend({ _queue: z.array(stepOf(diskFields.shape.status, diskFields.omit({ status: true }).partial())) }).strict();
+
+/** What a backup holds to be restored: its disks (by the source's ids, for the profiles' devices), profiles, type and root password. */
+const backupSource = z.strictObject({
+  disks: z.array(z.strictObject({ srcId: int, label: z.string(), size: int, filesystem: disk.shape.filesystem })),
+  configs: z.array(storedConfig.omit({ id: true, compute_id: true })),
+  type: z.string(),
+  rootPassHash: z.string().nullable(),
+});
+
+const backupFields = backup.extend({ compute_id: int, _source: backupSource });
+
+/** A backup as the state keeps it: its instance, what it holds, and its pending status changes. */
+export const storedBackup = backupFields.extend({ _queue: z.array(stepOf(backupFields.shape.status, backupFields.omit({ status: true }).partial())) }).strict();
+
+export type InstanceRecord = z.output<typeof storedInstance>;
+export type InterfaceRecord = z.output<typeof storedInterface>;
+export type ConfigRecord = z.output<typeof storedConfig>;
+export type DiskRecord = z.output<typeof storedDisk>;
+export type BackupRecord = z.output<typeof storedBackup>;
 
 /** The compute collections of a store, typed (the image and VPC routes read them too). */
-export const computeState = collections<ComputeState>({ instances: [], configs: [], disks: [], backups: [] });
+export const computeState = collectionsOf({ instances: storedInstance, configs: storedConfig, disks: storedDisk, backups: storedBackup });
+export type ComputeState = ReturnType<typeof computeState>;
