@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { BUSY_TEXT } from "../../../api/contract/instances";
-import { catalog, type CatalogType } from "../../catalog";
+import { catalog } from "../../catalog";
+import type { InstanceType } from "../../../api/contract/reference";
 import type { FamilyContext } from "../../family";
 import { badRequest } from "../../http";
 import { apiTime } from "../../state";
@@ -20,7 +21,7 @@ export const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 export const busyError = () => badRequest(BUSY_TEXT);
 
 /** An instance type's specs as an instance shows them. */
-export const specsOf = (t: CatalogType) => ({ disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus });
+export const specsOf = (t: InstanceType) => ({ disk: t.disk, gpus: t.gpus, memory: t.memory, transfer: t.transfer, vcpus: t.vcpus });
 
 /** The base of the compute context: the store and the compute collections in it, the clock and speed, the catalogue's types and regions. */
 export type ComputeBase = ReturnType<typeof computeBase>;
@@ -32,7 +33,7 @@ export function computeBase({ store, now, timing }: FamilyContext) {
   const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
   const regionOf = (id: string) => catalog.regions.find((r) => r.id === id);
   /** An instance's type (the family's references hold every instance to a type of the catalogue). */
-  const typeOfInstance = (inst: InstanceRecord): CatalogType => {
+  const typeOfInstance = (inst: InstanceRecord): InstanceType => {
     const t = typeOf(inst.type);
     if (!t) throw new Error(`instance ${inst.id} is of type ${inst.type}, which the catalogue lacks`);
     return t;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { instanceActionsApi } from "../../../api/contract/instance-actions";
 import type { Instance } from "../../../api/contract/instances";
-import type { CatalogType } from "../../catalog";
+import type { InstanceType } from "../../../api/contract/reference";
 import { badRequest, FieldErrors } from "../../http";
 import type { Req } from "../../router";
 import type { User } from "../../state";
@@ -22,7 +22,7 @@ interface CloneRequest {
   configs: ConfigRecord[];
   region: string;
   target?: InstanceRecord;
-  type?: CatalogType;
+  type?: InstanceType;
 }
 
 /** An existing target: the user's to change, at rest, with the room the disks need. */
@@ -68,7 +68,7 @@ function checkClone(c: ComputeContext, r: CloneReq): CloneRequest {
 }
 
 /** A new instance to clone into: the source's record with its own id, label, region, type and addresses. */
-function newCloneTarget(c: ComputeContext, req: CloneRequest, t: CatalogType): InstanceRecord {
+function newCloneTarget(c: ComputeContext, req: CloneRequest, t: InstanceType): InstanceRecord {
   const { src, user, body } = req;
   const { store, stamp } = c;
   const id = store.nextId("instance");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_SWAP_SIZE, instancesApi, type Instance } from "../../../api/contract/instances";
-import type { CatalogType } from "../../catalog";
+import type { InstanceType } from "../../../api/contract/reference";
 import { badRequest, FieldErrors, forbidden, paginate } from "../../http";
 import type { Req } from "../../router";
 import { eventEntity, settle, type User } from "../../state";
@@ -17,7 +17,7 @@ interface CreateRequest {
   user: User;
   body: CreateReq["body"];
   region: string;
-  type: CatalogType;
+  type: InstanceType;
   image?: NonNullable<ReturnType<ComputeContext["checkImage"]>>;
   backup?: BackupRecord;
   interfaces: ReturnType<ComputeContext["buildInterfaces"]>;
@@ -25,7 +25,7 @@ interface CreateRequest {
 }
 
 /** A backup to create from: one the user can see, successful and available, whose disks fit the type. */
-function checkBackup(c: ComputeContext, id: number, user: User, type: CatalogType | undefined, errors: FieldErrors): BackupRecord | undefined {
+function checkBackup(c: ComputeContext, id: number, user: User, type: InstanceType | undefined, errors: FieldErrors): BackupRecord | undefined {
   const backup = c.d.backups.find((b) => b.id === id);
   const owner = backup && c.d.instances.find((i) => i.id === backup.compute_id);
   if (!backup || !owner || !c.canSee(user, owner.id, "read_only")) return void errors.add("backup_id", `Backup ${id} not found`);
