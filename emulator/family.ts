@@ -61,11 +61,13 @@ export interface Collections<S> {
 }
 
 /**
- * Declares the collections of a family's state `S`, given as the empty state (`{ vpcs: [], subnets: [] }`):
- * the compiler checks that every collection of `S` is named, and no other.
+ * Declares a family's collections by their records' schemas (`{ sshkeys: storedSshKey }`): the state's type is
+ * theirs (each collection an array of its records), and a fixture's records are read by them. Called with a store,
+ * it gives a typed live view of them: reading a property reads the store's array, setting one replaces it there.
  */
-export function collections<S extends { [K in keyof S]: unknown[] }>(empty: S): Collections<S> {
-  const names = Object.keys(empty);
+export function collectionsOf<const Sch extends Record<string, z.ZodType>>(schemas: Sch): Collections<{ -readonly [K in keyof Sch]: z.output<Sch[K]>[] }> {
+  type S = { -readonly [K in keyof Sch]: z.output<Sch[K]>[] };
+  const names = Object.keys(schemas);
   const live = (store: StateHolder): S => {
     const view = {};
     for (const name of names) {
@@ -79,20 +81,11 @@ export function collections<S extends { [K in keyof S]: unknown[] }>(empty: S): 
         },
       });
     }
+    // Its properties are the store's collections of these names, each kept as its records (their schemas' type):
+    // the one place the state's untyped collections take their types.
     return view as S;
   };
-  return Object.assign(live, { names });
-}
-
-/**
- * Declares a family's collections by their records' schemas (`{ sshkeys: storedSshKey }`): the state's type is
- * theirs (each collection an array of its records), and a fixture's records are read by them.
- */
-export function collectionsOf<const Sch extends Record<string, z.ZodType>>(schemas: Sch): Collections<{ -readonly [K in keyof Sch]: z.output<Sch[K]>[] }> {
-  const empty: Record<string, unknown[]> = {};
-  for (const name of Object.keys(schemas)) empty[name] = [];
-  const view = collections<{ -readonly [K in keyof Sch]: z.output<Sch[K]>[] }>(empty as { -readonly [K in keyof Sch]: z.output<Sch[K]>[] });
-  return Object.assign(view, { schemas });
+  return Object.assign(live, { names, schemas });
 }
 
 /** The collections of every family of a list (a tuple), as one type. */

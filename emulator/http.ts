@@ -36,12 +36,6 @@ export class FieldErrors {
   }
 }
 
-/** The request body as a JSON object (400 otherwise). */
-export function jsonObject(ctx: { body: unknown }): Record<string, unknown> {
-  if (!isJsonObject(ctx.body)) throw badRequest("Request body must be a JSON object");
-  return ctx.body;
-}
-
 /** An error's message (a thrown value that is not an Error: its text). */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

@@ -62,17 +62,8 @@ export const rowsOf =
   <C>() =>
   <E extends AnyEndpoint>(endpoint: E, handle: Handler<E, C>): Row<C> => ({ endpoint, handle });
 
-/** The context of a route not yet a row that needs a token: the auth layer has set its user and token. */
-export interface SignedInContext extends RequestContext {
-  user: User;
-  token: TokenRecord;
-}
-
-/** A route not yet a row: its scope, whether it needs a token, its status. */
-type LegacyOptions<A extends Auth> = { scope: Scope | null; auth: A; status?: number };
-
 export interface Route {
-  endpoint?: AnyEndpoint;
+  endpoint: AnyEndpoint;
   method: string;
   pattern: string;
   regex: RegExp;
@@ -100,22 +91,6 @@ export class Router {
   /** Serves rows, their handlers given `context`, in the order given (the first row whose path matches wins). */
   serve<C>(rows: readonly Row<C>[], context: C): void {
     for (const r of rows) this.serveOne(r.endpoint, (req) => r.handle(context, req));
-  }
-
-  /** A route not yet a row (being moved to rows: issue 52). */
-  add<A extends Auth>(
-    method: string,
-    pattern: string,
-    opts: LegacyOptions<A>,
-    handle: (ctx: A extends "required" ? SignedInContext : RequestContext) => unknown,
-  ): void {
-    const run = async (ctx: RequestContext) => {
-      if (opts.auth !== "required") return handle(ctx as SignedInContext);
-      const { user, token } = ctx;
-      if (!user || !token) throw new HttpError(401, [{ reason: "Invalid Token" }]);
-      return handle({ ...ctx, user, token });
-    };
-    this.routes.push({ method, pattern, ...compile(pattern), scope: opts.scope, auth: opts.auth, status: opts.status, run });
   }
 
   private serveOne(endpoint: AnyEndpoint, handle: (req: Req<AnyEndpoint>) => unknown): void {

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { collections, familyCollections, serviceKey, Services } from "../../emulator/family";
+import { z } from "zod";
+import { collectionsOf, familyCollections, serviceKey, Services } from "../../emulator/family";
 import { apiFamilies } from "../../emulator/routes";
 import type { Emulator } from "../../emulator/server";
 import { addUser, call, ed25519Key, emulator, ROOT_TOKEN } from "../helpers/emulator";
@@ -366,12 +367,12 @@ describe("API families", () => {
         ...["logins", "authorizedApps", "trustedDevices", "profileSettings"],
       ].sort(),
     );
-    const clash = { name: "clash", state: collections<{ vpcs: unknown[] }>({ vpcs: [] }), register: () => undefined };
+    const clash = { name: "clash", state: collectionsOf({ vpcs: z.unknown() }), register: () => undefined };
     expect(() => familyCollections([...apiFamilies({}), clash])).toThrow(/families vpc and clash both keep a collection named vpcs/);
   });
 
   test("a family's view reads and replaces the store's collections", () => {
-    const view = collections<{ vpcs: { id: number }[] }>({ vpcs: [] })(emu.store);
+    const view = collectionsOf({ vpcs: z.object({ id: z.number() }) })(emu.store);
     view.vpcs = [...view.vpcs, { id: 99 }];
     expect(emu.store.data.vpcs.map((v) => v.id)).toEqual([99]);
     emu.store.data.vpcs = [];
