@@ -25,7 +25,7 @@ function windowOf(current: object, given: Props): Props {
 }
 
 /** The API's engine is the type only ("mysql"); the input and the items are `engine/version`. */
-const engineVersion = (api: Props): Props => ({ engine: `${String(api.engine)}/${String(api.version)}` });
+const engineVersion = (api: Pick<DatabaseApi, "engine" | "version">): OutputsOf<DatabaseFields> => ({ engine: `${api.engine}/${api.version}` });
 
 /**
  * A managed database: its table, plus the replication rule, the refusal of a smaller type at preview, the
@@ -36,7 +36,7 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
   const spec = databaseSpec(engine);
   const api = DATABASE_APIS[engine];
   // Rebuilt in every output, so that what a failure keeps in the stack has it too (else the next diff sees a new engine).
-  const outputsOf = (rec: DatabaseApi, props: Props): Props => ({ ...fromApi(spec, rec, props), ...engineVersion(rec) });
+  const outputsOf = (rec: DatabaseApi, props: Props): OutputsOf<DatabaseFields> => ({ ...fromApi(spec, rec, props), ...engineVersion(rec) });
   const human = engine === "mysql" ? "MySQL" : "PostgreSQL";
   return defineResource({
     spec,
@@ -179,7 +179,8 @@ export function databaseDefinition(engine: Engine): ResourceDefinition<DatabaseA
             c.call(api.clusters.credentials, { params: { instanceId: id } }),
             c.call(api.clusters.ssl, { params: { instanceId: id } }),
           ]);
-          Object.assign(outs, { username: cred.username, password: cred.password, caCertificate: ssl.ca_certificate });
+          const read: OutputsOf<DatabaseFields> = { username: cred.username, password: cred.password, caCertificate: ssl.ca_certificate };
+          Object.assign(outs, read);
         } else {
           for (const k of ["username", "password", "caCertificate"] as const) if (old[k] !== undefined) outs[k] = old[k];
         }

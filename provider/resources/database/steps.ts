@@ -25,7 +25,7 @@ export function sendable<S extends z.ZodType>(schema: S, body: unknown, what: st
 /** The root credentials, as outputs. */
 async function readCredentials(ctx: HookContext<DatabaseApi, DatabaseFields>, api: DatabaseApis): Promise<void> {
   const cred = await ctx.client.call(api.clusters.credentials, { params: { instanceId: ctx.id } });
-  Object.assign(ctx.outputs, { username: cred.username, password: cred.password });
+  ctx.outputs = { ...ctx.outputs, username: cred.username, password: cred.password };
 }
 
 /**
