@@ -42,8 +42,11 @@ export interface LookupRow<F extends readonly Field[] = readonly Field[]> {
   plainArray?: boolean;
   /** Item fields beyond the table's, from the API record (a database's `engine/version`). */
   extra?(api: Props): Props;
-  /** Reads the list when it is neither a paged envelope nor a plain array (an instance's backups). */
-  list?: (client: ApiClient, path: string) => Promise<Props[]>;
+  /**
+   * Reads the list when it is neither a paged envelope nor a plain array (an instance's backups): from its path,
+   * or from the lookup's arguments (the parents' ids), for a typed call of the contract's row.
+   */
+  list?: (client: ApiClient, path: string, args: Props) => Promise<Props[]>;
 }
 
 /** What the generated sdk class (sdk/<file>.ts) is called, beyond the type's name. */

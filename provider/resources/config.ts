@@ -2,28 +2,37 @@ import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
 import { toApiBody, updateBody } from "../model/mapping";
-import { DEVICE_SLOTS } from "../../api/interfaces";
-import { checkLength, labelBounds } from "../../api/text";
+import { DEVICE_SLOTS, INTERFACE_PURPOSES, isDeviceSlot } from "../../api/interfaces";
+import { labelBounds } from "../../api/text";
+import { pathOf } from "../../api/contract/endpoint";
+import {
+  configsApi,
+  DEFAULT_KERNEL,
+  helpersRequest,
+  memoryLimit,
+  PROFILE_DEFAULTS,
+  profileLabel,
+  profileUpdate,
+  rootDevice,
+  type Profile,
+} from "../../api/contract/configs";
+import { iface, type Interface } from "../../api/contract/interfaces";
 import { putChanged, say } from "../lifecycle/steps";
-import { instancePath, power, refusedWhileRunning, type InstanceStatus } from "./instance-power";
-import { camel, convertKeys, type Props, table, isObject, UNKNOWN, fieldOf } from "../model/table";
-import { idInput, madeSince, rule } from "../model/rules";
-import { claimAsList, INTERFACE_KEYS, interfacesFromApi, interfacesInput, interfacesMatch, interfacesToApi, type ApiInterface } from "./instance/interfaces";
+import { findInstance, power, readInstance, refusedWhileRunning } from "./instance-power";
+import { tableFor } from "../model/api-table";
+import { camel, convertKeys, type Props, isObject, UNKNOWN, fieldOf } from "../model/table";
+import { idInput, madeSince } from "../model/rules";
+import { claimAsList, INTERFACE_KEYS, interfacesFromApi, interfacesInput, interfacesMatch, interfacesToApi } from "./instance/interfaces";
 import type { PlanContext } from "../model/plan";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice } from "./example-parents";
 
-export interface ConfigApi {
-  id: number;
-  label: string;
-  devices: Record<string, { disk_id: number | null; volume_id: number | null } | null>;
-  interfaces: ApiInterface[];
-  [k: string]: unknown;
-}
+/** A configuration profile as the API answers it (api/contract/configs.ts). */
+export type ConfigApi = Profile;
 
 /** An interface of the profile as the API records it (what `interfaceRecords` lists; the API's nulls left out). */
 const interfaceRecord = z.object({
   id: z.number().int(),
-  purpose: z.enum(["public", "vlan", "vpc"]),
+  purpose: z.enum(INTERFACE_PURPOSES),
   label: z.string().optional(),
   ipamAddress: z.string().optional(),
   primary: z.boolean(),
@@ -38,18 +47,18 @@ const interfaceRecord = z.object({
 const given = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 /** The profile's interfaces as the API records them, in its order (ids, `active`, the VPC the subnet is in). */
-export function interfaceRecords(list: ApiInterface[]): Props[] {
+export function interfaceRecords(list: readonly Interface[]): Props[] {
   return list.map((i) =>
     given({
       id: i.id,
       purpose: i.purpose,
       label: i.label,
       ipamAddress: i.ipam_address,
-      primary: i.primary === true,
-      active: i.active === true,
+      primary: i.primary,
+      active: i.active,
       vpcId: i.vpc_id,
       subnetId: i.subnet_id,
-      ipv4: isObject(i.ipv4) ? given({ vpc: i.ipv4.vpc, nat11: i.ipv4.nat_1_1 }) : undefined,
+      ipv4: i.ipv4 ? given({ vpc: i.ipv4.vpc, nat11: i.ipv4.nat_1_1 }) : undefined,
       ipRanges: i.ip_ranges,
     }),
   );
@@ -61,17 +70,19 @@ const device = z
   // The name of its type in the generated sdk classes.
   .meta({ typeName: "DeviceArgs" })
   .nullable();
-/** Devices with every slot present (`null` when empty), as the API reports them, so a diff compares like with like. */
+/**
+ * Devices with every slot present (`null` when empty), as the API reports them, so a diff compares like with like.
+ * The slots are the contract's (api/interfaces.ts `DEVICE_SLOTS`, which api/contract/configs.ts's device map reads).
+ */
 const devices = z
   .record(z.string(), device)
   .superRefine((v, ctx) => {
     for (const k of Object.keys(v))
-      if (!(DEVICE_SLOTS as readonly string[]).includes(k))
-        ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
+      if (!isDeviceSlot(k)) ctx.addIssue({ code: "custom", path: [k], message: `unknown device slot; use ${DEVICE_SLOTS.join(", ")}` });
   })
   .transform((v) => Object.fromEntries(DEVICE_SLOTS.map((s) => [s, v[s] ? { diskId: v[s].diskId ?? null, volumeId: v[s].volumeId ?? null } : null])));
 
-export const configSpec = table<ConfigApi>()({
+export const configSpec = tableFor({ create: configsApi.create, get: configsApi.get, update: configsApi.update, list: configsApi.list })({
   type: "Config",
   noun: "configuration profile",
   description:
@@ -94,7 +105,7 @@ export const configSpec = table<ConfigApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => checkLength(v, "configLabel")),
+      schema: profileLabel,
       description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {
@@ -110,7 +121,13 @@ export const configSpec = table<ConfigApi>()({
       computed: true,
       partial: true,
       schema: z
-        .object({ updatedbDisabled: z.boolean(), distro: z.boolean(), modulesDep: z.boolean(), network: z.boolean(), devtmpfsAutomount: z.boolean() })
+        .object({
+          updatedbDisabled: helpersRequest.shape.updatedb_disabled,
+          distro: helpersRequest.shape.distro,
+          modulesDep: helpersRequest.shape.modules_dep,
+          network: helpersRequest.shape.network,
+          devtmpfsAutomount: helpersRequest.shape.devtmpfs_automount,
+        })
         .partial()
         .strict(),
       description: "Boot helpers; the ones left out keep the service's defaults. Changed in place.",
@@ -119,40 +136,40 @@ export const configSpec = table<ConfigApi>()({
       name: "kernel",
       kind: "input",
       computed: true,
-      clearTo: "compute/latest-64bit",
+      clearTo: DEFAULT_KERNEL,
       schema: z.string().min(1),
-      description: "Kernel id (default `compute/latest-64bit`). Changed in place.",
+      description: `Kernel id (default \`${DEFAULT_KERNEL}\`). Changed in place.`,
     },
     {
       name: "memoryLimit",
       kind: "input",
       computed: true,
       clearTo: 0,
-      schema: z.number().int().min(0),
+      schema: memoryLimit,
       description: "RAM limit in MB (default, or 0: all of the instance's). Changed in place.",
     },
     {
       name: "rootDevice",
       kind: "input",
       computed: true,
-      clearTo: "/dev/sda",
-      schema: z.string().regex(/^\/dev\/[a-z0-9/]+$/, "must be a device path such as /dev/sda"),
-      description: "Root device (default `/dev/sda`). Changed in place.",
+      clearTo: PROFILE_DEFAULTS.root_device,
+      schema: rootDevice,
+      description: `Root device (default \`${PROFILE_DEFAULTS.root_device}\`). Changed in place.`,
     },
     {
       name: "runLevel",
       kind: "input",
       computed: true,
-      clearTo: "default",
-      schema: z.enum(["default", "single", "binbash"]),
+      clearTo: PROFILE_DEFAULTS.run_level,
+      schema: profileUpdate.shape.run_level.unwrap(),
       description: "`default`, `single` or `binbash`. Changed in place.",
     },
     {
       name: "virtMode",
       kind: "input",
       computed: true,
-      clearTo: "paravirt",
-      schema: z.enum(["paravirt", "fullvirt"]),
+      clearTo: PROFILE_DEFAULTS.virt_mode,
+      schema: profileUpdate.shape.virt_mode.unwrap(),
       description: "`paravirt` or `fullvirt`. Changed in place.",
     },
     { name: "comments", kind: "input", computed: true, clearTo: null, schema: z.string(), description: "Free text. Changed in place." },
@@ -162,6 +179,7 @@ export const configSpec = table<ConfigApi>()({
       kind: "input",
       computed: true,
       notImported: true,
+      // 1 to 3, or none (the default public interface only).
       schema: interfacesInput.or(z.array(z.never()).length(0)),
       description:
         "The profile's interfaces as a list (0..3; an empty list means the default public interface only). When set, this profile's interfaces are managed here and Interface resources on it are refused; left out, they are not managed here. Changed in place.",
@@ -199,10 +217,10 @@ export const configSpec = table<ConfigApi>()({
     defaults: { create: "15m", update: "15m", delete: "15m" },
     covers: { create: "a boot or reboot at create", update: "a boot, reboot or shutdown at update", delete: "the shutdown before a booted profile is deleted" },
   },
-  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/configs`,
-  itemPath: (id, props) => `${instancePath(props.computeId)}/configs/${encodeURIComponent(id)}`,
-  async findExisting(client, body, inputs, since): Promise<ConfigApi | undefined> {
-    const all = await client.list<ConfigApi>(configSpec.collectionPath(inputs));
+  collectionPath: (inputs) => pathOf(configsApi.list, { computeId: String(inputs.computeId) }),
+  itemPath: (id, props) => pathOf(configsApi.get, { computeId: String(props.computeId), configId: id }),
+  async findExisting(client, body, inputs, since) {
+    const all = await client.all(configsApi.list, { params: { computeId: String(inputs.computeId) } });
     return all.find((c) => c.label === body.label && madeSince(c.created, since));
   },
 });
@@ -219,28 +237,28 @@ const body = (inputs: Props, only?: string[]) => {
   return b;
 };
 
-const instanceStatus = async (c: ApiClient, props: Props) => (await c.get<InstanceStatus>(instancePath(props.computeId))).status;
+const instanceStatus = async (c: ApiClient, props: Props) => (await readInstance(c, String(props.computeId))).status;
 
 /**
  * The outputs beyond the table's: devices as given, `booted` from the instance, and the interfaces as a
  * list in the form the input takes (the program's own list when it matches), whether or not the program
  * manages them: an import, a create and a refresh all give the same form.
  */
-async function extraOutputs(c: ApiClient, api: ConfigApi, props: Props): Promise<Props> {
+async function extraOutputs(c: ApiClient, api: Profile, props: Props): Promise<Props> {
   const outs: Props = { devices: convertKeys(api.devices, camel) };
   if (props.booted !== undefined) {
     const status = await instanceStatus(c, props);
     if (status === "running" || status === "offline") outs.booted = status === "running";
   }
-  const actual = interfacesFromApi(api.interfaces ?? []);
+  const actual = interfacesFromApi(api.interfaces);
   outs.interfaces = Array.isArray(props.interfaces) && interfacesMatch(props.interfaces.filter(isObject), actual) ? props.interfaces : actual;
-  outs.interfaceRecords = interfaceRecords(api.interfaces ?? []);
+  outs.interfaceRecords = interfaceRecords(api.interfaces);
   return outs;
 }
 
 /** After a boot, reboot or shutdown: the profile read again, since its interfaces' `active` changed with it. */
-const afterPower = async (c: ApiClient, id: string, props: Props, api: ConfigApi): Promise<ConfigApi> =>
-  api.interfaces?.length ? c.get<ConfigApi>(configSpec.itemPath(id, props)) : api;
+const afterPower = async (c: ApiClient, id: string, props: Props, api: Profile): Promise<Profile> =>
+  api.interfaces.length ? c.call(configsApi.get, { params: { computeId: String(props.computeId), configId: id } }) : api;
 
 /**
  * preview: a boot, reboot or shutdown (`booted` changed, or `rebootOnChange` with a change sent) may change
@@ -256,7 +274,7 @@ function plan({ op, olds, news, changed }: PlanContext<typeof configSpec.fields>
   }
   const sent = changed.some((f) => !fieldOf(configSpec, f)?.control);
   const powered = changed.includes("booted") ? news.booted !== undefined : sent && news.rebootOnChange === true;
-  if (powered) outs.interfaceRecords = (records as unknown[]).map((r) => (isObject(r) ? { ...r, active: UNKNOWN } : r));
+  if (powered) outs.interfaceRecords = records.map((r) => (isObject(r) ? { ...r, active: UNKNOWN } : r));
 }
 
 /**
@@ -290,7 +308,11 @@ export const config = defineResource({
     listKey: "configs",
     description: "The configuration profiles of an instance.",
     parents: { computeId: "instance" },
-    extra: (api) => ({ interfaceRecords: interfaceRecords((api as ConfigApi).interfaces ?? []) }),
+    // (An item read as the contract's interfaces; `extra({})` asks for its keys only.)
+    extra: (api) => {
+      const list = z.array(iface).safeParse(api.interfaces);
+      return { interfaceRecords: interfaceRecords(list.success ? list.data : []) };
+    },
   },
   sdk: { file: "config" },
   hooks: {
@@ -326,7 +348,7 @@ export const config = defineResource({
     // booted by hand, or by another resource: the instance is shut down for the delete, and stays so (it
     // cannot boot a profile that is gone).
     async deleteSteps({ client: c, id, props, timeoutMs }, remove) {
-      if (props.booted === true && (await c.get<InstanceStatus>(instancePath(props.computeId), true))?.status === "running") {
+      if (props.booted === true && (await findInstance(c, String(props.computeId)))?.status === "running") {
         await power(c, String(props.computeId), "shutdown", { configId: id, timeoutMs });
       }
       try {

@@ -1,37 +1,33 @@
 import { z } from "zod";
 import { defineResource } from "../definition";
-import { act } from "../lifecycle/lost-answers";
 import { generatedPassword } from "../model/passwords";
-import { checkLength, labelBounds } from "../../api/text";
-import { rootPasswordError } from "../../api/passwords";
-import { sshKeyError } from "../../api/ssh-keys";
+import { labelBounds, LENGTH_LIMITS } from "../../api/text";
+import { pathOf } from "../../api/contract/endpoint";
+import { DEFAULT_FILESYSTEM, diskLabel, diskSize, disksApi, filesystem, type Disk } from "../../api/contract/disks";
+import { authorizedKeys, rootPass, scriptData } from "../../api/contract/instances";
 import { snapshotBeforeChangeOf } from "./instance/declared";
-import { scriptDataInput } from "./instance/table";
 import { say, type StatusWait } from "../lifecycle/steps";
-import { instancePath, powerCycle, refusedWhileRunning } from "./instance-power";
+import { actOn, powerCycle, refusedWhileRunning } from "./instance-power";
 import { snapshotBeforeChange } from "./instance/presnapshot";
 import type { CheckFailure } from "../model/check";
-import { table } from "../model/table";
-import { idInput, madeSince, rule } from "../model/rules";
+import { tableFor } from "../model/api-table";
+import type { Props } from "../model/table";
+import { idInput, madeSince } from "../model/rules";
 import { resource, ref, emptyHost, bootDisk } from "./example-parents";
 
-export interface DiskApi {
-  id: number;
-  label: string;
-  size: number;
-  filesystem: string;
-  status: "ready" | "not ready" | "deleting";
-  created: string;
-  updated: string;
-}
+/** A disk as the API answers it (api/contract/disks.ts). */
+export type DiskApi = Disk;
 
-const ready = (what: string, want: (d: DiskApi) => boolean = () => true): StatusWait<DiskApi> & { readyStatus: string } => ({
+/** A disk's path parameters, from its id and its inputs or state. */
+const diskOf = (id: string, props: Props) => ({ computeId: String(props.computeId), diskId: id });
+
+const ready = (what: string, want: (d: Disk) => boolean = () => true): StatusWait<Disk> & { readyStatus: string } => ({
   what,
   readyStatus: "ready",
   done: (d) => d.status === "ready" && want(d),
 });
 
-export const diskSpec = table<DiskApi>()({
+export const diskSpec = tableFor({ create: disksApi.create, get: disksApi.get, update: disksApi.update, list: disksApi.list })({
   type: "Disk",
   noun: "disk",
   holdsData: true,
@@ -55,7 +51,8 @@ export const diskSpec = table<DiskApi>()({
       name: "size",
       kind: "input",
       required: true,
-      schema: z.number().int().min(1, "must be at least 1 MB"),
+      // A whole number (an integer in the schema and the SDKs), then the contract's rule for a size.
+      schema: z.number().int().pipe(diskSize),
       description:
         "Size in MB, within the instance type's disk allowance. Changed in place by a disk resize: a running instance is shut down, the disk resized, and the instance booted again.",
     },
@@ -63,7 +60,7 @@ export const diskSpec = table<DiskApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule((v) => checkLength(v, "diskLabel")),
+      schema: diskLabel,
       description: "1..48 characters; auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
     {
@@ -71,7 +68,7 @@ export const diskSpec = table<DiskApi>()({
       kind: "input",
       computed: true,
       forceNew: true,
-      schema: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]),
+      schema: filesystem,
       description: "`raw`, `swap`, `ext3`, `ext4` (default) or `initrd`. Changing it replaces the disk.",
     },
     { name: "image", kind: "input", forceNew: true, schema: z.string().min(1), description: "Image to deploy on the disk. Changing it replaces the disk." },
@@ -82,7 +79,7 @@ export const diskSpec = table<DiskApi>()({
       writeOnly: true,
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
-      schema: rule(rootPasswordError),
+      schema: rootPass,
       description:
         "Root password for an image deploy (generated and kept as a secret when left out). Changed in place by the per-disk password reset, inside a shutdown and boot of a running instance: the disk is never erased for it.",
     },
@@ -91,7 +88,7 @@ export const diskSpec = table<DiskApi>()({
       kind: "input",
       forceNew: true,
       writeOnly: true,
-      schema: z.array(rule((v) => sshKeyError(v))),
+      schema: authorizedKeys,
       description: "Public SSH keys for root. Create-only.",
     },
     {
@@ -117,8 +114,8 @@ export const diskSpec = table<DiskApi>()({
       writeOnly: true,
       secret: true,
       raw: true,
-      schema: scriptDataInput,
-      description: "Inputs of the deployment script (JSON, at most 65535 characters). Secret. Create-only.",
+      schema: scriptData,
+      description: `Inputs of the deployment script (JSON, at most ${LENGTH_LIMITS.scriptData[1]} characters). Secret. Create-only.`,
     },
     { name: "status", kind: "output", description: "`ready`, `not ready` or `deleting`." },
     { name: "created", kind: "output", description: "When the disk was created." },
@@ -130,13 +127,13 @@ export const diskSpec = table<DiskApi>()({
   },
   waitCreated: ready("to be ready"),
   waitGone: true,
-  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/disks`,
-  itemPath: (id, props) => `${instancePath(props.computeId)}/disks/${encodeURIComponent(id)}`,
+  collectionPath: (inputs) => pathOf(disksApi.list, { computeId: String(inputs.computeId) }),
+  itemPath: (id, props) => pathOf(disksApi.get, diskOf(id, props)),
   // A lost create answer: the disk with our label (every create carries one), size and filesystem, made no
   // earlier than this create began (less a minute for clock skew). A sibling is never taken for it.
-  async findExisting(client, body, inputs, since): Promise<DiskApi | undefined> {
-    const all = await client.list<DiskApi>(diskSpec.collectionPath(inputs));
-    const fs = typeof body.filesystem === "string" ? body.filesystem : body.image === undefined ? "ext4" : undefined;
+  async findExisting(client, body, inputs, since) {
+    const all = await client.all(disksApi.list, { params: { computeId: String(inputs.computeId) } });
+    const fs = body.filesystem ?? (body.image == null ? DEFAULT_FILESYSTEM : undefined);
     const found = all.filter((d) => d.label === body.label && d.size === body.size && (fs === undefined || d.filesystem === fs) && madeSince(d.created, since));
     if (found.length > 1)
       throw new Error(
@@ -172,34 +169,35 @@ export const disk = defineResource({
     },
     async update(ctx, olds, news, changed) {
       const { client: c, id, timeoutMs } = ctx;
-      const item = diskSpec.itemPath(id, olds);
+      const disk = diskOf(id, olds);
       // What a failure keeps is what the disk has: the old password unless the reset went through.
       ctx.keep.rootPass = olds.rootPass;
-      if (changed.includes("label")) ctx.latest = (await c.request<DiskApi>("PUT", item, { body: { label: news.label } })).body;
+      if (changed.includes("label")) ctx.latest = await c.call(disksApi.update, { params: disk, body: { label: news.label } });
       const resize = changed.includes("size");
-      const password = changed.includes("rootPass") && news.rootPass !== undefined;
+      const password = changed.includes("rootPass") ? news.rootPass : undefined;
       if (resize && snapshotBeforeChangeOf(ctx.program, String(olds.computeId))) {
         await snapshotBeforeChange(c, String(olds.computeId), `the resize of disk ${id}`, timeoutMs);
       }
-      if (resize || password) {
+      if (resize || password !== undefined) {
         // The API resizes a disk and resets its password only while its instance is shut down.
         await powerCycle(c, String(olds.computeId), { timeoutMs, why: `the disk ${resize ? "resize" : "password reset"}` }, async () => {
           if (resize) {
-            await act(c, `${item}/resize`, { size: news.size }, async () => {
-              const d = await c.get<DiskApi>(item);
+            // (`size` is a required input: always given.)
+            await actOn(c, disksApi.resize, disk, { size: Number(news.size) }, async () => {
+              const d = await c.call(disksApi.get, { params: disk });
               return d.status === "not ready" || d.size === news.size;
             });
             ctx.latest = await ctx.wait(ready(`to be resized to ${String(news.size)} MB`, (d) => d.size === news.size));
           }
           // The per-disk password reset (its field is `password`, as the real API's recorded answers show): setting
           // the same password twice is harmless.
-          if (password) {
-            await act(c, `${item}/password`, { password: news.rootPass });
-            ctx.keep.rootPass = news.rootPass ?? olds.rootPass;
+          if (password !== undefined) {
+            await actOn(c, disksApi.password, disk, { password });
+            ctx.keep.rootPass = password;
           }
         });
       }
-      return ctx.latest ?? (await c.get<DiskApi>(item));
+      return ctx.latest ?? (await c.call(disksApi.get, { params: disk }));
     },
     // The API keeps a disk of the profile a running instance booted with: shut down for the delete, then booted.
     async deleteSteps({ client: c, id, props, timeoutMs, program }, remove) {

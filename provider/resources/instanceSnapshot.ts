@@ -6,41 +6,28 @@ import { plannedBackupsOf, claimSnapshotSlot } from "./instance/declared";
 import type { ProgramContext } from "../program";
 import { defineResource } from "../definition";
 import { isExisting } from "../model/naming";
-import { checkLength, labelBounds } from "../../api/text";
+import { labelBounds } from "../../api/text";
+import { pathOf } from "../../api/contract/endpoint";
+import { BACKUP_STATUSES, backupsApi, snapshotLabel, type Backup, type BackupStatus } from "../../api/contract/backups";
 import { say } from "../lifecycle/steps";
-import { instancePath } from "./instance-power";
-import { containsUnknown, type Props, table } from "../model/table";
-import { idInput, madeSince, rule } from "../model/rules";
+import { findInstance } from "./instance-power";
+import { tableFor } from "../model/api-table";
+import { containsUnknown, type Props } from "../model/table";
+import { idInput, madeSince } from "../model/rules";
 import { resource, ref, REGION, TYPE, IMAGE } from "./example-parents";
 
-export interface BackupApi {
-  id: number;
-  label: string | null;
-  type: "auto" | "snapshot";
-  status: string;
-  available: boolean;
-  configs: string[];
-  disks: Array<{ label: string; size: number; filesystem: string }>;
-  created: string;
-  finished: string | null;
-  updated: string;
+/** A backup as the API answers it (api/contract/backups.ts). */
+export type BackupApi = Backup;
+
+/** Every backup of an instance: the automatic ones, then the snapshot being taken and the current one (the list is not paged, but these and the snapshot slot). */
+export async function backupsOf(c: ApiClient, computeId: string | number): Promise<Backup[]> {
+  const l = await c.call(backupsApi.list, { params: { computeId } });
+  return [...l.automatic, ...[l.snapshot.in_progress, l.snapshot.current].filter((b): b is Backup => b !== null)];
 }
 
-/** The backups list of an instance: not a paged list, but the automatic ones and the snapshot slot. */
-interface BackupsList {
-  automatic: BackupApi[];
-  snapshot: { current: BackupApi | null; in_progress: BackupApi | null };
-}
+const FAILED: readonly BackupStatus[] = ["failed", "userAborted"];
 
-/** Every backup of an instance: the automatic ones, then the snapshot being taken and the current one. */
-export async function backupsOf(c: ApiClient, path: string): Promise<BackupApi[]> {
-  const l = await c.get<BackupsList>(path);
-  return [...(l?.automatic ?? []), ...[l?.snapshot.in_progress, l?.snapshot.current].filter((b): b is BackupApi => Boolean(b))];
-}
-
-const FAILED = ["failed", "userAborted"];
-
-export const instanceSnapshotSpec = table<BackupApi>()({
+export const instanceSnapshotSpec = tableFor({ create: backupsApi.create, get: backupsApi.get })({
   type: "InstanceSnapshot",
   noun: "instance snapshot",
   description:
@@ -63,13 +50,13 @@ export const instanceSnapshotSpec = table<BackupApi>()({
       kind: "input",
       computed: true,
       forceNew: true,
-      schema: rule((v) => checkLength(v, "snapshotLabel")),
+      schema: snapshotLabel,
       description: "1..255 characters; auto-named `<resource name>-<suffix>` when left out. Changing it takes a new snapshot (which replaces the old one).",
     },
     {
       name: "status",
       kind: "output",
-      schema: z.enum(["paused", "pending", "running", "needsPostProcessing", "successful", "failed", "userAborted"]),
+      schema: z.enum(BACKUP_STATUSES),
       description: "`successful` once taken (`pending`, `running`, `needsPostProcessing` before; `failed`, `userAborted`).",
     },
     { name: "type", kind: "output", description: "`snapshot`." },
@@ -97,11 +84,11 @@ export const instanceSnapshotSpec = table<BackupApi>()({
     maxMs: 5_000,
     progressEveryMs: 15_000,
   },
-  collectionPath: (inputs) => `${instancePath(inputs.computeId)}/backups`,
-  itemPath: (id, props) => `${instancePath(props.computeId)}/backups/${encodeURIComponent(id)}`,
+  collectionPath: (inputs) => pathOf(backupsApi.list, { computeId: String(inputs.computeId) }),
+  itemPath: (id, props) => pathOf(backupsApi.get, { computeId: String(props.computeId), backupId: id }),
   // A lost create answer: the snapshot in the slot (taken or under way) with our label, made since the create began.
-  async findExisting(client, body, inputs, since): Promise<BackupApi | undefined> {
-    const all = await backupsOf(client, instanceSnapshotSpec.collectionPath(inputs));
+  async findExisting(client, body, inputs, since) {
+    const all = await backupsOf(client, String(inputs.computeId));
     return all.find((b) => b.type === "snapshot" && b.label === body.label && madeSince(b.created, since));
   },
 });
@@ -111,8 +98,7 @@ async function backupServiceFailure(program: ProgramContext, computeId: string, 
   let enabled = plannedBackupsOf(program, computeId);
   if (enabled === undefined) {
     try {
-      const inst = await client().get<{ backups: { enabled: boolean } }>(instancePath(computeId), true);
-      enabled = inst?.backups.enabled;
+      enabled = (await findInstance(client(), computeId))?.backups.enabled;
     } catch {
       return undefined; // no settings or no answer: the API says it at create
     }
@@ -142,7 +128,7 @@ export const instanceSnapshot = defineResource({
     listKey: "backups",
     description: "The backups of an instance: the automatic ones, and the snapshot under way and the current one.",
     parents: { computeId: "instance" },
-    list: async (c, path) => (await backupsOf(c, path)).map((b) => ({ ...b })),
+    list: async (c, _path, args) => (await backupsOf(c, String(args.computeId))).map((b) => ({ ...b })),
   },
   sdk: { file: "instanceSnapshot" },
   hooks: {
@@ -178,7 +164,7 @@ export const instanceSnapshotProvider = instanceSnapshot.provider;
 /** What becomes of a snapshot whose resource is deleted, as the API shows it now. */
 async function keptSnapshot(c: ApiClient, id: string, props: Props): Promise<string> {
   const kept = "the API deletes no single snapshot: it stays in the API, in the instance's slot, until the next snapshot or the backup service's cancel";
-  const all = await backupsOf(c, instanceSnapshotSpec.collectionPath(props)).catch(() => undefined);
+  const all = await backupsOf(c, String(props.computeId)).catch(() => undefined);
   if (all === undefined || all.some((b) => String(b.id) === id)) return kept;
   const newer = all.find((b) => b.type === "snapshot");
   return newer

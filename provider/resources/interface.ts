@@ -5,18 +5,20 @@ import { say } from "../lifecycle/steps";
 import { powerCycle } from "./instance-power";
 import { claimOneByOne, INTERFACE_KEYS, interfaceLabelInput, ipamAddressInput } from "./instance/interfaces";
 import type { CheckFailure } from "../model/check";
-import { UNKNOWN, table, isObject } from "../model/table";
+import { tableFor } from "../model/api-table";
+import { UNKNOWN, isObject, type Props } from "../model/table";
 import { idInput } from "../model/rules";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
-import { INTERFACE_PURPOSES } from "../../api/interfaces";
+import { pathOf } from "../../api/contract/endpoint";
+import { interfacePurpose, interfacesApi, ipRanges, type Interface } from "../../api/contract/interfaces";
 
-export interface InterfaceApi {
-  id: number;
-  purpose: "public" | "vlan" | "vpc";
-  [k: string]: unknown;
-}
+/** An interface as the API answers it (api/contract/interfaces.ts). */
+export type InterfaceApi = Interface;
 
-export const interfaceSpec = table<InterfaceApi>()({
+/** The interface's profile, from its inputs or state: the path parameters of its rows. */
+const profileOf = (props: Props) => ({ computeId: String(props.computeId), configId: String(props.configId) });
+
+export const interfaceSpec = tableFor({ create: interfacesApi.create, get: interfacesApi.get, update: interfacesApi.update })({
   type: "Interface",
   noun: "interface",
   description:
@@ -40,7 +42,7 @@ export const interfaceSpec = table<InterfaceApi>()({
       kind: "input",
       required: true,
       forceNew: true,
-      schema: z.enum(INTERFACE_PURPOSES),
+      schema: interfacePurpose,
       description: "`public`, `vlan` or `vpc`. Cannot change: a change replaces the interface.",
     },
     {
@@ -89,7 +91,7 @@ export const interfaceSpec = table<InterfaceApi>()({
       kind: "input",
       computed: true,
       clearTo: [],
-      schema: z.array(z.string()),
+      schema: ipRanges,
       description: "For `vpc`: IPv4 ranges of the subnet routed to this interface. Changed in place.",
     },
     { name: "vpcId", kind: "output", outputType: "integer", description: "The VPC of the subnet, for `vpc`." },
@@ -101,21 +103,21 @@ export const interfaceSpec = table<InterfaceApi>()({
       description: "Whether the interface is in use now (the instance runs with this profile and booted after it was added).",
     },
   ],
-  collectionPath: (inputs) => `/compute/instances/${String(inputs.computeId)}/configs/${String(inputs.configId)}/interfaces`,
-  itemPath: (id, props) => `/compute/instances/${String(props.computeId)}/configs/${String(props.configId)}/interfaces/${encodeURIComponent(id)}`,
+  collectionPath: (inputs) => pathOf(interfacesApi.list, profileOf(inputs)),
+  itemPath: (id, props) => pathOf(interfacesApi.get, { ...profileOf(props), interfaceId: id }),
   // An interface has no label: after a lost answer, it is the profile's interface with the same purpose,
   // VLAN label, address and subnet. Reading the profile's interfaces before every create would tell a
   // pre-existing twin apart, at one more request per create: not done (docs/reliability.md).
-  async findExisting(client, body, inputs): Promise<InterfaceApi | undefined> {
-    const list = (await client.get<InterfaceApi[]>(interfaceSpec.collectionPath(inputs), true)) ?? [];
-    const vpcAddress = isObject(body.ipv4) ? body.ipv4.vpc : undefined;
+  async findExisting(client, body, inputs) {
+    const list = (await client.find(interfacesApi.list, { params: profileOf(inputs) })) ?? [];
+    const vpcAddress = body.ipv4?.vpc;
     const made = list.filter(
       (i) =>
         i.purpose === body.purpose &&
         (body.label === undefined || i.label === body.label) &&
         (body.ipam_address === undefined || i.ipam_address === body.ipam_address) &&
         (body.subnet_id === undefined || i.subnet_id === body.subnet_id) &&
-        (vpcAddress === undefined || (isObject(i.ipv4) && i.ipv4.vpc === vpcAddress)),
+        (vpcAddress === undefined || i.ipv4?.vpc === vpcAddress),
     );
     if (made.length > 1) {
       throw new Error(
@@ -180,7 +182,7 @@ export const iface = defineResource({
         return await remove();
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 400) throw err;
-        const i = await c.get<InterfaceApi & { active?: boolean }>(interfaceSpec.itemPath(id, props), true);
+        const i = await c.find(interfacesApi.get, { params: { ...profileOf(props), interfaceId: id } });
         if (!i?.active) throw err;
         const computeId = String(props.computeId);
         say(`interface ${id} is active: instance ${computeId} is shut down to delete it (the API deletes no active interface), then booted again`);

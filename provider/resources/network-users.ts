@@ -1,6 +1,5 @@
 import type { ApiClient } from "../transport/client";
-import type { InstanceStatus } from "./instance-power";
-import { instancePath } from "./instance-power";
+import { findInstance } from "./instance-power";
 
 /**
  * Whether the instances using a subnet (or a VPC's subnets) are all going away (deleting, or gone): a delete
@@ -8,7 +7,7 @@ import { instancePath } from "./instance-power";
  */
 export async function usersLeaving(c: ApiClient, computes: ReadonlyArray<{ id: number }>): Promise<boolean> {
   for (const i of computes) {
-    const inst = await c.get<InstanceStatus>(instancePath(i.id), true);
+    const inst = await findInstance(c, i.id);
     if (inst && inst.status !== "deleting") return false;
   }
   return true;

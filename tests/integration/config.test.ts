@@ -56,6 +56,9 @@ describe("Config", () => {
     const r = await cfgP.check({}, { computeId: 1, devices: { sdz: { diskId: 1 } } });
     expect(r.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^devices\.sdz: unknown device slot/)]);
     expect((await cfgP.check({}, { computeId: 1 })).failures.map((f) => f.reason)).toEqual(["devices is required"]);
+    // The label's rule is the contract's (api/contract/configs.ts `profileLabel`): its length, and no control character.
+    const bell = await cfgP.check({}, { computeId: 1, label: "main\u0007", devices: { sda: { diskId: 1 } } });
+    expect(bell.failures).toEqual([{ property: "label", reason: "label: must not hold control characters" }]);
   });
 
   test("interfaces as a list, changed in place; rebootOnChange reboots a running instance with the profile", async () => {

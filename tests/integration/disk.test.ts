@@ -85,6 +85,11 @@ describe("Disk", () => {
       { property: "rootPass", reason: "rootPass: only a disk deployed from an image has a root password" },
     ]);
     expect((await diskP.check({}, { computeId: "x1", size: 10, label: "a" })).failures[0]).toMatchObject({ property: "computeId" });
+    // The label's rule and the size's are the contract's (api/contract/disks.ts `diskLabel`, `diskSize`).
+    expect((await diskP.check({}, { computeId: "1", size: 10, label: "data\u0007" })).failures).toEqual([
+      { property: "label", reason: "label: must not hold control characters" },
+    ]);
+    expect(r.failures).toEqual([{ property: "size", reason: "size: must be a whole number of MB, 1 or more" }]);
   });
 
   test("a disk the running instance uses is deleted inside a shutdown and boot; a gone disk reads as gone", async () => {

@@ -55,6 +55,9 @@ describe("InstanceSnapshot", () => {
     ]);
     // The same resource checked again (an update, a replacement) keeps its slot.
     await checked(snap, { computeId: j.id, label: "x" }, "first");
+    // The label's rule is the contract's (api/contract/backups.ts `snapshotLabel`): its length, and no control character.
+    const bell = await snap.check({}, { __resourceName: "first", computeId: j.id, label: "before\u0007" });
+    expect(bell.failures).toEqual([{ property: "label", reason: "label: must not hold control characters" }]);
   });
 
   test("the backup service being enabled by the Instance in the same run is not refused at preview", async () => {

@@ -24,10 +24,15 @@ test("check names the field for each bad input", async () => {
   );
   const props = r.failures.map((f) => f.property).sort();
   expect(props).toEqual(["interfaces", "interfaces", "label", "rootPass", "scriptId", "tags"]);
-  expect(r.failures.find((f) => f.property === "tags")!.reason).toBe("tags[0]: must be 3 to 50 characters (got 1)");
+  // The contract's tag rule (api/contract/instances.ts `tags`), said of the list as the API says it.
+  expect(r.failures.find((f) => f.property === "tags")!.reason).toBe("tags: a tag must be 3 to 50 characters (got 1)");
   expect(r.failures.find((f) => f.property === "rootPass")!.reason).toMatch(/Password does not meet strength requirement/);
   expect(r.failures.find((f) => f.property === "label")!.reason).toMatch(/^label: must be 3 to 64/);
   expect((await p.check({}, { region: "r", type: "t", interfaces: [{ purpose: "public" }, { purpose: "public" }] })).failures[0].reason).toMatch(/one public/);
+  // A tag's characters, as the API rules them (api/contract/instances.ts `tags`): no control character.
+  expect((await p.check({}, { region: "r", type: "t", label: "web-1", tags: ["web\u0007"] })).failures).toEqual([
+    { property: "tags", reason: "tags: a tag must not hold control characters" },
+  ]);
 });
 
 test("create waits until running; a second diff with the same inputs is no change", async () => {

@@ -99,8 +99,8 @@ const refreshInputFailures: Record<string, string[]> = {};
  * after a refresh are not valid inputs. Listed here so that the fix shows (this list then empties).
  */
 const BACKUP_SCHEDULE_NULLS = [
-  'backupSchedule.day: Invalid option: expected one of "Scheduling"|"Sunday"|"Monday"|"Tuesday"|"Wednesday"|"Thursday"|"Friday"|"Saturday"',
-  'backupSchedule.window: Invalid option: expected one of "Scheduling"|"W0"|"W2"|"W4"|"W6"|"W8"|"W10"|"W12"|"W14"|"W16"|"W18"|"W20"|"W22"',
+  "backupSchedule.day: Must be one of Scheduling, Sunday, Monday, Tuesday, Wednesday, Thursday, Friday, Saturday",
+  "backupSchedule.window: Must be one of Scheduling, W0, W2, W4, W6, W8, W10, W12, W14, W16, W18, W20, W22",
 ];
 const KNOWN_REFRESH_INPUT_FAILURES: Record<string, string[]> = {
   "Instance 82372484": BACKUP_SCHEDULE_NULLS,

@@ -6,13 +6,15 @@ import { fromApi, toApiBody } from "../../model/mapping";
 import { isExisting } from "../../model/naming";
 import { generatedPassword } from "../../model/passwords";
 import { say, untilAccepted } from "../../lifecycle/steps";
-import { instancePath, power } from "../instance-power";
+import { API } from "../../../api/contract";
+import type { Instance } from "../../../api/contract/instances";
+import { power } from "../instance-power";
 import { camel, containsUnknown, convertKeys, snake, UNKNOWN, type OutputsOf, type Props } from "../../model/table";
 import { cloneBody, clonePath, cloneRuleFailures, NOT_WITH_CLONE } from "./clone";
-import { bootConfig, claimAsList, interfacesFromApi, interfacesMatch, vpcAddress, type ApiInterface } from "./interfaces";
+import { bootConfig, claimAsList, interfacesFromApi, interfacesMatch, vpcAddress } from "./interfaces";
 import { backupElsewhere, restoreOf, restoreRefusal } from "./restore";
 import { checkSwapChange, checkTypeFits, swapAtDeploy, swapSizeOf } from "./swap";
-import { instanceSpec, type InstanceApi, type InstanceFields } from "./table";
+import { instanceSpec, type InstanceFields } from "./table";
 import { updateInstance } from "./update";
 import { SETTLED, settled } from "./table";
 import { loadPrices } from "../prices";
@@ -29,7 +31,7 @@ const PUT_ONLY = ["alerts", "watchdogEnabled"] as const;
 const wantBooted = (props: Props) => props.booted !== false && (props.image !== undefined || props.backupId !== undefined || props.scriptId !== undefined);
 
 /** Outputs: the table's, plus the fields the API nests elsewhere. */
-function outputsOf(api: InstanceApi, inputs: Props): Props {
+function outputsOf(api: Instance, inputs: Props): Props {
   const outs = fromApi(instanceSpec, api, inputs);
   outs.backupsEnabled = api.backups.enabled;
   outs.backupSchedule = convertKeys(api.backups.schedule, camel);
@@ -160,10 +162,10 @@ export const instance = defineResource({
       // A clone has the source's tags unless the program gives its own.
       const put = toApiBody(instanceSpec, ins, clone ? [...PUT_ONLY, "tags"] : PUT_ONLY);
       if (ins.backupSchedule !== undefined) put.backups = { schedule: convertKeys(ins.backupSchedule, snake) };
-      if (Object.keys(put).length) ctx.latest = (await c.request<InstanceApi>("PUT", instancePath(id), { body: put })).body;
+      if (Object.keys(put).length) ctx.latest = await c.call(API.instances.update, { params: { computeId: id }, body: put });
       if (clone) {
         const made = await ctx.wait(settled("to be cloned"));
-        return ins.booted === true && made.status === "offline" ? power<InstanceApi>(c, id, "boot", { timeoutMs: ctx.timeoutMs }) : made;
+        return ins.booted === true && made.status === "offline" ? power(c, id, "boot", { timeoutMs: ctx.timeoutMs }) : made;
       }
       const booted = wantBooted(ins);
       return ctx.wait(settled(booted ? "to be running" : "to be offline", (i) => (booted ? i.status === "running" : i.status === "offline")));
@@ -185,7 +187,7 @@ export const instance = defineResource({
         claimAsList(program, id, extra.bootConfigId, `Instance ${id} (its interfaces)`);
       }
       if (op === "read" && props.interfaces !== undefined && props.bootConfigId !== undefined) {
-        const list = await c.get<ApiInterface[]>(`${instancePath(id)}/configs/${String(props.bootConfigId)}/interfaces`, true);
+        const list = await c.find(API.interfaces.list, { params: { computeId: id, configId: String(props.bootConfigId) } });
         if (list) {
           extra.vpcIpv4 = vpcAddress(list);
           const actual = interfacesFromApi(list);

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
-import { instancePath } from "../instance-power";
+import { API } from "../../../api/contract";
+import { refuse } from "../../../api/contract/common";
+import { interfaceListRefusal, interfacePurpose, ipamAddress, ipRanges, vlanLabel, type Interface } from "../../../api/contract/interfaces";
+import type { Profile } from "../../../api/contract/configs";
 import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
-import { rule } from "../../model/rules";
 import type { ProgramContext } from "../../program";
-import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../../../api/interfaces";
-import { ipamAddressError } from "../../../api/network";
-import { LENGTH_LIMITS } from "../../../api/text";
 
 /**
  * Network interfaces as a list (an Instance's `interfaces`, on its boot profile, and a Config's): the input,
- * and how it is compared with what the API reports.
+ * and how it is compared with what the API reports. The fields' rules and the list's are the contract's
+ * (api/contract/interfaces.ts), under the provider's names.
  */
 
 /** The interface keys the snake_case rule does not name as the API does (a field's `apiKeys`). */
@@ -20,19 +20,19 @@ export const INTERFACE_KEYS = { nat11: "nat_1_1" } as const;
 export const interfacesToApi = (v: unknown): unknown => convertKeys(v, apiKey({ apiKeys: INTERFACE_KEYS }));
 
 /** A VLAN interface's label (compute-api.md "Interface": 1..64), for the list's items and the Interface resource. */
-export const interfaceLabelInput = z.string().min(LENGTH_LIMITS.interfaceLabel[0]).max(LENGTH_LIMITS.interfaceLabel[1]);
+export const interfaceLabelInput = vlanLabel;
 /** A VLAN interface's address, `ip/netmask` (api/network.ts). */
-export const ipamAddressInput = rule(ipamAddressError);
+export const ipamAddressInput = ipamAddress;
 
 export const interfaceInput = z
   .object({
-    purpose: z.enum(INTERFACE_PURPOSES),
+    purpose: interfacePurpose,
     label: interfaceLabelInput.optional(),
     ipamAddress: ipamAddressInput.optional(),
     primary: z.boolean().optional(),
     subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
     ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).strict().optional(),
-    ipRanges: z.array(z.string()).optional(),
+    ipRanges: ipRanges.optional(),
   })
   .strict()
   .superRefine((i, ctx) => {
@@ -42,29 +42,20 @@ export const interfaceInput = z
   // The name of its type in the generated sdk classes (Instance and Config share it).
   .meta({ typeName: "InterfaceArgs" });
 
-export const interfacesInput = z
-  .array(interfaceInput)
-  .min(1, INTERFACE_LIST_TEXTS.none)
-  .max(MAX_INTERFACES, INTERFACE_LIST_TEXTS.tooMany)
-  .refine((l) => l.filter((i) => i.primary).length <= 1, INTERFACE_LIST_TEXTS.twoPrimary)
-  .refine((l) => l.filter((i) => i.purpose === "public").length <= 1, INTERFACE_LIST_TEXTS.twoPublic);
-
-/** An interface as the API reports it (the fields read here; the others pass through). */
-export interface ApiInterface extends Props {
-  purpose?: string;
-  label?: string | null;
-  ipam_address?: string | null;
-  primary?: boolean;
-  subnet_id?: number | null;
-  ipv4?: { vpc?: string; nat_1_1?: string | null } | null;
-  ip_ranges?: unknown;
-}
+/**
+ * A list of 1 to 3 interfaces, the contract's list rules checked (api/contract/interfaces.ts
+ * `interfaceListRefusal`: how many, one primary, one public interface).
+ */
+export const interfacesInput = z.array(interfaceInput).superRefine((list, ctx) => {
+  const e = interfaceListRefusal(list, false);
+  if (e) refuse(ctx, e.reason, e.reason, e.index === undefined ? [] : [e.index, e.field]);
+});
 
 /** The first vpc interface's address. */
-export const vpcAddress = (list: ApiInterface[]): string | undefined => list.find((i) => i.purpose === "vpc")?.ipv4?.vpc;
+export const vpcAddress = (list: readonly Interface[]): string | undefined => list.find((i) => i.purpose === "vpc")?.ipv4?.vpc ?? undefined;
 
 /** Interfaces as the user declares them, from the API's records (for drift). */
-export function interfacesFromApi(list: ApiInterface[]): Props[] {
+export function interfacesFromApi(list: readonly Interface[]): Props[] {
   return list.map((i) => {
     const out: Props = { purpose: i.purpose };
     if (i.purpose === "vlan") {
@@ -76,7 +67,7 @@ export function interfacesFromApi(list: ApiInterface[]): Props[] {
       out.subnetId = i.subnet_id;
       const v4 = i.ipv4;
       if (v4) out.ipv4 = { vpc: v4.vpc, ...(v4.nat_1_1 ? { nat11: v4.nat_1_1 } : {}) };
-      if (Array.isArray(i.ip_ranges) && i.ip_ranges.length) out.ipRanges = i.ip_ranges;
+      if (i.ip_ranges?.length) out.ipRanges = i.ip_ranges;
     }
     return out;
   });
@@ -98,15 +89,9 @@ export function interfacesMatch(declared: Props[], actual: Props[]): boolean {
   );
 }
 
-/** A profile and its interfaces, as the API lists them. */
-export interface ProfileApi {
-  id: number;
-  interfaces: ApiInterface[];
-}
-
 /** The profile whose interfaces `interfaces` manages: the deploy's default profile (the first). */
-export async function bootConfig(c: ApiClient, id: string): Promise<ProfileApi | undefined> {
-  return (await c.list<ProfileApi>(`${instancePath(id)}/configs`))[0];
+export async function bootConfig(c: ApiClient, id: string): Promise<Profile | undefined> {
+  return (await c.all(API.configs.list, { params: { computeId: id } }))[0];
 }
 
 /*

@@ -1,9 +1,10 @@
 import type { ApiClient } from "../../transport/client";
-import { act } from "../../lifecycle/lost-answers";
+import { pathOf } from "../../../api/contract/endpoint";
+import { backupsApi, type Backup, type BackupStatus } from "../../../api/contract/backups";
 import { say, waitStatus } from "../../lifecycle/steps";
-import { instancePath } from "../instance-power";
+import { actOn } from "../instance-power";
 import { madeSince } from "../../model/rules";
-import { backupsOf, type BackupApi } from "../instanceSnapshot";
+import { backupsOf } from "../instanceSnapshot";
 
 /**
  * `snapshotBeforeChange`: a snapshot of the instance taken in the same `up`, right before a change that can
@@ -16,25 +17,24 @@ import { backupsOf, type BackupApi } from "../instanceSnapshot";
 export const preChangeLabel = (why: string, at = new Date()): string =>
   `pulumi-before-${why.replace(/[^A-Za-z0-9]+/g, "-")}-${at.toISOString().replace(/[-:]|\.\d+/g, "")}`.slice(0, 255);
 
-const FAILED = ["failed", "userAborted"];
+const FAILED: readonly BackupStatus[] = ["failed", "userAborted"];
 
 /**
  * Takes the snapshot and waits until it is successful: the change that follows goes ahead only then. A lost
  * answer is told by the label (taken since this began), never a second snapshot; a failed snapshot stops the
  * change.
  */
-export async function snapshotBeforeChange(c: ApiClient, computeId: string, why: string, timeoutMs: number): Promise<BackupApi> {
+export async function snapshotBeforeChange(c: ApiClient, computeId: string, why: string, timeoutMs: number): Promise<Backup> {
   const label = preChangeLabel(why);
   const since = Date.now();
-  const path = `${instancePath(computeId)}/backups`;
-  const find = async () => (await backupsOf(c, path)).find((b) => b.type === "snapshot" && b.label === label && madeSince(b.created, since));
+  const find = async () => (await backupsOf(c, computeId)).find((b) => b.type === "snapshot" && b.label === label && madeSince(b.created, since));
   say(`instance ${computeId}: a snapshot (${label}) before ${why}, as snapshotBeforeChange asks; it replaces the one in the instance's slot`);
-  await act(c, path, { label }, async () => (await find()) !== undefined);
+  await actOn(c, backupsApi.create, { computeId }, { label }, async () => (await find()) !== undefined);
   const made = await find();
   if (!made) throw new Error(`the snapshot ${label} of instance ${computeId} was taken but does not appear in its backups`);
-  return waitStatus<BackupApi>(
+  return waitStatus<Backup>(
     c,
-    `${path}/${made.id}`,
+    pathOf(backupsApi.get, { computeId, backupId: made.id }),
     `snapshot ${made.id} of instance ${computeId}`,
     {
       what: `to be taken before ${why}`,

@@ -1,27 +1,25 @@
 import type { ApiClient } from "../../transport/client";
-import { act } from "../../lifecycle/lost-answers";
+import { pathOf } from "../../../api/contract/endpoint";
+import { disksApi, type Disk } from "../../../api/contract/disks";
+import { DEFAULT_SWAP_SIZE } from "../../../api/contract/instances";
 import { waitStatus } from "../../lifecycle/steps";
-import { instancePath } from "../instance-power";
-import { typePath } from "../instance-types";
+import { actOn } from "../instance-power";
+import { findType } from "../instance-types";
 import type { Props } from "../../model/table";
 
 /** `swapSize`: the swap disk an image deploy makes, read back, checked at preview and resized in place. */
 
-interface DiskApi {
-  id: number;
-  size: number;
-  filesystem: string;
-  status: string;
-}
+/** The disks of an instance. */
+const disksOf = (c: ApiClient, id: string): Promise<Disk[]> => c.all(disksApi.list, { params: { computeId: id } });
 
 /** The swap disk an image deploy made, if any. */
-async function swapDisk(c: ApiClient, id: string): Promise<DiskApi | undefined> {
-  return (await c.list<DiskApi>(`${instancePath(id)}/disks`)).find((d) => d.filesystem === "swap");
+async function swapDisk(c: ApiClient, id: string): Promise<Disk | undefined> {
+  return (await disksOf(c, id)).find((d) => d.filesystem === "swap");
 }
 
 /** The swap disk's size an image deploy makes (compute-api.md: `swap_size` "Default 512"; 0 makes none). */
 export const swapAtDeploy = (props: Props): number | undefined =>
-  props.image === undefined || props.cloneFrom !== undefined ? undefined : typeof props.swapSize === "number" ? props.swapSize : 512;
+  props.image === undefined || props.cloneFrom !== undefined ? undefined : typeof props.swapSize === "number" ? props.swapSize : DEFAULT_SWAP_SIZE;
 
 /** `swapSize` as the instance has it, for an image deploy (0: no swap disk); other instances manage their disks as Disk resources. */
 export const swapSizeOf = async (c: ApiClient, id: string, props: Props): Promise<number | undefined> =>
@@ -32,7 +30,7 @@ export const swapSizeOf = async (c: ApiClient, id: string, props: Props): Promis
  * or growing it past the type's disk allowance.
  */
 export async function checkSwapChange(c: ApiClient, id: string, olds: Props, to: number): Promise<void> {
-  const disks = await c.list<DiskApi>(`${instancePath(id)}/disks`);
+  const disks = await disksOf(c, id);
   const swap = disks.find((d) => d.filesystem === "swap");
   const from = swap?.size ?? 0;
   if (from === to) return;
@@ -41,7 +39,7 @@ export async function checkSwapChange(c: ApiClient, id: string, olds: Props, to:
     throw new Error(
       `swapSize: 0 would remove instance ${id}'s swap disk, which is not done in place; give a size of 1 MB or more, or delete the swap disk from its profile yourself`,
     );
-  const type = await c.get<{ disk: number }>(typePath(olds.type), true);
+  const type = await findType(c, olds.type);
   const used = disks.reduce((n, d) => n + d.size, 0);
   if (type && used - from + to > type.disk) {
     throw new Error(
@@ -55,13 +53,13 @@ export async function resizeSwap(c: ApiClient, id: string, size: number, timeout
   const swap = await swapDisk(c, id);
   if (!swap) throw new Error(`swapSize: instance ${id} has no swap disk`);
   if (swap.size === size) return;
-  const disk = `${instancePath(id)}/disks/${swap.id}`;
-  await act(c, `${disk}/resize`, { size }, async () => {
-    const d = await c.get<DiskApi>(disk);
+  const disk = { computeId: id, diskId: swap.id };
+  await actOn(c, disksApi.resize, disk, { size }, async () => {
+    const d = await c.call(disksApi.get, { params: disk });
     return d.status === "not ready" || d.size === size;
   });
-  const resized = { what: `to be resized to ${size} MB`, done: (d: DiskApi) => d.status === "ready" && d.size === size };
-  await waitStatus<DiskApi>(c, disk, `swap disk ${swap.id} of instance ${id}`, resized, timeoutMs);
+  const resized = { what: `to be resized to ${size} MB`, done: (d: Disk) => d.status === "ready" && d.size === size };
+  await waitStatus<Disk>(c, pathOf(disksApi.get, disk), `swap disk ${swap.id} of instance ${id}`, resized, timeoutMs);
 }
 
 /**
@@ -69,7 +67,7 @@ export async function resizeSwap(c: ApiClient, id: string, size: number, timeout
  * rule 6: delete or shrink disks first); `swapTo` is the swap disk's size after the same update.
  */
 export async function checkTypeFits(c: ApiClient, id: string, type: string, swapTo?: number): Promise<void> {
-  const [disks, kind] = await Promise.all([c.list<DiskApi>(`${instancePath(id)}/disks`), c.get<{ disk: number }>(typePath(type), true)]);
+  const [disks, kind] = await Promise.all([disksOf(c, id), findType(c, type)]);
   if (!kind) throw new Error(`type: ${type} is not an instance type (getTypes lists them)`);
   const used = disks.reduce((n, d) => n + (d.filesystem === "swap" && swapTo !== undefined ? swapTo : d.size), 0);
   if (used > kind.disk) {

@@ -1,47 +1,55 @@
 import { z } from "zod";
-import { instanceLabelError } from "../../../api/labels";
-import { rootPasswordError } from "../../../api/passwords";
-import { sshKeyError } from "../../../api/ssh-keys";
-import { checkLength, labelBounds, LENGTH_LIMITS } from "../../../api/text";
+import { labelBounds } from "../../../api/text";
+import { pathOf } from "../../../api/contract/endpoint";
+import { instanceActionsApi, resizeBody } from "../../../api/contract/instance-actions";
+import {
+  alertThreshold,
+  authorizedKeys,
+  backupDay,
+  backupWindow,
+  instanceGroup,
+  instanceLabel,
+  instancesApi,
+  rootPass,
+  scriptData,
+  swapSize,
+  tags,
+  transferQuota,
+  userData,
+  type Instance,
+  type InstanceStatus,
+} from "../../../api/contract/instances";
 import { generatedPassword } from "../../model/passwords";
-import { instancePath } from "../instance-power";
-import { table, type StatusWait } from "../../model/table";
-import { madeSince, rule } from "../../model/rules";
+import { tableFor } from "../../model/api-table";
+import { type StatusWait } from "../../model/table";
+import { madeSince } from "../../model/rules";
 import { cloneFromInput } from "./clone";
 import { INTERFACE_KEYS, interfacesInput } from "./interfaces";
 import { restoreInput } from "./restore";
 import { priceFields } from "../price-catalog";
 
-/** A deployment script's inputs (`scriptData`): an object of at most the API's characters as JSON. */
-export const scriptDataInput = z
-  .record(z.string(), z.unknown())
-  .refine((v) => checkLength(JSON.stringify(v), "scriptData") === undefined, `must be at most ${LENGTH_LIMITS.scriptData[1]} characters as JSON`);
-
 /** The table of an instance: its fields, paths, label rule, waits and how a lost create is found. */
 
-export interface InstanceApi {
-  id: number;
-  label: string;
-  status: string;
-  type: string;
-  image: string | null;
-  created: string;
-  backups: { enabled: boolean; available: boolean; last_successful: string | null; schedule: { day: string | null; window: string | null } };
-  [k: string]: unknown;
-}
-
-const publicKey = rule((v) => sshKeyError(v));
+/** An instance as the API answers it (api/contract/instances.ts). */
+export type InstanceApi = Instance;
 
 /** The statuses an instance rests in (no action under way). */
-export const SETTLED = new Set(["running", "offline", "stopped"]);
+export const SETTLED: ReadonlySet<InstanceStatus> = new Set(["running", "offline", "stopped"]);
 
 /** A wait until the instance rests in a status `want` accepts. */
-export const settled = (what: string, want: (i: InstanceApi) => boolean = () => true): StatusWait<InstanceApi> => ({
+export const settled = (what: string, want: (i: Instance) => boolean = () => true): StatusWait<Instance> => ({
   what,
   done: (i) => SETTLED.has(i.status) && want(i),
 });
 
-export const instanceSpec = table<InstanceApi>()({
+export const instanceSpec = tableFor({
+  create: instancesApi.create,
+  get: instancesApi.get,
+  update: instancesApi.update,
+  list: instancesApi.list,
+  // A clone is made by its source's clone action, with its own body (clone.ts).
+  alsoCreate: [instanceActionsApi.clone],
+})({
   type: "Instance",
   noun: "instance",
   uniqueLabel: true,
@@ -72,18 +80,18 @@ export const instanceSpec = table<InstanceApi>()({
       name: "label",
       kind: "input",
       computed: true,
-      schema: rule(instanceLabelError),
+      schema: instanceLabel,
       description:
         "3..64 characters: letters, digits, `-`, `_`, `.`; unique among your instances. Auto-named `<resource name>-<suffix>` when left out. Changed in place.",
     },
-    { name: "group", kind: "input", computed: true, clearTo: "", schema: z.string().max(50), description: "Deprecated group label. Changed in place." },
+    { name: "group", kind: "input", computed: true, clearTo: "", schema: instanceGroup, description: "Deprecated group label. Changed in place." },
     {
       name: "tags",
       kind: "input",
       computed: true,
       clearTo: [],
       unordered: true,
-      schema: z.array(rule((t) => checkLength(t, "tag"))),
+      schema: tags,
       description: "Tags (3..50 characters each; unrestricted users only). Order does not matter. Changed in place.",
     },
     {
@@ -91,16 +99,7 @@ export const instanceSpec = table<InstanceApi>()({
       kind: "input",
       computed: true,
       partial: true,
-      schema: z
-        .object({
-          cpu: z.number().int().min(0),
-          io: z.number().int().min(0),
-          networkIn: z.number().int().min(0),
-          networkOut: z.number().int().min(0),
-          transferQuota: z.number().int().min(0).max(100),
-        })
-        .partial()
-        .strict(),
+      schema: z.object({ cpu: alertThreshold, io: alertThreshold, networkIn: alertThreshold, networkOut: alertThreshold, transferQuota }).partial().strict(),
       description:
         "Alert thresholds (`cpu`, `io`, `networkIn`, `networkOut`, `transferQuota`); the ones left out keep the service's defaults. Changed in place.",
     },
@@ -118,13 +117,7 @@ export const instanceSpec = table<InstanceApi>()({
       computed: true,
       partial: true,
       control: true,
-      schema: z
-        .object({
-          day: z.enum(["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]),
-          window: z.enum(["Scheduling", "W0", "W2", "W4", "W6", "W8", "W10", "W12", "W14", "W16", "W18", "W20", "W22"]),
-        })
-        .partial()
-        .strict(),
+      schema: z.object({ day: backupDay, window: backupWindow }).partial().strict(),
       description: "When automatic backups run: `day` and two-hour `window` (`W0`..`W22`). Changed in place.",
     },
     {
@@ -159,7 +152,7 @@ export const instanceSpec = table<InstanceApi>()({
       writeOnly: true,
       computed: true,
       // A deploy given none gets a strong one (kept as a secret output).
-      schema: rule(rootPasswordError),
+      schema: rootPass,
       description:
         "Root password for an image or script deploy: 7..128 characters, strong enough by the API's strength score (not a common password, word, name, repeat, sequence or keyboard pattern; 64 random lowercase letters and digits are). Generated (and kept as a secret output) when left out. Changed in place by a password reset, which shuts the instance down and boots it again.",
     },
@@ -168,7 +161,7 @@ export const instanceSpec = table<InstanceApi>()({
       kind: "input",
       forceNew: true,
       writeOnly: true,
-      schema: z.array(publicKey),
+      schema: authorizedKeys,
       description: "Public SSH keys for root. Create-only: changing them replaces the instance.",
     },
     {
@@ -194,7 +187,7 @@ export const instanceSpec = table<InstanceApi>()({
       writeOnly: true,
       secret: true,
       raw: true,
-      schema: scriptDataInput,
+      schema: scriptData,
       description: "Inputs of the deployment script (JSON). Secret. Create-only.",
     },
     {
@@ -209,7 +202,7 @@ export const instanceSpec = table<InstanceApi>()({
       name: "swapSize",
       kind: "input",
       computed: true,
-      schema: z.number().int().min(0),
+      schema: swapSize,
       description:
         "Swap disk size in MB for an image deploy (default 512): the size asked for at create, kept by refresh (a state that lacks it reads the swap disk once; a resize made outside Pulumi is not seen). Changed in place by resizing the swap disk (the instance is shut down and booted again), within the type's disk allowance; adding or removing the swap disk (0) is refused.",
     },
@@ -229,7 +222,7 @@ export const instanceSpec = table<InstanceApi>()({
       forceNew: true,
       writeOnly: true,
       secret: true,
-      schema: z.object({ userData: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64-encoded") }).strict(),
+      schema: z.object({ userData }).strict(),
       description: "`userData`: base64 cloud-config (needs a cloud-init image and a region with the Metadata capability). Secret. Create-only.",
     },
     { name: "firewallId", kind: "input", forceNew: true, writeOnly: true, schema: z.number().int(), description: "Firewall to attach at create. Create-only." },
@@ -264,7 +257,7 @@ export const instanceSpec = table<InstanceApi>()({
       name: "migrationType",
       kind: "input",
       control: true,
-      schema: z.enum(["warm", "cold"]),
+      schema: resizeBody.shape.migration_type.unwrap(),
       description: "How a `type` change migrates: `cold` (default; shuts down first) or `warm`.",
     },
     {
@@ -360,14 +353,14 @@ export const instanceSpec = table<InstanceApi>()({
     note: "run pulumi up again to continue, or pulumi destroy to remove it.",
     updateNote: "The state records the instance as it is now; run pulumi up again to finish.",
   },
-  collectionPath: () => "/compute/instances",
+  collectionPath: () => pathOf(instancesApi.list, {}),
   readsFromList: true,
-  itemPath: (id) => instancePath(id),
+  itemPath: (id) => pathOf(instancesApi.get, { computeId: id }),
   // A lost create answer: the instance with our label (every create carries one: auto-named or pinned),
   // made since this create began.
-  async findExisting(client, body, _inputs, since): Promise<InstanceApi | undefined> {
+  async findExisting(client, body, _inputs, since) {
     if (typeof body.label !== "string") throw new Error("the answer to the create was lost and it had no label to find the instance by");
-    const all = await client.list<InstanceApi>("/compute/instances");
+    const all = await client.all(instancesApi.list, {});
     return all.find((i) => i.label === body.label && madeSince(i.created, since));
   },
 });

@@ -1,15 +1,18 @@
 import type { ApiClient } from "../../transport/client";
+import { API } from "../../../api/contract";
+import { pathOf, type BodyIn } from "../../../api/contract/endpoint";
+import type { Instance } from "../../../api/contract/instances";
 import { act } from "../../lifecycle/lost-answers";
 import { toApiBody, updateBody } from "../../model/mapping";
 import { generatedPassword } from "../../model/passwords";
 import type { HookContext } from "../../lifecycle/hooks";
-import { instancePath, power, powerCycle } from "../instance-power";
-import { convertKeys, snake, type BodyOf, type InputName, type InputsOf, type OutputsOf, type Props, type StateOf } from "../../model/table";
-import { bootConfig, interfacesToApi, vpcAddress, type ApiInterface } from "./interfaces";
+import { actOn, power, powerCycle, readInstance } from "../instance-power";
+import { convertKeys, snake, type InputName, type InputsOf, type OutputsOf, type Props, type StateOf } from "../../model/table";
+import { bootConfig, interfacesToApi, vpcAddress } from "./interfaces";
 import { snapshotBeforeChange } from "./presnapshot";
 import { restoreInto, restoreOf } from "./restore";
 import { resizeSwap, swapSizeOf } from "./swap";
-import { instanceSpec, SETTLED, settled, type InstanceApi, type InstanceFields } from "./table";
+import { instanceSpec, SETTLED, settled, type InstanceFields } from "./table";
 
 /**
  * The in-place update of an instance: a list of steps, each "when these inputs changed, do this", run in the
@@ -19,7 +22,7 @@ import { instanceSpec, SETTLED, settled, type InstanceApi, type InstanceFields }
 
 /** What the steps of one update share. */
 export interface UpdateRun {
-  ctx: HookContext<InstanceApi, InstanceFields>;
+  ctx: HookContext<Instance, InstanceFields>;
   olds: StateOf<InstanceFields>;
   news: InputsOf<InstanceFields>;
   /** The new inputs, with the root password the instance has when the program leaves it out (a rebuild makes one). */
@@ -40,15 +43,13 @@ export interface UpdateStep {
   run(run: UpdateRun): Promise<void>;
 }
 
-/** Sends a change action (rebuild, resize), telling from the instance whether a lost answer took effect. */
-async function instanceAction(c: ApiClient, id: string, action: string, body: Props, applied: (i: InstanceApi) => boolean): Promise<void> {
-  await act(c, `${instancePath(id)}/${action}`, body, async () => applied(await c.get<InstanceApi>(instancePath(id))));
-}
+/** Tells from the instance whether a change action (rebuild, resize) whose answer was lost took effect. */
+const appliedTo = (c: ApiClient, id: string, applied: (i: Instance) => boolean) => async () => applied(await readInstance(c, id));
 
 /** Waits until the instance settles (and `want` holds), and records it. */
-const settle = async ({ ctx }: UpdateRun, what: string, want?: (i: InstanceApi) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
+const settle = async ({ ctx }: UpdateRun, what: string, want?: (i: Instance) => boolean) => (ctx.latest = await ctx.wait(settled(what, want)));
 /** Reads the instance, and records it. */
-const current = async ({ ctx }: UpdateRun) => (ctx.latest = await ctx.client.get<InstanceApi>(instancePath(ctx.id)));
+const current = async ({ ctx }: UpdateRun) => (ctx.latest = await readInstance(ctx.client, ctx.id));
 
 /** The changes that can lose data, in words (what a pre-change snapshot is taken before). */
 export function riskyChanges({ has, news, olds }: UpdateRun): string[] {
@@ -109,8 +110,10 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
       const { client: c, id } = r.ctx;
       if (r.inputs.rootPass === undefined) r.inputs.rootPass = generatedPassword();
       const sent = ["image", "rootPass", "authorizedKeys", "authorizedUsers", "scriptId", "scriptData", "metadata", "booted"] as const;
+      // The table's body of these inputs (their API names, as the create sends them).
       const body = toApiBody(instanceSpec, r.inputs, sent);
-      await instanceAction(c, id, "rebuild", body, (i) => i.status === "rebuilding" || (i.image === r.news.image && SETTLED.has(i.status)));
+      const rebuilt = (i: Instance) => i.status === "rebuilding" || (i.image === r.news.image && SETTLED.has(i.status));
+      await act(c, pathOf(API.instanceActions.rebuild, { computeId: id }), body, appliedTo(c, id, rebuilt));
       r.ctx.keep.rootPass = r.inputs.rootPass;
       await settle(r, "to finish rebuilding");
       r.outputs.swapSize = await swapSizeOf(c, id, r.inputs);
@@ -122,7 +125,7 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
     async run(r) {
       const body = updateBody(instanceSpec, r.news, PUT_FIELDS.filter(r.has));
       if (r.has("backupSchedule")) body.backups = { schedule: convertKeys(r.news.backupSchedule, snake) };
-      r.ctx.latest = (await r.ctx.client.request<InstanceApi>("PUT", instancePath(r.ctx.id), { body })).body;
+      r.ctx.latest = await r.ctx.client.call(API.instances.update, { params: { computeId: r.ctx.id }, body });
     },
   },
   {
@@ -131,7 +134,7 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
     name: "the backup service",
     when: (r) => r.has("backupsEnabled"),
     async run(r) {
-      await act(r.ctx.client, `${instancePath(r.ctx.id)}/backups/${r.news.backupsEnabled ? "enable" : "cancel"}`, {});
+      await actOn(r.ctx.client, r.news.backupsEnabled ? API.backups.enable : API.backups.cancel, { computeId: r.ctx.id }, {});
       await current(r);
     },
   },
@@ -142,17 +145,18 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
     async run(r) {
       const { client: c, id, timeoutMs } = r.ctx;
       const swap = swapTo(r);
-      const password = passwordReset(r);
+      const rootPass = passwordReset(r) ? r.inputs.rootPass : undefined;
+      const password = rootPass !== undefined;
       const why = [swap !== undefined ? "the swap resize" : "", password ? "the password reset" : ""].filter(Boolean).join(" and ");
-      await powerCycle(c, id, { timeoutMs, why, seen: (i: InstanceApi) => (r.ctx.latest = i) }, async () => {
+      await powerCycle(c, id, { timeoutMs, why, seen: (i) => (r.ctx.latest = i) }, async () => {
         if (swap !== undefined) {
           await resizeSwap(c, id, swap, timeoutMs);
           r.outputs.swapSize = swap;
         }
-        if (password) {
+        if (rootPass !== undefined) {
           // Setting the same password twice is harmless.
-          await act(c, `${instancePath(id)}/password`, { root_pass: r.inputs.rootPass });
-          r.ctx.keep.rootPass = r.inputs.rootPass;
+          await actOn(c, API.instanceActions.password, { computeId: id }, { root_pass: rootPass });
+          r.ctx.keep.rootPass = rootPass;
         }
       });
     },
@@ -162,10 +166,13 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
     when: (r) => r.has("type"),
     async run(r) {
       const { news } = r;
-      const body: BodyOf<InstanceFields> = { type: news.type };
+      const { client: c, id } = r.ctx;
+      // (`type` is a required input: always given.)
+      const body: BodyIn<typeof API.instanceActions.resize> = { type: String(news.type) };
       if (news.migrationType !== undefined) body.migration_type = news.migrationType;
       if (news.allowAutoDiskResize !== undefined) body.allow_auto_disk_resize = news.allowAutoDiskResize;
-      await instanceAction(r.ctx.client, r.ctx.id, "resize", body, (i) => i.status === "migrating" || i.type === news.type);
+      const resized = (i: Instance) => i.status === "migrating" || i.type === news.type;
+      await actOn(c, API.instanceActions.resize, { computeId: id }, body, appliedTo(c, id, resized));
       await settle(r, `to be resized to ${String(news.type)}`, (i) => i.type === news.type);
     },
   },
@@ -179,12 +186,12 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
       const cfgId = known !== undefined && known !== null ? Number(known) : (await bootConfig(c, id))?.id;
       if (cfgId === undefined) throw new Error("the instance has no configuration profile to put the interfaces on");
       r.outputs.bootConfigId = cfgId;
-      const put = { body: { interfaces: interfacesToApi(r.news.interfaces) } };
-      const cfg = (await c.request<{ interfaces: ApiInterface[] }>("PUT", `${instancePath(id)}/configs/${cfgId}`, put)).body;
+      // The list under the API's names (checked at preview by the contract's rules, instance/interfaces.ts).
+      const body: Props = { interfaces: interfacesToApi(r.news.interfaces) };
+      const cfg = await c.call(API.configs.update, { params: { computeId: id, configId: cfgId }, body });
       r.outputs.vpcIpv4 = vpcAddress(cfg.interfaces);
       const now = await current(r);
-      if (now.status === "running")
-        r.ctx.latest = await power<InstanceApi>(c, id, "reboot", { configId: cfgId, timeoutMs, why: "to reboot with the new interfaces" });
+      if (now.status === "running") r.ctx.latest = await power(c, id, "reboot", { configId: cfgId, timeoutMs, why: "to reboot with the new interfaces" });
     },
   },
   {
@@ -194,15 +201,15 @@ export const UPDATE_STEPS: readonly UpdateStep[] = [
     async run(r) {
       const { client: c, id, timeoutMs } = r.ctx;
       const now = await settle(r, "to settle");
-      if (r.news.booted !== false && now.status === "offline") r.ctx.latest = await power<InstanceApi>(c, id, "boot", { timeoutMs });
-      else if (r.news.booted === false && now.status === "running") r.ctx.latest = await power<InstanceApi>(c, id, "shutdown", { timeoutMs });
+      if (r.news.booted !== false && now.status === "offline") r.ctx.latest = await power(c, id, "boot", { timeoutMs });
+      else if (r.news.booted === false && now.status === "running") r.ctx.latest = await power(c, id, "shutdown", { timeoutMs });
     },
   },
 ];
 
 /** The run of one update: the inputs with the password carried, the outputs a failure keeps, the changes. */
 export function updateRun(
-  ctx: HookContext<InstanceApi, InstanceFields>,
+  ctx: HookContext<Instance, InstanceFields>,
   olds: StateOf<InstanceFields>,
   news: InputsOf<InstanceFields>,
   changed: readonly InputName<InstanceFields>[],
@@ -218,11 +225,11 @@ export function updateRun(
 
 /** The update hook: the steps whose `when` holds, in order; the outputs then carry the password (a rebuild's too). */
 export async function updateInstance(
-  ctx: HookContext<InstanceApi, InstanceFields>,
+  ctx: HookContext<Instance, InstanceFields>,
   olds: StateOf<InstanceFields>,
   news: InputsOf<InstanceFields>,
   changed: InputName<InstanceFields>[],
-): Promise<InstanceApi> {
+): Promise<Instance> {
   const run = updateRun(ctx, olds, news, changed);
   for (const step of UPDATE_STEPS) if (step.when(run)) await step.run(run);
   if (run.inputs.rootPass !== undefined) ctx.outputs.rootPass = run.inputs.rootPass;
