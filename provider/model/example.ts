@@ -6,6 +6,8 @@
  * and runs them.
  */
 
+import type { Field, InputName } from "./table";
+
 /** Another resource's output: `id`, or any property of it. */
 export interface Ref {
   kind: "ref";
@@ -39,7 +41,18 @@ export interface Example {
   outputs: Record<string, Ref>;
 }
 
-export const resource = (type: string, name: string, props: Fields): Res => ({ name, type, props });
+/**
+ * The inputs an example may give a resource of each type, by its type name: each resource's module adds its own
+ * entry from its table (`declare module "../model/example" { interface ExampleInputs { SshKey: ExampleProps<...> } }`),
+ * so that an example naming an input its table has not (`lable`) does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each resource's module (declaration merging)
+export interface ExampleInputs {}
+
+/** The inputs of a table, each a value of an example (a literal, a reference, an object of a schema type). */
+export type ExampleProps<F extends readonly Field[]> = { [K in InputName<F>]?: Value };
+
+export const resource = <T extends keyof ExampleInputs>(type: T, name: string, props: ExampleInputs[T]): Res => ({ name, type, props });
 export const ref = (of: Res, prop = "id"): Ref => ({ kind: "ref", of, prop });
 export const obj = (type: string, fields: Fields): Obj => ({ kind: "object", type, fields });
 export const mapOf = (type: string, entries: Record<string, Obj>): MapOf => ({ kind: "map", type, entries });

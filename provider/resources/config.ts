@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
@@ -364,3 +365,10 @@ export const config = defineResource({
   },
 });
 export const configProvider = config.provider;
+
+// The inputs its examples may give (Config): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Config: ExampleProps<typeof configSpec.fields>;
+  }
+}

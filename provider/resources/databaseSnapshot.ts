@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { RESOURCE_NAME } from "../model/marks";
 import { pause } from "../lifecycle/cancel";
 import { ApiError, type ApiClient } from "../transport/client";
@@ -223,3 +224,11 @@ export function databaseSnapshotDefinition(engine: Engine): ResourceDefinition<D
 
 export const mysqlDatabaseSnapshot = databaseSnapshotDefinition("mysql");
 export const postgresDatabaseSnapshot = databaseSnapshotDefinition("postgresql");
+
+// The inputs its examples may give (MysqlDatabaseSnapshot, PostgresDatabaseSnapshot): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    MysqlDatabaseSnapshot: ExampleProps<ReturnType<typeof databaseSnapshotSpec>["fields"]>;
+    PostgresDatabaseSnapshot: ExampleProps<ReturnType<typeof databaseSnapshotSpec>["fields"]>;
+  }
+}

@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { z } from "zod";
 import { defineResource } from "../definition";
 import { generatedPassword } from "../model/passwords";
@@ -217,3 +218,10 @@ export const disk = defineResource({
   },
 });
 export const diskProvider = disk.provider;
+
+// The inputs its examples may give (Disk): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Disk: ExampleProps<typeof diskSpec.fields>;
+  }
+}

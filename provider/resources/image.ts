@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
@@ -248,3 +249,10 @@ export const image = defineResource({
   },
 });
 export const imageProvider = image.provider;
+
+// The inputs its examples may give (Image): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Image: ExampleProps<typeof imageSpec.fields>;
+  }
+}

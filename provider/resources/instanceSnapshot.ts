@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { RESOURCE_NAME } from "../model/marks";
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
@@ -170,4 +171,11 @@ async function keptSnapshot(c: ApiClient, id: string, props: Props): Promise<str
   return newer
     ? `it is no longer in the API: the instance's one snapshot slot now holds snapshot ${newer.id} (${newer.label ?? "no label"}), which replaced it`
     : "it is no longer in the API (the instance's snapshot slot is empty): nothing to remove";
+}
+
+// The inputs its examples may give (InstanceSnapshot): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    InstanceSnapshot: ExampleProps<typeof instanceSnapshotSpec.fields>;
+  }
 }

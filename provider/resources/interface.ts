@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { z } from "zod";
 import { defineResource } from "../definition";
 import { ApiError } from "../transport/client";
@@ -196,3 +197,10 @@ export const iface = defineResource({
   },
 });
 export const interfaceProvider = iface.provider;
+
+// The inputs its examples may give (Interface): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Interface: ExampleProps<typeof interfaceSpec.fields>;
+  }
+}

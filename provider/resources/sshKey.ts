@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { defineResource } from "../definition";
 import { labelBounds } from "../../api/text";
 import { madeSince } from "../model/rules";
@@ -57,3 +58,10 @@ export const sshKey = defineResource({
   sdk: { file: "sshKey" },
 });
 export const sshKeyProvider = sshKey.provider;
+
+// The inputs its examples may give (SshKey): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    SshKey: ExampleProps<typeof sshKeySpec.fields>;
+  }
+}

@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { RESOURCE_NAME } from "../model/marks";
 import { z } from "zod";
 import { deletesFirst, type CheckFailure } from "../model/check";
@@ -157,3 +158,10 @@ export const subnet = defineResource({
   },
 });
 export const subnetProvider = subnet.provider;
+
+// The inputs its examples may give (Subnet): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Subnet: ExampleProps<typeof subnetSpec.fields>;
+  }
+}

@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import type { CheckFailure } from "../model/check";
 import { defineResource } from "../definition";
 import type { SendContext } from "../lifecycle/hooks";
@@ -133,3 +134,10 @@ export const token = defineResource({
   },
 });
 export const tokenProvider = token.provider;
+
+// The inputs its examples may give (Token): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Token: ExampleProps<typeof tokenSpec.fields>;
+  }
+}

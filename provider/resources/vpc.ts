@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../model/example";
 import { z } from "zod";
 import type { ApiClient } from "../transport/client";
 import { defineResource } from "../definition";
@@ -98,3 +99,10 @@ export const vpc = defineResource({
   },
 });
 export const vpcProvider = vpc.provider;
+
+// The inputs its examples may give (Vpc): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    Vpc: ExampleProps<typeof vpcSpec.fields>;
+  }
+}

@@ -13,6 +13,7 @@ import { profileState, type SshKeyRecord } from "../../emulator/routes/profile";
 import { rowsOf } from "../../emulator/router";
 import { storedUser, type Store } from "../../emulator/state";
 import { tableFor } from "../../provider/model/api-table";
+import { PUBLIC_KEY, resource } from "../../provider/resources/example-parents";
 import type { OutputsOf } from "../../provider/model/table";
 import type { DatabaseFields } from "../../provider/resources/database/table";
 import type { ApiClient } from "../../provider/transport/client";
@@ -140,6 +141,14 @@ export const outputs = (cred: { username: string; password: string }): unknown[]
   return [read, kept];
 };
 
+/** A resource's example, which the SDKs' docs and the example programs of four languages are generated from. */
+export const example = (): unknown[] => [
+  // @ts-expect-error: an SSH key's `label`
+  resource("SshKey", "deploy", { lable: "deploy", sshKey: PUBLIC_KEY }),
+  // @ts-expect-error: the resource types are the registry's (`SshKey`)
+  resource("SshKye", "deploy", { sshKey: PUBLIC_KEY }),
+];
+
 /** A program's inputs (the SDK's args). */
 export const program = (): unknown[] => {
   // @ts-expect-error: an SSH key's `sshKey`
@@ -156,5 +165,6 @@ describe("misspellings at the contract's edges", () => {
     expect(Object.keys(ok)).toEqual(["username", "password"]);
     expect(handlers.map((h) => h.endpoint.path)).toEqual(["/compute/instances/{computeId}", "/compute/instances/{computeId}", "/profile/sshkeys/{sshKeyId}"]);
     expect(searchesTheBody().fields.map((f) => f.name)).toEqual(["sshKey"]);
+    expect(resource("SshKey", "deploy", { label: "deploy", sshKey: PUBLIC_KEY }).type).toBe("SshKey");
   });
 });

@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../../model/example";
 import { z } from "zod";
 import { DATABASE_APIS } from "../../../api/contract/database-endpoints";
 import {
@@ -221,3 +222,11 @@ export function databaseSpec(engine: Engine) {
 
 /** A database's table rows (either engine's), for the types of its hooks. */
 export type DatabaseFields = ReturnType<typeof databaseSpec>["fields"];
+
+// The inputs its examples may give (MysqlDatabase, PostgresDatabase): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../../model/example" {
+  interface ExampleInputs {
+    MysqlDatabase: ExampleProps<DatabaseFields>;
+    PostgresDatabase: ExampleProps<DatabaseFields>;
+  }
+}

@@ -1,3 +1,4 @@
+import type { ExampleProps } from "../../model/example";
 import { z } from "zod";
 import { labelBounds } from "../../../api/text";
 import { pathOf } from "../../../api/contract/endpoint";
@@ -367,3 +368,10 @@ export const instanceSpec = tableFor({
 
 /** The instance's table rows, for the types of its hooks (`InputsOf`, `StateOf`, `InputName`). */
 export type InstanceFields = typeof instanceSpec.fields;
+
+// The inputs its examples may give (Instance): its table's (provider/model/example.ts `ExampleInputs`).
+declare module "../../model/example" {
+  interface ExampleInputs {
+    Instance: ExampleProps<InstanceFields>;
+  }
+}
