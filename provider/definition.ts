@@ -60,7 +60,7 @@ export interface SdkRow {
 }
 
 /**
- * The definition of a resource: its spec as `table()` made it (the `timeouts` input from `spec.timeouts`
+ * The definition of a resource: its spec as `tableFor()` made it (the `timeouts` input from `spec.timeouts`
  * already in its fields, so that every hook holding it sees the whole table), and its provider (restProvider
  * with the hooks). The spec given is not changed.
  */
@@ -71,7 +71,7 @@ export function defineResource<Api extends ApiRecord, const F extends readonly F
   sdk: SdkRow;
   example: () => Example;
 }): ResourceDefinition<Api> {
-  // The spec is taken as it is (its `timeouts` row came with `table()`), never changed. The hooks, typed here by
+  // The spec is taken as it is (its `timeouts` row came with `tableFor()`), never changed. The hooks, typed here by
   // this table, are the core's hooks of any table (props as `Props`): the one place the table's types meet the
   // engine's untyped props, which this table's check produced (restProvider says how).
   const hooks = d.hooks as ProviderHooks<Api> | undefined;

@@ -54,7 +54,7 @@ export type NotInContract<F extends readonly Field[], T extends TableApi> = Excl
 export type RecordOf<T extends TableApi> = AnswerOf<T["get"]> extends ApiRecord ? AnswerOf<T["get"]> : never;
 
 /** The callbacks of a contract's table: a lost create's `findExisting` gets the create's body as the contract types it. */
-export type ContractCallbacks<T extends TableApi, F extends readonly Field[]> = Omit<TableCallbacks<RecordOf<T>, F>, "findExisting"> & {
+export type ContractCallbacks<T extends TableApi, F extends readonly Field[]> = TableCallbacks<F> & {
   findExisting?(client: ApiClient, body: BodyIn<T["create"]>, inputs: InputsOf<F>, since: number): Promise<RecordOf<T> | undefined>;
 };
 
@@ -66,7 +66,7 @@ export type ContractCallbacks<T extends TableApi, F extends readonly Field[]> = 
 export const tableFor =
   <const T extends TableApi>(api: T) =>
   <const F extends readonly Field[]>(
-    spec: Omit<ResourceSpec<RecordOf<T>, F, BodyIn<T["create"]>>, keyof TableCallbacks<unknown, F> | "api"> &
+    spec: Omit<ResourceSpec<RecordOf<T>, F, BodyIn<T["create"]>>, keyof TableCallbacks<F> | "findExisting" | "api"> &
       ContractCallbacks<T, F> & { fields: NoInfer<CheckedRows<F>> } & (NotInContract<F, T> extends never
         ? unknown
         : { fieldsNotInTheContract: NotInContract<F, T> }),

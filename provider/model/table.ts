@@ -266,15 +266,6 @@ export type RawInputsOf<F extends readonly Field[]> = { [K in InputName<F>]?: un
 /** Each row's `changesWith` names inputs of its own table: a misspelt name does not compile. */
 export type CheckedRows<F extends readonly Field[]> = readonly (Omit<Field, "changesWith"> & { changesWith?: InputName<F>[] | "*" })[];
 
-/** `rootPass` → `root_pass`: the API's name of a field the snake_case rule names. */
-type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
-/** A row's name in the API: its `api`, else the snake_case of its name. */
-type ApiNameOf<R> = R extends { api: infer A extends string } ? A : R extends { name: infer N extends string } ? SnakeCase<N> : never;
-/** A request body a table's inputs make (toApiBody): their API names, values as sent. */
-export type BodyOf<F extends readonly Field[]> = string extends F[number]["name"]
-  ? Props
-  : { [K in F[number] as K extends { kind: "input" } ? ApiNameOf<K> : never]?: unknown };
-
 /** What a timeouts value looks like, for messages and docs. */
 export const DURATION_FORM = "a duration such as 90s, 15m or 1h30m";
 
@@ -295,7 +286,7 @@ const duration = z.string().refine((v) => {
 
 /**
  * The `timeouts` input of a resource that waits: validated at preview, documented from its defaults
- * (provider/model/timeouts.ts reads it). `table()` adds it to the table after its last input.
+ * (provider/model/timeouts.ts reads it). `tableFor()` (provider/model/api-table.ts) adds it to the table after its last input.
  */
 export function timeoutsField(row: TimeoutsRow): Field {
   const ops = Object.keys(row.defaults).filter((k): k is TimeoutOp => k === "create" || k === "update" || k === "delete");
@@ -323,11 +314,12 @@ export function withTimeouts<F extends readonly Field[]>(spec: { timeouts?: Time
 }
 
 /**
- * The callbacks of a table as its resource writes them, typed by its fields: the inputs, the state, the body
- * a lost create sent, the auto-named field (a misspelt field does not compile: tests/unit/hook-types.test.ts).
+ * The callbacks of a table as its resource writes them, typed by its fields: the inputs, the state, the auto-named
+ * field (a misspelt field does not compile: tests/unit/hook-types.test.ts); a lost create's search is the
+ * contract's table's (provider/model/api-table.ts `ContractCallbacks`).
  * The core calls them with the props it holds (ResourceSpec's untyped forms).
  */
-export interface TableCallbacks<Api, F extends readonly Field[]> {
+export interface TableCallbacks<F extends readonly Field[]> {
   /** Auto-naming: the label a resource gets when the program gives none (`field`: an input of the table). */
   autoName?: NameRule & { field: InputName<F> };
   /** An input the provider makes at create when the program leaves it out and `when` says it is needed. */
@@ -336,22 +328,7 @@ export interface TableCallbacks<Api, F extends readonly Field[]> {
   collectionPath(inputs: InputsOf<F>): string;
   /** An item's path, from its id and its props (a parent's id). */
   itemPath(id: string, props: StateOf<F>): string;
-  /** A create whose answer was lost: the record it may have made, found from the body it sent (API names). */
-  findExisting?(client: ApiClient, body: BodyOf<F>, inputs: InputsOf<F>, since: number): Promise<Api | undefined>;
 }
-
-/**
- * A resource's table, with its field rows' names and schemas kept in its type (so that its hooks get typed
- * inputs): `table<InstanceApi>()({ type: "Instance", fields: [...], ... })`.
- */
-export const table =
-  <Api extends ApiRecord>() =>
-  <const F extends readonly Field[]>(
-    spec: Omit<ResourceSpec<Api, F>, keyof TableCallbacks<Api, F>> & TableCallbacks<Api, F> & { fields: NoInfer<CheckedRows<F>> },
-  ): ResourceSpec<Api, F> =>
-    // The callbacks typed by the table become the core's untyped ones here (the props the core holds were
-    // checked against this table); the `timeouts` row (the core's, not typed in the inputs) joins a table that waits.
-    ({ ...spec, fields: withTimeouts(spec) });
 
 export const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());

@@ -6,20 +6,44 @@
  */
 import { z } from "zod";
 import { defineResource } from "../../provider/definition";
-import { table, type InputsOf, type Props } from "../../provider/model/table";
+import { endpoint, idParam } from "../../api/contract/endpoint";
+import { tableFor } from "../../provider/model/api-table";
+import type { InputsOf, Props } from "../../provider/model/table";
 import { toApiBody } from "../../provider/model/mapping";
 import type { ApiClient } from "../../provider/transport/client";
 
-interface ThingApi {
-  id: number;
-  label: string;
-  size: number;
-  status: string;
-}
+/** A made-up resource's rows (the contract's way): a thing, made, read and changed. */
+const thing = z.strictObject({ id: z.number(), label: z.string(), size: z.number(), status: z.string() });
+const thingBody = z.object({ label: z.string().optional(), size: z.number().optional() });
+const source = "emulator";
+const thingsApi = {
+  create: endpoint({ method: "POST", path: "/things", source, scope: null, auth: "required", summary: "Make a thing", body: thingBody, answer: thing }),
+  get: endpoint({
+    method: "GET",
+    path: "/things/{thingId}",
+    params: { thingId: idParam },
+    source,
+    scope: null,
+    auth: "required",
+    summary: "A thing",
+    answer: thing,
+  }),
+  update: endpoint({
+    method: "PUT",
+    path: "/things/{thingId}",
+    params: { thingId: idParam },
+    source,
+    scope: null,
+    auth: "required",
+    summary: "Change a thing",
+    body: thingBody,
+    answer: thing,
+  }),
+};
 
 const example = () => ({ title: "A thing", resources: [], outputs: {} });
 
-const thingSpec = table<ThingApi>()({
+const thingSpec = tableFor(thingsApi)({
   type: "Thing",
   noun: "thing",
   description: "A thing.",
@@ -36,7 +60,7 @@ const thingSpec = table<ThingApi>()({
 
 describe("the hooks' types", () => {
   it("refuse a changesWith naming no input of the table", () => {
-    const spec = table<ThingApi>()({
+    const spec = tableFor(thingsApi)({
       type: "Thing",
       noun: "thing",
       description: "A thing.",
@@ -92,18 +116,38 @@ describe("the hooks' types", () => {
   });
 });
 
-interface PartApi {
-  id: number;
-  label: string;
-  image: string;
-}
+/** A made-up child of an instance (`computeId` in its path): a part. */
+const part = z.strictObject({ id: z.number(), label: z.string(), image: z.string() });
+type PartApi = z.output<typeof part>;
+const partsApi = {
+  create: endpoint({
+    method: "POST",
+    path: "/compute/instances/{computeId}/parts",
+    source,
+    scope: null,
+    auth: "required",
+    summary: "Make a part",
+    body: z.object({ label: z.string().optional(), image: z.string().optional(), root_pass: z.string().optional() }),
+    answer: part,
+  }),
+  get: endpoint({
+    method: "GET",
+    path: "/compute/instances/{computeId}/parts/{partId}",
+    params: { partId: idParam },
+    source,
+    scope: null,
+    auth: "required",
+    summary: "A part",
+    answer: part,
+  }),
+};
 
 /**
  * A child of a parent (`computeId` in its path), with an auto-named label, a generated secret, a lost create
  * found by its label and a lookup: each callback of its table is typed by its fields. The misspellings are
  * the nine that compiled before issue 47 (callbacks of the table that took untyped props).
  */
-const partSpec = table<PartApi>()({
+const partSpec = tableFor(partsApi)({
   type: "Part",
   noun: "part",
   description: "A part.",
@@ -136,7 +180,7 @@ const partSpec = table<PartApi>()({
   },
 });
 
-const generating = table<PartApi>()({
+const generating = tableFor(partsApi)({
   ...partSpec,
   autoName: undefined,
   // @ts-expect-error: a misspelt input read by the generate's `when`

@@ -217,7 +217,7 @@ export function updateRun(
   const inputs = { ...news };
   if (inputs.rootPass === undefined && olds.rootPass !== undefined) inputs.rootPass = olds.rootPass;
   // What a failure keeps: the outputs the steps changed so far, and the old password until the reset is made.
-  Object.assign(ctx.outputs, { bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize });
+  ctx.outputs = { ...ctx.outputs, bootConfigId: olds.bootConfigId, vpcIpv4: olds.vpcIpv4, swapSize: olds.swapSize };
   ctx.keep.rootPass = olds.rootPass;
   const has = (f: InputName<InstanceFields>) => changed.includes(f);
   return { ctx, olds, news, inputs, outputs: ctx.outputs, has, restore: has("restore") ? restoreOf(news) : undefined };
