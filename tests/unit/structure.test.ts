@@ -232,6 +232,16 @@ describe("the structure of the code", () => {
     expect(found).toEqual([]);
   });
 
+  it("casts at most 20 times in provider/ and in emulator/ (type assertions, by the compiler's parser; 57 and 82 before issue 52)", () => {
+    const MAX_CASTS = 20;
+    for (const folder of ["provider", "emulator"]) {
+      const casts = sourcesUnder([folder]).flatMap(({ file, source }) =>
+        nodesOf(source, isCast).map((c) => `${where(file, source, c)}: ${c.getText(source).slice(0, 60)}`),
+      );
+      expect({ folder, casts: casts.length <= MAX_CASTS ? casts.length : casts }).toEqual({ folder, casts: casts.length });
+    }
+  });
+
   it("declares no API record with an index signature: a misspelt field of a record does not compile", () => {
     // The records are the contract's (api/contract: strict schemas, whose types have none); a type of provider/ or
     // emulator/ that reads records takes any name with `[k: string]: unknown`.
