@@ -1,0 +1,172 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Account, Accounts } from "./accounts";
+import { authenticate, requireScope } from "./auth";
+import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
+import { RECEIVE_UPLOAD } from "./lookups";
+import { PAGE_HEADERS, PAGE_HTML } from "./page";
+import type { RequestLogEntry } from "./request-log";
+import { NO_CONTENT, type RequestContext, type Route, type Router } from "./router";
+import { StateNotSaved } from "./state";
+
+/**
+ * How the emulator serves one request (emulator/server.ts starts the server): the account it is for, the rate limit
+ * and the faults first, then the upload URL, the page, or a route of the account's API (`/v4`) or of its own
+ * endpoints (`/__emulator`), with its token and scope checked; an error is its own answer.
+ */
+
+/** What serving a request needs: the accounts, the main one, the clock. */
+export interface Serving {
+  accounts: Accounts;
+  main: Account;
+  now: () => number;
+}
+
+const MAX_JSON_BODY = 1024 * 1024;
+
+/** The bearer value of an Authorization header, if it has one. */
+const bearer = (header: string | undefined): string | undefined => (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined);
+
+/** The account a request is for: its token's, else the main account (which refuses an unknown token as before). */
+function accountOf({ accounts, main }: Serving, req: IncomingMessage): Account {
+  const value = bearer(req.headers.authorization);
+  return (value !== undefined && accounts.forToken(value)) || main;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The upload URL an image upload hands out (a pre-signed URL: no token, no JSON). The URL says which upload, not
+ * which account: each account's receiver answers 404 before reading the data.
+ */
+async function receiveUpload({ accounts }: Serving, id: string, req: IncomingMessage, res: ServerResponse): Promise<number> {
+  const all = accounts.list();
+  for (const [i, holder] of all.entries()) {
+    try {
+      await holder.services.use(RECEIVE_UPLOAD)()(id, req);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404 && i < all.length - 1) continue;
+      throw err;
+    }
+    holder.store.save();
+    break;
+  }
+  sendJson(res, 200, {});
+  return 200;
+}
+
+/** Which router a path is for, and the path within it: the API's (`/v4`) or the account's own endpoints (`/__emulator`). */
+function routerOf({ main }: Serving, account: Account, pathname: string): { router: Router; path: string } {
+  if (pathname.startsWith("/v4/") || pathname === "/v4") return { router: account.api, path: pathname.slice(3) || "/" };
+  if (!pathname.startsWith("/__emulator/")) throw new HttpError(404, [{ reason: "Not found: API paths start with /v4" }]);
+  const path = pathname.slice("/__emulator".length);
+  if (account !== main && /^\/accounts(\/|$)/.test(path)) {
+    throw new HttpError(403, [{ reason: "Only the emulator's root token (--token) makes, lists and deletes accounts" }]);
+  }
+  return { router: account.admin, path };
+}
+
+/** The caller of a route that looks at tokens: its user and token set on the context, its scope checked. */
+function signIn({ now }: Serving, account: Account, router: Router, route: Route, req: IncomingMessage, ctx: RequestContext): void {
+  if (route.auth === "none") return;
+  const who = authenticate(account.store, req.headers.authorization, route.auth, now());
+  if (!who) return;
+  ctx.user = who.user;
+  ctx.token = who.token;
+  if (router === account.admin && who.token.token !== account.token) {
+    throw new HttpError(403, [{ reason: "Only the account's root token may use /__emulator (for the main account, the emulator's --token)" }]);
+  }
+  requireScope(who.token, route.scope);
+}
+
+/** A request, answered: the status it was answered with. */
+async function handle(serving: Serving, req: IncomingMessage, res: ServerResponse, account: Account): Promise<number> {
+  const url = requestTarget(req.url);
+  const method = (req.method ?? "GET").toUpperCase();
+  const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
+  if (upload && method === "PUT") return receiveUpload(serving, upload[1], req, res);
+  // The emulator's page (emulator/page.ts): open to all, as it shows nothing until given a token.
+  if (url.pathname === "/" && (method === "GET" || method === "HEAD")) {
+    res.writeHead(200, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(PAGE_HTML) });
+    res.end(method === "HEAD" ? undefined : PAGE_HTML);
+    return 200;
+  }
+  const { router, path } = routerOf(serving, account, url.pathname);
+  const { route, params } = router.match(method, path);
+  const ctx: RequestContext = { method, path, params, query: url.query, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
+  signIn(serving, account, router, route, req, ctx);
+  ctx.rawBody = await readBody(req, MAX_JSON_BODY);
+  ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"]);
+  const result = await route.run(ctx);
+  if (method !== "GET") account.store.save();
+  const status = result === NO_CONTENT ? 204 : (route.status ?? 200);
+  sendJson(res, status, result === NO_CONTENT ? undefined : result);
+  return status;
+}
+
+/** An error's answer; one that says the connection cannot go on (a 413's unread body) closes it once sent. */
+export function answerError(req: IncomingMessage, res: ServerResponse, err: unknown): number {
+  const e =
+    err instanceof HttpError
+      ? err
+      : err instanceof StateNotSaved
+        ? new HttpError(503, [{ reason: `The emulator could not save this change (${err.code}); nothing was changed` }])
+        : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
+  if (err instanceof StateNotSaved) console.error("emulator:", err.message);
+  else if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
+  if (res.headersSent) res.destroy();
+  else {
+    const socket = req.socket ?? res.socket;
+    if (e.headers.Connection === "close") res.shouldKeepAlive = false;
+    sendJson(res, e.status, { errors: e.errors }, e.headers);
+    if (e.headers.Connection === "close") res.on("finish", () => socket?.destroy());
+  }
+  return e.status;
+}
+
+/**
+ * A request's path through the emulator: its account; the rate limit first (a refused request has no effect, and
+ * takes no place in the bucket); then the faults (some act before the request is handled: it has no effect; "lost"
+ * lets it take effect and throws the answer away with the connection); then the request itself. Each is logged,
+ * but the page and its polls (which would fill the log once a second).
+ */
+export function serve(serving: Serving, req: IncomingMessage, res: ServerResponse): void {
+  const account = accountOf(serving, req);
+  const { faults, rateLimit } = account;
+  const method = req.method ?? "";
+  const path = req.url ?? "";
+  const pathname = requestTarget(path).pathname;
+  const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
+  const record = (entry: RequestLogEntry) => ownPage || account.record(entry);
+  if (pathname.startsWith("/v4/")) {
+    const auth = req.headers.authorization;
+    const wait = rateLimit.take(typeof auth === "string" && auth ? auth : `anonymous ${req.socket.remoteAddress ?? ""}`);
+    if (wait !== undefined) {
+      record({ method, path, status: 429 });
+      sendJson(res, 429, { errors: [{ reason: "Too many requests" }] }, { "Retry-After": String(wait) });
+      return;
+    }
+  }
+  const fault = faults.pick(method, pathname);
+  const entry = (status: number): RequestLogEntry => ({ method, path, status, ...(fault ? { fault } : {}) });
+  if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
+    const status = Number(fault);
+    const headers: Record<string, string> = fault === "429" ? { "Retry-After": String(faults.config?.retryAfterSeconds ?? 1) } : {};
+    record(entry(status));
+    sendJson(res, status, { errors: [{ reason: status === 429 ? "Too many requests" : "Injected server error" }] }, headers);
+    return;
+  }
+  if (fault === "drop") {
+    record(entry(0));
+    req.socket.destroy();
+    return;
+  }
+  if (fault === "lost") {
+    res.writeHead = () => res;
+    res.end = (() => {
+      req.socket.destroy();
+      return res;
+    }) as never;
+  }
+  const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(serving, req, res, account)) : handle(serving, req, res, account);
+  run.then((status) => record(entry(fault === "lost" ? 0 : status))).catch((err: unknown) => record(entry(fault === "lost" ? 0 : answerError(req, res, err))));
+}
