@@ -21,6 +21,12 @@ export interface ApiFamily<S extends object = object> {
    * a later request fail.
    */
   references?(state: StateHolder): Refusal[];
+  /**
+   * The highest number each of its id counters (state.ts `nextId` kinds: `instance`, `interface`, `ipv4`...) has
+   * given to the records of a state, so that what is made after a fixture is loaded takes new ids and addresses, not
+   * a loaded record's (nested records' ids and addresses too).
+   */
+  counters?(state: StateHolder): Record<string, number>;
 }
 
 /** What a family's collections are read from: a store, or the records a fixture would load (emulator/fixtures.ts). */

@@ -151,6 +151,10 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
     const loaded = withRecords(store.data, doc);
     const refusals = target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? []);
     if (refusals.length) throw refused(refusals);
+    // New ids (and addresses) follow the loaded ones, nested ones too: each family says how far its counters went.
+    for (const family of target.families) {
+      for (const [kind, n] of Object.entries(family.counters?.({ data: loaded.data }) ?? {})) loaded.data.nextId[kind] = Math.max(loaded.data.nextId[kind] ?? 0, n);
+    }
     Object.assign(store.data, loaded.data);
     const answers: Record<string, unknown> = {};
     for (const [index, request] of (doc.requests ?? []).entries()) {

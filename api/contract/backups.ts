@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiTime, bool, int, text } from "./common";
+import { apiTime, bool, int, text, recordId } from "./common";
 import { FILESYSTEMS } from "./disks";
 import { empty, endpoint, nothing, ro, rw } from "./endpoint";
 import { INSTANCE_PATH as I } from "./instances";
@@ -17,7 +17,7 @@ export const backupDisk = z.strictObject({ label: z.string(), size: int, filesys
 
 /** compute-api.md "Instance backup record", with the real API's `region` (recorded). */
 export const backup = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string().nullable(),
   type: z.enum(BACKUP_TYPES),
   status: z.enum(BACKUP_STATUSES),

@@ -8,11 +8,25 @@ import { checkText, type LengthLimit } from "../text";
  * provider says after the property's name at preview (`label: must be at most 64 characters (got 65)`).
  */
 
-/** compute-api.md: "Timestamps are ISO 8601 date-time strings in UTC, with no zone suffix." */
-export const apiTime = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/, "Must be an ISO 8601 date-time in UTC with no zone suffix");
+const TIME_TEXT = "Must be an ISO 8601 date-time in UTC with no zone suffix";
 
-/** An id the API numbers. */
+/** compute-api.md: "Timestamps are ISO 8601 date-time strings in UTC, with no zone suffix" (a time there is: not `9999-99-99T99:99:99`). */
+export const apiTime = z
+  .string()
+  .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/, TIME_TEXT)
+  .refine((t) => new Date(`${t}Z`).toISOString().slice(0, 19) === t, TIME_TEXT);
+
+/** A whole number. */
 export const int = z.number().int();
+
+/**
+ * The largest id a record may have: one a path can name (PATH_PARAMS' ids are at most 15 digits), far below where
+ * numbers lose their precision (2^53).
+ */
+export const MAX_ID = 999_999_999_999_999;
+
+/** A record's id the API numbers: 1 or more, one a path can name. */
+export const recordId = z.number().int().min(1).max(MAX_ID);
 
 /** A list's envelope: compute-api.md "List operations return an envelope: `data` (array), `page`, `pages`, `results`". */
 export const page = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item), page: int, pages: int, results: int });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEVICE_SLOTS, type DeviceSlot } from "../interfaces";
-import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, text } from "./common";
+import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, text, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 import { iface, profileInterfaces } from "./interfaces";
 
@@ -114,7 +114,7 @@ export const helpersRequest = z.strictObject(
  * null), `created` and `updated`; no `compute_id` (the instance is in the path).
  */
 export const profile = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   comments: z.string().nullable(),
   devices,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { databaseLabelError, databaseSnapshotLabelError } from "../labels";
 import { addressOrRangeError } from "../network";
-import { apiTime, bool, int, needs, oneOf, refuse, ruled } from "./common";
+import { apiTime, bool, int, needs, oneOf, refuse, ruled, recordId } from "./common";
 
 /**
  * databases-api.md: the managed database clusters (MySQL and PostgreSQL), their backups, credentials and CA
@@ -159,7 +159,7 @@ export const MEMBER_ROLES = ["primary", "failover"] as const;
  * (`platform` `rdbms-default`) answers another record (docs/spec-gaps.md): the emulator answers this one.
  */
 export const database = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   type: z.string(),
   engine: z.enum(ENGINES),
@@ -275,7 +275,7 @@ export const databaseUpdate = z.object({
 export const BACKUP_TYPES = ["snapshot", "auto"] as const;
 
 /** databases-api.md "Database backup". */
-export const databaseBackup = z.strictObject({ id: int, type: z.enum(BACKUP_TYPES), label: z.string(), created: apiTime });
+export const databaseBackup = z.strictObject({ id: recordId, type: z.enum(BACKUP_TYPES), label: z.string(), created: apiTime });
 
 /** A snapshot's label: "`label` (string 1..30, required)", "ASCII letters and digits only". */
 export const databaseSnapshotLabel = ruled(databaseSnapshotLabelError, { missing: "label is required: 1 to 30 characters" });

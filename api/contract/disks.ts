@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiTime, int, oneOf, page, pageQuery, refuse, text } from "./common";
+import { apiTime, int, oneOf, page, pageQuery, refuse, text, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 import { BETWEEN_FIELDS, deployFields, INSTANCE_PATH as I, ROOT_PASS_REQUIRED, rootPassword } from "./instances";
 
@@ -17,7 +17,7 @@ export const DISK_STATUSES = ["ready", "not ready", "deleting"] as const;
 
 /** compute-api.md "Disk", with the real API's `disk_encryption` (HEAD answers; absent from the 2024 ones); no `compute_id`. */
 export const disk = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   size: int,
   filesystem: z.enum(FILESYSTEMS),

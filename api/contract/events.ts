@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiTime, int, page, pageQuery } from "./common";
+import { apiTime, int, page, pageQuery, recordId } from "./common";
 import { empty, endpoint, ro } from "./endpoint";
 
 /**
@@ -26,7 +26,7 @@ export const EVENT_STATUSES = ["scheduled", "started", "finished", "failed", "no
  * follow its operation, and are null for a notification; `rate` is null but while a clone runs (the real API's).
  */
 export const event = z.strictObject({
-  id: int,
+  id: recordId,
   created: apiTime,
   seen: z.boolean(),
   read: z.boolean(),

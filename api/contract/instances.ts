@@ -3,7 +3,7 @@ import { instanceLabelError } from "../labels";
 import { rootPasswordError, WEAK_PASSWORD_TEXT } from "../passwords";
 import { sshKeyError } from "../ssh-keys";
 import { checkLength, checkPrintable, LENGTH_LIMITS } from "../text";
-import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, ruled } from "./common";
+import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, ruled, recordId } from "./common";
 import { interfaceList } from "./interfaces";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
@@ -71,7 +71,7 @@ export const instanceBackups = z.strictObject({ available: z.boolean(), enabled:
  * `maintenance_policy`.
  */
 export const instance = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   group: z.string(),
   status: z.enum(INSTANCE_STATUSES),

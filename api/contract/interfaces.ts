@@ -2,7 +2,7 @@ import { z } from "zod";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../interfaces";
 import { ipamAddressError } from "../network";
 import { checkLength } from "../text";
-import { bool, int, refuse } from "./common";
+import { bool, int, refuse, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -19,7 +19,7 @@ export const interfaceIpv4 = z.strictObject({ vpc: z.string().nullable(), nat_1_
  * emulator has no IPv6 in VPCs: null).
  */
 export const iface = z.strictObject({
-  id: int,
+  id: recordId,
   purpose: z.enum(INTERFACE_PURPOSES),
   label: z.string().nullable(),
   ipam_address: z.string().nullable(),

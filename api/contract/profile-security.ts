@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LENGTH_LIMITS } from "../text";
-import { apiTime, int, intWithin, page, pageQuery, refuse } from "./common";
+import { apiTime, int, intWithin, page, pageQuery, refuse, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -11,7 +11,7 @@ import { empty, endpoint, ro, rw } from "./endpoint";
 
 /** profile-api.md "Authorized app". */
 export const authorizedApp = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   /** "OAuth scopes granted". */
   scopes: z.string(),
@@ -23,7 +23,7 @@ export const authorizedApp = z.strictObject({
 
 /** profile-api.md "Trusted device". */
 export const trustedDevice = z.strictObject({
-  id: int,
+  id: recordId,
   /** "start of the remember-me session". */
   created: apiTime,
   /** "sessions typically last 30 days". */
@@ -38,7 +38,7 @@ export const LOGIN_STATUSES = ["successful", "failed"] as const;
 
 /** profile-api.md "Login". */
 export const login = z.strictObject({
-  id: int,
+  id: recordId,
   datetime: apiTime,
   /** "string, IP". */
   ip: z.string(),
@@ -100,7 +100,7 @@ export const SECURITY_QUESTIONS = [
 ] as const;
 
 /** profile-api.md "Security question response": the item ("not shown": the real API's), `response` null when unanswered. */
-export const securityQuestion = z.strictObject({ id: int, question: z.string(), response: z.string().nullable() });
+export const securityQuestion = z.strictObject({ id: recordId, question: z.string(), response: z.string().nullable() });
 
 /** The answer of both security question endpoints: "The response body carries `security_questions` (array)". */
 export const securityQuestions = z.strictObject({ security_questions: z.array(securityQuestion) });

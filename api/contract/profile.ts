@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseScopes } from "../scopes";
 import { sshKeyError } from "../ssh-keys";
-import { apiTime, bool, int, needs, oneOf, page, pageQuery, refuse, text } from "./common";
+import { apiTime, bool, int, needs, oneOf, page, pageQuery, refuse, text, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -13,7 +13,7 @@ import { empty, endpoint, ro, rw } from "./endpoint";
 export const CONSOLE_AUTH_METHODS = ["password_keys", "keys_only", "disabled"] as const;
 
 /** profile-api.md "Grants": a per-entity grant (its item shape "not shown": the real API's, docs/spec-gaps.md). */
-export const entityGrant = z.strictObject({ id: int, label: z.string(), permissions: z.enum(["read_only", "read_write"]).nullable() });
+export const entityGrant = z.strictObject({ id: recordId, label: z.string(), permissions: z.enum(["read_only", "read_write"]).nullable() });
 
 /** profile-api.md "Grants": the `global` object. */
 export const globalGrants = z.strictObject({
@@ -110,7 +110,7 @@ export const profileUpdate = z.object({
 });
 
 /** profile-api.md "SSH key": `label` (at most 64 characters), `ssh_key`, `created`. */
-export const sshKey = z.strictObject({ id: int, label: z.string(), ssh_key: z.string(), created: apiTime });
+export const sshKey = z.strictObject({ id: recordId, label: z.string(), ssh_key: z.string(), created: apiTime });
 
 /** profile-api.md "SSH key": "label (string, at most 64 chars)". */
 export const sshKeyLabel = text("sshKeyLabel", { notString: "Must be a string of at most 64 characters" });
@@ -129,7 +129,7 @@ export const sshKeyCreate = z.object({ label: sshKeyLabel.nullable().optional(),
 export const sshKeyUpdate = z.object({ label: sshKeyLabel.nullable().optional(), ssh_key: z.unknown().optional() });
 
 /** profile-api.md "Personal access token"; `token` is whole only in the create's answer, else its first 16 characters. */
-export const token = z.strictObject({ id: int, label: z.string(), scopes: z.string(), created: apiTime, expiry: apiTime.nullable(), token: z.string() });
+export const token = z.strictObject({ id: recordId, label: z.string(), scopes: z.string(), created: apiTime, expiry: apiTime.nullable(), token: z.string() });
 
 /** profile-api.md "Personal access token": "label | string 1..100". */
 export const tokenLabel = text("tokenLabel", { notString: "Must be a string of 1 to 100 characters" });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { vpcLabelError } from "../labels";
 import { subnetIpv4Error } from "../network";
 import { checkLength, LENGTH_LIMITS } from "../text";
-import { apiTime, int, page, pageQuery, refuse, ruled } from "./common";
+import { apiTime, int, page, pageQuery, refuse, ruled, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -21,10 +21,10 @@ export const vpcRange = z.strictObject({ range: z.string() });
 export const VPC_IPV4_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/17"] as const;
 
 /** An interface of a subnet's instance: its id, whether it is active, its profile (recorded). */
-export const subnetInterface = z.strictObject({ id: int, active: z.boolean(), config_id: int });
+export const subnetInterface = z.strictObject({ id: recordId, active: z.boolean(), config_id: int });
 
 /** A subnet's instance and its interfaces in the subnet. */
-export const subnetCompute = z.strictObject({ id: int, interfaces: z.array(subnetInterface) });
+export const subnetCompute = z.strictObject({ id: recordId, interfaces: z.array(subnetInterface) });
 
 /**
  * A subnet, as the real API answers it (recorded): `label`, `ipv4` (its request fields), `computes` (the instances
@@ -32,7 +32,7 @@ export const subnetCompute = z.strictObject({ id: int, interfaces: z.array(subne
  * the emulator puts neither in a subnet), `created`, `updated`.
  */
 export const subnet = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   ipv4: z.string(),
   ipv6: z.array(vpcRange).nullable(),
@@ -49,7 +49,7 @@ export const subnet = z.strictObject({
  * an older POST /vpcs has neither `ipv4` nor `vpc_type`: they may be left out.
  */
 export const vpc = z.strictObject({
-  id: int,
+  id: recordId,
   label: z.string(),
   description: z.string(),
   region: z.string(),
