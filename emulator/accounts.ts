@@ -7,6 +7,7 @@ import { requireScope } from "./auth";
 import { HttpError, requestTarget } from "./http";
 import { NO_CONTENT, Router, type RequestContext } from "./router";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
+import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
 import { apiTime, newTokenValue, readState, Store, type AccountMeta, accountMeta } from "./state";
@@ -101,6 +102,8 @@ export class Account {
       const { route, params } = this.api.match(method, pathname);
       requireScope(token, route.scope);
       const json: unknown = body === undefined ? {} : JSON.parse(JSON.stringify(body));
+      // What a request of the API may be: no deeper than a body the server reads (emulator/http.ts parseJsonBody).
+      if (jsonDepth(json) > MAX_JSON_DEPTH) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
       const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
       const result = await route.run(ctx);
       if (method !== "GET") this.store.save();

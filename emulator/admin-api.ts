@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { empty, endpoint } from "../api/contract/endpoint";
+import { globalGrants, tokenScopes } from "../api/contract/profile";
 import { faultConfig } from "./faults";
 
 /**
@@ -14,25 +15,38 @@ const auth = "required";
 const USERNAME_TEXT = "username must be 3..32 lowercase letters, digits, _ or -";
 const LABEL_TEXT = "Must be 1 to 64 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit";
 
+const PER_SECOND_TEXT = "Must be a number of requests per second above 0, or null (no limit)";
+
 /** `PUT /__emulator/rate-limit`: requests per second per token, or none (`null`). */
-const rateLimitBody = z.object({ perSecond: z.number({ error: "Must be a number of requests per second, or null" }).nullable().optional() });
+const rateLimitBody = z.strictObject({ perSecond: z.number({ error: PER_SECOND_TEXT }).positive(PER_SECOND_TEXT).nullable() });
 const rateLimitAnswer = z.strictObject({ perSecond: z.number().nullable(), limited: z.number() });
 
-/** `POST /__emulator/users`: a user of the account, restricted or not, with a token of the scopes given. */
-const userBody = z.object({
-  username: z.string({ error: USERNAME_TEXT }).regex(/^[a-z][a-z0-9_-]{2,31}$/, USERNAME_TEXT),
-  restricted: z.boolean({ error: "Must be a boolean" }).optional(),
-  scopes: z.string({ error: "Must be a string of scopes, or *" }).optional(),
-  global: z.record(z.string(), z.union([z.boolean(), z.string()]), { error: "Must be an object of global grants" }).optional(),
-});
+/** A restricted user's global grants, as profile-api.md "Grants" names them (`account_access`: `read_only`, `read_write` or none). */
+const globalGrantsBody = globalGrants.partial().extend({ account_access: z.enum(["read_only", "read_write"]).nullable().optional() });
+
+/**
+ * `POST /__emulator/users`: a user of the account, restricted or not (a restricted one with the global grants given),
+ * with a token of the scopes given (every one by default).
+ */
+const userBody = z
+  .strictObject({
+    username: z.string({ error: USERNAME_TEXT }).regex(/^[a-z][a-z0-9_-]{2,31}$/, USERNAME_TEXT),
+    restricted: z.boolean({ error: "Must be a boolean" }).optional(),
+    scopes: tokenScopes.optional(),
+    global: globalGrantsBody.optional(),
+  })
+  .refine((b) => b.global === undefined || b.restricted === true, {
+    message: "Global grants are a restricted user's: give restricted: true",
+    path: ["global"],
+  });
 
 /** `POST /__emulator/accounts`: a name, and a fixture to start from (checked by emulator/fixtures.ts). */
-const accountBody = z.object({
+const accountBody = z.strictObject({
   label: z
     .string({ error: "Must be a string" })
     .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, LABEL_TEXT)
     .optional(),
-  fixture: z.unknown().optional(),
+  fixture: z.record(z.string(), z.unknown(), { error: "Must be a fixture document (a JSON object)" }).optional(),
 });
 
 /** An account as the admin endpoints show it: its number, name, when it was made, its token (to its makers only). */

@@ -22,9 +22,9 @@ export const faultRule = z
         return false;
       }
     }, "match is not a regular expression"),
-    rate: number("fault rate must be 0..1").refine((r) => r >= 0 && r <= 1, "fault rate must be 0..1"),
+    rate: number("fault rate must be a number from 0 to 1").refine((r) => r >= 0 && r <= 1, "fault rate must be a number from 0 to 1"),
     kinds: z
-      .array(z.string({ error: "a fault kind is a string" }), { error: "a fault rule needs at least one kind" })
+      .array(z.string({ error: "a fault kind is a string" }), { error: "kinds must be a list of fault kinds" })
       .min(1, "a fault rule needs at least one kind")
       .pipe(z.array(z.enum(FAULT_KINDS, { error: (issue) => `unknown fault kind "${String(issue.input)}"; use ${FAULT_KINDS.join(", ")}` }))),
     limit: nonNegative("limit").optional(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { recordField, type ApiFamily, type Refusal } from "./family";
 import { badRequest, fieldErrors, HttpError } from "./http";
-import { jsonDepth, MAX_JSON_DEPTH } from "./json";
+import { jsonDepth, MAX_FIXTURE_DEPTH, MAX_JSON_DEPTH } from "./json";
 import { apiTime, storedEvent, storedUser, type CoreState, type Store } from "./state";
 
 /**
@@ -96,16 +96,17 @@ const refused = (items: Refusal[]) =>
  * a record its collection's schema refuses by its place and the schema's words, two records of one id).
  */
 export function readFixture(input: unknown, { store, families }: Pick<FixtureTarget, "store" | "families">): FixtureDocument {
-  if (jsonDepth(input) > MAX_JSON_DEPTH) throw badRequest(`The fixture is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepth(input, MAX_FIXTURE_DEPTH) > MAX_FIXTURE_DEPTH) throw badRequest(`The fixture is nested deeper than ${MAX_FIXTURE_DEPTH} levels`);
   const version = z.object({ version: z.number() }).safeParse(input);
   if (version.success && version.data.version > FIXTURE_VERSION) {
     throw badRequest(`The fixture is version ${version.data.version}; this emulator reads versions 1 to ${FIXTURE_VERSION}: use a later emulator`, "version");
   }
   const parsed = documentSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.path.join(".") || "fixture";
-    throw badRequest(`${field}: ${issue.message}`, field);
+    throw new HttpError(
+      400,
+      fieldErrors(parsed.error.issues).map(({ field, reason }) => (field ? { field, reason: `${field}: ${reason}` } : { reason: `The fixture: ${reason}` })),
+    );
   }
   const schemas = recordSchemas(families);
   const known = new Set([...Object.keys(store.data).filter((name) => !NOT_EXPORTED.has(name)), ...schemas.keys()]);
@@ -148,18 +149,22 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
   const { store } = target;
   const before = structuredClone(store.data);
   try {
-    const loaded = withRecords(store.data, doc);
-    const refusals = target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? []);
+    const loaded = withRecords(store.data, doc, store.eventsKept);
+    const refusals = [...usersRefused(loaded.data), ...target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? [])];
     if (refusals.length) throw refused(refusals);
     // New ids (and addresses) follow the loaded ones, nested ones too: each family says how far its counters went.
     for (const family of target.families) {
-      for (const [kind, n] of Object.entries(family.counters?.({ data: loaded.data }) ?? {})) loaded.data.nextId[kind] = Math.max(loaded.data.nextId[kind] ?? 0, n);
+      for (const [kind, n] of Object.entries(family.counters?.({ data: loaded.data }) ?? {}))
+        loaded.data.nextId[kind] = Math.max(loaded.data.nextId[kind] ?? 0, n);
     }
     Object.assign(store.data, loaded.data);
     const answers: Record<string, unknown> = {};
     for (const [index, request] of (doc.requests ?? []).entries()) {
       const path = String(substitute(request.path, answers, `requests[${index}].path`));
       const body = request.body === undefined ? undefined : substitute(request.body, answers, `requests[${index}].body`);
+      // An earlier answer put in a body may nest it deeper than a request of the API may: refused as the API would.
+      if (jsonDepth(body) > MAX_JSON_DEPTH)
+        throw badRequest(`requests[${index}].body is nested deeper than ${MAX_JSON_DEPTH} levels`, `requests[${index}].body`);
       const answer = await target.call(request.method, path, body);
       if (answer.status >= 300) {
         throw badRequest(`requests[${index}] (${request.method} ${path}) was answered ${answer.status}: ${JSON.stringify(answer.body)}`, `requests[${index}]`);
@@ -174,8 +179,26 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
   }
 }
 
+/**
+ * What the account's users must be: a restricted user has grants and an unrestricted one none (profile-api.md: the
+ * grants of an unrestricted user are "HTTP 204 with no body"), and the account's owner (its root token's user) is
+ * unrestricted, so that the account's root token keeps every right.
+ */
+function usersRefused(data: CoreState): Refusal[] {
+  const owner = data.tokens.find((t) => t.token === data.account?.token)?.username ?? "admin";
+  return data.users.flatMap((u, i): Refusal[] => {
+    if (u.username === owner && u.restricted)
+      return [{ field: recordField("users", i, "restricted"), reason: `${owner} owns the account (its root token's user): it is not restricted` }];
+    if (u.restricted !== (u.grants !== null))
+      return [
+        { field: recordField("users", i, "grants"), reason: u.restricted ? "a restricted user has grants" : "an unrestricted user has no grants (null)" },
+      ];
+    return [];
+  });
+}
+
 /** The state with a document's records in it (a copy: the state itself is not changed), and how many were loaded. */
-function withRecords(data: CoreState, doc: FixtureDocument): { data: CoreState; count: number } {
+function withRecords(data: CoreState, doc: FixtureDocument, eventsKept: number): { data: CoreState; count: number } {
   const next: CoreState = { ...data, nextId: { ...data.nextId } };
   let count = 0;
   for (const [name, items] of Object.entries(doc.records ?? {})) {
@@ -186,6 +209,8 @@ function withRecords(data: CoreState, doc: FixtureDocument): { data: CoreState; 
       next.users = [...users, ...data.users.filter((u) => !names.has(u.username))];
     } else Object.assign(next, { [name]: structuredClone(items) });
   }
+  // The account keeps its last `eventsKept` events: a fixture's are kept so too.
+  if (next.events.length > eventsKept) next.events = next.events.slice(-eventsKept);
   // New ids (and addresses) follow the loaded ones: the exporter's counters, else the largest id loaded.
   for (const [kind, n] of Object.entries(doc.counters ?? {})) next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, n);
   for (const [name, items] of Object.entries(doc.records ?? {})) {

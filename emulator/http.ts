@@ -84,7 +84,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 }
 
 /** Parses a JSON request body: 415 when it is not declared as JSON, 400 when it does not parse. */
-export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
+export function parseJsonBody(raw: Buffer, contentType: string | undefined, maxDepth = MAX_JSON_DEPTH): unknown {
   if (raw.length === 0) return {};
   if (!contentType || !/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, [{ reason: "Content-Type must be application/json" }]);
@@ -96,7 +96,7 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
     throw new HttpError(400, [{ reason: "Request body is not valid JSON" }]);
   }
   // What the emulator keeps must be what it can write back and save: a value too deep to walk is refused here.
-  if (jsonDepth(body) > MAX_JSON_DEPTH) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  if (jsonDepth(body, maxDepth) > maxDepth) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${maxDepth} levels` }]);
   return body;
 }
 
@@ -151,10 +151,15 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix = ""): E
   const seen = new Set<string>();
   const items: ErrorItem[] = [];
   for (const issue of issues) {
-    const field = prefix + fieldPath(issue.path);
-    if (seen.has(field)) continue;
-    seen.add(field);
-    items.push(field ? { field, reason: issue.message } : { reason: issue.message });
+    // An object's unknown keys: each under its own name.
+    const places = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const place of places) {
+      const field = prefix + fieldPath(place);
+      if (seen.has(field)) continue;
+      seen.add(field);
+      const reason = issue.code === "unrecognized_keys" ? "Unknown field" : issue.message;
+      items.push(field ? { field, reason } : { reason });
+    }
   }
   return items;
 }

@@ -3,6 +3,12 @@
 /** How deep JSON may nest in a request body or an X-Filter header: deeper is refused before it is read further. */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * How deep a fixture document may nest: a record as deep as a request body may make it, inside the document's own
+ * levels (`{"records": {"<collection>": [ {record} ]}}`, and a request's `{"requests": [{"body": ...}]}`).
+ */
+export const MAX_FIXTURE_DEPTH = MAX_JSON_DEPTH + 4;
+
 /** The nesting depth of a parsed JSON value (a scalar is 0), counted without recursion, stopping past `limit`. */
 export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
   let deepest = 0;

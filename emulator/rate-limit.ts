@@ -1,6 +1,6 @@
 /**
  * A request rate limit (`--rate-limit N`, or PUT /__emulator/rate-limit): N requests per second per token,
- * with a burst of N. A token bucket per bearer token (requests without one share a bucket per address),
+ * with a burst of N (at least 1). A token bucket per bearer token (requests without one share a bucket per address),
  * holding at most N and refilled at N per second; a request that finds less than one in its bucket is
  * answered 429 `Too many requests` with `Retry-After`: the whole seconds until one request fits (at least
  * 1). Every API request (/v4) counts; a refused one takes no place.
@@ -40,8 +40,10 @@ export class RateLimit {
     if (rate === undefined) return undefined;
     const now = Date.now();
     this.sweep(now);
-    const bucket = this.buckets.get(key) ?? { tokens: rate, at: now };
-    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    // A bucket holds at least one request: a rate under one a second (0.5: one every 2 s) lets requests through.
+    const burst = Math.max(1, rate);
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {

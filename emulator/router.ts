@@ -72,6 +72,8 @@ export interface Route {
   auth: Auth;
   /** The response status when the handler returns normally. */
   status?: number;
+  /** How deep its body may nest (a fixture's document nests deeper than a request of the API: emulator/json.ts). */
+  bodyDepth?: number;
   run(ctx: RequestContext): Promise<unknown>;
 }
 
@@ -89,11 +91,11 @@ export class Router {
   constructor(private readonly opts: { checkAnswers?: boolean } = {}) {}
 
   /** Serves rows, their handlers given `context`, in the order given (the first row whose path matches wins). */
-  serve<C>(rows: readonly Row<C>[], context: C): void {
-    for (const r of rows) this.serveOne(r.endpoint, (req) => r.handle(context, req));
+  serve<C>(rows: readonly Row<C>[], context: C, opts: { bodyDepth?: number } = {}): void {
+    for (const r of rows) this.serveOne(r.endpoint, (req) => r.handle(context, req), opts.bodyDepth);
   }
 
-  private serveOne(endpoint: AnyEndpoint, handle: (req: Req<AnyEndpoint>) => unknown): void {
+  private serveOne(endpoint: AnyEndpoint, handle: (req: Req<AnyEndpoint>) => unknown, bodyDepth?: number): void {
     const check = this.opts.checkAnswers === true;
     const run = async (ctx: RequestContext): Promise<unknown> => {
       const answer = await handle(requestOf(endpoint, ctx));
@@ -101,7 +103,7 @@ export class Router {
       return answer;
     };
     const { method, path: pattern, scope, auth } = endpoint;
-    this.routes.push({ endpoint, method, pattern, ...compile(pattern), scope, auth, status: endpoint.status, run });
+    this.routes.push({ endpoint, method, pattern, ...compile(pattern), scope, auth, status: endpoint.status, bodyDepth, run });
   }
 
   /** Finds the route; a path known under another method gives 405, a parameter with a bad percent-escape 400. */

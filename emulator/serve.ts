@@ -95,7 +95,7 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
   const ctx: RequestContext = { method, path, params, query: url.query, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
   signIn(serving, account, router, route, req, ctx);
   ctx.rawBody = await readBody(req, MAX_JSON_BODY);
-  ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"]);
+  ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"], route.bodyDepth);
   const result = await route.run(ctx);
   if (method !== "GET") account.store.save();
   const status = result === NO_CONTENT ? 204 : (route.status ?? 200);

@@ -14,7 +14,10 @@ const TIME_TEXT = "Must be an ISO 8601 date-time in UTC with no zone suffix";
 export const apiTime = z
   .string()
   .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/, TIME_TEXT)
-  .refine((t) => new Date(`${t}Z`).toISOString().slice(0, 19) === t, TIME_TEXT);
+  .refine((t) => {
+    const d = new Date(`${t}Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === t;
+  }, TIME_TEXT);
 
 /** A whole number. */
 export const int = z.number().int();

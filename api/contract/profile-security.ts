@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LENGTH_LIMITS } from "../text";
-import { apiTime, int, intWithin, page, pageQuery, refuse, recordId } from "./common";
+import { apiTime, intWithin, page, pageQuery, refuse, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**

@@ -146,7 +146,7 @@ describe("a fixture's records are checked before anything is loaded (issue 52)",
     ]);
     expect(empty.body.errors[0].reason).toMatch(/^records\.sshkeys\[0\]\.id: /);
     const wrong = await call(emu, "POST", "/__emulator/import", { body: doc({ sshkeys: [key({ id: "abc", extra: 1 })] }) });
-    expect(wrong.body.errors.map((e: { field: string }) => e.field)).toEqual(["records.sshkeys[0].id", "records.sshkeys[0]"]);
+    expect(wrong.body.errors.map((e: { field: string }) => e.field)).toEqual(["records.sshkeys[0].id", "records.sshkeys[0].extra"]);
     const users = await call(emu, "POST", "/__emulator/import", { body: doc({ users: [{ username: "x" }] }) });
     expect([users.status, users.body.errors[0].field]).toEqual([400, "records.users[0].uid"]);
     expect((await call(emu, "GET", "/profile/sshkeys")).body.data).toEqual([]);
