@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { isIP, isIPv4 } from "node:net";
 import * as ipaddr from "ipaddr.js";
 
 /** Addresses and ranges as the API takes them: subnets' IPv4 ranges, database allow lists, VLAN interfaces' addresses. */
@@ -61,6 +61,11 @@ export function addressOrRangeError(entry: string): string | undefined {
   const address = (a: string) => isIP(a) !== 0;
   if (entry.includes("/")) return ipaddr.isValidCIDR(entry) && address(entry.split("/")[0]) ? undefined : `"${entry.slice(0, 60)}" is not a valid CIDR range`;
   return address(entry) ? undefined : `"${entry.slice(0, 60)}" is not a valid IP address`;
+}
+
+/** compute-api.md "Interface": "ipv4 | object | `vpc` (IPv4 address inside the subnet)": four dotted numbers 0..255, no leading zeros. */
+export function ipv4AddressError(value: string): string | undefined {
+  return isIPv4(value) ? undefined : "must be an IPv4 address, for example 10.0.0.2";
 }
 
 /**

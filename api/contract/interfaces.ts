@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../interfaces";
-import { ipamAddressError } from "../network";
+import { ipamAddressError, ipv4AddressError } from "../network";
 import { checkLength } from "../text";
 import { bool, int, refuse, recordId } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
@@ -58,10 +58,20 @@ const RANGES_TEXT = "Must be an array of IPv4 CIDR ranges";
 /** compute-api.md "Interface": "ip_ranges | array or null | IPv4 CIDR VPC subnet ranges routed to this interface". */
 export const ipRanges = z.array(z.string({ error: RANGES_TEXT }), { error: RANGES_TEXT });
 
+const VPC_ADDRESS_TEXT = "Must be an IPv4 address";
+/**
+ * compute-api.md "Interface": "ipv4 | object | `vpc` (IPv4 address inside the subnet)": an IPv4 address (api/network.ts;
+ * which addresses the subnet holds, and which are taken, is the account's to say).
+ */
+export const vpcAddress = z.string({ error: VPC_ADDRESS_TEXT }).superRefine((v, ctx) => {
+  const e = ipv4AddressError(v);
+  if (e) refuse(ctx, VPC_ADDRESS_TEXT, e);
+});
+
 /** An interface's `ipv4` in a request: its address in the subnet (assigned when left out), and a 1:1 NAT (`any`: the API picks one). */
 export const interfaceIpv4Request = z.object(
   {
-    vpc: z.string({ error: "Must be an IPv4 address" }).optional(),
+    vpc: vpcAddress.optional(),
     nat_1_1: z.string({ error: "Must be an IPv4 address, any, or null" }).nullable().optional(),
   },
   { error: "Must be an object: { vpc, nat_1_1 }" },

@@ -75,9 +75,12 @@ function checkRestore(c: ComputeContext, req: Req<typeof backupsApi.restore>, b:
   if (c.backupsOf(target.id).some(underWay)) throw badRequest("The target instance is creating a backup", "compute_id");
   if (c.busy(target)) throw busyError();
   const need = b.disks.reduce((n, x) => n + x.size, 0);
-  if (req.body.overwrite !== true && need > c.typeOfInstance(target).disk - c.usedDisk(target.id)) {
+  const type = c.typeOfInstance(target);
+  if (req.body.overwrite !== true && need > type.disk - c.usedDisk(target.id)) {
     throw badRequest(`Insufficient space on the target instance: the backup needs ${need} MB; restore with overwrite true or free disk space`, "overwrite");
   }
+  // Its disks deleted, the target holds the backup's disks only if its type does.
+  if (need > type.disk) throw badRequest(`The backup's disks take ${need} MB, more than the ${type.disk} MB of the target's type ${type.id}`, "compute_id");
   return target;
 }
 

@@ -5,7 +5,7 @@ import type { InstanceType } from "../../../api/contract/reference";
 import { badRequest, FieldErrors } from "../../http";
 import type { Req } from "../../router";
 import type { User } from "../../state";
-import { specsOf } from "./base";
+import { specsOf, type TakenAddresses } from "./base";
 import { row, type ComputeContext } from "./context";
 import type { ConfigRecord, DiskRecord, InstanceRecord } from "./records";
 
@@ -100,16 +100,14 @@ function newCloneTarget(c: ComputeContext, req: CloneRequest, t: InstanceType): 
   return target;
 }
 
-/** Copies the chosen disks (being made until the clone is done) and profiles (on the copies) into the target; a 1:1 NAT becomes `any`. */
+/** Copies the chosen disks (being made until the clone is done) and profiles (on the copies) into the target. */
 function copySource(c: ComputeContext, { disks, configs }: CloneRequest, target: InstanceRecord): void {
   const copies = new Map<number, number>();
   for (const x of disks) copies.set(x.id, c.newDisk(target.id, x.label, x.size, x.filesystem, c.dur("cloning")).id);
+  const taken: TakenAddresses = [];
   for (const cfg of configs) {
-    const interfaces = cfg.interfaces.map((i) => ({
-      ...i,
-      id: c.store.nextId("interface"),
-      ipv4: i.ipv4 ? { vpc: i.ipv4.vpc, nat_1_1: i.ipv4.nat_1_1 ? "any" : null } : null,
-    }));
+    // Rule 4: a 1:1 NAT becomes `any`; a VPC address, the source's own, becomes another of its subnet (network.ts).
+    const interfaces = c.copyInterfaces(cfg.interfaces, target.region, taken, (nat) => (nat ? "any" : null));
     // The copy is the target's: a new id, the target's instance (the source's record carries both).
     const { id: _id, compute_id: _source, ...copy } = structuredClone(cfg);
     c.newConfig(target, { ...copy, devices: c.copiedDevices(cfg.devices, copies), interfaces });

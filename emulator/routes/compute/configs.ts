@@ -50,7 +50,9 @@ function profileFields(c: ComputeContext, inst: InstanceRecord, body: ProfileBod
   if (interfaces) {
     const taken: TakenAddresses = [];
     const keep = (id: number | undefined) => existing?.interfaces.find((x) => x.id === id)?.id;
-    out.interfaces = interfaces.map((i, index) => c.ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, taken, keep(i.id)));
+    // The profile's interfaces are replaced: the addresses they hold are free for the new ones.
+    const replaced = new Set(existing?.interfaces.map((x) => x.id));
+    out.interfaces = interfaces.map((i, index) => c.ifaceRecord(i, errors, `interfaces[${index}]`, inst.region, taken, keep(i.id), replaced));
   }
   return out;
 }

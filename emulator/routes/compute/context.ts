@@ -20,13 +20,14 @@ export type ComputeContext = ReturnType<typeof createComputeContext>;
 
 export function createComputeContext(family: FamilyContext) {
   const base = computeBase(family);
+  const network = computeNetwork(base, family.services);
   return {
     ...base,
     ...computeAccess(base),
     ...computeViews,
-    ...computeNetwork(base, family.services),
+    ...network,
     ...computeChecks(base, family.services),
-    ...computeProvisioning(base),
+    ...computeProvisioning(base, network),
     ...computeEvents(base),
   };
 }

@@ -5,6 +5,7 @@ import type { Req } from "../../router";
 import { apiTime, settle } from "../../state";
 import { busyError } from "./base";
 import { row, type ComputeContext } from "./context";
+import { diskLabelFrom } from "./provisioning";
 import type { InstanceRecord } from "./records";
 
 /** Instance disks (`I/disks...`): list, create, view, and the real API's update, resize and password reset; delete. */
@@ -36,7 +37,7 @@ function createDisk(c: ComputeContext, req: Req<typeof disksApi.create>): Disk {
   if (c.disksOf(inst.id).some((x) => x.status === "not ready")) throw busyError();
   const { label, size, filesystem = DEFAULT_FILESYSTEM } = req.body;
   // Without a label the contract asks for an image: the disk is named after it.
-  const x = c.newDisk(inst.id, label ?? `${img?.label ?? ""} Disk`, size, filesystem, c.dur("disk"));
+  const x = c.newDisk(inst.id, label ?? diskLabelFrom(img?.label ?? ""), size, filesystem, c.dur("disk"));
   // An event of the instance, the disk its secondary entity (recorded), finished when the disk is ready.
   c.instanceEvent("disk_create", req.user.username, inst, { finish: c.now() + c.dur("disk"), secondary: c.diskEntity(x) });
   return c.diskView(x);

@@ -9,6 +9,7 @@ import { INTERFACE_ROWS } from "./interfaces";
 import { MIGRATE_ROWS } from "./migrate";
 import { POWER_ROWS } from "./power";
 import { computeState, type ComputeState } from "./records";
+import { computeCounters } from "./counters";
 import { computeReferences } from "./references";
 import { USAGE_ROWS } from "./usage";
 
@@ -24,7 +25,7 @@ const ROWS = [...INSTANCE_ROWS, ...POWER_ROWS, ...MIGRATE_ROWS, ...CLONE_ROWS, .
  * image family (services).
  *
  * This folder holds the whole family: its records and collections (`records.ts`) and what they must hold between
- * them (`references.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`,
+ * them (`references.ts`), how far its id counters went (`counters.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`,
  * `backups.ts`, `configs.ts`, `interfaces.ts`, `disks.ts`), and the context they share (`context.ts`, made of
  * `base.ts`, `access.ts`, `views.ts`, `network.ts`, `checks.ts`, `provisioning.ts`, `events.ts`).
  */
@@ -33,4 +34,5 @@ export const computeFamily: ApiFamily<ComputeState> = {
   state: computeState,
   register: (family) => family.router.serve(ROWS, createComputeContext(family)),
   references: computeReferences,
+  counters: computeCounters,
 };

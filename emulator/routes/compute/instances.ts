@@ -48,6 +48,12 @@ function checkCreate(c: ComputeContext, { user, body }: CreateReq): CreateReques
   const image = c.checkImage(body.image, errors, user.username);
   c.checkDeploy(body, errors, image?.id);
   const userData = c.checkMetadata(body.metadata, errors, region?.id, image);
+  const swap = body.swap_size ?? DEFAULT_SWAP_SIZE;
+  if (image && type && type.disk - swap < image.size)
+    errors.add(
+      "swap_size",
+      `A swap disk of ${swap} MB leaves ${type.disk - swap} MB of type ${type.id}'s ${type.disk} MB: image ${image.id} needs ${image.size} MB`,
+    );
   const backup = body.backup_id === undefined ? undefined : checkBackup(c, body.backup_id, user, type, errors);
   const interfaces = c.buildInterfaces(body.interfaces ?? [], errors, "interfaces", region?.id, []);
   errors.throwIfAny();

@@ -74,11 +74,17 @@ function updateInterface(c: ComputeContext, req: Req<typeof interfacesApi.update
   const i = ifaceOf(cfg, req.params.interfaceId);
   const { body } = req;
   checkUpdate(i, body);
+  // A vpc interface's new address (checkUpdate: only they take ipv4) is one of the subnet's, held by no other interface.
+  const vpc = body.ipv4?.vpc;
+  if (vpc !== undefined && i.subnet_id !== null && vpc !== i.ipv4?.vpc) {
+    const refusal = c.addressRefusal(i.subnet_id, vpc, [], new Set([i.id]));
+    if (refusal) throw badRequest(refusal, "ipv4.vpc");
+  }
   if (body.primary === true) for (const x of cfg.interfaces) x.primary = false;
   if (body.primary !== undefined) i.primary = body.primary;
-  if (body.ipv4) {
-    const nat = body.ipv4.nat_1_1 === undefined ? i.ipv4?.nat_1_1 : body.ipv4.nat_1_1;
-    i.ipv4 = { vpc: body.ipv4.vpc ?? i.ipv4?.vpc ?? null, nat_1_1: nat ?? null };
+  if (body.ipv4 && i.ipv4) {
+    const nat = body.ipv4.nat_1_1 === undefined ? i.ipv4.nat_1_1 : body.ipv4.nat_1_1;
+    i.ipv4 = { vpc: vpc ?? i.ipv4.vpc, nat_1_1: nat };
   }
   if (body.ip_ranges) i.ip_ranges = body.ip_ranges;
   changed(c, req, inst, cfg);
