@@ -74,13 +74,22 @@ export const imageFamily = (opts: ImageOptions): ApiFamily<ReturnType<typeof ima
   },
   references: (state) => {
     const users = new Set(state.data.users.map((u) => u.username));
-    return imageState(state).images.flatMap((img, i) => refusalsOf(img, users).map(([field, reason]) => ({ field: recordField("images", i, field), reason })));
+    const uploads = new Map<string, number>();
+    return imageState(state).images.flatMap((img, i) => {
+      const out = refusalsOf(img, users);
+      // An upload URL is one image's: the data sent to it would go to the first image of its token only.
+      const first = img._upload && uploads.get(img._upload.token);
+      if (first !== undefined) out.push(["_upload.token", `the upload URL is also ${recordField("images", first)}'s`]);
+      else if (img._upload) uploads.set(img._upload.token, i);
+      return out.map(([field, reason]) => ({ field: recordField("images", i, field), reason }));
+    });
   },
   counters: (state) => ({ image: highest(imageState(state).images.map((img) => imageNumber(img.id))) }),
 });
 
 /**
- * What an image's record must hold beside its schema, each `[field, reason]`: its owner is a user of the account;
+ * What an image's record must hold beside its schema (and another image's upload URL), each `[field, reason]`: its
+ * owner is a user of the account;
  * an upload waiting for its data has its upload URL, in a region of the catalogue; an image being made (`creating`)
  * has the step that makes it available to come (else it would never be).
  */

@@ -123,6 +123,7 @@ test("a cluster's fields the API's rules refuse, or that no create and update co
       replication_type: "asynch",
       replication_commit_type: "on",
       updates: { ...r.databases[0].updates, hour_of_day: 25 },
+      _ca: "!!!",
     });
     Object.assign(r.databases[1], {
       replication_type: "semi_synch",
@@ -136,6 +137,7 @@ test("a cluster's fields the API's rules refuse, or that no create and update co
     refusal("records.databases[0].label", "Label must be 3 to 32 characters (got 1)"),
     refusal("records.databases[0].allow_list[0]", '"zzz" is not a valid IP address'),
     refusal("records.databases[0].updates.hour_of_day", "Must be 0 to 23"),
+    refusal("records.databases[0]._ca", "Must be base64, as the API answers a CA certificate"),
     refusal("records.databases[0].replication_type", "A one-node cluster has no replication: use none (or a cluster of 3 nodes)"),
     refusal("records.databases[0].replication_commit_type", "Only for PostgreSQL"),
     refusal("records.databases[1].updates.week_of_month", "Must be 1 to 4 for a monthly window"),

@@ -131,14 +131,16 @@ describe("private images", () => {
     ]);
   });
 
-  test("an upload in a region the catalogue has not, an image being made with no step to available", async () => {
+  test("an upload in a region the catalogue has not or at another's URL, an image being made with no step to available", async () => {
     const refused = await load((r) => {
       r.images[0]._upload.region = "nope";
       r.images[1]._queue = [];
+      r.images.push({ ...r.images[0], id: "private/3", _upload: { ...r.images[0]._upload, region: "us-east" } });
     });
     expect(refused.body.errors).toEqual([
       refusal("records.images[0]._upload.region", "Region nope not found"),
       refusal("records.images[1]._queue", "an image being made (creating) has its step to available to come"),
+      refusal("records.images[2]._upload.token", "the upload URL is also records.images[0]'s"),
     ]);
     // An image stuck creating would never be deployed from: the one loaded instead becomes available.
     expect((await load()).status).toBe(200);

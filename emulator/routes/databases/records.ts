@@ -27,6 +27,9 @@ const step = z.strictObject({ status: z.enum(DATABASE_STATUSES), at: z.number(),
  */
 const storedWindow = z.strictObject(WINDOW_FIELDS).check(z.superRefine((u, ctx) => checkWindow(ctx, u.frequency, u.week_of_month, "week_of_month")));
 
+/** "SSL certificate": "`ca_certificate` (string, base64-encoded CA certificate)": what the cluster keeps to answer. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 /** The statuses a cluster passes through: each ends with a step of its `_queue` (else the cluster would stay in it). */
 export const PASSING_STATUSES: readonly DatabaseStatus[] = ["provisioning", "suspending", "resuming", "restoring", "updating", "backing_up"];
 
@@ -49,7 +52,7 @@ function checkCluster(db: z.output<typeof storedFields>, ctx: z.core.$Refinement
 /**
  * A cluster's fields as the state keeps them: the API's record (its `members` made when shown, from its size),
  * its label, allow list and window by the API's rules, and the emulator's own fields: its owner, the status changes
- * to come, its root password and CA certificate, and whether its credentials were reset since (a restore then
+ * to come, its root password and CA certificate (base64), and whether its credentials were reset since (a restore then
  * leaves it failed: rule 7).
  */
 const storedFields = database
@@ -61,7 +64,7 @@ const storedFields = database
     _owner: z.string(),
     _queue: z.array(step),
     _password: z.string(),
-    _ca: z.string(),
+    _ca: z.string().regex(BASE64, "Must be base64, as the API answers a CA certificate"),
     _resetSinceBackup: z.boolean(),
   })
   .strict();
