@@ -233,8 +233,11 @@ const createFields = <E extends Engine>(engine: E) => ({
   replication_type: replicationType(engine).optional(),
 });
 
-/** The replication rule, said with the other fields' refusals (when the size is one the spec has). */
-const checkReplication =
+/**
+ * The replication rule, said with the other fields' refusals (when the size is one the spec has): a create body's,
+ * and a cluster's record as the emulator keeps it.
+ */
+export const checkReplication =
   (engine: Engine) =>
   (b: { cluster_size?: unknown; replication_type?: unknown }, ctx: z.core.$RefinementCtx): void => {
     const size = b.cluster_size;

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { int } from "../../api/contract/common";
 import { pathOf } from "../../api/contract/endpoint";
-import { image, IMAGE_STATUSES, IMAGE_UPLOAD, imagesApi, type Image, type ImageUploadAnswer } from "../../api/contract/images";
+import { image, imageDescription, imageLabel, IMAGE_STATUSES, IMAGE_UPLOAD, imagesApi, type Image, type ImageUploadAnswer } from "../../api/contract/images";
 import { hasScope } from "../auth";
 import { catalog } from "../catalog";
 import { collectionsOf, recordField, type ApiFamily, type FamilyContext } from "../family";
@@ -13,6 +13,7 @@ import { rowsOf, type Req } from "../router";
 import { apiTime, eventEntity, settle, type User } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
+import { highest } from "./counters";
 
 export interface ImageOptions {
   /** The largest upload taken (the spec's 5 GB by default: api/contract/images.ts `IMAGE_UPLOAD`). */
@@ -24,15 +25,24 @@ export interface ImageOptions {
 /** A status change of an image due at a time (emulator/state.ts `Step`): a capture's, with the size of its data once available. */
 const imageStep = z.strictObject({ status: z.enum(IMAGE_STATUSES), at: z.number(), patch: z.strictObject({ size: int }).partial().optional() });
 
+/** A private image's id: `private/<number>`, the number the `image` counter gave (1 or more, one a path can name). */
+const PRIVATE_ID = /^private\/([1-9]\d{0,14})$/;
+
+/** The number of a private image's id (its `image` counter's). */
+const imageNumber = (id: string): number => Number(PRIVATE_ID.exec(id)?.[1] ?? 0);
+
 /**
  * A private image as the state keeps it: the API's record but `tags` (none: the spec gives no way to tag an
- * image), its owner, its status changes to come, and for an upload waiting for its data, the secret part of
- * its upload URL, when the window closes (the emulator's clock, ms) and its region.
+ * image), its label and description by the API's rules, its owner, its status changes to come, and for an upload
+ * waiting for its data, the secret part of its upload URL, when the window closes (the emulator's clock, ms) and
+ * its region.
  */
 export const storedImage = image
   .omit({ tags: true })
   .extend({
-    id: z.string().regex(/^private\/\d+$/, "must be a private image's id: private/<number>"),
+    id: z.string().regex(PRIVATE_ID, "must be a private image's id: private/<number>"),
+    label: imageLabel,
+    description: imageDescription.nullable(),
     _owner: z.string(),
     _queue: z.array(imageStep),
     _upload: z.strictObject({ token: z.string(), deadline: z.number(), region: z.string() }).optional(),
@@ -62,17 +72,36 @@ export const imageFamily = (opts: ImageOptions): ApiFamily<ReturnType<typeof ima
     family.services.provide(FIND_IMAGE, finder(c));
     family.services.provide(RECEIVE_UPLOAD, (token, req) => receiveUpload(c, token, req));
   },
-  // An image's owner is a user of the account; an upload waiting for its data has its upload URL's token.
   references: (state) => {
     const users = new Set(state.data.users.map((u) => u.username));
-    return imageState(state).images.flatMap((img, i) => [
-      ...(users.has(img._owner) ? [] : [{ field: recordField("images", i, "_owner"), reason: `no user ${img._owner} in the account` }]),
-      ...(img.status === "pending_upload" && !img._upload
-        ? [{ field: recordField("images", i, "_upload"), reason: "an image pending its upload has an upload URL" }]
-        : []),
-    ]);
+    const uploads = new Map<string, number>();
+    return imageState(state).images.flatMap((img, i) => {
+      const out = refusalsOf(img, users);
+      // An upload URL is one image's: the data sent to it would go to the first image of its token only.
+      const first = img._upload && uploads.get(img._upload.token);
+      if (first !== undefined) out.push(["_upload.token", `the upload URL is also ${recordField("images", first)}'s`]);
+      else if (img._upload) uploads.set(img._upload.token, i);
+      return out.map(([field, reason]) => ({ field: recordField("images", i, field), reason }));
+    });
   },
+  counters: (state) => ({ image: highest(imageState(state).images.map((img) => imageNumber(img.id))) }),
 });
+
+/**
+ * What an image's record must hold beside its schema (and another image's upload URL), each `[field, reason]`: its
+ * owner is a user of the account;
+ * an upload waiting for its data has its upload URL, in a region of the catalogue; an image being made (`creating`)
+ * has the step that makes it available to come (else it would never be).
+ */
+function refusalsOf(img: ImageRecord, users: ReadonlySet<string>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (!users.has(img._owner)) out.push(["_owner", `no user ${img._owner} in the account`]);
+  if (img.status === "pending_upload" && !img._upload) out.push(["_upload", "an image pending its upload has an upload URL"]);
+  if (img._upload && !catalog.regions.some((r) => r.id === img._upload?.region)) out.push(["_upload.region", `Region ${img._upload.region} not found`]);
+  if (img.status === "creating" && !img._queue.some((step) => step.status === "available"))
+    out.push(["_queue", "an image being made (creating) has its step to available to come"]);
+  return out;
+}
 
 type ImageContext = ReturnType<typeof imageContext>;
 

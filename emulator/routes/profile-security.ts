@@ -1,5 +1,8 @@
 import { createHmac, randomBytes, randomInt } from "node:crypto";
+import { isIP } from "node:net";
 import { z } from "zod";
+import { refuse } from "../../api/contract/common";
+import { tokenScopes } from "../../api/contract/profile";
 import {
   appsApi,
   authorizedApp,
@@ -7,8 +10,11 @@ import {
   login,
   loginsApi,
   phoneNumberApi,
-  preferences,
+  phoneNumberSend,
   preferencesApi,
+  preferencesUpdate,
+  SECURITY_ANSWERS,
+  securityAnswer,
   SECURITY_QUESTIONS,
   securityQuestionsApi,
   trustedDevice,
@@ -21,6 +27,7 @@ import { collectionsOf, recordField, type ApiFamily, type FamilyContext, type Re
 import { badRequest, notFound, paginate } from "../http";
 import { rowsOf } from "../router";
 import { apiTime, type User } from "../state";
+import { highestId } from "./counters";
 
 const DAY_MS = 86_400_000;
 /** The login history the API keeps: profile-api.md "Limits": "Login history | last 90 days". */
@@ -34,23 +41,66 @@ export const TFA_SECRET_MS = 10 * 60_000;
 /** The address of the sign-ins the emulator records: a documentation address, never a real host. */
 const SIGN_IN_ADDRESS = "192.0.2.1";
 
-/** A login as the state keeps it: the API's record (which names its user). */
-export const storedLogin = login;
-/** An authorized app as the state keeps it: the API's record and its user. */
-export const storedApp = authorizedApp.extend({ username: z.string() }).strict();
-/** A trusted device as the state keeps it: the API's record and its user. */
-export const storedDevice = trustedDevice.extend({ username: z.string() }).strict();
+/** An address a sign-in came from: profile-api.md "Login": "ip | string, IP" (IPv4 or IPv6). */
+const ipAddress = z.string().refine((v) => isIP(v) !== 0, "Must be an IP address");
 
-/** What a user set that the profile record does not show: answers, preferences, codes under way. */
+/** A login as the state keeps it: the API's record (which names its user), from an address. */
+export const storedLogin = login.extend({ ip: ipAddress }).strict();
+/** An authorized app as the state keeps it: the API's record (its scopes a scopes string: api/scopes.ts) and its user. */
+export const storedApp = authorizedApp.extend({ scopes: tokenScopes, username: z.string() }).strict();
+/** A trusted device as the state keeps it: the API's record (its last address an address) and its user. */
+export const storedDevice = trustedDevice.extend({ last_remote_addr: ipAddress, username: z.string() }).strict();
+
+/** Whether `id` (a key of the answers) is a question's: `1` to `19`, as the answer request's `question_id`. */
+const isQuestion = (id: string): boolean => /^[1-9][0-9]*$/.test(id) && Number(id) <= SECURITY_QUESTIONS.length;
+
+/**
+ * A user's answers by question id, as the answer request leaves them: none, or the three of the last request
+ * ("previous answers are overwritten, or reset to null if unanswered"), each to a question of the list and 1 to 255
+ * characters. The keys are read as given (a `__proto__` key too, which a record's schema would pass over).
+ */
+const storedAnswers = z
+  .custom<unknown>()
+  .check(
+    z.superRefine((raw, ctx) => {
+      const ids = typeof raw === "object" && raw !== null ? Object.keys(raw) : [];
+      for (const id of ids)
+        if (!isQuestion(id)) refuse(ctx, `No security question ${id}: the questions are 1 to ${SECURITY_QUESTIONS.length}`, undefined, [id]);
+    }),
+  )
+  .pipe(
+    z.record(z.string(), securityAnswer.shape.response).check(
+      z.superRefine((answers, ctx) => {
+        const n = Object.keys(answers).length;
+        if (n !== 0 && n !== SECURITY_ANSWERS) refuse(ctx, `Answers are none or exactly ${SECURITY_ANSWERS} (got ${n})`);
+      }),
+    ),
+  );
+
+/** A two-factor secret as the emulator issues it: 16 base32 characters (10 random bytes). */
+const BASE32_SECRET = /^[A-Z2-7]{16}$/;
+
+/**
+ * What a user set that the profile record does not show: preferences (at most 65,535 characters as JSON, as the
+ * PUT takes them), answers, codes under way (a phone number as the request takes it, upper-case country code, a
+ * 6-digit code; a base32 secret).
+ */
 export const storedSettings = z.strictObject({
   username: z.string(),
-  preferences,
+  preferences: preferencesUpdate,
   /** Answers by question id. */
-  answers: z.record(z.string(), z.string()),
+  answers: storedAnswers,
   /** A code sent to a number, until it expires (ms). */
-  phone: z.strictObject({ iso_code: z.string(), phone_number: z.string(), code: z.string(), expires: z.number() }).optional(),
+  phone: z
+    .strictObject({
+      iso_code: z.string().regex(/^[A-Z]{2}$/, "Must be a two-letter ISO 3166 country code, upper-case"),
+      phone_number: phoneNumberSend.shape.phone_number,
+      code: z.string().regex(/^\d{6}$/, "Must be a 6-digit code"),
+      expires: z.number(),
+    })
+    .optional(),
   /** A two-factor secret issued and not yet confirmed (base32), until it expires (ms). */
-  tfa: z.strictObject({ secret: z.string(), expires: z.number() }).optional(),
+  tfa: z.strictObject({ secret: z.string().regex(BASE32_SECRET, "Must be 16 base32 characters"), expires: z.number() }).optional(),
 });
 
 export type LoginRecord = z.output<typeof storedLogin>;
@@ -66,7 +116,10 @@ export const profileSecurityState = collectionsOf({
 });
 export type ProfileSecurityState = ReturnType<typeof profileSecurityState>;
 
-/** Each record's `username` is a user of the account (a record of no user would be no one's to list or revoke). */
+/**
+ * Each record's `username` is a user of the account (a record of no user would be no one's to list or revoke); a
+ * user has one settings record (the routes read the first: a second would never be).
+ */
 function references(state: StateHolder): Refusal[] {
   const users = new Set(state.data.users.map((u) => u.username));
   const d = profileSecurityState(state);
@@ -76,9 +129,15 @@ function references(state: StateHolder): Refusal[] {
     ["trustedDevices", d.trustedDevices],
     ["profileSettings", d.profileSettings],
   ];
-  return collections.flatMap(([name, records]) =>
+  const refusals = collections.flatMap(([name, records]) =>
     records.flatMap((r, i) => (users.has(r.username) ? [] : [{ field: recordField(name, i, "username"), reason: `no user ${r.username} in the account` }])),
   );
+  const settled = new Set<string>();
+  d.profileSettings.forEach((s, i) => {
+    if (settled.has(s.username)) refusals.push({ field: recordField("profileSettings", i, "username"), reason: `user ${s.username} has settings already` });
+    settled.add(s.username);
+  });
+  return refusals;
 }
 
 /**
@@ -90,6 +149,10 @@ export const profileSecurityFamily: ApiFamily<ProfileSecurityState> = {
   state: profileSecurityState,
   register: (family) => family.router.serve(ROWS, securityContext(family)),
   references,
+  counters: (state) => {
+    const d = profileSecurityState(state);
+    return { login: highestId(d.logins), device: highestId(d.trustedDevices), app: highestId(d.authorizedApps) };
+  },
 };
 
 type SecurityContext = ReturnType<typeof securityContext>;

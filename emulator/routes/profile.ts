@@ -1,19 +1,34 @@
 import { z } from "zod";
-import { profileApi, readDateTime, sshKey, sshKeysApi, tokensApi, type Profile, type SshKey, type Token } from "../../api/contract/profile";
+import {
+  profileApi,
+  readDateTime,
+  sshKey,
+  sshKeyLabel,
+  sshKeyLine,
+  sshKeysApi,
+  tokensApi,
+  type Profile,
+  type SshKey,
+  type Token,
+} from "../../api/contract/profile";
 import { scopesWithin } from "../auth";
 import { collectionsOf, recordField, type ApiFamily, type FamilyContext } from "../family";
 import { badRequest, HttpError, notFound, paginate } from "../http";
 import { NO_CONTENT, rowsOf, type Req } from "../router";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
+import { highestId } from "./counters";
 
-/** An SSH key as the state keeps it: the API's record and its owner. */
-export const storedSshKey = sshKey.extend({ username: z.string() }).strict();
+/** An SSH key as the state keeps it: the API's record (its label and key line by the create's rules) and its owner. */
+export const storedSshKey = sshKey.extend({ label: sshKeyLabel, ssh_key: sshKeyLine, username: z.string() }).strict();
 export type SshKeyRecord = z.output<typeof storedSshKey>;
 
 /** The SSH keys of a store, typed (the compute routes read them too: `authorized_users`). */
 export const profileState = collectionsOf({ sshkeys: storedSshKey });
 
-/** The profile family (`/profile...`): the user's profile, grants, personal access tokens and SSH keys. */
+/**
+ * The profile family (`/profile...`): the user's profile, grants, personal access tokens and SSH keys. Its
+ * counters: `sshkey`, and `token` (the account's tokens, which a fixture never carries, but the family numbers).
+ */
 export const profileFamily: ApiFamily<ReturnType<typeof profileState>> = {
   name: "profile",
   state: profileState,
@@ -25,6 +40,7 @@ export const profileFamily: ApiFamily<ReturnType<typeof profileState>> = {
       users.has(k.username) ? [] : [{ field: recordField("sshkeys", i, "username"), reason: `no user ${k.username} in the account` }],
     );
   },
+  counters: (state) => ({ sshkey: highestId(profileState(state).sshkeys), token: highestId(state.data.tokens) }),
 };
 
 type ProfileContext = ReturnType<typeof profileContext>;

@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { int } from "../../api/contract/common";
 import { pathOf } from "../../api/contract/endpoint";
-import { subnet, subnetIpv4, subnetsApi, VPC_IPV4_RANGES, vpc, vpcsApi, type Subnet, type Vpc, type VpcAddress } from "../../api/contract/vpcs";
+import {
+  subnet,
+  subnetIpv4,
+  subnetsApi,
+  VPC_IPV4_RANGES,
+  vpc,
+  vpcDescription,
+  vpcLabel,
+  vpcsApi,
+  type Subnet,
+  type Vpc,
+  type VpcAddress,
+} from "../../api/contract/vpcs";
 import { catalog } from "../catalog";
 import { collectionsOf, recordField, type ApiFamily, type FamilyContext, type Refusal } from "../family";
 import { badRequest, FieldErrors, forbidden, notFound, paginate } from "../http";
@@ -11,14 +23,18 @@ import { apiTime, eventEntity, settle, type User } from "../state";
 import { freeAddress, SubnetSiblings, subnetNetwork } from "../vpc-rules";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
+import { highestId } from "./counters";
 
-/** A VPC as the state keeps it: its own fields of the API's record (its subnets are theirs, the rest is derived) and its maker. */
+/**
+ * A VPC as the state keeps it: its own fields of the API's record (its subnets are theirs, the rest is derived),
+ * its label and description by the create's rules, and its maker (its region is the catalogue's: `references`).
+ */
 export const storedVpc = vpc
-  .pick({ id: true, label: true, description: true, region: true, created: true, updated: true })
-  .extend({ _owner: z.string() })
+  .pick({ id: true, region: true, created: true, updated: true })
+  .extend({ label: vpcLabel, description: vpcDescription, _owner: z.string() })
   .strict();
-/** A subnet as the state keeps it: its own fields of the API's record (its range by the API's rules) and its VPC. */
-export const storedSubnet = subnet.pick({ id: true, label: true, created: true, updated: true }).extend({ vpc_id: int, ipv4: subnetIpv4 }).strict();
+/** A subnet as the state keeps it: its own fields of the API's record (its label and range by the API's rules) and its VPC. */
+export const storedSubnet = subnet.pick({ id: true, created: true, updated: true }).extend({ vpc_id: int, label: vpcLabel, ipv4: subnetIpv4 }).strict();
 export type VpcRecord = z.output<typeof storedVpc>;
 export type SubnetRecord = z.output<typeof storedSubnet>;
 
@@ -34,8 +50,9 @@ export const vpcFamily: ApiFamily<ReturnType<typeof vpcState>> = {
     family.router.serve(ROWS, c);
     family.services.provide(SUBNETS, subnetLookup(c));
   },
-  // A VPC's maker is a user of the account, its label unique among the VPCs; a subnet's VPC exists, and its label
-  // and range are apart from its siblings' (the checks of a new subnet assume it: vpc-rules.ts).
+  // A VPC's maker is a user of the account, its label unique among the VPCs, its region one of the catalogue's
+  // that takes VPCs; a subnet's VPC exists, and its label and range are apart from its siblings' (the checks of a
+  // new subnet assume it: vpc-rules.ts).
   references: (state) => {
     const { vpcs, subnets } = vpcState(state);
     const users = new Set(state.data.users.map((u) => u.username));
@@ -45,6 +62,8 @@ export const vpcFamily: ApiFamily<ReturnType<typeof vpcState>> = {
       if (!users.has(v._owner)) refusals.push({ field: recordField("vpcs", i, "_owner"), reason: `no user ${v._owner} in the account` });
       if (labels.has(v.label)) refusals.push({ field: recordField("vpcs", i, "label"), reason: "Label must be unique among your VPCs" });
       labels.add(v.label);
+      const region = regionRefusal(v.region);
+      if (region) refusals.push({ field: recordField("vpcs", i, "region"), reason: region });
     });
     const siblings = new Map(vpcs.map((v) => [v.id, new SubnetSiblings()]));
     subnets.forEach((s, i) => {
@@ -55,7 +74,18 @@ export const vpcFamily: ApiFamily<ReturnType<typeof vpcState>> = {
     });
     return refusals;
   },
+  counters: (state) => {
+    const { vpcs, subnets } = vpcState(state);
+    return { vpc: highestId(vpcs), subnet: highestId(subnets) };
+  },
 };
+
+/** Why a VPC cannot be in a region: one the catalogue has not, or one without the `VPCs` capability (undefined: it can). */
+function regionRefusal(id: string): string | undefined {
+  const region = catalog.regions.find((r) => r.id === id);
+  if (!region) return `Region ${id} not found`;
+  return region.capabilities.includes("VPCs") ? undefined : `Region ${region.id} does not support VPCs`;
+}
 
 type VpcContext = ReturnType<typeof vpcContext>;
 
@@ -163,9 +193,8 @@ function createVpc(c: VpcContext, { user, body }: Req<typeof vpcsApi.create>): V
   if (user.restricted && !user.grants?.global.add_vpcs) throw forbidden("You do not have permission to add VPCs: the add_vpcs grant is needed");
   const errors = new FieldErrors();
   if (c.d.vpcs.some((v) => v.label === body.label)) errors.add("label", "Label must be unique among your VPCs");
-  const region = catalog.regions.find((r) => r.id === body.region);
-  if (!region) errors.add("region", `Region ${body.region} not found`);
-  else if (!region.capabilities.includes("VPCs")) errors.add("region", `Region ${region.id} does not support VPCs`);
+  const region = regionRefusal(body.region);
+  if (region) errors.add("region", region);
   const subnets = body.subnets ?? [];
   // Each subnet given is a sibling of the next ones, refused or not: its label, and its range when apart.
   const seen = new SubnetSiblings();
@@ -174,12 +203,11 @@ function createVpc(c: VpcContext, { user, body }: Req<typeof vpcsApi.create>): V
     seen.add(s);
   });
   errors.throwIfAny();
-  if (!region) throw badRequest(`Region ${body.region} not found`, "region");
   const v: VpcRecord = {
     id: c.store.nextId("vpc"),
     label: body.label,
     description: body.description ?? "",
-    region: region.id,
+    region: body.region,
     created: c.stamp(),
     updated: c.stamp(),
     _owner: user.username,

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { allDatabasesApi, DATABASE_APIS } from "../../../api/contract/database-endpoints";
 import { DEFAULT_COMMIT_TYPE, STATUS_NEEDED, type Database, type Engine } from "../../../api/contract/databases";
-import { catalog } from "../../catalog";
 import { forbidden, HttpError, paginate, type ErrorItem } from "../../http";
 import { rowsOf, type Req, type Row } from "../../router";
 import { settle } from "../../state";
 import { newPassword, type DatabaseContext } from "./context";
 import type { DatabaseRecord } from "./records";
+import { engineNotFound, engineOf, LABEL_TAKEN, regionRefusal, typeNotFound } from "./rules";
 
 const PORTS: Record<Engine, number> = { mysql: 3306, postgresql: 5432 };
 
@@ -24,9 +24,7 @@ type CreateRequest = Req<Clusters["create"]>;
 
 /** "label | ... | User-defined, unique" (across both engines): the refusal of a label another cluster has. */
 function labelTaken({ d }: DatabaseContext, label: string | undefined, self?: DatabaseRecord): ErrorItem[] {
-  return label !== undefined && d.databases.some((x) => x.label === label && x !== self)
-    ? [{ field: "label", reason: "Label must be unique among your databases" }]
-    : [];
+  return label !== undefined && d.databases.some((x) => x.label === label && x !== self) ? [{ field: "label", reason: LABEL_TAKEN }] : [];
 }
 
 /** The refusals of a list of them, if any (each field the account's state refuses, at once). */
@@ -39,16 +37,14 @@ function checkCreate(c: DatabaseContext, engine: Engine, { user, body }: CreateR
   // Rule 1: a restricted user needs the add_databases grant.
   if (user.restricted && !user.grants?.global.add_databases) throw forbidden("You do not have permission to add databases: the add_databases grant is needed");
   const refusals = labelTaken(c, body.label);
-  const region = catalog.regions.find((r) => r.id === body.region);
-  if (!region) refusals.push({ field: "region", reason: `Region ${body.region} not found` });
-  else if (!region.capabilities.includes("Managed Databases"))
-    refusals.push({ field: "region", reason: `Region ${region.id} does not offer managed databases` });
+  const region = regionRefusal(body.region);
+  if (region) refusals.push({ field: "region", reason: region });
   const type = c.typeOf(body.type);
-  if (!type) refusals.push({ field: "type", reason: `Type ${body.type} not found` });
-  const eng = catalog.engines.find((e) => e.id === body.engine && e.engine === engine);
-  if (!eng) refusals.push({ field: "engine", reason: `Engine ${body.engine} is not a ${engine} engine; see /databases/engines` });
-  if (!region || !type || !eng || refusals.length) throw new HttpError(400, refusals);
-  return { region, type, version: eng.version };
+  if (!type) refusals.push({ field: "type", reason: typeNotFound(body.type) });
+  const eng = engineOf(engine, body.engine);
+  if (!eng) refusals.push({ field: "engine", reason: engineNotFound(engine, body.engine) });
+  if (!type || !eng || refusals.length) throw new HttpError(400, refusals);
+  return { region: body.region, type, version: eng.version };
 }
 
 /** The new cluster's record, provisioning until it is active with its hosts and port. */
@@ -62,7 +58,7 @@ function newDatabase(c: DatabaseContext, engine: Engine, req: CreateRequest): Da
     engine,
     label,
     version,
-    region: region.id,
+    region,
     type: type.id,
     cluster_size: size,
     encrypted: body.encrypted,
@@ -115,7 +111,7 @@ function updateDatabase(c: DatabaseContext, engine: Engine, req: Req<Clusters["u
   const newType = type !== undefined && type !== db.type ? typeOf(type) : undefined;
   const oldDisk = typeOf(db.type)?.disk ?? 0;
   if (type !== undefined && type !== db.type) {
-    if (!newType) refusals.push({ field: "type", reason: `Type ${type} not found` });
+    if (!newType) refusals.push({ field: "type", reason: typeNotFound(type) });
     else if (newType.disk <= oldDisk)
       refusals.push({ field: "type", reason: `A database can only move to a type with more disk space than ${db.type} (${oldDisk} MB)` });
   }

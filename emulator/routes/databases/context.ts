@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { BACKUPS_NOT_WHILE, type Database, type DatabaseStatus, type Engine } from "../../../api/contract/databases";
-import { catalog } from "../../catalog";
 import type { FamilyContext } from "../../family";
 import { badRequest, forbidden, notFound } from "../../http";
 import { apiTime, eventEntity, settle, type EventTiming, type User } from "../../state";
 import { scaled } from "../../timing";
 import { databaseState, type DatabaseRecord } from "./records";
+import { typeOf } from "./rules";
 
 /** Durations at speed 1 (ms). Provisioning is minutes on the real service (15 to 30): here 30 s. */
 export const DB_MS = { provisioning: 30_000, updating: 5_000, snapshot: 10_000, restoring: 10_000, patching: 5_000 };
@@ -92,7 +92,6 @@ export function databaseContext({ store, now, timing }: FamilyContext) {
     }
     return { ...rest, ...(db.engine === "postgresql" ? { replication_commit_type } : {}), members };
   };
-  const typeOf = (id: string) => catalog.types.find((t) => t.id === id);
   /**
    * An event of a database (recorded: entity type `database`, its engine's path). A create is a
    * `notification` until the cluster is active, then `finished` (as the real API's database_create was).
