@@ -2,6 +2,7 @@ import { z } from "zod";
 import { recordField, type ApiFamily, type Refusal } from "./family";
 import { badRequest, fieldErrors, HttpError } from "./http";
 import { jsonDepth, MAX_FIXTURE_DEPTH, MAX_JSON_DEPTH } from "./json";
+import { highest, highestId } from "./routes/counters";
 import { apiTime, storedEvent, storedUser, type CoreState, type Store } from "./state";
 
 /**
@@ -211,36 +212,13 @@ function withRecords(data: CoreState, doc: FixtureDocument, eventsKept: number):
   }
   // The account keeps its last `eventsKept` events: a fixture's are kept so too.
   if (next.events.length > eventsKept) next.events = next.events.slice(-eventsKept);
-  // New ids (and addresses) follow the loaded ones: the exporter's counters, else the largest id loaded.
+  // New ids (and addresses) follow the loaded ones: the exporter's counters, and how far the records' own go.
   for (const [kind, n] of Object.entries(doc.counters ?? {})) next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, n);
-  for (const [name, items] of Object.entries(doc.records ?? {})) {
-    const kind = ID_KINDS[name];
-    if (!kind) continue;
-    let top = 0;
-    for (const x of items) top = Math.max(top, typeof x.id === "number" ? x.id : Number(/^private\/(\d+)$/.exec(String(x.id))?.[1] ?? 0));
-    next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, top);
-  }
+  // The core's own counters (each family says how far its own went: `counters`).
+  next.nextId.user = Math.max(next.nextId.user ?? 0, highest(next.users.map((u) => u.uid)));
+  next.nextId.event = Math.max(next.nextId.event ?? 0, highestId(next.events));
   return { data: next, count };
 }
-
-/** The id counter of each collection whose records the API numbers (state.ts `nextId` kinds). */
-const ID_KINDS: Record<string, string> = {
-  sshkeys: "sshkey",
-  instances: "instance",
-  configs: "config",
-  disks: "disk",
-  backups: "backup",
-  events: "event",
-  vpcs: "vpc",
-  subnets: "subnet",
-  databases: "database",
-  databaseBackups: "dbbackup",
-  users: "user",
-  logins: "login",
-  trustedDevices: "device",
-  authorizedApps: "app",
-  images: "image",
-};
 
 /**
  * `${name.field}` in a string, from the answer of the request named `name`: a string that is only that takes the
