@@ -151,13 +151,14 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix = ""): E
   const seen = new Set<string>();
   const items: ErrorItem[] = [];
   for (const issue of issues) {
-    // An object's unknown keys: each under its own name.
-    const places = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    // An object's unknown keys, said as zod says them: each under its own name (a schema's own text is kept where it put it).
+    const unknownKeys = issue.code === "unrecognized_keys" && issue.message.startsWith("Unrecognized key");
+    const places = unknownKeys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
     for (const place of places) {
       const field = prefix + fieldPath(place);
       if (seen.has(field)) continue;
       seen.add(field);
-      const reason = issue.code === "unrecognized_keys" ? "Unknown field" : issue.message;
+      const reason = unknownKeys ? "Unknown field" : issue.message;
       items.push(field ? { field, reason } : { reason });
     }
   }

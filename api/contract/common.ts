@@ -67,6 +67,16 @@ export const ruleOf = (issue: { message: string; params?: Record<string, unknown
   return typeof rule === "string" ? rule : issue.message;
 };
 
+/**
+ * The text of a value that is not of its field's type, or left out: `Must be a string` (the field's type), or
+ * `missing` when given (a field the API requires). What an id or a name of the right type names that is not there is
+ * the account's (or the catalogue's) to say: `Region nope not found`.
+ */
+export const typeText =
+  (type: "a string" | "an integer" | "a boolean" | "an object", missing?: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined && missing !== undefined ? missing : `Must be ${type}`;
+
 /** An error map: `missing` when the value is left out (a field the API requires), else `otherwise`. */
 export const needs =
   (missing: string, otherwise: string) =>

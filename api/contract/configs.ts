@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEVICE_SLOTS, type DeviceSlot } from "../interfaces";
-import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, text, recordId } from "./common";
+import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, text, recordId, typeText } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 import { iface, profileInterfaces } from "./interfaces";
 
@@ -149,7 +149,7 @@ export const profileUpdate = z
     comments: z.string({ error: "Must be a string or null" }).nullable(),
     devices: devicesRequest(),
     helpers: helpersRequest,
-    kernel: z.string({ error: (issue) => `Kernel ${String(issue.input)} not found` }),
+    kernel: z.string({ error: typeText("a string") }),
     memory_limit: memoryLimit,
     root_device: rootDevice,
     run_level: oneOf(RUN_LEVELS),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiTime, bool, int, page, pageQuery, text } from "./common";
+import { apiTime, bool, int, page, pageQuery, text, typeText } from "./common";
 import { empty, endpoint, rw } from "./endpoint";
 import { regionId } from "./vpcs";
 
@@ -50,7 +50,7 @@ export const imageLabel = text("imageLabel");
 /** compute-api.md "Limits": "Image description | 1..65000 chars" (free text: tabs and line breaks allowed). */
 export const imageDescription = text("imageDescription", { subject: "Description", notString: "Description must be a string or null", multiline: true });
 
-const diskText = (issue: { input?: unknown }) => (issue.input === undefined ? "disk_id is required" : `Disk ${String(issue.input)} not found`);
+const diskText = typeText("an integer", "disk_id is required");
 
 /**
  * compute-api.md `POST /images`: `disk_id` (integer, required), `label` (string; defaults to the disk's label),

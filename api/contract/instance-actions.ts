@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bool, int, oneOf, page, pageQuery } from "./common";
+import { bool, int, oneOf, page, pageQuery, typeText } from "./common";
 import { rescueDevices } from "./configs";
 import { empty, endpoint, nothing, PATH_PARAMS, ro, rw } from "./endpoint";
 import {
@@ -28,9 +28,7 @@ export const MIGRATION_TYPES = ["warm", "cold"] as const;
 export const TRANSFER_YEARS = { min: 2000, max: 2037 } as const;
 
 /** A profile named by a boot or reboot (one that is not the instance's is the state's to say). */
-const configId = z
-  .number({ error: (issue) => `Config ${String(issue.input)} not found on this instance` })
-  .int({ error: (issue) => `Config ${String(issue.input)} not found on this instance` });
+const configId = z.number({ error: typeText("an integer") }).int({ error: typeText("an integer") });
 
 /** compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null: rules 2 and 3 pick one). */
 export const bootBody = z.object({ config_id: configId.nullable().optional() });
@@ -43,11 +41,11 @@ const ids = (what: string) =>
  * `disks` and `configs` pick what to copy (everything when left out).
  */
 export const cloneBody = z.object({
-  region: z.string({ error: (issue) => `Region ${String(issue.input)} not found` }).optional(),
-  type: z.string({ error: "type is required for a new target instance" }).optional(),
+  region: z.string({ error: typeText("a string") }).optional(),
+  type: z.string({ error: typeText("a string") }).optional(),
   compute_id: z
-    .number({ error: (issue) => `Instance ${String(issue.input)} not found` })
-    .int({ error: (issue) => `Instance ${String(issue.input)} not found` })
+    .number({ error: typeText("an integer") })
+    .int({ error: typeText("an integer") })
     .optional(),
   label: instanceLabel.optional(),
   group: instanceGroup.optional(),
@@ -60,7 +58,7 @@ export const cloneBody = z.object({
 
 /** compute-api.md "Rebuild body": `image` and `root_pass` required; `type` also resizes the instance. */
 export const rebuildBody = z.object({
-  image: z.string({ error: (issue) => (issue.input == null ? "image is required" : `Image ${String(issue.input)} not found`) }),
+  image: z.string({ error: (issue) => (issue.input == null ? "image is required" : "Must be a string") }),
   root_pass: rootPassword("root_pass", ROOT_PASS_REQUIRED),
   authorized_keys: authorizedKeys.optional(),
   authorized_users: authorizedUsers.optional(),
@@ -68,7 +66,7 @@ export const rebuildBody = z.object({
   script_id: scriptId.nullable().optional(),
   script_data: scriptData.optional(),
   metadata: metadata.nullable().optional(),
-  type: z.string({ error: (issue) => `Type ${String(issue.input)} not found` }).optional(),
+  type: z.string({ error: typeText("a string") }).optional(),
 });
 
 /** compute-api.md `POST I/rescue`: "`devices` object keyed by device name (`sda`, `sdb`, ...)"; rule 8: `sdh` is reserved. */
@@ -76,7 +74,7 @@ export const rescueBody = z.object({ devices: rescueDevices.nullable().optional(
 
 /** compute-api.md `POST I/resize`: "`type` (string, required), `allow_auto_disk_resize` (boolean, default true), `migration_type`". */
 export const resizeBody = z.object({
-  type: z.string({ error: "type is required" }),
+  type: z.string({ error: typeText("a string", "type is required") }),
   allow_auto_disk_resize: bool.optional(),
   migration_type: oneOf(MIGRATION_TYPES, "Must be warm or cold").optional(),
 });

@@ -3,7 +3,7 @@ import { instanceLabelError } from "../labels";
 import { rootPasswordError, WEAK_PASSWORD_TEXT } from "../passwords";
 import { sshKeyError } from "../ssh-keys";
 import { checkLength, checkPrintable, LENGTH_LIMITS } from "../text";
-import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, ruled, recordId } from "./common";
+import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, ruled, recordId, typeText } from "./common";
 import { interfaceList } from "./interfaces";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
@@ -177,19 +177,17 @@ export const authorizedKeys = z.array(
 );
 
 /** compute-api.md Create body: "authorized_users | array of strings | Usernames whose profile SSH keys are appended" (who they are is the account's). */
-export const authorizedUsers = z.array(z.string({ error: (issue) => `User ${String(issue.input)} does not exist` }), {
+export const authorizedUsers = z.array(z.string({ error: typeText("a string") }), {
   error: "Must be an array of usernames",
 });
 
-/** A reference by id to what the account or the catalogue holds: its text when it is not of the id's type (which one is not found is the state's to say). */
-const notFound = (what: string) => (issue: { input?: unknown }) => `${what} ${String(issue.input)} not found`;
-const required = (field: string, what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `${field} is required` : `${what} ${String(issue.input)} not found`;
+/** A reference by id or name to what the account or the catalogue holds: refused here when it is not of the id's type; which one is not found is the state's to say. */
+const required = (field: string, type: "a string" | "an integer") => typeText(type, `${field} is required`);
 
 /** An image id (`compute/...`, `private/...`). */
-export const imageRef = z.string({ error: notFound("Image") });
+export const imageRef = z.string({ error: typeText("a string") });
 /** compute-api.md Create body: "script_id | integer | Deployment script to run; requires a compatible image". */
-export const scriptId = z.number({ error: notFound("Deployment script") }).int({ error: notFound("Deployment script") });
+export const scriptId = z.number({ error: typeText("an integer") }).int({ error: typeText("an integer") });
 
 const SCRIPT_DATA_MAX = LENGTH_LIMITS.scriptData[1];
 /** compute-api.md Create body: "script_data | object | Valid JSON, at most 65535 characters" (counted as JSON). */
@@ -234,8 +232,8 @@ export const deploys = (body: { image?: string | null; script_id?: number | null
 /** compute-api.md "Create body (`POST /compute/instances`)". Which region, type, image, backup or script exists is the state's to say. */
 export const instanceCreate = z
   .object({
-    region: z.string({ error: required("region", "Region") }),
-    type: z.string({ error: required("type", "Type") }),
+    region: z.string({ error: required("region", "a string") }),
+    type: z.string({ error: required("type", "a string") }),
     label: instanceLabel.optional(),
     image: deployFields.image,
     root_pass: deployFields.root_pass,
@@ -245,8 +243,8 @@ export const instanceCreate = z
     script_data: deployFields.script_data,
     metadata: metadata.nullable().optional(),
     backup_id: z
-      .number({ error: notFound("Backup") })
-      .int({ error: notFound("Backup") })
+      .number({ error: typeText("an integer") })
+      .int({ error: typeText("an integer") })
       .optional(),
     backups_enabled: bool.optional(),
     booted: bool.optional(),

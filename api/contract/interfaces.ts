@@ -2,7 +2,7 @@ import { z } from "zod";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../interfaces";
 import { ipamAddressError, ipv4AddressError } from "../network";
 import { checkLength } from "../text";
-import { bool, int, refuse, recordId } from "./common";
+import { bool, int, refuse, recordId, typeText } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -78,7 +78,7 @@ export const interfaceIpv4Request = z.object(
 );
 
 /** A subnet id in a request: an integer (one that names no subnet is the account's to refuse). */
-const subnetId = z.number({ error: (issue) => `Subnet ${String(issue.input)} not found` }).int("Must be an integer");
+const subnetId = z.number({ error: typeText("an integer") }).int("Must be an integer");
 
 /**
  * An interface in a request (an item of a create's or a profile's list, or an add): compute-api.md "Interface"

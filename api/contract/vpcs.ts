@@ -2,7 +2,7 @@ import { z } from "zod";
 import { vpcLabelError } from "../labels";
 import { subnetIpv4Error } from "../network";
 import { checkLength, LENGTH_LIMITS } from "../text";
-import { apiTime, int, page, pageQuery, refuse, ruled, recordId } from "./common";
+import { apiTime, int, page, pageQuery, refuse, ruled, recordId, typeText } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
 /**
@@ -89,7 +89,7 @@ export const vpcAddress = z.strictObject({
  * compute-api.md "VPC and subnet": a VPC's or a subnet's `label` (string 1..64), "ASCII letters, digits and
  * hyphens; no two consecutive hyphens" (api/labels.ts, with the real API's texts).
  */
-export const vpcLabel = ruled(vpcLabelError, { notString: "Label is required" });
+export const vpcLabel = ruled(vpcLabelError, { notString: "Label must be a string", missing: "Label is required" });
 
 const DESCRIPTION_TEXT = `Must be a string of at most ${LENGTH_LIMITS.vpcDescription[1]} characters`;
 
@@ -100,10 +100,10 @@ export const vpcDescription = z.string({ error: DESCRIPTION_TEXT }).superRefine(
 });
 
 /** compute-api.md "VPCs": "Subnet `ipv4` rules" (api/network.ts); the overlap with the VPC's other subnets needs them: the API's to say. */
-export const subnetIpv4 = ruled(subnetIpv4Error, { subject: "ipv4", notString: "ipv4 is required" });
+export const subnetIpv4 = ruled(subnetIpv4Error, { subject: "ipv4", notString: "ipv4 must be a string", missing: "ipv4 is required" });
 
 /** A region a create names: whether it exists (and takes VPCs) is the catalogue's to say, with the same text. */
-export const regionId = z.string({ error: (issue) => (issue.input === undefined ? "region is required" : `Region ${String(issue.input)} not found`) });
+export const regionId = z.string({ error: typeText("a string", "region is required") });
 
 /** compute-api.md `POST /vpcs/{vpcId}/subnets`: `ipv4` (required), `label` (required). */
 export const subnetCreate = z.object({ label: vpcLabel, ipv4: subnetIpv4 });

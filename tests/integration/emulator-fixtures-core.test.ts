@@ -6,7 +6,7 @@
  * read strictly, a rate under one a second.
  */
 import type { Emulator } from "../../emulator/server";
-import { call, emulator, ROOT_TOKEN } from "../helpers/emulator";
+import { call, ed25519Key, emulator, ROOT_TOKEN } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -42,7 +42,7 @@ test("an export of an account holding what the API took (preferences 63 levels d
 });
 
 test("record ids a path can name, and times that are times: refused by their place otherwise", async () => {
-  const key = { label: "k", ssh_key: "ssh-ed25519 AAAA", created: "2026-01-01T00:00:00", username: "admin" };
+  const key = { label: "k", ssh_key: ed25519Key(1), created: "2026-01-01T00:00:00", username: "admin" };
   for (const [id, created] of [
     [9007199254740991, key.created],
     [-1, key.created],
