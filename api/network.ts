@@ -69,10 +69,21 @@ export function ipv4AddressError(value: string): string | undefined {
 }
 
 /**
- * compute-api.md "Interface": "ipam_address | string or null (ip/netmask CIDR) | Used by `vlan`." Checked for
- * shape only: four dot-separated numbers, a slash and a number.
+ * compute-api.md "Interface": "ipam_address | string or null (ip/netmask CIDR) | Used by `vlan`": an IPv4 address
+ * (four dotted numbers, each 0 to 255) and a netmask of 0 to 32 bits.
  */
 export function ipamAddressError(value: unknown): string | undefined {
-  const shaped = typeof value === "string" && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(value);
-  return shaped ? undefined : "Must be an IPv4 address with a netmask, for example 10.0.0.1/24";
+  const m = typeof value === "string" ? /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(value) : null;
+  return m && isIPv4(m[1]) && Number(m[2]) <= 32 ? undefined : "Must be an IPv4 address with a netmask, for example 10.0.0.1/24";
 }
+
+/**
+ * compute-api.md "Interface": "`nat_1_1` (public address mapped 1:1, or the value `any`, or null)": an IPv4 address
+ * or `any`.
+ */
+export const natError = (value: string): string | undefined =>
+  value === "any" || isIPv4(value) ? undefined : "must be an IPv4 address or any (the API picks one)";
+
+/** compute-api.md "Interface": "ip_ranges | ... IPv4 CIDR VPC subnet ranges routed to this interface": each `a.b.c.d/n`, n 0 to 32. */
+export const ipRangeError = (value: string): string | undefined =>
+  readIpv4Range(value) ? undefined : `"${value.slice(0, 60)}" is not an IPv4 CIDR range such as 10.0.1.16/28`;

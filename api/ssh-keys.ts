@@ -23,6 +23,7 @@ const LEAST_KEY_MATERIAL = 16;
  */
 export function sshKeyError(line: string): string | undefined {
   const types = SSH_KEY_TYPES.join(", ");
+  if (/[\r\n]/.test(line.trim())) return "must be one key, on one line";
   const [type, data] = line.trim().split(/\s+/);
   if (data === undefined) return `must be an OpenSSH public key: "<type> <base64 key> [comment]", with type one of ${types}`;
   if (!new Set<string>(SSH_KEY_TYPES).has(type)) return `key type "${type.slice(0, 40)}" is not supported; use one of ${types}`;

@@ -1,3 +1,4 @@
+import { checkPrintable } from "../text";
 import { z } from "zod";
 import { DEVICE_SLOTS, type DeviceSlot } from "../interfaces";
 import { apiTime, bool, count, int, oneOf, page, pageQuery, refuse, text, recordId, typeText } from "./common";
@@ -131,6 +132,12 @@ export const profile = z.strictObject({
 });
 
 /** compute-api.md "Limits": "Config label | 1..48 chars". */
+/** A profile's `comments`: free text (line breaks and tabs, no other control character: docs/spec-gaps.md). */
+export const profileComments = z.string({ error: "Must be a string or null" }).superRefine((v, ctx) => {
+  const p = checkPrintable(v, true);
+  if (p) refuse(ctx, `Comments ${p}`, p);
+});
+
 export const profileLabel = text("configLabel");
 
 const ROOT_DEVICE_TEXT = "Must be a device path, for example /dev/sda";
@@ -146,7 +153,7 @@ export const memoryLimit = count("Must be a whole number of MB, 0 or more");
 export const profileUpdate = z
   .object({
     label: profileLabel,
-    comments: z.string({ error: "Must be a string or null" }).nullable(),
+    comments: profileComments.nullable(),
     devices: devicesRequest(),
     helpers: helpersRequest,
     kernel: z.string({ error: typeText("a string") }),

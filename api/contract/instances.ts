@@ -106,7 +106,14 @@ export const instanceLabel = ruled(instanceLabelError);
 
 const GROUP_TEXT = `Must be a string of at most ${GROUP_MAX} characters`;
 /** compute-api.md "Compute instance": "group | string | Deprecated group label". */
-export const instanceGroup = z.string({ error: GROUP_TEXT }).max(GROUP_MAX, GROUP_TEXT);
+export const instanceGroup = z
+  .string({ error: GROUP_TEXT })
+  .max(GROUP_MAX, GROUP_TEXT)
+  .superRefine((v, ctx) => {
+    // A label of free text: no control character (docs/spec-gaps.md).
+    const p = checkPrintable(v);
+    if (p) refuse(ctx, `Group ${p}`, p);
+  });
 
 const TAGS_TEXT = `Must be an array of tags of ${LENGTH_LIMITS.tag[0]} to ${LENGTH_LIMITS.tag[1]} characters`;
 /**

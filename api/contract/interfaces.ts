@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { INTERFACE_LIST_TEXTS, INTERFACE_PURPOSES, MAX_INTERFACES } from "../interfaces";
-import { ipamAddressError, ipv4AddressError } from "../network";
-import { checkLength } from "../text";
+import { ipamAddressError, ipRangeError, ipv4AddressError, natError } from "../network";
+import { checkLength, checkPrintable } from "../text";
 import { bool, int, refuse, recordId, typeText } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
@@ -42,10 +42,12 @@ export const interfaceLabel = z.string({ error: "Must be a string or null" }).nu
 
 const VLAN_LABEL_TEXT = "a vlan interface needs a label of 1 to 64 characters";
 
-/** A VLAN's label, for a vlan interface: 1..64 characters. */
+/** A VLAN's label, for a vlan interface: 1..64 characters of free text (no control character). */
 export const vlanLabel = z.string({ error: VLAN_LABEL_TEXT }).superRefine((v, ctx) => {
   const e = checkLength(v, "interfaceLabel");
-  if (e) refuse(ctx, VLAN_LABEL_TEXT, e);
+  if (e) return refuse(ctx, VLAN_LABEL_TEXT, e);
+  const p = checkPrintable(v);
+  if (p) refuse(ctx, `Label ${p}`, p);
 });
 
 /** compute-api.md "Interface": "ipam_address | string or null (ip/netmask CIDR) | Used by `vlan`" (api/network.ts). */
@@ -56,7 +58,20 @@ export const ipamAddress = z.string({ error: "Must be an IPv4 address with a net
 
 const RANGES_TEXT = "Must be an array of IPv4 CIDR ranges";
 /** compute-api.md "Interface": "ip_ranges | array or null | IPv4 CIDR VPC subnet ranges routed to this interface". */
-export const ipRanges = z.array(z.string({ error: RANGES_TEXT }), { error: RANGES_TEXT });
+export const ipRanges = z.array(
+  z.string({ error: RANGES_TEXT }).superRefine((v, ctx) => {
+    const e = ipRangeError(v);
+    if (e) refuse(ctx, e);
+  }),
+  { error: RANGES_TEXT },
+);
+
+const NAT_TEXT = "Must be an IPv4 address, any, or null";
+/** compute-api.md "Interface": `nat_1_1`, an address mapped 1:1, or `any` (api/network.ts). */
+export const natAddress = z.string({ error: NAT_TEXT }).superRefine((v, ctx) => {
+  const e = natError(v);
+  if (e) refuse(ctx, NAT_TEXT, e);
+});
 
 const VPC_ADDRESS_TEXT = "Must be an IPv4 address";
 /**
@@ -72,7 +87,7 @@ export const vpcAddress = z.string({ error: VPC_ADDRESS_TEXT }).superRefine((v, 
 export const interfaceIpv4Request = z.object(
   {
     vpc: vpcAddress.optional(),
-    nat_1_1: z.string({ error: "Must be an IPv4 address, any, or null" }).nullable().optional(),
+    nat_1_1: natAddress.nullable().optional(),
   },
   { error: "Must be an object: { vpc, nat_1_1 }" },
 );

@@ -116,7 +116,7 @@ export const sshKey = z.strictObject({ id: recordId, label: z.string(), ssh_key:
 export const sshKeyLabel = text("sshKeyLabel", { notString: "Must be a string of at most 64 characters" });
 
 /** An SSH key's `ssh_key`: an OpenSSH public key line (api/ssh-keys.ts). */
-export const sshKeyLine = z.string({ error: needs("SSH key is required", "SSH key is required") }).superRefine((v, ctx) => {
+export const sshKeyLine = z.string({ error: needs("SSH key is required", "SSH key must be a string") }).superRefine((v, ctx) => {
   if (v === "") return refuse(ctx, "SSH key is required", "is required");
   const e = sshKeyError(v);
   if (e) refuse(ctx, `Invalid SSH key: ${e}`, e);
@@ -140,8 +140,17 @@ export const tokenScopes = z.string({ error: "Must be a string of space-separate
   if (typeof parsed === "string") refuse(ctx, parsed);
 });
 
-/** When a date-time the API reads is (ms): ISO 8601 with a zone, or none (UTC, as the API writes them); NaN when it is none. */
-export const readDateTime = (v: string): number => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+/**
+ * When a date-time the API reads is (ms): ISO 8601 with a zone, or none (UTC, as the API writes them); NaN when it is
+ * none, or names a day its month has not (`2030-02-30`, which Date.parse would roll into March).
+ */
+export function readDateTime(v: string): number {
+  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+  const day = /^(\d{4})-(\d\d)-(\d\d)/.exec(v);
+  if (Number.isNaN(ms) || !day) return NaN;
+  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d ? ms : NaN;
+}
 
 const EXPIRY_TEXT = "Must be an ISO 8601 date-time";
 const EXPIRY_RULE = "must be an ISO 8601 date-time, for example 2027-01-01T00:00:00Z";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { vpcLabelError } from "../labels";
 import { subnetIpv4Error } from "../network";
-import { checkLength, LENGTH_LIMITS } from "../text";
+import { checkLength, LENGTH_LIMITS, checkPrintable } from "../text";
 import { apiTime, int, page, pageQuery, refuse, ruled, recordId, typeText } from "./common";
 import { empty, endpoint, ro, rw } from "./endpoint";
 
@@ -96,7 +96,10 @@ const DESCRIPTION_TEXT = `Must be a string of at most ${LENGTH_LIMITS.vpcDescrip
 /** compute-api.md "Limits": "VPC description | at most 255 chars". */
 export const vpcDescription = z.string({ error: DESCRIPTION_TEXT }).superRefine((v, ctx) => {
   const e = checkLength(v, "vpcDescription");
-  if (e) refuse(ctx, DESCRIPTION_TEXT, e);
+  if (e) return refuse(ctx, DESCRIPTION_TEXT, e);
+  // Free text: line breaks and tabs, no other control character (docs/spec-gaps.md).
+  const p = checkPrintable(v, true);
+  if (p) refuse(ctx, `Description ${p}`, p);
 });
 
 /** compute-api.md "VPCs": "Subnet `ipv4` rules" (api/network.ts); the overlap with the VPC's other subnets needs them: the API's to say. */

@@ -1,7 +1,7 @@
 import { AUTONAMED, AUTONAMING, DECLARED, IMPORTED, NAME_SUFFIX, REPLACE_ON_CHANGES, RESOURCE_NAME } from "./marks";
 import { autoName, isExisting, nameFromPattern, readPolicy } from "./naming";
 import { sameValue } from "./equality";
-import { ruleOf } from "../../api/contract/common";
+import { issueText } from "./issue-text";
 import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
 
 /**
@@ -79,8 +79,12 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
     if (containsUnknown(v) || !f.schema) continue;
     const r = f.schema.safeParse(v);
     if (!r.success) {
-      // The rule alone (api/contract/common.ts `ruleOf`): the property's name says what the API's reason says first.
-      for (const issue of r.error.issues) failures.push({ property: f.name, reason: fromPolicy(f.name, `${issuePath(f.name, issue.path)}: ${ruleOf(issue)}`) });
+      // The rule alone (provider/model/issue-text.ts): the property's name says what the API's reason says first.
+      for (const issue of r.error.issues) {
+        const at = issuePath(f.name, issue.path);
+        const last = issue.path.length ? String(issue.path[issue.path.length - 1]) : f.name;
+        failures.push({ property: f.name, reason: fromPolicy(f.name, `${at}: ${issueText(issue, last)}`) });
+      }
     } else {
       inputs[f.name] = r.data;
     }

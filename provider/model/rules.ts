@@ -26,6 +26,10 @@ export const rule = (check: (v: string) => string | undefined): z.ZodType<string
   });
 
 /** A parent's or another resource's id as an input: a number, or a string of digits (`resource.id`). */
-export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)]);
+export const idInput = z.union([z.number().int().positive(), z.string().regex(ID_PATTERN, "must be an id (digits)").transform(Number)], {
+  error: "must be an id: a whole number, or its digits",
+});
 /** A backup's id: the API's integer, or the string a lookup's item or a snapshot resource's id carries (kept as given). */
-export const backupIdInput = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")]);
+export const backupIdInput = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a backup id (digits)")], {
+  error: "must be a backup id: a whole number, or its digits",
+});

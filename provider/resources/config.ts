@@ -15,6 +15,7 @@ import {
   profileLabel,
   profileUpdate,
   rootDevice,
+  profileComments,
   type Profile,
 } from "../../api/contract/configs";
 import { iface, type Interface } from "../../api/contract/interfaces";
@@ -173,7 +174,7 @@ export const configSpec = tableFor({ create: configsApi.create, get: configsApi.
       schema: profileUpdate.shape.virt_mode.unwrap(),
       description: "`paravirt` or `fullvirt`. Changed in place.",
     },
-    { name: "comments", kind: "input", computed: true, clearTo: null, schema: z.string(), description: "Free text. Changed in place." },
+    { name: "comments", kind: "input", computed: true, clearTo: null, schema: profileComments, description: "Free text. Changed in place." },
     {
       name: "interfaces",
       apiKeys: INTERFACE_KEYS,

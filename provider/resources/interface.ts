@@ -11,7 +11,7 @@ import { UNKNOWN, isObject, type Props } from "../model/table";
 import { idInput } from "../model/rules";
 import { resource, ref, mapOf, emptyHost, bootDisk, configDevice, REGION } from "./example-parents";
 import { pathOf } from "../../api/contract/endpoint";
-import { interfacePurpose, interfacesApi, ipRanges, type Interface } from "../../api/contract/interfaces";
+import { interfacePurpose, interfacesApi, ipRanges, natAddress, vpcAddress as vpcAddressInput, type Interface } from "../../api/contract/interfaces";
 
 /** An interface as the API answers it (api/contract/interfaces.ts). */
 export type InterfaceApi = Interface;
@@ -83,7 +83,7 @@ export const interfaceSpec = tableFor({ create: interfacesApi.create, get: inter
       computed: true,
       partial: true,
       presentWhen: "the interface's `purpose` is `vpc`",
-      schema: z.object({ vpc: z.string(), nat11: z.string() }).partial().strict(),
+      schema: z.object({ vpc: vpcAddressInput, nat11: natAddress }).partial().strict(),
       description:
         "For `vpc`: `vpc` (the address in the subnet; assigned when left out) and `nat11` (a public address mapped 1:1, or `any`). Changed in place.",
     },

@@ -14,7 +14,7 @@ import {
   transferQuota,
   userData,
 } from "../../../api/contract/instances";
-import { iface, interfaceListRefusal, ipamAddress, vlanLabel, vpcAddress } from "../../../api/contract/interfaces";
+import { iface, interfaceListRefusal, ipamAddress, vlanLabel, vpcAddress, natAddress, ipRanges } from "../../../api/contract/interfaces";
 import { collectionsOf } from "../../family";
 import { stepOf } from "../../state";
 
@@ -57,7 +57,8 @@ export const storedInterface = iface
   .extend({
     label: vlanLabel.nullable(),
     ipam_address: ipamAddress.nullable(),
-    ipv4: z.strictObject({ vpc: vpcAddress, nat_1_1: z.string().nullable() }).nullable(),
+    ipv4: z.strictObject({ vpc: vpcAddress, nat_1_1: natAddress.nullable() }).nullable(),
+    ip_ranges: ipRanges.nullable(),
   })
   .strict()
   .superRefine((i, ctx) => {

@@ -2,7 +2,16 @@ import { z } from "zod";
 import type { ApiClient } from "../../transport/client";
 import { API } from "../../../api/contract";
 import { refuse } from "../../../api/contract/common";
-import { interfaceListRefusal, interfacePurpose, ipamAddress, ipRanges, vlanLabel, type Interface } from "../../../api/contract/interfaces";
+import {
+  interfaceListRefusal,
+  interfacePurpose,
+  ipamAddress,
+  ipRanges,
+  natAddress,
+  vlanLabel,
+  vpcAddress as vpcAddressInput,
+  type Interface,
+} from "../../../api/contract/interfaces";
 import type { Profile } from "../../../api/contract/configs";
 import { apiKey, convertKeys, isObject, type Props } from "../../model/table";
 import type { ProgramContext } from "../../program";
@@ -31,7 +40,7 @@ export const interfaceInput = z
     ipamAddress: ipamAddressInput.optional(),
     primary: z.boolean().optional(),
     subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
-    ipv4: z.object({ vpc: z.string().optional(), nat11: z.string().optional() }).strict().optional(),
+    ipv4: z.object({ vpc: vpcAddressInput.optional(), nat11: natAddress.optional() }).strict().optional(),
     ipRanges: ipRanges.optional(),
   })
   .strict()
