@@ -105,7 +105,7 @@ const BACKUP_SCHEDULE_NULLS = [
 const KNOWN_REFRESH_INPUT_FAILURES: Record<string, string[]> = {
   "Instance 82372484": BACKUP_SCHEDULE_NULLS,
   "Instance 82373224": BACKUP_SCHEDULE_NULLS,
-  "Interface 82372477/85836379/6763950": ["ipv4.nat11: Invalid input: expected string, received null"],
+  "Interface 82372477/85836379/6763950": ["ipv4.nat11: Must be an IPv4 address, any, or null"],
 };
 
 describe.each(CASES)("%s %s (%s)", (type, importId) => {
