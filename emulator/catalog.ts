@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { apiTime, int } from "../api/contract/common";
+import { int } from "../api/contract/common";
+import { image } from "../api/contract/images";
 import { databaseEngine, databaseType, instanceType, kernel, LIMITED_CLASSES, region } from "../api/contract/reference";
 import catalogJson from "./data/catalog.json";
 
@@ -12,23 +13,7 @@ import catalogJson from "./data/catalog.json";
  */
 
 /** A public image, as `GET /images` lists it (the image family serves them beside the account's private ones). */
-export const publicImage = z.strictObject({
-  id: z.string(),
-  label: z.string(),
-  description: z.string().nullable(),
-  capabilities: z.array(z.string()),
-  created: apiTime,
-  updated: apiTime,
-  created_by: z.string(),
-  deprecated: z.boolean(),
-  eol: apiTime.nullable(),
-  expiry: apiTime.nullable(),
-  is_public: z.boolean(),
-  size: int,
-  status: z.enum(["creating", "pending_upload", "available"]),
-  type: z.enum(["manual", "automatic"]),
-  vendor: z.string().nullable(),
-});
+export const publicImage = image.omit({ tags: true });
 
 /** A deployment script (no endpoint in the spec: docs/spec-gaps.md "Deployment scripts"): the images it runs on and its inputs. */
 export const deploymentScript = z.strictObject({
