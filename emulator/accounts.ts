@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { z } from "zod";
 import { accountAdminRoutes } from "./admin";
 import { cut, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
@@ -10,7 +9,9 @@ import { familyCollections, Services, type ApiFamily, type FamilyContext } from 
 import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
-import { apiTime, newTokenValue, readState, Store, type AccountMeta, accountMeta } from "./state";
+import type { AccountRow, Backend } from "./db/backend";
+import { apiTime, newTokenValue, type AccountMeta } from "./state";
+import { Ids, Store } from "./store";
 import type { Timing } from "./timing";
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
@@ -39,12 +40,11 @@ export interface AccountSetup {
 }
 
 /**
- * One account of the emulator: its own state (users, tokens, records, events; ids from its own range), its own
- * routes over that state, its own faults, rate limit and request log. Nothing of one account reaches another:
- * a token belongs to one account, and a request is served by that account's routes only.
+ * One account of the emulator: its own state (users, tokens, records, events), its own routes over that state, its
+ * own faults, rate limit and request log. Nothing of one account reaches another: a token belongs to one account,
+ * and a request is served by that account's routes only.
  */
 export class Account {
-  readonly store: Store<EmulatorState>;
   readonly api: Router;
   readonly services: Services;
   readonly admin: Router;
@@ -58,9 +58,11 @@ export class Account {
   /** The main account's only: every account, for its overview (set by emulator/admin.ts addAccountRoutes). */
   listAccounts?: () => Array<{ id: number; label: string }>;
 
-  constructor(meta: Omit<AccountMeta, "token">, token: string, file: string | undefined, setup: AccountSetup) {
+  constructor(
+    readonly store: Store<EmulatorState>,
+    setup: AccountSetup,
+  ) {
     this.families = setup.families;
-    this.store = new Store<EmulatorState>(file, token, setup.now, familyCollections(setup.families), meta);
     if (setup.windows?.events !== undefined) this.store.eventsKept = setup.windows.events;
     const built = buildRouter(setup.families, { store: this.store, now: setup.now, timing: setup.timing, baseUrl: setup.baseUrl }, setup.checkAnswers);
     this.api = built.router;
@@ -91,7 +93,8 @@ export class Account {
 
   /**
    * An API request made inside the emulator as the account's owner (its root token): a fixture's requests. The
-   * routes, checks and saving are a request's; no fault, rate limit or log entry (it is not traffic).
+   * routes, checks and transaction are a request's (inside a fixture's, part of it); no fault, rate limit or log
+   * entry (it is not traffic).
    */
   async call(method: string, target: string, body?: unknown): Promise<{ status: number; body: unknown }> {
     const { pathname, query } = requestTarget(target);
@@ -105,8 +108,8 @@ export class Account {
       // What a request of the API may be: no deeper than a body the server reads (emulator/http.ts parseJsonBody).
       if (jsonDepth(json) > MAX_JSON_DEPTH) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
       const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
-      const result = await route.run(ctx);
-      if (method !== "GET") this.store.save();
+      // Part of the fixture's transaction when in one (a read reads its draft).
+      const result = await this.store.join(() => route.run(signedInNow(this, ctx)));
       return result === NO_CONTENT ? { status: 204, body: undefined } : { status: route.status ?? 200, body: result };
     } catch (err) {
       if (err instanceof HttpError) return { status: err.status, body: { errors: err.errors } };
@@ -122,34 +125,76 @@ export class Account {
 }
 
 /**
- * The emulator's accounts. The first (`main`) is the one of the command line's `--token`, kept in `--state FILE`
- * as before accounts existed; each other is made at run time (`POST /__emulator/accounts`) with a token of its
- * own, and kept beside it in `FILE.accounts/<id>.json`. Requests find their account by their token; a request
- * with no token, or one no account holds, is the main account's (and refused there as before).
+ * The context with its caller's user and token as the request's transaction sees them (what a route changes of its
+ * caller, `PUT /profile`, is then part of the transaction): the caller was signed in before the transaction began.
+ */
+export function signedInNow(account: Account, ctx: RequestContext): RequestContext {
+  if (!ctx.token || !ctx.user) return ctx;
+  const { id } = ctx.token;
+  const token = account.store.data.tokens.find((t) => t.id === id);
+  const user = token && account.store.user(token.username);
+  if (!token || !user) throw new HttpError(401, [{ reason: "Invalid Token" }], { "WWW-Authenticate": 'Bearer realm="compute"' });
+  return { ...ctx, token, user };
+}
+
+/** What is done in a new account's first transaction (a fixture loaded): with it, the account is made, or not at all. */
+export type AccountInit = (account: Account) => Promise<unknown>;
+
+/** The upload token of an image waiting for its data, if the record is one (emulator/routes/images.ts `_upload`). */
+const uploadToken = (record: unknown): string | undefined => {
+  const r = z.object({ _upload: z.object({ token: z.string() }) }).safeParse(record);
+  return r.success ? r.data._upload.token : undefined;
+};
+
+/** The token value of a token record. */
+const tokenValue = (record: unknown): string | undefined => {
+  const r = z.object({ token: z.string() }).safeParse(record);
+  return r.success ? r.data.token : undefined;
+};
+
+/**
+ * The emulator's accounts, in its database (emulator/db): the first (`main`, number 1) is the one of the command
+ * line's `--token`; each other is made at run time (`POST /__emulator/accounts`) with a token of its own, its number
+ * from a sequence (never one a deleted account had). Requests find their account by their token (an index of every
+ * account's tokens: its cost does not depend on how many accounts there are); a request with no token, or one no
+ * account holds, is the main account's (and refused there as before).
  */
 export class Accounts {
-  readonly main: Account;
   private readonly byId = new Map<number, Account>();
-  /** Which account a token value was last found in (checked again at each use: tokens are revoked). */
-  private readonly tokenCache = new Map<string, Account>();
+  /** Every account's tokens, by value. */
+  private readonly tokens = new Map<string, Account>();
+  /** Every upload URL waiting for its data, by its token. */
+  private readonly uploads = new Map<string, Account>();
 
-  constructor(
+  private constructor(
     private readonly setup: AccountSetup,
-    rootToken: string,
-    private readonly stateFile: string | undefined,
-  ) {
-    this.main = new Account({ id: 1, label: "main", created: apiTime(setup.now()) }, rootToken, stateFile, setup);
-    this.byId.set(1, this.main);
-    const dir = this.folder();
-    if (dir && existsSync(dir)) {
-      for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) {
-        const file = join(dir, name);
-        const read = accountMeta.safeParse(readState(file).account);
-        const meta = read.success ? read.data : undefined;
-        if (!meta || meta.id !== Number(name.slice(0, -5))) throw new Error(`The account file ${file} does not hold account ${name.slice(0, -5)}`);
-        this.byId.set(meta.id, new Account(meta, meta.token, file, setup));
-      }
+    readonly backend: Backend,
+    readonly ids: Ids,
+  ) {}
+
+  /** The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. */
+  static async open(setup: AccountSetup, rootToken: string, backend: Backend, init?: AccountInit): Promise<Accounts> {
+    const accounts = new Accounts(setup, backend, new Ids(backend));
+    const rows = await backend.accounts();
+    accounts.ids.atLeast("account", Math.max(1, ...rows.map((r) => r.id)));
+    for (const row of rows) {
+      const store = await Store.open<EmulatorState>(
+        backend,
+        accounts.ids,
+        setup.now,
+        familyCollections(setup.families),
+        row,
+        true,
+        row.id === 1 ? rootToken : row.token,
+      );
+      accounts.add(new Account(store, setup));
     }
+    if (!accounts.byId.has(1)) await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: rootToken, rev: 0 }, init);
+    return accounts;
+  }
+
+  get main(): Account {
+    return this.byId.get(1)!;
   }
 
   /** Every account, the main one first, then by number. */
@@ -157,57 +202,74 @@ export class Accounts {
     return [...this.byId.values()].sort((a, b) => a.id - b.id);
   }
 
+  get size(): number {
+    return this.byId.size;
+  }
+
   get(id: number): Account | undefined {
     return this.byId.get(id);
   }
 
-  /** Makes an account with a fresh root token (kept in its own file when the emulator keeps its state). */
-  create(label?: string): Account {
-    const id = Math.max(...this.byId.keys()) + 1;
-    const dir = this.folder();
-    if (dir) mkdirSync(dir, { recursive: true });
-    const account = new Account(
-      { id, label: label ?? `account-${id}`, created: apiTime(this.setup.now()) },
-      newTokenValue(),
-      dir ? join(dir, `${id}.json`) : undefined,
-      this.setup,
-    );
-    this.byId.set(id, account);
-    account.store.save();
+  /** Makes an account with a fresh root token; `init` (a fixture) is part of its making: if it fails, there is no account. */
+  create(label?: string, init?: AccountInit): Promise<Account> {
+    const id = this.ids.next("account");
+    return this.make({ id, label: label ?? `account-${id}`, created: apiTime(this.setup.now()), token: newTokenValue(), rev: 0 }, init);
+  }
+
+  private async make(row: AccountRow, init?: AccountInit): Promise<Account> {
+    const store = await Store.open<EmulatorState>(this.backend, this.ids, this.setup.now, familyCollections(this.setup.families), row, false, row.token);
+    const account = new Account(store, this.setup);
+    await store.write(async () => {
+      await store.ensureOwner(row.token);
+      if (init) await init(account);
+    });
+    this.add(account);
     return account;
   }
 
-  /** Deletes an account and everything in it (its file too). The main account stays. */
-  remove(id: number): boolean {
+  /** Deletes an account and everything in it. The main account stays. */
+  async remove(id: number): Promise<boolean> {
     const account = this.byId.get(id);
     if (!account || account === this.main) return false;
+    await this.backend.removeAccount(id);
     this.byId.delete(id);
-    for (const [value, held] of this.tokenCache) if (held === account) this.tokenCache.delete(value);
-    const dir = this.folder();
-    if (dir) rmSync(join(dir, `${id}.json`), { force: true });
+    for (const index of [this.tokens, this.uploads]) for (const [value, held] of index) if (held === account) index.delete(value);
     return true;
   }
 
   /** The account a bearer token value belongs to, if any. */
   forToken(value: string): Account | undefined {
-    const cached = this.tokenCache.get(value);
-    if (cached && this.byId.get(cached.id) === cached && cached.holds(value)) return cached;
-    this.tokenCache.delete(value);
-    for (const account of this.byId.values()) {
-      if (account.holds(value)) {
-        this.tokenCache.set(value, account);
-        return account;
+    return this.tokens.get(value);
+  }
+
+  /** The account whose image waits for its data at an upload URL, if any. */
+  forUpload(token: string): Account | undefined {
+    return this.uploads.get(token);
+  }
+
+  /** Ends the database's connection. */
+  close(): Promise<void> {
+    return this.backend.close();
+  }
+
+  /** An account served: its tokens and upload URLs indexed, and kept so as its commits change them. */
+  private add(account: Account): void {
+    this.byId.set(account.id, account);
+    const index = (map: Map<string, Account>, key: string | undefined, add: boolean) => {
+      if (key === undefined) return;
+      if (add) map.set(key, account);
+      else if (map.get(key) === account) map.delete(key);
+    };
+    for (const t of account.store.data.tokens) index(this.tokens, t.token, true);
+    for (const img of account.store.data.images) index(this.uploads, uploadToken(img), true);
+    account.store.watchers.push((applied) => {
+      for (const { coll, before, after } of applied) {
+        const read = coll === "tokens" ? tokenValue : coll === "images" ? uploadToken : undefined;
+        if (!read) continue;
+        const map = coll === "tokens" ? this.tokens : this.uploads;
+        index(map, read(before), false);
+        index(map, read(after), true);
       }
-    }
-    return undefined;
-  }
-
-  /** Writes every account's state (at close). */
-  saveAll(): void {
-    for (const account of this.byId.values()) account.store.save();
-  }
-
-  private folder(): string | undefined {
-    return this.stateFile ? `${this.stateFile}.accounts` : undefined;
+    });
   }
 }

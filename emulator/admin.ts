@@ -8,7 +8,8 @@ import { MAX_FIXTURE_DEPTH } from "./json";
 import { overview } from "./overview";
 import type { RequestLogEntry } from "./request-log";
 import type { RateLimit } from "./rate-limit";
-import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta, type Store } from "./state";
+import { apiTime, emptyGrants, newTokenValue, newUser, type AccountMeta } from "./state";
+import { type Store } from "./store";
 
 /** What the admin endpoints act on: an account (emulator/accounts.ts), seen through what they need of it. */
 export interface AdminAccount {
@@ -29,8 +30,10 @@ export interface AccountDirectory<A extends AdminAccount = AdminAccount> {
   readonly main: A;
   list(): A[];
   get(id: number): A | undefined;
-  create(label?: string): A;
-  remove(id: number): boolean;
+  readonly size: number;
+  /** Makes an account; `init` (a fixture) is part of its making: if it fails, there is no account. */
+  create(label?: string, init?: (account: A) => Promise<unknown>): Promise<A>;
+  remove(id: number): Promise<boolean>;
 }
 
 /** What an account's admin rows are given: the account, the clock, the speed. */
@@ -137,23 +140,19 @@ function accountOf(accounts: AccountDirectory, id: number): AdminAccount {
 
 /** An account, made from a fixture when one is given: made with it, or not at all. */
 async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof accountsApi.create>) {
-  if (accounts.list().length >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
-  const account = accounts.create(body.label);
-  if (body.fixture !== undefined) {
-    try {
-      await loadFixture(account, readFixture(body.fixture, account));
-      account.store.save();
-    } catch (err) {
-      accounts.remove(account.id);
-      if (err instanceof HttpError)
-        throw new HttpError(
-          err.status,
-          err.errors.map((e) => ({ ...e, reason: `fixture: ${e.reason}` })),
-        );
-      throw err;
-    }
+  if (accounts.size >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
+  const { fixture } = body;
+  try {
+    const account = await accounts.create(body.label, fixture === undefined ? undefined : (made) => loadFixture(made, readFixture(fixture, made)));
+    return accountView(account, true);
+  } catch (err) {
+    if (err instanceof HttpError)
+      throw new HttpError(
+        err.status,
+        err.errors.map((e) => ({ ...e, reason: `fixture: ${e.reason}` })),
+      );
+    throw err;
   }
-  return accountView(account, true);
 }
 
 const ACCOUNT_ROWS = [
@@ -165,9 +164,9 @@ const ACCOUNT_ROWS = [
   accountRow(accountsApi.list, ({ accounts }) => ({ data: accounts.list().map((a) => accountView(a, false)) })),
   accountRow(accountsApi.create, makeAccount),
   accountRow(accountsApi.get, ({ accounts }, { params }) => accountView(accountOf(accounts, params.accountId), false)),
-  accountRow(accountsApi.delete, ({ accounts }, { params }) => {
+  accountRow(accountsApi.delete, async ({ accounts }, { params }) => {
     if (params.accountId === accounts.main.id) throw badRequest("The main account (the emulator's own) cannot be deleted", "accountId");
-    if (!accounts.remove(params.accountId)) throw notFound();
+    if (!(await accounts.remove(params.accountId))) throw notFound();
     return {};
   }),
 ];

@@ -1,7 +1,8 @@
 import { HttpError } from "./http";
 import type { Scope } from "../api/contract/endpoint";
 import { parseScopes } from "../api/scopes";
-import type { Store, TokenRecord, User } from "./state";
+import type { TokenRecord, User } from "./state";
+import type { Store } from "./store";
 
 const unauthorized = (reason: string) => new HttpError(401, [{ reason }], { "WWW-Authenticate": 'Bearer realm="compute"' });
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Router } from "./router";
-import type { CoreState, Store } from "./state";
+import type { CoreState } from "./state";
+import type { Store } from "./store";
 import type { Timing } from "./timing";
 
 /**

@@ -3,7 +3,9 @@ import { recordField, type ApiFamily, type Refusal } from "./family";
 import { badRequest, fieldErrors, HttpError } from "./http";
 import { jsonDepth, MAX_FIXTURE_DEPTH, MAX_JSON_DEPTH } from "./json";
 import { highest, highestId } from "./routes/counters";
-import { apiTime, storedEvent, storedUser, type CoreState, type Store } from "./state";
+import { MAX_ID } from "./db/backend";
+import { apiTime, storedEvent, storedUser, type CoreState } from "./state";
+import { copyOf, type Store } from "./store";
 
 /**
  * Fixtures: an account's state as a document, to load into another account or another emulator (a CI job's
@@ -44,7 +46,7 @@ const documentSchema = z
     exported: z.string().optional(),
     records: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
     /** The id counters of the exporting account, so that new records never take a loaded one's id (or address). */
-    counters: z.record(z.string(), z.number().int().nonnegative()).optional(),
+    counters: z.record(z.string(), z.number().int().nonnegative().max(MAX_ID, `a counter is at most ${MAX_ID} (the largest id the emulator gives)`)).optional(),
     requests: z.array(requestSchema).max(1000).optional(),
   })
   .strict();
@@ -67,7 +69,7 @@ export function exportAccount(store: Store, now: number): FixtureDocument {
   const records: Record<string, Array<Record<string, unknown>>> = {};
   for (const [name, value] of Object.entries(store.data)) {
     const items = z.array(z.record(z.string(), z.unknown())).safeParse(value);
-    if (!NOT_EXPORTED.has(name) && items.success) records[name] = structuredClone(items.data);
+    if (!NOT_EXPORTED.has(name) && items.success) records[name] = copyOf(items.data);
   }
   return { format: FIXTURE_FORMAT, version: FIXTURE_VERSION, exported: apiTime(now), records, counters: { ...store.data.nextId } };
 }
@@ -148,17 +150,19 @@ function checkCollection(name: string, items: readonly unknown[], schema: z.ZodT
  */
 export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): Promise<{ records: number; requests: number }> {
   const { store } = target;
-  const before = structuredClone(store.data);
-  try {
+  // One transaction: the records and every request's changes are committed together, or none is (a refused
+  // request, a failed commit, a killed emulator).
+  return store.join(async () => {
     const loaded = withRecords(store.data, doc, store.eventsKept);
     const refusals = [...usersRefused(loaded.data), ...target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? [])];
     if (refusals.length) throw refused(refusals);
     // New ids (and addresses) follow the loaded ones, nested ones too: each family says how far its counters went.
     for (const family of target.families) {
       for (const [kind, n] of Object.entries(family.counters?.({ data: loaded.data }) ?? {}))
-        loaded.data.nextId[kind] = Math.max(loaded.data.nextId[kind] ?? 0, n);
+        loaded.counters.set(kind, Math.max(loaded.counters.get(kind) ?? 0, n));
     }
     Object.assign(store.data, loaded.data);
+    for (const [kind, n] of loaded.counters) store.idsAbove(kind, n);
     const answers: Record<string, unknown> = {};
     for (const [index, request] of (doc.requests ?? []).entries()) {
       const path = String(substitute(request.path, answers, `requests[${index}].path`));
@@ -173,11 +177,7 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
       if (request.name) answers[request.name] = answer.body;
     }
     return { records: loaded.count, requests: doc.requests?.length ?? 0 };
-  } catch (err) {
-    store.data = before;
-    store.save(); // the requests made before the refused one were saved: the file goes back too
-    throw err;
-  }
+  });
 }
 
 /**
@@ -199,25 +199,25 @@ function usersRefused(data: CoreState): Refusal[] {
 }
 
 /** The state with a document's records in it (a copy: the state itself is not changed), and how many were loaded. */
-function withRecords(data: CoreState, doc: FixtureDocument, eventsKept: number): { data: CoreState; count: number } {
-  const next: CoreState = { ...data, nextId: { ...data.nextId } };
+function withRecords(data: CoreState, doc: FixtureDocument, eventsKept: number): { data: CoreState; count: number; counters: Map<string, number> } {
+  const next: CoreState = { ...data };
   let count = 0;
   for (const [name, items] of Object.entries(doc.records ?? {})) {
     count += items.length;
     if (name === "users") {
-      const users = z.array(storedUser).parse(structuredClone(items));
+      const users = z.array(storedUser).parse(copyOf(items));
       const names = new Set(users.map((u) => u.username));
       next.users = [...users, ...data.users.filter((u) => !names.has(u.username))];
-    } else Object.assign(next, { [name]: structuredClone(items) });
+    } else Object.assign(next, { [name]: copyOf(items) });
   }
   // The account keeps its last `eventsKept` events: a fixture's are kept so too.
   if (next.events.length > eventsKept) next.events = next.events.slice(-eventsKept);
   // New ids (and addresses) follow the loaded ones: the exporter's counters, and how far the records' own go.
-  for (const [kind, n] of Object.entries(doc.counters ?? {})) next.nextId[kind] = Math.max(next.nextId[kind] ?? 0, n);
+  const counters = new Map<string, number>(Object.entries(doc.counters ?? {}));
   // The core's own counters (each family says how far its own went: `counters`).
-  next.nextId.user = Math.max(next.nextId.user ?? 0, highest(next.users.map((u) => u.uid)));
-  next.nextId.event = Math.max(next.nextId.event ?? 0, highestId(next.events));
-  return { data: next, count };
+  counters.set("user", Math.max(counters.get("user") ?? 0, highest(next.users.map((u) => u.uid))));
+  counters.set("event", Math.max(counters.get("event") ?? 0, highestId(next.events)));
+  return { data: next, count, counters };
 }
 
 /**

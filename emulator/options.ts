@@ -8,8 +8,12 @@ export interface EmulatorOptions {
   host?: string;
   /** The bearer token the emulator accepts with every scope (the account owner's). Random when omitted. */
   token?: string;
-  /** Persist the state to this JSON file, and load it at start when it exists. */
+  /**
+   * Keep the state in this SQLite database (made when missing; a JSON state file of an earlier release is moved into
+   * it), and load it at start.
+   */
   stateFile?: string;
+
   /** The clock, for tests that move time on. */
   now?: () => number;
   /**

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Account, Accounts } from "./accounts";
+import { signedInNow, type Account, type Accounts } from "./accounts";
 import { authenticate, requireScope } from "./auth";
 import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
 import { RECEIVE_UPLOAD } from "./lookups";
 import { PAGE_HEADERS, PAGE_HTML } from "./page";
 import type { RequestLogEntry } from "./request-log";
 import { NO_CONTENT, type RequestContext, type Route, type Router } from "./router";
-import { StateNotSaved } from "./state";
+import { StateNotSaved } from "./store";
 
 /**
  * How the emulator serves one request (emulator/server.ts starts the server): the account it is for, the rate limit
@@ -38,18 +38,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The upload URL an image upload hands out (a pre-signed URL: no token, no JSON). The URL says which upload, not
  * which account: each account's receiver answers 404 before reading the data.
  */
-async function receiveUpload({ accounts }: Serving, id: string, req: IncomingMessage, res: ServerResponse): Promise<number> {
-  const all = accounts.list();
-  for (const [i, holder] of all.entries()) {
-    try {
-      await holder.services.use(RECEIVE_UPLOAD)()(id, req);
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 404 && i < all.length - 1) continue;
-      throw err;
-    }
-    holder.store.save();
-    break;
-  }
+async function receiveUpload({ accounts, main }: Serving, id: string, req: IncomingMessage, res: ServerResponse): Promise<number> {
+  // Found by its URL (an index: the cost does not depend on how many accounts there are); the main account's
+  // receiver answers an unknown one's 404.
+  const holder = accounts.forUpload(id) ?? main;
+  await holder.services.use(RECEIVE_UPLOAD)()(id, req);
   sendJson(res, 200, {});
   return 200;
 }
@@ -96,8 +89,15 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
   signIn(serving, account, router, route, req, ctx);
   ctx.rawBody = await readBody(req, MAX_JSON_BODY);
   ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"], route.bodyDepth);
-  const result = await route.run(ctx);
-  if (method !== "GET") account.store.save();
+  // A change is one transaction, answered once committed; a read reads what was last committed (one that makes a
+  // record on first sight, a user's first sign-in, is a transaction too: emulator/store.ts `read`).
+  const result =
+    method === "GET" || method === "HEAD"
+      ? await account.store.read(
+          () => route.run(ctx),
+          () => route.run(signedInNow(account, ctx)),
+        )
+      : await account.store.write(() => route.run(signedInNow(account, ctx)));
   const status = result === NO_CONTENT ? 204 : (route.status ?? 200);
   sendJson(res, status, result === NO_CONTENT ? undefined : result);
   return status;

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
-import { existsSync } from "node:fs";
 import { Accounts } from "./accounts";
+import { MemoryBackend } from "./db/backend";
+import { openStateFile } from "./db/state-file";
 import { loadFixture, readFixture } from "./fixtures";
 import { addAccountRoutes } from "./admin";
 import type { RequestLogEntry } from "./request-log";
@@ -10,7 +11,8 @@ import type { RateLimit } from "./rate-limit";
 import { answerError, serve, type Serving } from "./serve";
 import type { EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
-import { newTokenValue, type Store } from "./state";
+import { newTokenValue } from "./state";
+import { type Store } from "./store";
 import type { Timing } from "./timing";
 
 export type { EmulatorOptions } from "./options";
@@ -53,15 +55,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     windows: opts.windows,
     checkAnswers: opts.checkAnswers,
   };
-  // A fixture is for an account that starts empty: not one kept from an earlier run.
-  const fresh = !(opts.stateFile && existsSync(opts.stateFile));
-  const accounts = new Accounts(setup, token, opts.stateFile);
+  const backend = opts.stateFile ? openStateFile(opts.stateFile, token, now) : new MemoryBackend();
+  // A fixture is for a main account that starts empty (not one kept from an earlier run): made with it, or not at all.
+  const { fixture } = opts;
+  let accounts: Accounts;
+  try {
+    accounts = await Accounts.open(setup, token, backend, fixture === undefined ? undefined : (main) => loadFixture(main, readFixture(fixture, main)));
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
   addAccountRoutes(accounts.main.admin, accounts, () => timing.speed);
   const main = accounts.main;
-  if (opts.fixture !== undefined && fresh) {
-    await loadFixture(main, readFixture(opts.fixture, main));
-    main.store.save();
-  }
   const serving: Serving = { accounts, main, now };
   const server: Server = createServer((req, res) => {
     // Whatever a request holds, its failure is its own answer: nothing it sends stops the emulator.
@@ -92,14 +97,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     log: main.log,
     close: () =>
       new Promise<void>((resolve) => {
-        try {
-          accounts.saveAll();
-        } catch (err) {
-          // Every answered change is in the file already: only changes no request saw are lost.
-          console.error("emulator:", messageOf(err));
-        }
         server.closeAllConnections();
-        server.close(() => resolve());
+        // Every answered change is committed already.
+        server.close(() => {
+          accounts.close().then(resolve, (err: unknown) => {
+            console.error("emulator:", messageOf(err));
+            resolve();
+          });
+        });
       }),
   };
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { event, type EventEntity as ContractEventEntity } from "../api/contract/events";
 import { globalGrants, profile, token, userGrants } from "../api/contract/profile";
-import { codeOf, messageOf } from "./http";
+import { messageOf } from "./http";
 
 /**
  * A user of the account as the state keeps it: the profile as `GET /profile` shows it (api/contract/profile.ts)
@@ -161,120 +161,8 @@ export type CoreState = {
 export const accountMeta = z.object({ id: z.number().int(), label: z.string(), created: z.string(), token: z.string() });
 export type AccountMeta = z.output<typeof accountMeta>;
 
-/** Ids of account n start after (n - 1) × ID_SPAN, so that no two accounts show the same id (as the real API's are unique). */
-export const ID_SPAN = 10_000_000;
-
-/**
- * The emulator's whole state, kept in memory and, with `--state FILE`, written to the file after every
- * change, before the change is answered (write to a temporary file, then rename: a crash never leaves half
- * a file, and a write that was answered is in the file). A change whose write fails is taken back: the
- * state returns to the last one written, and the request is answered 503 (`StateNotSaved`), so what a
- * client was told failed is never kept. Written, not synced to the disk: a killed emulator loses nothing,
- * a machine that loses power may (recorded in docs/spec-gaps.md). Beside the core, it holds the
- * collections the API families declare, each a top-level array of the file: `D` is the whole state's type
- * (`EmulatorState`), which the families see only through their own typed views.
- */
-export class Store<D extends CoreState = CoreState> {
-  data: D;
-  /** The state as last written to the file. */
-  private written: string | undefined;
-  /** The events kept: the last this many (the oldest tenth let go once past it), so that they do not grow with traffic. */
-  eventsKept = EVENTS_KEPT;
-
-  constructor(
-    private readonly file: string | undefined,
-    rootToken: string,
-    private readonly now: () => number,
-    collections: readonly string[],
-    account?: Omit<AccountMeta, "token">,
-  ) {
-    const fresh: CoreState = { version: 1, nextId: {}, users: [], tokens: [], events: [] };
-    const data: Record<string, unknown> = file && existsSync(file) ? readState(file) : fresh;
-    if (account && data.account === undefined) data.account = { ...account, token: rootToken };
-    // A collection missing from the file (one added since the file was written) starts empty.
-    for (const k of ["events", ...collections]) data[k] ??= [];
-    this.data = data as D;
-    // The token given on the command line always works, with every scope, for the account's owner.
-    if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
-    if (!this.data.tokens.some((t) => t.token === rootToken)) {
-      this.data.tokens.push({
-        id: this.nextId("token"),
-        label: "emulator root token",
-        scopes: "*",
-        created: apiTime(this.now()),
-        expiry: null,
-        token: rootToken,
-        username: "admin",
-      });
-    }
-    this.save();
-  }
-
-  nextId(kind: string): number {
-    const n = (this.data.nextId[kind] ?? ((this.data.account?.id ?? 1) - 1) * ID_SPAN) + 1;
-    this.data.nextId[kind] = n;
-    return n;
-  }
-
-  /** Records an event of the account (the last `eventsKept` are kept). */
-  event(action: string, username: string, entity: EventEntity, timing: EventTiming = {}): void {
-    const events = this.data.events;
-    const now = this.now();
-    events.push({
-      id: this.nextId("event"),
-      action,
-      created: apiTime(now),
-      username,
-      entity,
-      secondary_entity: timing.secondary ?? null,
-      seen: false,
-      read: false,
-      _start: timing.start ?? now,
-      _finish: timing.finish ?? null,
-      _notification: timing.notification ?? false,
-    });
-    if (events.length > this.eventsKept + this.eventsKept / 10) events.splice(0, events.length - this.eventsKept);
-  }
-
-  user(username: string): User | undefined {
-    return this.data.users.find((u) => u.username === username);
-  }
-
-  /**
-   * Writes the state to its file (if any; unchanged state is not written again). If the write fails, the
-   * state goes back to the last one written and `StateNotSaved` is thrown: the change is not kept.
-   */
-  save(): void {
-    if (!this.file) return;
-    const text = JSON.stringify(this.data);
-    if (text === this.written) return;
-    const tmp = `${this.file}.tmp`;
-    try {
-      writeFileSync(tmp, text);
-      renameSync(tmp, this.file);
-    } catch (err) {
-      if (this.written !== undefined) this.data = JSON.parse(this.written) as D;
-      throw new StateNotSaved(this.file, err);
-    }
-    this.written = text;
-  }
-}
-
 /** The events the emulator keeps by default (docs/spec-gaps.md). */
 export const EVENTS_KEPT = 10_000;
-
-/** A change the emulator could not write to its state file (and so did not keep). */
-export class StateNotSaved extends Error {
-  readonly code: string;
-  constructor(
-    readonly file: string,
-    cause: unknown,
-  ) {
-    const code = codeOf(cause) ?? "unknown error";
-    super(`The emulator could not write its state file ${file} (${code}); the change was not kept`, { cause });
-    this.code = code;
-  }
-}
 
 /** A state file's contents, or an error naming the file and what is wrong with it. */
 export function readState(file: string): Record<string, unknown> {

@@ -263,12 +263,16 @@ async function receiveUpload(c: ImageContext, token: string, req: IncomingMessag
     }
   }
   if (size === 0 || head[0] !== 0x1f || head[1] !== 0x8b) throw badRequest("The upload must be a gzip-compressed raw disk image");
-  img.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
-  img.status = "creating";
-  img._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing) }];
-  delete img._upload;
-  img.updated = c.stamp();
-  c.store.save();
+  // The data is in: the image's change is one transaction (the account is not held while the data streams in).
+  await c.store.write(() => {
+    const waiting = c.d.images.find((i) => i._upload?.token === token && i.status === "pending_upload");
+    if (!waiting) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
+    waiting.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
+    waiting.status = "creating";
+    waiting._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing) }];
+    delete waiting._upload;
+    waiting.updated = c.stamp();
+  });
 }
 
 const row = rowsOf<ImageContext>();

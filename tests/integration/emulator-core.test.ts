@@ -310,29 +310,19 @@ describe("--state FILE", () => {
       expect((await call(b, "GET", `/profile/sshkeys/${k.body.id}`)).body.label).toBe("persisted");
       expect((await call(b, "GET", "/profile", { token: t2.body.token })).status).toBe(200);
       expect((await call(b, "GET", "/profile", { token: t.body.token })).status).toBe(401);
-      // Ids keep counting from where they were.
+      // Ids go on from where they were (never one given before: the sequence's block taken at the last start is skipped).
       const k2 = await call(b, "POST", "/profile/sshkeys", { body: { ssh_key: ed25519Key(4) } });
-      expect(k2.body.id).toBe(k.body.id + 1);
+      expect(k2.body.id).toBeGreaterThan(k.body.id);
       await b.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  // The file's format is what every release reads: the same top-level keys, whichever API families keep them.
-  const KEYS = ["version", "nextId", "users", "tokens", "sshkeys", "instances", "configs", "disks", "backups", "events", "vpcs", "subnets", "images"];
-  const keysOf = (file: string) => Object.keys(JSON.parse(readFileSync(file, "utf8")) as object).sort();
-
-  test("a new file has every collection; an older one loads, its missing collections empty", async () => {
+  test("a JSON state file of a release before the databases loads, its missing collections empty", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "emu-state-"));
-    const fresh = path.join(dir, "fresh.json");
     const old = path.join(dir, "old.json");
     try {
-      const a = await emulator({ stateFile: fresh });
-      expect(keysOf(fresh)).toEqual(
-        [...KEYS, "account", "databases", "databaseBackups", "logins", "authorizedApps", "trustedDevices", "profileSettings"].sort(),
-      );
-      await a.close();
       // A file of a release before the databases: the upgrade fixture without them.
       const fixture = JSON.parse(readFileSync(path.join(__dirname, "../fixtures/upgrade-0.1.0/emulator.json"), "utf8")) as Record<string, unknown>;
       delete fixture.databases;
@@ -342,7 +332,6 @@ describe("--state FILE", () => {
       expect((await call(b, "GET", "/compute/instances")).body.results).toBe(3);
       expect((await call(b, "GET", "/databases/instances")).body.data).toEqual([]);
       await b.close();
-      expect(keysOf(old)).toEqual(keysOf(fresh));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

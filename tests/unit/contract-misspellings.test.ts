@@ -11,7 +11,8 @@ import { pathOf, type AnswerOf, type BodyIn } from "../../api/contract/endpoint"
 import type { Event } from "../../api/contract/events";
 import { profileState, type SshKeyRecord } from "../../emulator/routes/profile";
 import { rowsOf } from "../../emulator/router";
-import { storedUser, type Store } from "../../emulator/state";
+import { storedUser } from "../../emulator/state";
+import type { Store } from "../../emulator/store";
 import { tableFor } from "../../provider/model/api-table";
 import { PUBLIC_KEY, resource } from "../../provider/resources/example-parents";
 import type { OutputsOf } from "../../provider/model/table";

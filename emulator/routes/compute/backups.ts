@@ -2,6 +2,7 @@ import { backupsApi, type Backup, type BackupsList } from "../../../api/contract
 import { badRequest } from "../../http";
 import type { Req } from "../../router";
 import { apiTime } from "../../state";
+import { copyOf } from "../../store";
 import { busyError } from "./base";
 import { row, type ComputeContext } from "./context";
 import type { BackupRecord, InstanceRecord } from "./records";
@@ -34,7 +35,7 @@ function snapshotOf(c: ComputeContext, inst: InstanceRecord, label: string | nul
     ],
     _source: {
       disks: disks.map((x) => ({ srcId: x.id, label: x.label, size: x.size, filesystem: x.filesystem })),
-      configs: c.configsOf(inst.id).map(({ id: _i, compute_id: _c, ...rest }) => structuredClone(rest)),
+      configs: c.configsOf(inst.id).map(({ id: _i, compute_id: _c, ...rest }) => copyOf(rest)),
       type: inst.type,
       rootPassHash: inst._rootPassHash,
     },

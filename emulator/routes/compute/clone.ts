@@ -4,7 +4,8 @@ import type { Instance } from "../../../api/contract/instances";
 import type { InstanceType } from "../../../api/contract/reference";
 import { badRequest, FieldErrors } from "../../http";
 import type { Req } from "../../router";
-import type { User } from "../../state";
+import { type User } from "../../state";
+import { copyOf } from "../../store";
 import { specsOf, type TakenAddresses } from "./base";
 import { row, type ComputeContext } from "./context";
 import type { ConfigRecord, DiskRecord, InstanceRecord } from "./records";
@@ -75,7 +76,7 @@ function newCloneTarget(c: ComputeContext, req: CloneRequest, t: InstanceType): 
   const ipv4 = [c.publicIp(store.nextId("ipv4"))];
   if (body.private_ip === true) ipv4.push(c.privateIp(store.nextId("private_ip")));
   const target: InstanceRecord = {
-    ...structuredClone(src),
+    ...copyOf(src),
     id,
     label: body.label ?? `compute${id}`,
     group: body.group ?? src.group,
@@ -109,7 +110,7 @@ function copySource(c: ComputeContext, { disks, configs }: CloneRequest, target:
     // Rule 4: a 1:1 NAT becomes `any`; a VPC address, the source's own, becomes another of its subnet (network.ts).
     const interfaces = c.copyInterfaces(cfg.interfaces, target.region, taken, (nat) => (nat ? "any" : null));
     // The copy is the target's: a new id, the target's instance (the source's record carries both).
-    const { id: _id, compute_id: _source, ...copy } = structuredClone(cfg);
+    const { id: _id, compute_id: _source, ...copy } = copyOf(cfg);
     c.newConfig(target, { ...copy, devices: c.copiedDevices(cfg.devices, copies), interfaces });
   }
 }

@@ -1,3 +1,4 @@
+import { copyOf } from "../../store";
 import { DEVICE_SLOTS } from "../../../api/interfaces";
 import { LENGTH_LIMITS } from "../../../api/text";
 import { DEFAULT_HELPERS, DEFAULT_KERNEL, PROFILE_DEFAULTS, type Devices } from "../../../api/contract/configs";
@@ -86,7 +87,7 @@ export function computeProvisioning({ store, d, now, stamp, typeOfInstance }: Co
     for (const x of b._source.disks) copies.set(x.srcId, newDisk(inst.id, x.label, x.size, x.filesystem, readyIn).id);
     const taken: TakenAddresses = [];
     return b._source.configs.map((c) =>
-      newConfig(inst, { ...structuredClone(c), devices: copiedDevices(c.devices, copies), interfaces: copyInterfaces(c.interfaces, inst.region, taken) }),
+      newConfig(inst, { ...copyOf(c), devices: copiedDevices(c.devices, copies), interfaces: copyInterfaces(c.interfaces, inst.region, taken) }),
     );
   };
   return { newDisk, newConfig, deployImage, copiedDevices, restoreInto };

@@ -1,0 +1,91 @@
+/**
+ * Where the emulator keeps its accounts: a database under the in-memory working set (emulator/state.ts `Store`).
+ * Every account's records are rows (`RecordRow`: its collection, its key, its place in the collection, its JSON);
+ * a request's changes are written in one transaction (`commit`), so that what was answered is kept and what was
+ * refused or failed leaves nothing. Ids come from sequences shared by every account (`reserve`), never reused.
+ *
+ * Two kinds: `memory` (no `--state`: nothing outlives the process, as before) and `sqlite` (`--state FILE`:
+ * emulator/db/sqlite.ts).
+ */
+
+/** A record of an account, as a row: its collection (`instances`), its key (its id, or a user's name), its place, its JSON. */
+export interface RecordRow {
+  coll: string;
+  key: string;
+  ord: number;
+  body: string;
+}
+
+/** A change of a request: a record written (its JSON) or deleted (`body` null). */
+export interface Change {
+  coll: string;
+  key: string;
+  ord: number;
+  body: string | null;
+}
+
+/** An account as its row: its number, its name, when it was made, its root token, and its revision (how many commits it has had). */
+export interface AccountRow {
+  id: number;
+  label: string;
+  created: string;
+  token: string;
+  rev: number;
+}
+
+export interface Backend {
+  readonly kind: "memory" | "sqlite";
+  /** Every account, by number. */
+  accounts(): Promise<AccountRow[]>;
+  /** An account's records, by collection then place. */
+  records(account: number): Promise<RecordRow[]>;
+  /**
+   * Writes an account's changes in one transaction, and its new revision: all of them, durably, or none (an error).
+   * `create` makes the account's row in the same transaction (an account made with a fixture: all or nothing).
+   */
+  commit(account: number, changes: readonly Change[], rev: number, create?: AccountRow): Promise<void>;
+  /** Deletes an account and all its records. */
+  removeAccount(account: number): Promise<void>;
+  /**
+   * Takes `count` ids of a kind from its sequence, after `atLeast` if given: the first of them. Taken ids are never
+   * given again, whether used or not (a process that stops loses the rest of its block, as a database's sequence).
+   */
+  reserve(kind: string, count: number, atLeast?: number): number;
+  /** Ends the connection (the process's last writes are already committed). */
+  close(): Promise<void>;
+}
+
+/** The largest id the emulator gives (2^31 − 1, what every client of the API reads as an integer). */
+export const MAX_ID = 2 ** 31 - 1;
+
+/** No database: the state lives as long as the process (an emulator started without `--state`). */
+export class MemoryBackend implements Backend {
+  readonly kind = "memory";
+  private readonly sequences = new Map<string, number>();
+
+  accounts(): Promise<AccountRow[]> {
+    return Promise.resolve([]);
+  }
+
+  records(): Promise<RecordRow[]> {
+    return Promise.resolve([]);
+  }
+
+  commit(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  removeAccount(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  reserve(kind: string, count: number, atLeast = 0): number {
+    const first = Math.max(this.sequences.get(kind) ?? 0, atLeast) + 1;
+    this.sequences.set(kind, first + count - 1);
+    return first;
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,329 @@
+import { createDraft, current, enableArrayMethods, finishDraft, isDraft, setAutoFreeze } from "immer";
+import { MAX_ID, type AccountRow, type Backend } from "./db/backend";
+import { changesOf, recordKey, SCALARS, type Applied } from "./db/changes";
+export { recordKey, type Applied } from "./db/changes";
+import { codeOf, HttpError, messageOf } from "./http";
+import { apiTime, EVENTS_KEPT, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
+
+// The routes change a record they read in place (a status settling as it is read): immer's results are left unfrozen.
+setAutoFreeze(false);
+// find, filter, some... over a collection's draft read its records without a draft of each (a write that looks
+// through 10,000 records to change one drafts one).
+enableArrayMethods();
+
+/**
+ * The kinds of counter each account keeps for itself: the addresses it hands out (each account's own ranges, as
+ * each customer of the real API has its own private network). Every other kind is an id, from one sequence all
+ * accounts share (`Ids`): an id is never given twice, in any account, even once its account is deleted.
+ */
+export const ACCOUNT_COUNTERS: ReadonlySet<string> = new Set(["ipv4", "private_ip"]);
+
+/**
+ * The ids of one emulator, for all its accounts: each kind from its sequence in the database (`Backend.reserve`),
+ * taken a block at a time (as a database's cached sequence: a stopped process loses the rest of its block, and
+ * no id is ever given twice).
+ */
+export class Ids {
+  private readonly blocks = new Map<string, { next: number; end: number; size: number }>();
+
+  constructor(private readonly backend: Backend) {}
+
+  next(kind: string): number {
+    let block = this.blocks.get(kind);
+    if (!block || block.next > block.end) {
+      const size = Math.min(block ? block.size * 2 : 8, 1024);
+      const first = this.take(kind, size);
+      block = { next: first, end: first + size - 1, size };
+      this.blocks.set(kind, block);
+    }
+    const id = block.next++;
+    if (id > MAX_ID) throw new HttpError(507, [{ reason: `The emulator has given every ${kind} id (up to ${MAX_ID}); no more can be made` }]);
+    return id;
+  }
+
+  /** Ids of a kind given from now on are above `n` (records loaded with ids of their own: a fixture's). */
+  atLeast(kind: string, n: number): void {
+    const block = this.blocks.get(kind);
+    if (block && block.next > n) return;
+    this.blocks.delete(kind);
+    this.take(kind, 0, n);
+  }
+
+  /** A block of ids from the database (a change that cannot take its ids is not made: `StateNotSaved`). */
+  private take(kind: string, count: number, atLeast?: number): number {
+    try {
+      return this.backend.reserve(kind, count, atLeast);
+    } catch (err) {
+      throw new StateNotSaved(this.backend.kind, err);
+    }
+  }
+}
+
+/**
+ * One account's state: kept in memory (reads are served from it) and in the emulator's database (emulator/db), each
+ * request's changes in one transaction (`write`). A write runs on a draft of the state (immer): when it ends, the
+ * records it changed, made and deleted are found by comparing the draft's result with the state (immer keeps each
+ * record it did not touch as it was: a write costs what it changes, not the account's size), committed, and only then
+ * become the state. A write that is refused or fails, or whose commit fails (a full disk), leaves the state and
+ * the database as they were. One write at a time per account; reads are not held.
+ */
+export class Store<D extends CoreState = CoreState> {
+  private committed: D;
+  /** How many commits the account has had. */
+  private rev: number;
+  /** Each record's place in its collection (as the database keeps it): by collection, by key. */
+  private readonly ords = new Map<string, Map<string, number>>();
+  private lastOrd = 0;
+  /** Whether the account's row is in the database (a new account's first commit makes it). */
+  private stored: boolean;
+  /** The last write, which the next waits for. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The draft of the write a request runs in, if any (an async context: concurrent requests each see their own). */
+  private active: object | undefined;
+  /** Whether a read (`read`) is running its synchronous part (what makes a record there is a write's to make). */
+  private reading = false;
+  /** Called with what each commit changed (the accounts' token index: emulator/accounts.ts). */
+  readonly watchers: Array<(applied: readonly Applied[]) => void> = [];
+  /** The events kept: the last this many (the oldest tenth let go once past it), so that they do not grow with traffic. */
+  eventsKept = EVENTS_KEPT;
+
+  private constructor(
+    private readonly backend: Backend,
+    private readonly ids: Ids,
+    private readonly now: () => number,
+    data: D,
+    rev: number,
+    stored: boolean,
+  ) {
+    this.committed = data;
+    this.rev = rev;
+    this.stored = stored;
+  }
+
+  /**
+   * An account's store: its records read from the database (`row.rev` > 0), or a new account's (nothing written until
+   * its first write). The account's owner (`admin`) and its root token are always there.
+   */
+  static async open<D extends CoreState>(
+    backend: Backend,
+    ids: Ids,
+    now: () => number,
+    collections: readonly string[],
+    row: AccountRow,
+    stored: boolean,
+    rootToken: string,
+  ): Promise<Store<D>> {
+    const scalars = new Map<string, unknown>([
+      ["version", 1],
+      ["nextId", {}],
+    ]);
+    const lists = new Map<string, unknown[]>(["users", "tokens", "events", ...collections].map((k) => [k, []]));
+    const ords = new Map<string, Map<string, number>>();
+    let lastOrd = 0;
+    for (const r of stored ? await backend.records(row.id) : []) {
+      const value: unknown = JSON.parse(r.body);
+      if (r.coll === SCALARS) {
+        scalars.set(r.key, value);
+        continue;
+      }
+      const list = lists.get(r.coll) ?? [];
+      lists.set(r.coll, list);
+      list.push(value);
+      const places = ords.get(r.coll) ?? new Map<string, number>();
+      ords.set(r.coll, places);
+      places.set(recordKey(r.coll, value), r.ord);
+      lastOrd = Math.max(lastOrd, r.ord);
+    }
+    scalars.set("account", { id: row.id, label: row.label, created: row.created, token: row.token });
+    // The records as the database holds them: written by this store from records of these types.
+    const data = Object.fromEntries([...scalars, ...lists]) as D;
+    const store = new Store<D>(backend, ids, now, data, row.rev, stored);
+    for (const [k, v] of ords) store.ords.set(k, v);
+    store.lastOrd = lastOrd;
+    if (stored) await store.ensureOwner(rootToken);
+    return store;
+  }
+
+  /** The state: in a write, its draft; elsewhere, the state as last committed. */
+  get data(): D {
+    // A draft is its state's type, writable (the state's types are writable already).
+    return (this.active as D | undefined) ?? this.committed;
+  }
+
+  /** The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if missing. */
+  async ensureOwner(rootToken: string): Promise<void> {
+    const has = () => this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
+    if (this.stored && has()) return;
+    await this.join(() => {
+      if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
+      if (!this.data.tokens.some((t) => t.token === rootToken)) {
+        this.data.tokens.push({
+          id: this.nextId("token"),
+          label: "emulator root token",
+          scopes: "*",
+          created: apiTime(this.now()),
+          expiry: null,
+          token: rootToken,
+          username: "admin",
+        });
+      }
+    });
+  }
+
+  /**
+   * Runs a read (`GET`): on the state as last committed, with no draft and without waiting for the account's writes.
+   * A read that would make a record (takes an id: a user's first sign-in seen, an event) is run again as a write
+   * (`asWrite`), so that what it makes is kept. What a read settles in place (a status due) follows from the
+   * stored times alone: any read works it out alike, and the next write of the record keeps it.
+   */
+  async read<T>(work: () => T | Promise<T>, asWrite: () => T | Promise<T>): Promise<T> {
+    // A write that waits on more than the promises it makes (none of the routes' does) is waited for: its draft is
+    // the state only for what it does itself.
+    while (this.active) await this.queue;
+    this.reading = true;
+    // The read's synchronous part (the routes' reads are synchronous) runs with `reading` set.
+    const answer = (async () => work())();
+    this.reading = false;
+    try {
+      return await answer;
+    } catch (err) {
+      if (err instanceof MakesRecords) return this.write(asWrite);
+      throw err;
+    }
+  }
+
+  /**
+   * Runs `work` as one transaction of the account (a request, a fixture): its changes are committed together when it
+   * returns, or, when it throws (or the commit fails: `StateNotSaved`), none is kept. A write inside a write is part
+   * of it. What `work` returns is copied out of the draft.
+   */
+  write<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.transact(work));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * `work` as part of the write that is running (a fixture's requests, the account's owner made with the account),
+   * or as a write of its own when none is.
+   */
+  join<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.active ? Promise.resolve(work()) : this.write(work);
+  }
+
+  private async transact<T>(work: () => T | Promise<T>): Promise<T> {
+    const base = this.committed;
+    // A draft of the state (immer): finished when the work succeeds, dropped when it throws.
+    const draft = createDraft(base);
+    this.active = draft;
+    let result: T;
+    try {
+      result = detach(await work());
+    } finally {
+      this.active = undefined;
+    }
+    // What immer finishes is of its draft's type: the state's.
+    const next = finishDraft(draft) as D;
+    const { changes, applied, places, renumbered, lastOrd } = changesOf(base, next, this.ords, this.lastOrd);
+    if (changes.length || !this.stored) {
+      const meta = this.committed.account!;
+      try {
+        await this.backend.commit(meta.id, changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 });
+      } catch (err) {
+        throw new StateNotSaved(this.backend.kind, err);
+      }
+      this.rev += 1;
+      this.stored = true;
+    }
+    this.committed = next;
+    for (const [coll, all] of renumbered) this.ords.set(coll, all);
+    for (const { coll, key, ord } of places) {
+      if (renumbered.has(coll)) continue;
+      const m = this.ords.get(coll) ?? new Map<string, number>();
+      this.ords.set(coll, m);
+      if (ord === undefined) m.delete(key);
+      else m.set(key, ord);
+    }
+    this.lastOrd = lastOrd;
+    for (const watch of this.watchers) watch(applied);
+    return result;
+  }
+
+  nextId(kind: string): number {
+    if (this.reading) throw new MakesRecords();
+    if (!ACCOUNT_COUNTERS.has(kind)) return this.ids.next(kind);
+    const n = (this.data.nextId[kind] ?? 0) + 1;
+    this.data.nextId[kind] = n;
+    return n;
+  }
+
+  /** Ids of a kind given from now on are above `n` (what a fixture loaded): the account's counter, or the shared sequence. */
+  idsAbove(kind: string, n: number): void {
+    if (ACCOUNT_COUNTERS.has(kind)) this.data.nextId[kind] = Math.max(this.data.nextId[kind] ?? 0, n);
+    else this.ids.atLeast(kind, n);
+  }
+
+  /** Records an event of the account (the last `eventsKept` are kept). */
+  event(action: string, username: string, entity: EventEntity, timing: EventTiming = {}): void {
+    const events = this.data.events;
+    const now = this.now();
+    events.push({
+      id: this.nextId("event"),
+      action,
+      created: apiTime(now),
+      username,
+      entity,
+      secondary_entity: timing.secondary ?? null,
+      seen: false,
+      read: false,
+      _start: timing.start ?? now,
+      _finish: timing.finish ?? null,
+      _notification: timing.notification ?? false,
+    });
+    if (events.length > this.eventsKept + this.eventsKept / 10) events.splice(0, events.length - this.eventsKept);
+  }
+
+  user(username: string): User | undefined {
+    return this.data.users.find((u) => u.username === username);
+  }
+}
+
+/**
+ * A deep copy of a record (or part of one) that may be a draft of a write, or hold drafts: `structuredClone` for the
+ * state's records (a draft is a proxy, which structuredClone cannot copy).
+ */
+export const copyOf = <T>(value: T): T => structuredClone(detach(value));
+
+/** A write's answer out of its draft: a draft (or one held in the answer) copied as it is now, of the same type. */
+// A value without drafts in it is itself; one with them, a copy with each draft's current value: of the same type.
+const detach = <T>(value: T): T => plain(value) as T;
+
+function plain(value: unknown): unknown {
+  if (isDraft(value)) return current(value);
+  if (Array.isArray(value)) {
+    const out = value.map(plain);
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value);
+    const out = entries.map(([k, v]): [string, unknown] => [k, plain(v)]);
+    return out.some(([, v], i) => v !== entries[i][1]) ? Object.fromEntries(out) : value;
+  }
+  return value;
+}
+
+/** A read that makes a record: it is run again as a write (`Store.read`). */
+class MakesRecords extends Error {}
+
+/** A change the emulator could not commit to its database (and so did not keep). */
+export class StateNotSaved extends Error {
+  readonly code: string;
+  constructor(
+    readonly where: string,
+    cause: unknown,
+  ) {
+    const code = codeOf(cause) ?? "unknown error";
+    super(`The emulator could not write the change to its ${where} database (${code}: ${messageOf(cause)}); the change was not kept`, { cause });
+    this.code = code;
+  }
+}
