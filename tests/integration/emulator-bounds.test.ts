@@ -162,3 +162,23 @@ describe("X-Filter: what one header may cost", () => {
     expect(few.status).toBe(200);
   });
 });
+
+test("the rate limit is kept per token, however the header spells it; requests without one, per address", async () => {
+  // 0.01 a second: a bucket of one request, refilled after 100 s, so that the test never waits on the clock.
+  const limited = await emulator({ speed: 0, rateLimit: 0.01 });
+  try {
+    const as = async (authorization?: string) => {
+      const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+      return (await fetch(`${limited.url}/profile`, { headers })).status;
+    };
+    const t = limited.token;
+    // (Before: each spelling of the header had a bucket of its own: 200, 200, 200, 200.)
+    expect([await as(`Bearer ${t}`), await as(`bearer ${t}`), await as(`Bearer  ${t}`), await as(`BEARER ${t} `)]).toEqual([200, 429, 429, 429]);
+    // Another token has its bucket; without a token (or with no bearer value), the address has one.
+    const other = await call(limited, "POST", "/__emulator/users", { body: { username: "other-user" } });
+    expect(await as(`Bearer ${other.body.token}`)).toBe(200);
+    expect([await as(), await as("Basic abc"), await as("Bearer")]).toEqual([401, 429, 429]);
+  } finally {
+    await limited.close();
+  }
+});
