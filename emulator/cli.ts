@@ -6,6 +6,7 @@ import { HttpError, messageOf } from "./http";
 import { startEmulator } from "./server";
 
 const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
+       [--max-connections N] [--idle-timeout S]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
@@ -21,6 +22,10 @@ A local emulator of the compute API, for offline development and tests.
                 also at run time with PUT /__emulator/faults
   --rate-limit N  at most N requests per second per token, in bursts of up to N; beyond it,
                 429 with Retry-After (also at run time with PUT /__emulator/rate-limit)
+  --max-connections N  at most N connections open at once (default 1000); a new one beyond
+                it is closed as it comes, until one closes
+  --idle-timeout S  close a connection with no request in flight after S seconds (default 10):
+                one kept alive after its answer, or one that sends no request's headers in time
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -36,6 +41,8 @@ async function main(): Promise<void> {
         faults: { type: "string" },
         "rate-limit": { type: "string" },
         fixture: { type: "string" },
+        "max-connections": { type: "string" },
+        "idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -63,6 +70,17 @@ async function main(): Promise<void> {
     console.error(`compute-emulator: --rate-limit must be a number of requests per second above 0, got "${values["rate-limit"]}"`);
     process.exit(2);
   }
+  const maxConnections = values["max-connections"] === undefined ? undefined : Number(values["max-connections"]);
+  if (maxConnections !== undefined && !(Number.isInteger(maxConnections) && maxConnections >= 1)) {
+    console.error(`compute-emulator: --max-connections must be a whole number, 1 or more, got "${values["max-connections"]}"`);
+    process.exit(2);
+  }
+  const idleSeconds = values["idle-timeout"] === undefined ? undefined : Number(values["idle-timeout"]);
+  if (idleSeconds !== undefined && !(Number.isFinite(idleSeconds) && idleSeconds > 0)) {
+    console.error(`compute-emulator: --idle-timeout must be a number of seconds above 0, got "${values["idle-timeout"]}"`);
+    process.exit(2);
+  }
+  const connections = { max: maxConnections, idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000 };
   let faults;
   try {
     faults = values.faults ? parseFaultSpec(values.faults) : undefined;
@@ -81,7 +99,7 @@ async function main(): Promise<void> {
   }
   let emu;
   try {
-    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, fixture, speed, faults, rateLimit });
+    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, fixture, speed, faults, rateLimit, connections });
   } catch (e) {
     // A state file that is not one, or cannot be written; a fixture refused; a port taken: one line, not a stack.
     console.error(`compute-emulator: ${values.fixture && e instanceof HttpError ? `--fixture ${values.fixture}: ` : ""}${messageOf(e)}`);

@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { z } from "zod";
 
 /**
@@ -12,16 +13,59 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 const number = (message: string) => z.number({ error: message }).refine(Number.isFinite, message);
 const nonNegative = (name: string) => number(`${name} must be a number, 0 or more`).refine((n) => n >= 0, `${name} must be a number, 0 or more`);
 
+/** The longest `match` a rule may have, in characters. */
+export const MAX_MATCH_LENGTH = 512;
+/**
+ * The most steps the rules' patterns may compile to between them. Each request is tested against every rule, in
+ * time linear in its path (RE2: no backtracking) times the steps: at most this many per character of the path.
+ */
+export const MAX_MATCH_STEPS = 1000;
+/** The most rules a configuration may hold. */
+export const MAX_FAULT_RULES = 100;
+
+/**
+ * A rule's pattern, compiled by RE2 (re2js), which runs in time linear in the text (no backtracking): a tenant's
+ * pattern such as `(a+)+b` cannot stall the emulator. RE2 has no backreferences nor lookaround: such a pattern is
+ * refused, with RE2's reason.
+ */
+function compile(match: string): RE2JS | string {
+  try {
+    return RE2JS.compile(match);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** The steps (RE2 program instructions) of a compiled pattern: what each character of a path costs to test. */
+function stepsOf(re: RE2JS): number {
+  const prog: unknown = re.re2Input.prog;
+  const inst: unknown = typeof prog === "object" && prog !== null && "inst" in prog ? prog.inst : undefined;
+  // re2js keeps its program's instructions in `prog.inst`; one it no longer keeps there counts as too many.
+  return Array.isArray(inst) ? inst.length : Infinity;
+}
+
+const matchText = z
+  .string({ error: "match must be a regular expression" })
+  .max(MAX_MATCH_LENGTH, `match must be at most ${MAX_MATCH_LENGTH} characters`)
+  .superRefine((m, ctx) => {
+    const re = compile(m);
+    if (typeof re === "string") {
+      ctx.addIssue({
+        code: "custom",
+        message: `match is not a regular expression that runs in linear time (RE2's syntax: no backreferences nor lookaround): ${re}`,
+      });
+    } else if (stepsOf(re) > MAX_MATCH_STEPS) {
+      ctx.addIssue({
+        code: "custom",
+        message: `match is too complex: it compiles to ${stepsOf(re)} steps, at most ${MAX_MATCH_STEPS} (a repeat such as {100} counts each)`,
+      });
+    }
+  });
+
 /** A rule: which requests (`match`, a regular expression on `METHOD /path`, e.g. `^POST /v4/compute/`), how often (`rate`, 0..1), which kinds (evenly), at most how many times (`limit`). */
 export const faultRule = z
   .object({
-    match: z.string({ error: "match must be a regular expression" }).refine((m) => {
-      try {
-        return Boolean(new RegExp(m));
-      } catch {
-        return false;
-      }
-    }, "match is not a regular expression"),
+    match: matchText,
     rate: number("fault rate must be a number from 0 to 1").refine((r) => r >= 0 && r <= 1, "fault rate must be a number from 0 to 1"),
     kinds: z
       .array(z.string({ error: "a fault kind is a string" }), { error: "kinds must be a list of fault kinds" })
@@ -36,7 +80,25 @@ export type FaultRule = z.output<typeof faultRule>;
 export const faultConfig = z
   .object({
     seed: number("seed must be a number"),
-    rules: z.array(faultRule, { error: "rules must be a list of rules" }),
+    rules: z
+      .array(faultRule, { error: "rules must be a list of rules" })
+      .max(MAX_FAULT_RULES, `at most ${MAX_FAULT_RULES} rules`)
+      .superRefine((rules, ctx) => {
+        // Every rule is tried on every request: their steps together are the cost of one request's path.
+        let total = 0;
+        for (const [i, rule] of rules.entries()) {
+          const re = compile(rule.match);
+          total += typeof re === "string" ? 0 : stepsOf(re);
+          if (total > MAX_MATCH_STEPS) {
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "match"],
+              message: `the rules' patterns compile to more than ${MAX_MATCH_STEPS} steps together (each is tried on every request)`,
+            });
+            return;
+          }
+        }
+      }),
     slowMs: nonNegative("slowMs").optional(),
     retryAfterSeconds: nonNegative("retryAfterSeconds").optional(),
   })
@@ -56,19 +118,19 @@ function prng(seed: number): () => number {
 }
 
 /** A configuration's rules, compiled, once every part of it is what it must be (it may come from a request's body). */
-function checkedRules(given: unknown): { config: FaultConfig; compiled: Array<FaultRule & { re: RegExp; used: number }> } {
+function checkedRules(given: unknown): { config: FaultConfig; compiled: Array<FaultRule & { re: RE2JS; used: number }> } {
   const r = faultConfig.safeParse(given);
   if (!r.success) {
     const issue = r.error.issues[0];
     const at = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
     throw new Error(`${at}${issue.message}`);
   }
-  return { config: r.data, compiled: r.data.rules.map((rule) => ({ ...rule, re: new RegExp(rule.match), used: 0 })) };
+  return { config: r.data, compiled: r.data.rules.map((rule) => ({ ...rule, re: RE2JS.compile(rule.match), used: 0 })) };
 }
 
 export class Faults {
   private rand: () => number = () => 1;
-  private compiled: Array<FaultRule & { re: RegExp; used: number }> = [];
+  private compiled: Array<FaultRule & { re: RE2JS; used: number }> = [];
   config: FaultConfig | undefined;
   /** Faults injected so far, by kind. */
   counts: Record<string, number> = {};

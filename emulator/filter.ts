@@ -13,6 +13,14 @@ import { jsonDepth, MAX_JSON_DEPTH } from "./json";
  * `X-Filter`, as the real API answers (`Cannot filter on foo`).
  */
 
+/**
+ * What one header may cost, each refused as a 400 on `X-Filter` naming the bound (docs/spec-gaps.md): its size in
+ * bytes; the filter objects of one `+and` or `+or`; its conditions (each field's test or operator, each `+and` and
+ * `+or`); how deep `+and` and `+or` nest (the header's own object is level 1); and its work, the conditions times
+ * the records of the list (each record may be tested against each condition).
+ */
+export const FILTER_BOUNDS = { bytes: 8192, width: 500, conditions: 800, depth: 8, work: 4_000_000 } as const;
+
 /** A header the records do not allow: its reason is the 400's, on the field `X-Filter` (emulator/http.ts). */
 export class FilterError extends Error {}
 
@@ -58,6 +66,7 @@ export function parseFilter(headers: IncomingMessage["headers"], records: unknow
   const raw = headers["x-filter"];
   if (raw === undefined) return undefined;
   const text = Array.isArray(raw) ? raw.join(",") : raw;
+  if (Buffer.byteLength(text) > FILTER_BOUNDS.bytes) throw fail(`X-Filter is longer than ${FILTER_BOUNDS.bytes} bytes`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,22 +79,47 @@ export function parseFilter(headers: IncomingMessage["headers"], records: unknow
   const { "+order_by": orderBy, "+order": order, ...rest } = json;
   if (orderBy !== undefined && (typeof orderBy !== "string" || !allowed(orderBy))) throw fail(`Cannot order by ${String(orderBy)}`);
   if (order !== undefined && order !== "asc" && order !== "desc") throw fail("+order must be asc or desc");
-  return { keep: test(rest, allowed), orderBy, desc: order === "desc" };
+  const walk = { allowed, conditions: 0 };
+  const keep = test(rest, walk, 1);
+  const work = walk.conditions * records.length;
+  if (work > FILTER_BOUNDS.work) {
+    throw fail(`X-Filter would make ${work} tests (${walk.conditions} conditions on ${records.length} records): at most ${FILTER_BOUNDS.work} a request`);
+  }
+  return { keep, orderBy, desc: order === "desc" };
 }
 
-/** The test of one filter object: every key must hold. */
-function test(filter: Record<string, unknown>, allowed: (field: string) => boolean): Test {
+/** What reading a header keeps count of: which fields may be filtered, the conditions so far. */
+interface Walk {
+  allowed: (field: string) => boolean;
+  conditions: number;
+}
+
+/** Counts `n` more conditions, refusing a header that holds more than the bound. */
+function count(walk: Walk, n: number): void {
+  walk.conditions += n;
+  if (walk.conditions > FILTER_BOUNDS.conditions) throw fail(`X-Filter holds more than ${FILTER_BOUNDS.conditions} conditions`);
+}
+
+/** The test of one filter object, `depth` levels of `+and` and `+or` down (the header's own object is 1): every key must hold. */
+function test(filter: Record<string, unknown>, walk: Walk, depth: number): Test {
   const parts: Test[] = Object.entries(filter).map(([key, value]) => {
     if (key === "+and" || key === "+or") {
       if (!Array.isArray(value) || !value.every(isObject)) throw fail(`${key} must be a list of filter objects`);
-      const tests = value.map((v) => test(v, allowed));
+      if (value.length > FILTER_BOUNDS.width) throw fail(`${key} holds more than ${FILTER_BOUNDS.width} filter objects`);
+      if (depth >= FILTER_BOUNDS.depth) throw fail(`X-Filter nests +and and +or deeper than ${FILTER_BOUNDS.depth} levels`);
+      count(walk, 1);
+      const tests = value.map((v) => test(v, walk, depth + 1));
       return key === "+and" ? (r) => tests.every((t) => t(r)) : (r) => tests.some((t) => t(r));
     }
-    if (key.startsWith("+") || !allowed(key)) throw fail(`Cannot filter on ${key}`);
-    if (isPlain(value)) return (r) => equals(valueAt(r, key), value);
+    if (key.startsWith("+") || !walk.allowed(key)) throw fail(`Cannot filter on ${key}`);
+    if (isPlain(value)) {
+      count(walk, 1);
+      return (r) => equals(valueAt(r, key), value);
+    }
     if (!isObject(value)) throw fail(`Invalid filter value for ${key}`);
     const ops = Object.entries(value).map(([op, operand]) => operator(key, op, operand));
     if (ops.length === 0) throw fail(`Invalid filter value for ${key}`);
+    count(walk, ops.length);
     return (r) => ops.every((t) => t(valueAt(r, key)));
   });
   return (r) => parts.every((t) => t(r));

@@ -40,9 +40,27 @@ export interface EmulatorOptions {
    * empty (no state file yet, or none): `--fixture FILE`.
    */
   fixture?: unknown;
+  /** What the server holds open (`--max-connections`, `--idle-timeout`): `CONNECTION_DEFAULTS` for what is left out. */
+  connections?: ConnectionOptions;
   /**
    * Check every answer against its row's answer schema (api/contract): one the contract refuses is a 500 naming
    * the field. The tests' emulators check (tests/helpers/emulator.ts).
    */
   checkAnswers?: boolean;
 }
+
+/**
+ * The connections the emulator holds: at most `max` at once (a new one beyond it is closed as it comes, until one
+ * closes); one with no request in flight is closed after `idleMs`, whether it never sent a request's headers
+ * (or sends them too slowly) or is kept alive after an answer; a request's body must have arrived within
+ * `requestMs` of its start. So idle or slow connections cannot hold the emulator's place from other clients for
+ * longer than `idleMs`.
+ */
+export interface ConnectionOptions {
+  max?: number;
+  idleMs?: number;
+  requestMs?: number;
+}
+
+/** The defaults: 1,000 connections, idle ones closed after 10 s, a request's body within 300 s (Node's default). */
+export const CONNECTION_DEFAULTS = { max: 1000, idleMs: 10_000, requestMs: 300_000 } as const;

@@ -1,6 +1,7 @@
 /**
  * A request rate limit (`--rate-limit N`, or PUT /__emulator/rate-limit): N requests per second per token,
- * with a burst of N (at least 1). A token bucket per bearer token (requests without one share a bucket per address),
+ * with a burst of N (at least 1). A token bucket per bearer token, however its header spells it (`bearer T` and
+ * `Bearer  T` share T's: emulator/serve.ts keys it; requests without one share a bucket per address),
  * holding at most N and refilled at N per second; a request that finds less than one in its bucket is
  * answered 429 `Too many requests` with `Retry-After`: the whole seconds until one request fits (at least
  * 1). Every API request (/v4) counts; a refused one takes no place.

@@ -138,8 +138,9 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
   const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
   const record = (entry: RequestLogEntry) => ownPage || account.record(entry);
   if (pathname.startsWith("/v4/")) {
-    const auth = req.headers.authorization;
-    const wait = rateLimit.take(typeof auth === "string" && auth ? auth : `anonymous ${req.socket.remoteAddress ?? ""}`);
+    // By the token itself, however its header is spelt (`bearer T`, `Bearer  T`); without one, by the address.
+    const token = bearer(req.headers.authorization);
+    const wait = rateLimit.take(token !== undefined ? `token ${token}` : `address ${req.socket.remoteAddress ?? ""}`);
     if (wait !== undefined) {
       record({ method, path, status: 429 });
       sendJson(res, 429, { errors: [{ reason: "Too many requests" }] }, { "Retry-After": String(wait) });

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
 import { Accounts } from "./accounts";
 import { MemoryBackend } from "./db/backend";
 import { openStateFile } from "./db/state-file";
@@ -6,16 +7,16 @@ import { loadFixture, readFixture } from "./fixtures";
 import { addAccountRoutes } from "./admin";
 import type { RequestLogEntry } from "./request-log";
 import type { Faults } from "./faults";
-import { messageOf } from "./http";
+import { messageOf, sendJson } from "./http";
 import type { RateLimit } from "./rate-limit";
 import { answerError, serve, type Serving } from "./serve";
-import type { EmulatorOptions } from "./options";
+import { CONNECTION_DEFAULTS, type EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
 import { newTokenValue } from "./state";
 import { type Store } from "./store";
 import type { Timing } from "./timing";
 
-export type { EmulatorOptions } from "./options";
+export type { ConnectionOptions, EmulatorOptions } from "./options";
 
 export type { RequestLogEntry } from "./request-log";
 
@@ -68,7 +69,36 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   addAccountRoutes(accounts.main.admin, accounts, () => timing.speed);
   const main = accounts.main;
   const serving: Serving = { accounts, main, now };
-  const server: Server = createServer((req, res) => {
+  const given = opts.connections ?? {};
+  const [max, idleMs, requestMs] = [
+    given.max ?? CONNECTION_DEFAULTS.max,
+    given.idleMs ?? CONNECTION_DEFAULTS.idleMs,
+    given.requestMs ?? CONNECTION_DEFAULTS.requestMs,
+  ];
+  if (!(Number.isInteger(max) && max >= 1)) throw new Error(`the connection cap must be a whole number, 1 or more, got ${String(max)}`);
+  if (!(idleMs > 0 && requestMs > 0)) throw new Error("the idle and request timeouts must be above 0");
+  const limits = {
+    // A connection that never sends a request's headers, or sends them slowly, is closed (408) after idleMs; Node
+    // checks every connectionsCheckingInterval, a fraction of it.
+    headersTimeout: idleMs,
+    requestTimeout: Math.max(requestMs, idleMs),
+    keepAliveTimeout: idleMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(idleMs / 4))),
+  };
+  // The requests each connection has in flight: a connection idle with none is closed (below).
+  const inFlight = new WeakMap<Socket, number>();
+  // The connections beyond the cap, each answered 503 at its first request and closed.
+  const overCap = new WeakSet<Socket>();
+  const server: Server = createServer(limits, (req, res) => {
+    const socket = req.socket;
+    if (overCap.has(socket)) {
+      res.shouldKeepAlive = false;
+      const reason = `Too many connections: the emulator holds at most ${max} at once (--max-connections); idle ones close after ${idleMs / 1000} s`;
+      sendJson(res, 503, { errors: [{ reason }] }, { "Retry-After": String(Math.ceil(idleMs / 1000)) });
+      return;
+    }
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
     // Whatever a request holds, its failure is its own answer: nothing it sends stops the emulator.
     try {
       serve(serving, req, res);
@@ -76,7 +106,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       main.record({ method: req.method ?? "", path: req.url ?? "", status: answerError(req, res, err) });
     }
   });
-  server.keepAliveTimeout = 30_000;
+  // Beyond the cap, a connection's first request is answered 503 (saying why) and the connection closed; one that
+  // sends none is closed after at most a second. Beyond twice the cap, Node closes a new connection unanswered.
+  let open = 0;
+  server.on("connection", (socket: Socket) => {
+    open++;
+    socket.once("close", () => open--);
+    if (open <= max) return;
+    overCap.add(socket);
+    socket.setTimeout(Math.min(idleMs, 1000));
+  });
+  server.maxConnections = 2 * max;
+  // A connection silent for idleMs (one that never sent a byte too, which headersTimeout does not see) is closed,
+  // unless a request of it is still being answered (a long import): its answer restarts the wait.
+  server.timeout = idleMs;
+  server.on("timeout", (socket: Socket) => {
+    if (!inFlight.get(socket)) socket.destroy();
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

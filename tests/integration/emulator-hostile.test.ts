@@ -133,7 +133,7 @@ test("the admin endpoints check their bodies as the API does", async () => {
   expect([grant.status, grant.body.errors[0]]).toEqual([400, { field: "global.add_computes", reason: "Invalid input: expected boolean, received string" }]);
   const faults = await call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "(", rate: 2, kinds: [] }], extra: 1 } });
   expect(faults.body.errors).toEqual([
-    { field: "rules[0].match", reason: "match is not a regular expression" },
+    { field: "rules[0].match", reason: expect.stringMatching(/^match is not a regular expression that runs in linear time/) },
     { field: "rules[0].rate", reason: "fault rate must be a number from 0 to 1" },
     { field: "rules[0].kinds", reason: "a fault rule needs at least one kind" },
     { field: "extra", reason: "Unknown field" },
