@@ -30,7 +30,17 @@ export const TRANSFER_YEARS = { min: 2000, max: 2037 } as const;
 /** A profile named by a boot or reboot (one that is not the instance's is the state's to say). */
 const configId = z.number({ error: typeText("an integer") }).int({ error: typeText("an integer") });
 
-/** compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null: rules 2 and 3 pick one). */
+/**
+ * The `config_id` today's clients send for "the default profile": linodego (2026) boots and reboots with
+ * `{"config_id": 0}` when given none (its options' zero value). No profile has id 0 (ids start at 1), so 0 asks
+ * rules 2 and 3 to pick one, as null and leaving it out do (docs/spec-gaps.md "Boot and reboot").
+ */
+export const DEFAULT_CONFIG_ID = 0;
+
+/**
+ * compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null, left out or
+ * `DEFAULT_CONFIG_ID`: rules 2 and 3 pick one).
+ */
 export const bootBody = z.object({ config_id: configId.nullable().optional() });
 
 const ids = (what: string) =>
