@@ -37,6 +37,12 @@ export function ipv4SpansOverlap(one: string, other: string): boolean {
 const PRIVATE_SPANS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"].map(ipv4Span);
 
 /**
+ * compute-api.md: an instance's private IPv4 addresses (`private_ip`) are in 192.168.128.0/17, which a VPC's
+ * subnet "must not overlap".
+ */
+export const COMPUTE_PRIVATE_RANGE = "192.168.128.0/17";
+
+/**
  * compute-api.md "VPCs": "Subnet `ipv4` rules: CIDR canonical form; within a private address space defined in
  * RFC 1918; prefix length 1 to 29; must not overlap 192.168.128.0/17; must not overlap another subnet of the
  * same VPC." Tried in the order prefix, canonical form, RFC 1918, the reserved range; the last rule needs the
@@ -50,7 +56,7 @@ export function subnetIpv4Error(cidr: string): string | undefined {
   if (network !== range.address.toString()) return `must be in canonical form: ${network}/${range.prefix}`;
   const isPrivate = PRIVATE_SPANS.some(([first, last]) => range.first >= first && range.last <= last);
   if (!isPrivate) return "must be inside a private range of RFC 1918 (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)";
-  return ipv4SpansOverlap(cidr, "192.168.128.0/17") ? "must not overlap 192.168.128.0/17 (reserved)" : undefined;
+  return ipv4SpansOverlap(cidr, COMPUTE_PRIVATE_RANGE) ? `must not overlap ${COMPUTE_PRIVATE_RANGE} (reserved)` : undefined;
 }
 
 /**

@@ -21,9 +21,16 @@ export const eventEntityRecord = z.strictObject({
 export const EVENT_STATUSES = ["scheduled", "started", "finished", "failed", "notification"] as const;
 
 /**
+ * What today's real API adds at the end of every event (recorded since 2025: linodego HEAD's TestAccountEvents_List,
+ * TestEventPoller_Secondary, TestInstance_Clone and others, 182 events): `details`, `{}` in every recording.
+ */
+export const eventDetails = z.strictObject({});
+
+/**
  * An event, in the recorded order of its fields. `action` is an event kind (compute-api.md "Events": `vpc_create`,
  * `compute_config_update`, ...; the others are the real API's); `percent_complete`, `time_remaining` and `duration`
- * follow its operation, and are null for a notification; `rate` is null but while a clone runs (the real API's).
+ * follow its operation, and are null for a notification; `rate` is null but while a clone runs (the real API's);
+ * `details` is today's API's (`{}`).
  */
 export const event = z.strictObject({
   id: recordId,
@@ -40,6 +47,7 @@ export const event = z.strictObject({
   status: z.enum(EVENT_STATUSES),
   secondary_entity: eventEntityRecord.nullable(),
   message: z.string(),
+  details: eventDetails,
 });
 
 const source = "recorded";

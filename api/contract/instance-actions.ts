@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { bool, int, oneOf, page, pageQuery, typeText } from "./common";
 import { rescueDevices } from "./configs";
+import { eventEntityRecord } from "./events";
 import { empty, endpoint, nothing, PATH_PARAMS, ro, rw } from "./endpoint";
 import {
   authorizedKeys,
@@ -15,6 +16,7 @@ import {
   scriptData,
   scriptId,
 } from "./instances";
+import { vpcAddress } from "./vpcs";
 
 /**
  * compute-api.md "Instances": what is done to an instance (boot, reboot, shutdown, clone, rebuild, rescue, resize,
@@ -30,7 +32,17 @@ export const TRANSFER_YEARS = { min: 2000, max: 2037 } as const;
 /** A profile named by a boot or reboot (one that is not the instance's is the state's to say). */
 const configId = z.number({ error: typeText("an integer") }).int({ error: typeText("an integer") });
 
-/** compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null: rules 2 and 3 pick one). */
+/**
+ * The `config_id` today's clients send for "the default profile": linodego (2026) boots and reboots with
+ * `{"config_id": 0}` when given none (its options' zero value). No profile has id 0 (ids start at 1), so 0 asks
+ * rules 2 and 3 to pick one, as null and leaving it out do (docs/spec-gaps.md "Boot and reboot").
+ */
+export const DEFAULT_CONFIG_ID = 0;
+
+/**
+ * compute-api.md `POST I/boot` and `I/reboot`: "optional `config_id` (integer)" (null, left out or
+ * `DEFAULT_CONFIG_ID`: rules 2 and 3 pick one).
+ */
 export const bootBody = z.object({ config_id: configId.nullable().optional() });
 
 const ids = (what: string) =>
@@ -113,6 +125,61 @@ const transferYear = z
 
 const source = "compute-api.md";
 const scope = { ro: ro("computes"), rw: rw("computes") };
+
+/**
+ * An instance's IPv4 address in its networking view (`GET I/ips`: not in compute-api.md; the real API's, as
+ * today's recordings show it, renamed: `linode_id` is `compute_id`, an entity of type `linode` is `compute`): the
+ * address, its network (`gateway` null for a private one), its reverse DNS name, the instance, the VPC address
+ * it is the 1:1 NAT of (`vpc_nat_1_1`), whether it is a reserved one, and what it is assigned to.
+ */
+export const instanceIpv4 = z.strictObject({
+  address: z.string(),
+  gateway: z.string().nullable(),
+  subnet_mask: z.string(),
+  prefix: int,
+  type: z.literal("ipv4"),
+  public: z.boolean(),
+  rdns: z.string().nullable(),
+  compute_id: int,
+  interface_id: int.nullable(),
+  region: z.string(),
+  vpc_nat_1_1: z.strictObject({ vpc_id: int, subnet_id: int, address: z.string() }).nullable(),
+  reserved: z.boolean(),
+  assigned_entity: eventEntityRecord.nullable(),
+});
+
+/** An instance's IPv6 address (its SLAAC or its link-local one) in its networking view (recorded). */
+const instanceIpv6 = z.strictObject({
+  address: z.string(),
+  gateway: z.string(),
+  subnet_mask: z.string(),
+  prefix: int,
+  type: z.literal("ipv6"),
+  rdns: z.string().nullable(),
+  compute_id: int,
+  region: z.string(),
+  public: z.boolean(),
+});
+
+/** An IPv6 range routed to the instance (recorded; the emulator routes none). */
+const ipv6Range = z.strictObject({ range: z.string(), prefix: int, region: z.string(), route_target: z.string() });
+
+/**
+ * The read-only networking view of an instance (`GET I/ips`), as the real API answers it today (recorded:
+ * terraform-provider-linode reads it for every instance): its IPv4 addresses by kind (`public`, `private`,
+ * `shared`, `reserved`, and its VPC addresses, the VPC address record of api/contract/vpcs.ts) and its IPv6 ones
+ * (`slaac`, `link_local`, the `global` ranges, and `vpc`, empty in every recording).
+ */
+export const instanceIps = z.strictObject({
+  ipv4: z.strictObject({
+    public: z.array(instanceIpv4),
+    private: z.array(instanceIpv4),
+    shared: z.array(instanceIpv4),
+    reserved: z.array(instanceIpv4),
+    vpc: z.array(vpcAddress),
+  }),
+  ipv6: z.strictObject({ slaac: instanceIpv6, link_local: instanceIpv6, global: z.array(ipv6Range), vpc: z.array(z.never()) }),
+});
 
 /** compute-api.md "Instances": the actions, and what is read beside the record. */
 export const instanceActionsApi = {
@@ -226,6 +293,15 @@ export const instanceActionsApi = {
     query: pageQuery,
     answer: page(unshown),
   }),
+  ips: endpoint({
+    method: "GET",
+    path: `${I}/ips`,
+    source: "recorded",
+    scope: scope.ro,
+    auth: "required",
+    summary: "View an instance's networking: its IPv4 and IPv6 addresses",
+    answer: instanceIps,
+  }),
   stats: endpoint({
     method: "GET",
     path: `${I}/stats`,
@@ -266,5 +342,7 @@ export const instanceActionsApi = {
 };
 
 export type Statistics = z.output<typeof statistics>;
+export type InstanceIps = z.output<typeof instanceIps>;
+export type InstanceIpv4 = z.output<typeof instanceIpv4>;
 export type Transfer = z.output<typeof transfer>;
 export type MonthTransfer = z.output<typeof monthTransfer>;

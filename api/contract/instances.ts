@@ -36,6 +36,12 @@ export const INSTANCE_STATUSES = [
  */
 export const BUSY_TEXT = "Compute busy.";
 
+/**
+ * The refusal of what changes an instance (or makes something of it: an image captured from its disk) to a
+ * restricted user whose grant on it is `read_only` (403): it needs `read_write`.
+ */
+export const READ_ONLY_INSTANCE_TEXT = "You have only read access to this instance";
+
 /** "the allowed values of `backups.schedule.day` ... not shown": the real API's (`Scheduling`: the API picks). */
 export const BACKUP_DAYS = ["Scheduling", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 /** "... and `backups.schedule.window`: not shown": the real API's two-hour windows `W0`..`W22` (UTC), or `Scheduling`. */

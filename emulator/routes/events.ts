@@ -48,6 +48,7 @@ export function eventView(e: EventRecord, now: number): Event {
     status,
     secondary_entity: e.secondary_entity,
     message: "",
+    details: {},
   };
 }
 

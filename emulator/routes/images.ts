@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { int } from "../../api/contract/common";
 import { pathOf } from "../../api/contract/endpoint";
+import { READ_ONLY_INSTANCE_TEXT } from "../../api/contract/instances";
 import { image, imageDescription, imageLabel, IMAGE_STATUSES, IMAGE_UPLOAD, imagesApi, type Image, type ImageUploadAnswer } from "../../api/contract/images";
 import { hasScope } from "../auth";
 import { catalog } from "../catalog";
@@ -200,9 +201,12 @@ function capture(c: ImageContext, { user, token, body }: Req<typeof imagesApi.ca
   if (!hasScope(token.scopes, "computes", "read_only"))
     throw forbidden("Your OAuth token is not authorized to use this endpoint: it needs the computes:read_only scope too");
   const disk = c.compute.disks.find((x) => x.id === body.disk_id);
-  const inst =
-    disk && c.compute.instances.find((i) => i.id === disk.compute_id && (!user.restricted || (user.grants?.compute ?? []).some((g) => g.id === i.id)));
+  // A restricted user's grant on the instance: none (or null) does not see the disk; read_only sees it but may not
+  // make an image of it, as it may not change the instance (emulator/routes/compute/access.ts): 403.
+  const grant = (id: number) => (user.restricted ? user.grants?.compute.find((g) => g.id === id)?.permissions : "read_write");
+  const inst = disk && c.compute.instances.find((i) => i.id === disk.compute_id && grant(i.id));
   if (!disk || !inst) throw badRequest(`Disk ${body.disk_id} not found`, "disk_id");
+  if (grant(inst.id) !== "read_write") throw forbidden(READ_ONLY_INSTANCE_TEXT);
   // A disk still being made can be captured: the real API answered 200 (the image `creating`) to a capture of a
   // disk `not ready` (recorded). One being deleted cannot.
   if (settle(disk, c.now()).status === "deleting") throw badRequest("The disk is being deleted", "disk_id");

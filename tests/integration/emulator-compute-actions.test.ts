@@ -74,6 +74,25 @@ describe("power and configuration profile choice", () => {
     expect((await call(emu(), "POST", `${I(r2.body.id)}/boot`, { body: { config_id: cfgs[1].id } })).status).toBe(200);
   });
 
+  test("config_id 0 is the default profile (what linodego 2026 sends when given none), for a boot and a reboot", async () => {
+    const inst = await deployed();
+    tick(BASE_MS.booting);
+    await call(emu(), "POST", `${I(inst.id)}/shutdown`, { body: {} });
+    tick(BASE_MS.shutting_down);
+    const boot = await call(emu(), "POST", `${I(inst.id)}/boot`, { body: { config_id: 0 } });
+    expect([boot.status, boot.body]).toEqual([200, {}]);
+    expect((await get(I(inst.id))).status).toBe("booting");
+    tick(BASE_MS.booting);
+    const reboot = await call(emu(), "POST", `${I(inst.id)}/reboot`, { body: { config_id: 0 } });
+    expect([reboot.status, reboot.body]).toEqual([200, {}]);
+    expect((await get(I(inst.id))).status).toBe("rebooting");
+    tick(BASE_MS.rebooting);
+    expect((await get(I(inst.id))).status).toBe("running");
+    // An id that names no profile is still refused.
+    const other = await call(emu(), "POST", `${I(inst.id)}/reboot`, { body: { config_id: 999_999 } });
+    expect([other.status, other.body.errors[0]]).toEqual([400, { field: "config_id", reason: "Config 999999 not found on this instance" }]);
+  });
+
   test("rescue refuses sdh", async () => {
     const inst = await deployed();
     const r = await call(emu(), "POST", `${I(inst.id)}/rescue`, { body: { devices: { sdh: { disk_id: null } } } });

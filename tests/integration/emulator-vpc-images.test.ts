@@ -268,6 +268,38 @@ describe("images", () => {
     expect((await call(emu, "POST", "/images", { token: imagesOnly, body: { disk_id: disk.id } })).body.errors[0].reason).toMatch(/computes:read_only/);
   });
 
+  test("capture needs a read_write grant on the instance: a read_only one is refused 403, as the instance's other changes are", async () => {
+    // A restricted user makes an instance (a read_write grant), then its grant is made read_only through an import.
+    const maker = await addUser(emu, "maker", { restricted: true, global: { add_computes: true, add_images: true } });
+    const inst = (
+      await call(emu, "POST", "/compute/instances", {
+        token: maker,
+        body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS },
+      })
+    ).body;
+    tick(BASE_MS.provisioning);
+    const disk = (await call(emu, "GET", `/compute/instances/${inst.id}/disks`)).body.data[0];
+    const fixture = (await call(emu, "GET", "/__emulator/export")).body;
+    const user = fixture.records.users.find((u: any) => u.username === "maker");
+    user.grants.compute = user.grants.compute.map((g: any) => ({ ...g, permissions: "read_only" }));
+    expect((await call(emu, "POST", "/__emulator/import", { body: fixture })).status).toBe(200);
+    const refused = await call(emu, "POST", "/images", { token: maker, body: { disk_id: disk.id, label: "mine" } });
+    expect([refused.status, refused.body.errors[0].reason]).toEqual([403, "You have only read access to this instance"]);
+    // What the grant lets it do (read the instance) it still does; a change of the instance is refused alike.
+    expect((await call(emu, "GET", `/compute/instances/${inst.id}`, { token: maker })).status).toBe(200);
+    expect((await call(emu, "POST", `/compute/instances/${inst.id}/shutdown`, { token: maker, body: {} })).status).toBe(403);
+    // Nothing was made: no image, no disk_imagize event.
+    expect((await call(emu, "GET", "/images?page_size=500")).body.data.filter((i: any) => !i.is_public)).toEqual([]);
+    expect(await events("disk_imagize")).toBe(0);
+    // A grant of none does not see the disk (400 on disk_id, as before); read_write captures.
+    user.grants.compute = user.grants.compute.map((g: any) => ({ ...g, permissions: null }));
+    await call(emu, "POST", "/__emulator/import", { body: fixture });
+    expect(fields(await call(emu, "POST", "/images", { token: maker, body: { disk_id: disk.id } }))).toEqual(["disk_id"]);
+    user.grants.compute = user.grants.compute.map((g: any) => ({ ...g, permissions: "read_write" }));
+    await call(emu, "POST", "/__emulator/import", { body: fixture });
+    expect((await call(emu, "POST", "/images", { token: maker, body: { disk_id: disk.id } })).status).toBe(200);
+  });
+
   test("upload: pending_upload, a PUT of gzip data to upload_to, then available", async () => {
     const r = await call(emu, "POST", "/images/upload", { body: { label: "uploaded", region: "us-east", description: "from a file" } });
     expect(r.body.image).toMatchObject({ status: "pending_upload", label: "uploaded" });

@@ -1,3 +1,4 @@
+import { READ_ONLY_INSTANCE_TEXT } from "../../../api/contract/instances";
 import { forbidden, notFound } from "../../http";
 import { settle, type User } from "../../state";
 import { GONE, type ComputeBase } from "./base";
@@ -48,7 +49,7 @@ export function computeAccess({ store, d, now }: ComputeBase) {
     purge();
     const inst = d.instances.find((i) => i.id === params.computeId);
     if (!inst || !canSee(user, inst.id, "read_only")) throw notFound();
-    if (!canSee(user, inst.id, level)) throw forbidden("You have only read access to this instance");
+    if (!canSee(user, inst.id, level)) throw forbidden(READ_ONLY_INSTANCE_TEXT);
     settleAll(inst);
     return inst;
   };

@@ -6,6 +6,7 @@ import { createComputeContext } from "./context";
 import { DISK_ROWS } from "./disks";
 import { INSTANCE_ROWS } from "./instances";
 import { INTERFACE_ROWS } from "./interfaces";
+import { IPS_ROWS } from "./ips";
 import { MIGRATE_ROWS } from "./migrate";
 import { POWER_ROWS } from "./power";
 import { computeState, type ComputeState } from "./records";
@@ -17,7 +18,18 @@ import { USAGE_ROWS } from "./usage";
 export { BASE_MS } from "../../timing";
 
 /** Every row of the compute family (api/contract: instances, instance actions, backups, configs, interfaces, disks). */
-const ROWS = [...INSTANCE_ROWS, ...POWER_ROWS, ...MIGRATE_ROWS, ...CLONE_ROWS, ...USAGE_ROWS, ...BACKUP_ROWS, ...CONFIG_ROWS, ...INTERFACE_ROWS, ...DISK_ROWS];
+const ROWS = [
+  ...INSTANCE_ROWS,
+  ...POWER_ROWS,
+  ...MIGRATE_ROWS,
+  ...CLONE_ROWS,
+  ...USAGE_ROWS,
+  ...IPS_ROWS,
+  ...BACKUP_ROWS,
+  ...CONFIG_ROWS,
+  ...INTERFACE_ROWS,
+  ...DISK_ROWS,
+];
 
 /**
  * The compute family (`/compute/instances...`): instances with their profiles, interfaces, disks and backups.
@@ -25,7 +37,7 @@ const ROWS = [...INSTANCE_ROWS, ...POWER_ROWS, ...MIGRATE_ROWS, ...CLONE_ROWS, .
  * image family (services).
  *
  * This folder holds the whole family: its records and collections (`records.ts`) and what they must hold between
- * them (`references.ts`), how far its id counters went (`counters.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`,
+ * them (`references.ts`), how far its id counters went (`counters.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`, `ips.ts`,
  * `backups.ts`, `configs.ts`, `interfaces.ts`, `disks.ts`), and the context they share (`context.ts`, made of
  * `base.ts`, `access.ts`, `views.ts`, `network.ts`, `checks.ts`, `provisioning.ts`, `events.ts`).
  */

@@ -117,18 +117,19 @@ function deploy(c: ComputeContext, inst: InstanceRecord, req: CreateRequest): Co
 }
 
 /**
- * The create's events as recorded: the image its secondary entity, and when it boots, a boot event of the
- * profile, scheduled until the create's part is done (the last `booting` share here).
+ * The create's events as recorded: `scheduled` at first (today's API: the first poll right after a create reads
+ * it so), then `started`; the image its secondary entity; and when it boots, a boot event of the profile,
+ * scheduled until the create's part is done (the last `booting` share here).
  */
 function createEvents(c: ComputeContext, inst: InstanceRecord, req: CreateRequest, cfg: ConfigRecord | undefined): void {
   const { image: img, user } = req;
   const image = img ? eventEntity("image", img.id, img.label, `/images/${img.id}`) : null;
   const rests = inst._queue.at(-1)?.at ?? c.now();
-  if (req.body.booted !== false && cfg && inst._queue.length) {
-    const createDone = Math.max(c.now(), rests - c.dur("booting"));
-    c.instanceEvent("compute_create", user.username, inst, { finish: createDone, secondary: image });
-    c.instanceEvent("compute_boot", user.username, inst, { start: createDone, finish: rests, secondary: c.configEntity(cfg) });
-  } else c.instanceEvent("compute_create", user.username, inst, { finish: rests, secondary: image });
+  const booting = req.body.booted !== false && cfg && inst._queue.length;
+  const createDone = booting ? Math.max(c.now(), rests - c.dur("booting")) : rests;
+  const start = Math.min(c.now() + c.dur("scheduled"), createDone);
+  c.instanceEvent("compute_create", user.username, inst, { start, finish: createDone, secondary: image });
+  if (booting) c.instanceEvent("compute_boot", user.username, inst, { start: createDone, finish: rests, secondary: c.configEntity(cfg) });
 }
 
 function createInstance(c: ComputeContext, r: CreateReq): Instance {

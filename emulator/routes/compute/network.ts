@@ -1,27 +1,105 @@
 import type { InterfaceRequest } from "../../../api/contract/interfaces";
-import { ipv4Span, readIpv4Range } from "../../../api/network";
+import { COMPUTE_PRIVATE_RANGE, ipv4Span, readIpv4Range } from "../../../api/network";
 import type { Services } from "../../family";
-import type { FieldErrors } from "../../http";
+import { badRequest, type FieldErrors } from "../../http";
 import { SUBNETS } from "../../lookups";
+import { ID_SPAN } from "../../state";
 import type { ComputeBase, TakenAddresses } from "./base";
 import type { ConfigRecord, InterfaceRecord } from "./records";
 
-/** The n-th public IPv4 address the emulator hands out (203.0.113.1 on, 254 to a /24). */
-export const publicIp = (n: number) => `203.0.${113 + Math.floor((n - 1) / 254)}.${((n - 1) % 254) + 1}`;
-/** The n-th private IPv4 address (192.168.128.1 on, 254 to a /24). */
-export const privateIp = (n: number) => `192.168.${128 + Math.floor((n - 1) / 254)}.${((n - 1) % 254) + 1}`;
+/**
+ * Where the emulator's instance addresses come from: each pool's ranges, cut into /24 blocks handed out in order,
+ * each block's hosts from `firstHost` to .254 (its .0 and .255 never: no address a client could take for a
+ * network's or a broadcast's; a public block's .1 is its gateway, as the real API's are).
+ * The n-th address of a pool is the n-th of that sequence, for any n from 1 to the pool's size; the counters
+ * (emulator/state.ts `nextId`: "ipv4", "private_ip") never give an n twice, so no two instances, in any account,
+ * hold one address. Beyond the size, none: the request is refused (`noAddressLeft`) rather than given a wrong one.
+ */
+export interface AddressPool {
+  /** What the refusal calls its addresses ("public IPv4", "private IPv4"). */
+  name: string;
+  /** The field of a create or clone the refusal names (the private pool's is `private_ip`, which asks for one). */
+  field?: string;
+  ranges: readonly string[];
+  /** The first host of each /24 handed out: 2 where the .1 is the block's gateway, else 1. */
+  firstHost: 1 | 2;
+}
 
-/** The number `publicIp` (or `privateIp`) made an address of, or undefined for an address of another form. */
-const numberOf = (address: string, prefix: string, base: number): number | undefined => {
-  const m = new RegExp(`^${prefix.replace(/\./g, "\\.")}\\.(\\d{1,9})\\.(\\d{1,3})$`).exec(address);
-  if (!m) return undefined;
-  const [third, fourth] = [Number(m[1]), Number(m[2])];
-  return third >= base && fourth >= 1 && fourth <= 254 ? (third - base) * 254 + fourth : undefined;
+/**
+ * Public addresses: documentation and test ranges, never a real host's (docs/spec-gaps.md "Addresses"): RFC 5737's
+ * TEST-NET-3 (203.0.113.0/24, the first 254, as before) and TEST-NET-1 (192.0.2.0/24, the recordings' sanitized
+ * address), then RFC 2544's benchmarking range (198.18.0.0/15, 512 blocks). TEST-NET-2 (198.51.100.0/24) is the
+ * database clusters' members'. From each /24, .2 to .254 (the .1 its gateway): 130,042 addresses in all.
+ */
+export const PUBLIC_POOL: AddressPool = { name: "public IPv4", ranges: ["203.0.113.0/24", "192.0.2.0/24", "198.18.0.0/15"], firstHost: 2 };
+/**
+ * Private addresses (`private_ip`): the spec's range for them, 192.168.128.0/17, one network with no gateway (the
+ * real API's private addresses: prefix 17, `gateway` null), .1 to .254 of each /24 (128 blocks: 32,512 addresses).
+ */
+export const PRIVATE_POOL: AddressPool = { name: "private IPv4", field: "private_ip", ranges: [COMPUTE_PRIVATE_RANGE], firstHost: 1 };
+
+const LAST_HOST = 254;
+const hostsPerBlock = (pool: AddressPool) => LAST_HOST - pool.firstHost + 1;
+
+/** A pool's /24 blocks, in order: the first address (as an integer) of each. */
+const blocksOf = (pool: AddressPool): number[] =>
+  pool.ranges.flatMap((cidr) => {
+    const [first, last] = ipv4Span(cidr);
+    return Array.from({ length: Math.max(1, (last - first + 1) / 256) }, (_, i) => first + i * 256);
+  });
+const BLOCKS = new Map<AddressPool, number[]>([PUBLIC_POOL, PRIVATE_POOL].map((pool) => [pool, blocksOf(pool)]));
+const blocks = (pool: AddressPool): number[] => BLOCKS.get(pool) ?? blocksOf(pool);
+
+/** How many addresses a pool holds. */
+export const poolSize = (pool: AddressPool): number => blocks(pool).length * hostsPerBlock(pool);
+
+const dotted = (address: number) => [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join(".");
+
+/** The n-th address of a pool (n from 1), or undefined when n is not a whole number from 1 to its size. */
+export function nthAddress(pool: AddressPool, n: number): string | undefined {
+  const all = blocks(pool);
+  const per = hostsPerBlock(pool);
+  if (!Number.isSafeInteger(n) || n < 1 || n > all.length * per) return undefined;
+  return dotted(all[Math.floor((n - 1) / per)] + ((n - 1) % per) + pool.firstHost);
+}
+
+/** The n `nthAddress` made `address` of, or undefined for an address it does not make. */
+export function addressNumber(pool: AddressPool, address: string): number | undefined {
+  const at = readIpv4Range(`${address}/32`);
+  if (!at) return undefined;
+  const host = at.first % 256;
+  const block = blocks(pool).indexOf(at.first - host);
+  return block < 0 || host < pool.firstHost || host > LAST_HOST ? undefined : block * hostsPerBlock(pool) + host - pool.firstHost + 1;
+}
+
+/** The refusal when a pool is used up: a 400 naming it, its ranges and its size. */
+export const noAddressLeft = (pool: AddressPool) =>
+  badRequest(
+    `No ${pool.name} address is left: the emulator's ${pool.ranges.join(", ")} (${poolSize(pool).toLocaleString("en-US")} addresses) are all handed out`,
+    pool.field,
+  );
+
+/** The n-th address of a pool, or the refusal (400) when there is none. */
+const addressOrRefusal = (pool: AddressPool, n: number): string => {
+  const address = nthAddress(pool, n);
+  if (address === undefined) throw noAddressLeft(pool);
+  return address;
 };
-/** The number of a public address `publicIp` made (203.0.113.1 is 1), or undefined. */
-export const publicIpNumber = (address: string) => numberOf(address, "203.0", 113);
+
+/** The n-th public IPv4 address the emulator hands out (203.0.113.2 on); a 400 once the pool is used up. */
+export const publicIp = (n: number) => addressOrRefusal(PUBLIC_POOL, n);
+/** The n-th private IPv4 address (192.168.128.1 on); a 400 once the pool is used up. */
+export const privateIp = (n: number) => addressOrRefusal(PRIVATE_POOL, n);
+/** The number of a public address `publicIp` made (203.0.113.2 is 1), or undefined. */
+export const publicIpNumber = (address: string) => addressNumber(PUBLIC_POOL, address);
 /** The number of a private address `privateIp` made (192.168.128.1 is 1), or undefined. */
-export const privateIpNumber = (address: string) => numberOf(address, "192.168", 128);
+export const privateIpNumber = (address: string) => addressNumber(PRIVATE_POOL, address);
+/** Whether an instance's IPv4 address is a private one (in the spec's private range). */
+export const isPrivateIp = (address: string) => {
+  const at = readIpv4Range(`${address}/32`);
+  const [first, last] = ipv4Span(COMPUTE_PRIVATE_RANGE);
+  return at !== undefined && at.first >= first && at.first <= last;
+};
 
 /**
  * Why `address` cannot be a VPC interface's in a subnet of range `cidr`, or undefined: the addresses a subnet hands
@@ -145,5 +223,18 @@ export function computeNetwork({ store, d }: ComputeBase, services: Services) {
       return [{ ...i, id: store.nextId("interface"), ipv4: { vpc: address, nat_1_1: nat(i.ipv4.nat_1_1) } }];
     });
 
-  return { publicIp, privateIp, ifaceRecord, buildInterfaces, copyInterfaces, addressRefusal };
+  /** Where a subnet is (its VPC, region and range), or undefined. */
+  const subnetPlace = (subnetId: number) => subnet()(subnetId);
+
+  /**
+   * The n-th public and private address of the account, for n from its counter (state.ts `nextId`). Until the
+   * counters are global sequences (issue 53, the store), an account's start at (account - 1) × ID_SPAN: its
+   * addresses are numbered from its own first (every account's first public address is 203.0.113.2, as the main
+   * account's is). Remove the modulo with ID_SPAN.
+   */
+  const accountIp = (n: number) => ((n - 1) % ID_SPAN) + 1;
+  const newPublicIp = (n: number) => publicIp(accountIp(n));
+  const newPrivateIp = (n: number) => privateIp(accountIp(n));
+
+  return { publicIp: newPublicIp, privateIp: newPrivateIp, ifaceRecord, buildInterfaces, copyInterfaces, addressRefusal, subnetPlace };
 }

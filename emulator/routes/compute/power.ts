@@ -1,4 +1,4 @@
-import { instanceActionsApi } from "../../../api/contract/instance-actions";
+import { DEFAULT_CONFIG_ID, instanceActionsApi } from "../../../api/contract/instance-actions";
 import { badRequest, FieldErrors } from "../../http";
 import type { Req } from "../../router";
 import { busyError } from "./base";
@@ -8,13 +8,16 @@ import type { ConfigRecord, InstanceRecord } from "./records";
 
 /** An instance's power: boot, reboot, shutdown, rescue (compute-api.md "Instances", rules 2, 3, 8 and 9). */
 
+/** Whether a boot's `config_id` names a profile (null, left out and `DEFAULT_CONFIG_ID` ask for the default one). */
+const named = (configId: number | null | undefined): configId is number => configId != null && configId !== DEFAULT_CONFIG_ID;
+
 /** The profile to boot with (rules 2 and 3): the one named, else as the rules pick. */
 function pickConfig(c: ComputeContext, inst: InstanceRecord, configId: number | null | undefined, forReboot: boolean): ConfigRecord {
   const cfgs = c.configsOf(inst.id);
-  if (configId != null) {
-    const named = cfgs.find((x) => x.id === configId);
-    if (!named) throw badRequest(`Config ${configId} not found on this instance`, "config_id");
-    return named;
+  if (named(configId)) {
+    const cfg = cfgs.find((x) => x.id === configId);
+    if (!cfg) throw badRequest(`Config ${configId} not found on this instance`, "config_id");
+    return cfg;
   }
   const last = cfgs.find((x) => x.id === inst._lastBootedConfig);
   if (cfgs.length === 0) throw badRequest("The instance has no configuration profile to boot", "config_id");
@@ -46,7 +49,7 @@ function bootQueued(c: ComputeContext, req: Req<typeof instanceActionsApi.boot>,
     c.instanceEvent("compute_boot", req.user.username, inst, { start: last.at, secondary: booted ? c.configEntity(booted) : null });
     return {};
   };
-  if (willRun && req.body.config_id == null) return anyway();
+  if (willRun && !named(req.body.config_id)) return anyway();
   const cfg = pickConfig(c, inst, req.body.config_id, false);
   if (willRun && last.patch?._lastBootedConfig === cfg.id) return anyway();
   inst._queue.push({ status: "running", at: last.at + c.dur(willRun ? "rebooting" : "booting"), patch: bootedWith(cfg) });

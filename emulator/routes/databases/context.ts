@@ -3,12 +3,12 @@ import { BACKUPS_NOT_WHILE, type Database, type DatabaseStatus, type Engine } fr
 import type { FamilyContext } from "../../family";
 import { badRequest, forbidden, notFound } from "../../http";
 import { apiTime, eventEntity, settle, type EventTiming, type User } from "../../state";
-import { scaled } from "../../timing";
+import { DB_MS, scaled } from "../../timing";
 import { databaseState, type DatabaseRecord } from "./records";
 import { typeOf } from "./rules";
 
-/** Durations at speed 1 (ms). Provisioning is minutes on the real service (15 to 30): here 30 s. */
-export const DB_MS = { provisioning: 30_000, updating: 5_000, snapshot: 10_000, restoring: 10_000, patching: 5_000 };
+/** Durations at speed 1 (ms): emulator/timing.ts, with their sources. */
+export { DB_MS } from "../../timing";
 
 const DAY = 24 * 3600_000;
 /** databases-api.md rule 4: automatic backups, each "retained for 7 days". */
