@@ -12,11 +12,11 @@ setAutoFreeze(false);
 enableArrayMethods();
 
 /**
- * The kinds of counter each account keeps for itself: the addresses it hands out (each account's own ranges, as
- * each customer of the real API has its own private network). Every other kind is an id, from one sequence all
- * accounts share (`Ids`): an id is never given twice, in any account, even once its account is deleted.
+ * The kinds of counter each account keeps for itself: its private addresses (each account's private network is its
+ * own: 192.168.128.0/17 whole to each). Every other kind, ids and public addresses, is from one sequence all accounts
+ * share (`Ids`): never given twice, in any account, even once its account is deleted.
  */
-export const ACCOUNT_COUNTERS: ReadonlySet<string> = new Set(["ipv4", "private_ip"]);
+export const ACCOUNT_COUNTERS: ReadonlySet<string> = new Set(["private_ip"]);
 
 /**
  * The ids of one emulator, for all its accounts: each kind from its sequence in the database (`Backend.reserve`),

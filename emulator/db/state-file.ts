@@ -22,6 +22,8 @@ export function openStateFile(file: string, rootToken: string, now: () => number
 
 /** Ids of account n were made after (n − 1) × 10,000,000 by earlier releases (its address counters too). */
 const ID_SPAN = 10_000_000;
+/** The counters of addresses (numbered from a range's start, not ids). */
+const ADDRESS_COUNTERS = new Set(["ipv4", "private_ip"]);
 
 function startsWithBrace(file: string): boolean {
   const fd = openSync(file, "r");
@@ -63,9 +65,11 @@ function migrateJson(file: string, rootToken: string, now: () => number): void {
       if (name === "nextId") {
         const own: Record<string, number> = {};
         for (const [kind, n] of Object.entries(z.record(z.string(), z.number()).parse(value))) {
-          // An address counter is the account's own, from its range's start; an id's sequence is every account's.
-          if (ACCOUNT_COUNTERS.has(kind)) own[kind] = n >= (id - 1) * ID_SPAN ? n - (id - 1) * ID_SPAN : n;
-          else highest.set(kind, Math.max(highest.get(kind) ?? 0, n));
+          // An account's own counter counts from its range's start (the last release's began at (id − 1) × ID_SPAN, its
+          // addresses too); an id's sequence is every account's, and so are public addresses.
+          const from = ADDRESS_COUNTERS.has(kind) && n >= (id - 1) * ID_SPAN ? n - (id - 1) * ID_SPAN : n;
+          if (ACCOUNT_COUNTERS.has(kind)) own[kind] = from;
+          else highest.set(kind, Math.max(highest.get(kind) ?? 0, from));
         }
         changes.push({ coll: "$", key: "nextId", ord: 0, body: JSON.stringify(own) });
       } else if (Array.isArray(value)) {

@@ -167,6 +167,8 @@ test("in a second account, an instance's and a clone's addresses are well formed
     const [pub, priv] = inst.ipv4;
     expect([pub, isPublic(pub), priv, isPrivate(priv)]).toEqual([pub, true, priv, true]);
   }
+  // A public address is one instance's, whatever the account (as the real API's); a private one is the account's own network's.
+  expect(new Set([mine, made.body, clone.body].map((i) => i.ipv4[0])).size).toBe(3);
   const view = (await call(emu, "GET", `/compute/instances/${made.body.id}/ips`, { token: other.token })).body;
   expect([view.ipv4.public[0].address, view.ipv4.private[0].address]).toEqual(made.body.ipv4);
 });

@@ -3,7 +3,6 @@ import { COMPUTE_PRIVATE_RANGE, ipv4Span, readIpv4Range } from "../../../api/net
 import type { Services } from "../../family";
 import { badRequest, type FieldErrors } from "../../http";
 import { SUBNETS } from "../../lookups";
-import { ID_SPAN } from "../../state";
 import type { ComputeBase, TakenAddresses } from "./base";
 import type { ConfigRecord, InterfaceRecord } from "./records";
 
@@ -226,15 +225,5 @@ export function computeNetwork({ store, d }: ComputeBase, services: Services) {
   /** Where a subnet is (its VPC, region and range), or undefined. */
   const subnetPlace = (subnetId: number) => subnet()(subnetId);
 
-  /**
-   * The n-th public and private address of the account, for n from its counter (state.ts `nextId`). Until the
-   * counters are global sequences (issue 53, the store), an account's start at (account - 1) × ID_SPAN: its
-   * addresses are numbered from its own first (every account's first public address is 203.0.113.2, as the main
-   * account's is). Remove the modulo with ID_SPAN.
-   */
-  const accountIp = (n: number) => ((n - 1) % ID_SPAN) + 1;
-  const newPublicIp = (n: number) => publicIp(accountIp(n));
-  const newPrivateIp = (n: number) => privateIp(accountIp(n));
-
-  return { publicIp: newPublicIp, privateIp: newPrivateIp, ifaceRecord, buildInterfaces, copyInterfaces, addressRefusal, subnetPlace };
+  return { publicIp, privateIp, ifaceRecord, buildInterfaces, copyInterfaces, addressRefusal, subnetPlace };
 }
