@@ -42,14 +42,15 @@ describe("a state file of the last release", () => {
       const old = (await call(emu, "GET", "/compute/instances", { token: b })).body.data[0];
       expect(old.id).toBe(10_000_001);
       // What is made next takes new ids (above every account's) and, in the second account, addresses of the
-      // ranges (the last release gave it 203.0.39483.21: the records it made keep theirs).
+      // ranges (the last release gave it 203.0.39483.21: the records it made keep theirs); a public address after
+      // every account's (the sequence all share), a private one after the account's own.
       const made = await call(emu, "POST", "/compute/instances", {
         token: b,
         body: { label: "new-b", region: "us-east", type: "g6-nanode-1", private_ip: true },
       });
       expect(made.status).toBe(200);
       expect(made.body.id).toBeGreaterThan(10_000_001);
-      expect(made.body.ipv4).toEqual(["203.0.113.2", "192.168.128.2"]);
+      expect(made.body.ipv4).toEqual(["203.0.113.3", "192.168.128.2"]);
       expect((await call(emu, "GET", "/__emulator/accounts")).body.data.map((a: { label: string }) => a.label)).toEqual(["main", "team-b"]);
     } finally {
       await emu.close();
