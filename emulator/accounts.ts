@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { accountAdminRoutes } from "./admin";
-import { cut, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
+import { cut, forgetOldBodies, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
 import { requireScope } from "./auth";
 import { HttpError, requestTarget } from "./http";
@@ -117,9 +117,10 @@ export class Account {
     }
   }
 
-  /** Notes a request in the log: its path cut to LOG_PATH_CHARS, the oldest tenth let go once past the window. */
+  /** Notes a request in the log: its path cut to LOG_PATH_CHARS, bodies kept for the last LOG_BODIES, the oldest tenth let go once past the window. */
   record(entry: RequestLogEntry): void {
     this.log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: cut(entry.path) } : entry);
+    forgetOldBodies(this.log);
     if (this.log.length > this.logWindow + this.logWindow / 10) this.log.splice(0, this.log.length - this.logWindow);
   }
 }

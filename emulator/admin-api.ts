@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { empty, endpoint } from "../api/contract/endpoint";
+import { pageQuery } from "../api/contract/common";
 import { globalGrants, tokenScopes } from "../api/contract/profile";
 import { faultConfig } from "./faults";
 
@@ -55,6 +56,19 @@ export const accountView = z.strictObject({ id: z.number(), label: z.string(), c
 /** A fixture document as the import reads it (emulator/fixtures.ts `readFixture` checks it whole, version first). */
 const fixtureBody = z.record(z.string(), z.unknown());
 
+/**
+ * Which page of each type the overview shows (`?instances=2&images=3`, each 1 by default): the API's own pages of
+ * its lists at their largest size (emulator/overview.ts).
+ */
+export const overviewQuery = z.object({
+  instances: pageQuery.shape.page,
+  disks: pageQuery.shape.page,
+  vpcs: pageQuery.shape.page,
+  images: pageQuery.shape.page,
+  databases: pageQuery.shape.page,
+  sshkeys: pageQuery.shape.page,
+});
+
 /** What an account's admin endpoints answer that is a document of its own (its overview, its log, its export). */
 const document = z.unknown();
 
@@ -86,14 +100,32 @@ export const adminApi = {
   }),
   export: endpoint({ method: "GET", path: "/export", source, scope: null, auth, summary: "The account as a fixture", answer: document }),
   import: endpoint({ method: "POST", path: "/import", source, scope: null, auth, summary: "Load a fixture", body: fixtureBody, answer: document }),
-  overview: endpoint({ method: "GET", path: "/overview", source, scope: null, auth, summary: "What the emulator's page shows", answer: document }),
+  overview: endpoint({
+    method: "GET",
+    path: "/overview",
+    source,
+    scope: null,
+    auth,
+    summary: "What the emulator's page shows",
+    query: overviewQuery,
+    answer: document,
+  }),
   log: endpoint({ method: "GET", path: "/log", source, scope: null, auth, summary: "The requests served", answer: document }),
   clearLog: endpoint({ method: "DELETE", path: "/log", source, scope: null, auth, summary: "Forget the requests served", answer: empty }),
 };
 
 /** The emulator's accounts (the main account's root token, the emulator's `--token`, only). */
 export const accountsApi = {
-  overview: endpoint({ method: "GET", path: "/accounts/{accountId}/overview", source, scope: null, auth, summary: "An account's overview", answer: document }),
+  overview: endpoint({
+    method: "GET",
+    path: "/accounts/{accountId}/overview",
+    source,
+    scope: null,
+    auth,
+    summary: "An account's overview",
+    query: overviewQuery,
+    answer: document,
+  }),
   list: endpoint({
     method: "GET",
     path: "/accounts",

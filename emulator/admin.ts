@@ -90,8 +90,8 @@ const ADMIN_ROWS = [
   adminRow(adminApi.export, ({ account, now }) => exportAccount(account.store, now())),
   adminRow(adminApi.import, async ({ account }, { body }) => ({ loaded: await loadFixture(account, readFixture(body, account)) })),
   // What the emulator's page shows (emulator/page.ts).
-  adminRow(adminApi.overview, async ({ account, speed }) => ({
-    ...(await overview(account, speed())),
+  adminRow(adminApi.overview, async ({ account, speed }, { query }) => ({
+    ...(await overview(account, speed(), query)),
     ...(account.listAccounts ? { accounts: account.listAccounts() } : {}),
   })),
   adminRow(adminApi.log, ({ account }) => account.log),
@@ -157,8 +157,8 @@ async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof a
 
 const ACCOUNT_ROWS = [
   // Any account's overview, with the list of accounts to choose from (the page's picker).
-  accountRow(accountsApi.overview, async ({ accounts, speed }, { params }) => ({
-    ...(await overview(accountOf(accounts, params.accountId), speed())),
+  accountRow(accountsApi.overview, async ({ accounts, speed }, { params, query }) => ({
+    ...(await overview(accountOf(accounts, params.accountId), speed(), query)),
     accounts: accountList(accounts),
   })),
   accountRow(accountsApi.list, ({ accounts }) => ({ data: accounts.list().map((a) => accountView(a, false)) })),

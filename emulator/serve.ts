@@ -1,17 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
 import { signedInNow, type Account, type Accounts } from "./accounts";
 import { authenticate, requireScope } from "./auth";
+import { CORS_HEADERS, CORS_SUCCESS_HEADERS } from "./cors";
 import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
 import { RECEIVE_UPLOAD } from "./lookups";
 import { PAGE_HEADERS, PAGE_HTML } from "./page";
-import type { RequestLogEntry } from "./request-log";
+import { logBody, requestBodyOf, type RequestLogEntry } from "./request-log";
 import { NO_CONTENT, type RequestContext, type Route, type Router } from "./router";
 import { StateNotSaved } from "./store";
+import { EMULATOR_VERSION } from "./version";
 
 /**
- * How the emulator serves one request (emulator/server.ts starts the server): the account it is for, the rate limit
- * and the faults first, then the upload URL, the page, or a route of the account's API (`/v4`) or of its own
- * endpoints (`/__emulator`), with its token and scope checked; an error is its own answer.
+ * How the emulator serves one request (emulator/server.ts starts the server): the health check before anything;
+ * the account it is for, the rate limit and the faults first, then the upload URL, the page, or a route of the
+ * account's API (`/v4`) or of its own endpoints (`/__emulator`), with its token and scope checked; an error is its
+ * own answer. Every `/v4` answer carries the real API's CORS headers (emulator/cors.ts), and a HEAD is a GET
+ * answered without its body.
  */
 
 /** What serving a request needs: the accounts, the main one, the clock. */
@@ -22,6 +27,16 @@ export interface Serving {
 }
 
 const MAX_JSON_BODY = 1024 * 1024;
+
+/** `GET /__emulator/health`: no token, no account, no log; what a load balancer or a CI job's wait asks. */
+export const HEALTH_PATH = "/__emulator/health";
+const HEALTH = { status: "ok", version: EMULATOR_VERSION };
+
+/** What the log keeps of a request's bodies (emulator/request-log.ts), noted as it is served. */
+interface Bodies {
+  request?: string;
+  response?: string;
+}
 
 /** The bearer value of an Authorization header, if it has one. */
 const bearer = (header: string | undefined): string | undefined => (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined);
@@ -71,16 +86,18 @@ function signIn({ now }: Serving, account: Account, router: Router, route: Route
   requireScope(who.token, route.scope);
 }
 
-/** A request, answered: the status it was answered with. */
-async function handle(serving: Serving, req: IncomingMessage, res: ServerResponse, account: Account): Promise<number> {
+/** A request, answered: the status it was answered with (its bodies noted in `bodies`). */
+async function handle(serving: Serving, req: IncomingMessage, res: ServerResponse, account: Account, bodies: Bodies): Promise<number> {
   const url = requestTarget(req.url);
-  const method = (req.method ?? "GET").toUpperCase();
+  // A HEAD is served as the GET it stands for; Node sends its answer's headers (Content-Length included) without the body.
+  const head = (req.method ?? "").toUpperCase() === "HEAD";
+  const method = head ? "GET" : (req.method ?? "GET").toUpperCase();
   const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
   if (upload && method === "PUT") return receiveUpload(serving, upload[1], req, res);
   // The emulator's page (emulator/page.ts): open to all, as it shows nothing until given a token.
-  if (url.pathname === "/" && (method === "GET" || method === "HEAD")) {
+  if (url.pathname === "/" && method === "GET") {
     res.writeHead(200, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(PAGE_HTML) });
-    res.end(method === "HEAD" ? undefined : PAGE_HTML);
+    res.end(head ? undefined : PAGE_HTML);
     return 200;
   }
   const { router, path } = routerOf(serving, account, url.pathname);
@@ -88,23 +105,27 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
   const ctx: RequestContext = { method, path, params, query: url.query, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
   signIn(serving, account, router, route, req, ctx);
   ctx.rawBody = await readBody(req, MAX_JSON_BODY);
-  ctx.body = method === "GET" || method === "DELETE" ? {} : parseJsonBody(ctx.rawBody, req.headers["content-type"], route.bodyDepth);
+  const withBody = method !== "GET" && method !== "DELETE";
+  if (withBody) bodies.request = requestBodyOf(ctx.rawBody, undefined);
+  ctx.body = withBody ? parseJsonBody(ctx.rawBody, req.headers["content-type"], route.bodyDepth) : {};
+  if (withBody) bodies.request = requestBodyOf(ctx.rawBody, ctx.body);
   // A change is one transaction, answered once committed; a read reads what was last committed (one that makes a
   // record on first sight, a user's first sign-in, is a transaction too: emulator/store.ts `read`).
   const result =
-    method === "GET" || method === "HEAD"
+    method === "GET"
       ? await account.store.read(
           () => route.run(ctx),
           () => route.run(signedInNow(account, ctx)),
         )
       : await account.store.write(() => route.run(signedInNow(account, ctx)));
   const status = result === NO_CONTENT ? 204 : (route.status ?? 200);
-  sendJson(res, status, result === NO_CONTENT ? undefined : result);
+  if (result !== NO_CONTENT && !head) bodies.response = logBody(result);
+  sendJson(res, status, result === NO_CONTENT ? undefined : result, router === account.api ? CORS_SUCCESS_HEADERS : {});
   return status;
 }
 
-/** An error's answer; one that says the connection cannot go on (a 413's unread body) closes it once sent. */
-export function answerError(req: IncomingMessage, res: ServerResponse, err: unknown): number {
+/** An error's answer (its body noted in `bodies`); one that says the connection cannot go on (a 413's unread body) closes it once sent. */
+export function answerError(req: IncomingMessage, res: ServerResponse, err: unknown, bodies: Bodies = {}): number {
   const e =
     err instanceof HttpError
       ? err
@@ -117,6 +138,7 @@ export function answerError(req: IncomingMessage, res: ServerResponse, err: unkn
   else {
     const socket = req.socket ?? res.socket;
     if (e.headers.Connection === "close") res.shouldKeepAlive = false;
+    bodies.response = logBody({ errors: e.errors });
     sendJson(res, e.status, { errors: e.errors }, e.headers);
     if (e.headers.Connection === "close") res.on("finish", () => socket?.destroy());
   }
@@ -126,34 +148,61 @@ export function answerError(req: IncomingMessage, res: ServerResponse, err: unkn
 /**
  * A request's path through the emulator: its account; the rate limit first (a refused request has no effect, and
  * takes no place in the bucket); then the faults (some act before the request is handled: it has no effect; "lost"
- * lets it take effect and throws the answer away with the connection); then the request itself. Each is logged,
- * but the page and its polls (which would fill the log once a second).
+ * lets it take effect and throws the answer away with the connection); then the request itself. Each is logged
+ * with when it arrived, how long it took and its bodies, but the page and its polls (which would fill the log once
+ * a second) and the health check. A preflight of the API (`OPTIONS /v4/...`) is answered before the rate limit
+ * and the faults, with no token: a browser sends none with it.
  */
 export function serve(serving: Serving, req: IncomingMessage, res: ServerResponse): void {
-  const account = accountOf(serving, req);
-  const { faults, rateLimit } = account;
+  const started = performance.now();
   const method = req.method ?? "";
   const path = req.url ?? "";
   const pathname = requestTarget(path).pathname;
+  if (pathname === HEALTH_PATH && (method === "GET" || method === "HEAD")) {
+    sendJson(res, 200, HEALTH, { "Cache-Control": "no-store" });
+    return;
+  }
+  const api = pathname === "/v4" || pathname.startsWith("/v4/");
+  if (api) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+  const account = accountOf(serving, req);
+  const { faults, rateLimit } = account;
+  const time = new Date(serving.now()).toISOString();
   const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
-  const record = (entry: RequestLogEntry) => ownPage || account.record(entry);
+  const bodies: Bodies = {};
+  const logged = (entry: Omit<RequestLogEntry, "time" | "ms">): RequestLogEntry => ({
+    ...entry,
+    time,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    ...bodies,
+  });
+  const record = (entry: Omit<RequestLogEntry, "time" | "ms">) => ownPage || account.record(logged(entry));
+  if (api && method === "OPTIONS") {
+    record({ method, path, status: 204 });
+    res.writeHead(204, CORS_SUCCESS_HEADERS);
+    res.end();
+    return;
+  }
   if (pathname.startsWith("/v4/")) {
     // By the token itself, however its header is spelt (`bearer T`, `Bearer  T`); without one, by the address.
     const token = bearer(req.headers.authorization);
     const wait = rateLimit.take(token !== undefined ? `token ${token}` : `address ${req.socket.remoteAddress ?? ""}`);
     if (wait !== undefined) {
+      const body = { errors: [{ reason: "Too many requests" }] };
+      bodies.response = logBody(body);
       record({ method, path, status: 429 });
-      sendJson(res, 429, { errors: [{ reason: "Too many requests" }] }, { "Retry-After": String(wait) });
+      sendJson(res, 429, body, { "Retry-After": String(wait) });
       return;
     }
   }
   const fault = faults.pick(method, pathname);
-  const entry = (status: number): RequestLogEntry => ({ method, path, status, ...(fault ? { fault } : {}) });
+  const entry = (status: number) => ({ method, path, status, ...(fault ? { fault } : {}) });
   if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
     const status = Number(fault);
     const headers: Record<string, string> = fault === "429" ? { "Retry-After": String(faults.config?.retryAfterSeconds ?? 1) } : {};
+    const body = { errors: [{ reason: status === 429 ? "Too many requests" : "Injected server error" }] };
+    bodies.response = logBody(body);
     record(entry(status));
-    sendJson(res, status, { errors: [{ reason: status === 429 ? "Too many requests" : "Injected server error" }] }, headers);
+    sendJson(res, status, body, headers);
     return;
   }
   if (fault === "drop") {
@@ -168,6 +217,13 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
       return res;
     }) as never;
   }
-  const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(() => handle(serving, req, res, account)) : handle(serving, req, res, account);
-  run.then((status) => record(entry(fault === "lost" ? 0 : status))).catch((err: unknown) => record(entry(fault === "lost" ? 0 : answerError(req, res, err))));
+  const answer = () => handle(serving, req, res, account, bodies);
+  const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(answer) : answer();
+  const lost = () => {
+    delete bodies.response;
+    return 0;
+  };
+  run
+    .then((status) => record(entry(fault === "lost" ? lost() : status)))
+    .catch((err: unknown) => record(entry(fault === "lost" ? lost() : answerError(req, res, err, bodies))));
 }

@@ -103,7 +103,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     try {
       serve(serving, req, res);
     } catch (err) {
-      main.record({ method: req.method ?? "", path: req.url ?? "", status: answerError(req, res, err) });
+      const status = answerError(req, res, err);
+      main.record({ method: req.method ?? "", path: req.url ?? "", status, time: new Date(now()).toISOString(), ms: 0 });
     }
   });
   // Beyond the cap, a connection's first request is answered 503 (saying why) and the connection closed; one that

@@ -3,8 +3,10 @@
  * one on PATH, else Debian's package) driven by playwright-core. Checked through the page itself, as a person
  * uses it: signed in with the keyboard, it follows a program's requests as they run (resources by type with
  * their status and ids, events, requests), shows the faults in force, picks another account, says a refused
- * token; every value written as text; nothing loaded from anywhere but the emulator. Screenshots are kept in
- * .artifacts/ (emulator-page-*.png), the test's artifacts. Not skipped anywhere: without a Chromium it fails,
+ * token; every value written as text; nothing loaded from anywhere but the emulator. It pages past the API's 500
+ * a page with the keyboard, shows each request's time, duration and bodies (secrets redacted), and reads at a
+ * phone's width (390 px: nothing wider than the screen). Screenshots are kept in .artifacts/ (emulator-page-*.png,
+ * the desktop's and the phone's), the test's artifacts. Not skipped anywhere: without a Chromium it fails,
  * naming what to install.
  */
 import { execFileSync } from "node:child_process";
@@ -12,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { Emulator } from "../../emulator/server";
-import { call, ed25519Key, emulator } from "../helpers/emulator";
+import { call, ed25519Key, emulator, importSshKeys } from "../helpers/emulator";
 
 jest.setTimeout(300_000);
 
@@ -93,7 +95,7 @@ test("signed in with the keyboard, it follows a program as it runs: resources, t
   await rowShown("Events", "compute_create", "started");
   await rowShown("Requests", "POST", "/v4/compute/instances", "200");
   // The page's own requests (itself, its polls) are not in the log it shows.
-  expect((await tables()).Requests.filter((r) => r[1] === "/" || r[1].endsWith("/overview"))).toEqual([]);
+  expect((await tables()).Requests.filter((r) => r[2] === "/" || r[2].endsWith("/overview"))).toEqual([]);
   await page.screenshot({ path: path.join(ARTIFACTS, "emulator-page-running.png"), fullPage: true });
   await rowShown("Instances", String(web.body.id), "web-1", "running");
   await rowShown("Events", "compute_create", "finished");
@@ -144,4 +146,63 @@ test("a refused token is said, and the sign-in form comes back with the focus", 
   await page.waitForFunction(() => /refused the token \(401\)/.test(document.getElementById("status")?.textContent ?? ""), undefined, { timeout: 10_000 });
   expect(await page.evaluate(() => document.getElementById("sign-in")?.hidden)).toBe(false);
   expect(await focused()).toBe("token");
+});
+
+/** True when nothing of the page is wider than the window (no sideways scrolling of the page itself). */
+const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+test("it pages past 500 with the keyboard, shows each request's time, duration and bodies (no secret), and reads at a phone's width", async () => {
+  const made = await call(emu, "POST", "/__emulator/accounts", { body: { label: "many" } });
+  const token = made.body.token as string;
+  await importSshKeys(emu, 520, token);
+  const web = await call(emu, "POST", "/compute/instances", {
+    token,
+    body: { label: "web-with-a-rather-long-label-to-wrap", region: "us-east", type: "g6-nanode-1", image: "compute/debian12", root_pass: PASS },
+  });
+  expect(web.status).toBe(200);
+  await signIn(token);
+  await rowShown("SSH keys", "key-1");
+  const captions = () => page.evaluate(() => Array.from(document.querySelectorAll("caption")).map((c) => c.textContent));
+  expect(await captions()).toContain("SSH keys (520)");
+  expect((await tables())["SSH keys"]).toHaveLength(500);
+  expect(
+    await page.evaluate(() => [
+      document.getElementById("page-sshkeys")?.textContent,
+      (document.getElementById("previous-sshkeys") as HTMLButtonElement).disabled,
+    ]),
+  ).toEqual(["Page 1 of 2", true]);
+  // Next, from the keyboard: the second page (the keys past 500), the focus kept on the pager.
+  await page.focus("#next-sshkeys");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("page-sshkeys")?.textContent === "Page 2 of 2", undefined, { timeout: 10_000 });
+  expect((await tables())["SSH keys"].map((r) => r[1])).toEqual(Array.from({ length: 20 }, (_, i) => `key-${501 + i}`));
+  expect(await focused()).toBe("previous-sshkeys");
+  // It stays on that page across updates.
+  await page.waitForTimeout(1500);
+  expect(await page.evaluate(() => document.getElementById("page-sshkeys")?.textContent)).toBe("Page 2 of 2");
+  // The requests: when each arrived, how long it took, its bodies as the log keeps them, the root password redacted.
+  await rowShown("Requests", "POST", "/v4/compute/instances", "200");
+  const created = (await tables()).Requests.find((r) => r[1] === "POST" && r[2] === "/v4/compute/instances") ?? [];
+  expect(created[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
+  expect(Number(created[4])).toBeGreaterThanOrEqual(0);
+  await page.evaluate(() => document.querySelectorAll("#requests details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+  expect(created[6]).toContain('"root_pass":"[redacted]"');
+  expect(created[6]).toContain("web-with-a-rather-long-label-to-wrap");
+  expect(await page.evaluate((p) => document.body.textContent?.includes(p), PASS)).toBe(false);
+  expect(await fits()).toBe(true);
+  await page.screenshot({ path: path.join(ARTIFACTS, "emulator-page-desktop.png"), fullPage: true });
+  // At a phone's width: nothing wider than the screen; a wide table scrolls in its own box.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(1200);
+  expect(await fits()).toBe(true);
+  expect(
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll("#view > *, .part, .scroll, nav, dl")).every((el) => el.getBoundingClientRect().right <= window.innerWidth + 0.5),
+    ),
+  ).toBe(true);
+  await page.screenshot({ path: path.join(ARTIFACTS, "emulator-page-phone.png"), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, "emulator-page-phone-top.png") });
+  // The sign-in form fits too.
+  await page.click("#sign-out");
+  expect(await fits()).toBe(true);
 });

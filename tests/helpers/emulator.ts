@@ -4,7 +4,8 @@ import { resetSession } from "../../provider/session";
 
 export const ROOT_TOKEN = "test-root-token-0123456789abcdef";
 
-export { ed25519Key } from "../../scripts/keys";
+import { ed25519Key } from "../../scripts/keys";
+export { ed25519Key };
 
 export async function emulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   // Every answer checked against the contract (api/contract): a view that drifts from it is a 500 naming the field.
@@ -121,4 +122,14 @@ export async function inventory(emu: Emulator): Promise<Inventory> {
     images: (await list(emu, "/images")).filter((i) => i.is_public === false),
     databases: await list(emu, "/databases/instances"),
   };
+}
+
+/** `n` SSH keys (labels key-1 to key-n) loaded into the account of `token` by a fixture's records: many records, fast. */
+export async function importSshKeys(emu: Emulator, n: number, token = emu.token): Promise<void> {
+  const first = await call(emu, "POST", "/profile/sshkeys", { token, body: { label: "key-1", ssh_key: ed25519Key(1000) } });
+  const exported = await call(emu, "GET", "/__emulator/export", { token });
+  const [model] = exported.body.records.sshkeys;
+  const sshkeys = Array.from({ length: n }, (_, i) => ({ ...model, id: model.id + i, label: `key-${i + 1}`, ssh_key: ed25519Key(1000 + i) }));
+  const loaded = await call(emu, "POST", "/__emulator/import", { token, body: { ...exported.body, records: { sshkeys } } });
+  if (first.status !== 200 || loaded.status !== 200) throw new Error(`importSshKeys: ${first.status} ${loaded.status} ${JSON.stringify(loaded.body)}`);
 }

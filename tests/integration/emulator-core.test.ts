@@ -288,10 +288,17 @@ describe("admin endpoints", () => {
     expect((await call(emu, "GET", "/__emulator/log", { token: null })).status).toBe(401);
   });
 
-  test("the request log records method, path and status", async () => {
+  test("the request log records method, path, status, arrival time, duration and the answer's body", async () => {
     await call(emu, "GET", "/profile/sshkeys/5");
     const log = await call(emu, "GET", "/__emulator/log");
-    expect(log.body).toContainEqual({ method: "GET", path: "/v4/profile/sshkeys/5", status: 404 });
+    expect(log.body).toContainEqual({
+      method: "GET",
+      path: "/v4/profile/sshkeys/5",
+      status: 404,
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      ms: expect.any(Number),
+      response: '{"errors":[{"reason":"Not found"}]}',
+    });
   });
 });
 
