@@ -9,7 +9,7 @@ import { familyCollections, Services, type ApiFamily, type FamilyContext } from 
 import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
-import type { AccountRow, Backend } from "./db/backend";
+import { isShared, type AccountRow, type Backend } from "./db/backend";
 import { apiTime, newTokenValue, type AccountMeta } from "./state";
 import { Ids, Store } from "./store";
 import type { Timing } from "./timing";
@@ -176,22 +176,53 @@ export class Accounts {
   /** The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. */
   static async open(setup: AccountSetup, rootToken: string, backend: Backend, init?: AccountInit): Promise<Accounts> {
     const accounts = new Accounts(setup, backend, new Ids(backend));
+    accounts.rootToken = rootToken;
     const rows = await backend.accounts();
     accounts.ids.atLeast("account", Math.max(1, ...rows.map((r) => r.id)));
-    for (const row of rows) {
-      const store = await Store.open<EmulatorState>(
-        backend,
-        accounts.ids,
-        setup.now,
-        familyCollections(setup.families),
-        row,
-        true,
-        row.id === 1 ? rootToken : row.token,
-      );
-      accounts.add(new Account(store, setup));
+    for (const row of rows) await accounts.load(row);
+    if (!accounts.byId.has(1)) {
+      try {
+        await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: rootToken, rev: 0 }, init);
+      } catch (err) {
+        // Another emulator sharing the database made it first: this one serves it as made.
+        const row = isShared(backend) ? await backend.account(1) : undefined;
+        if (!row) throw err;
+        await accounts.load(row);
+      }
     }
-    if (!accounts.byId.has(1)) await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: rootToken, rev: 0 }, init);
     return accounts;
+  }
+
+  private rootToken = "";
+
+  /** An account of the database served by this process (its records read). */
+  private async load(row: AccountRow): Promise<Account> {
+    const held = this.byId.get(row.id);
+    if (held) return held;
+    const store = await Store.open<EmulatorState>(
+      this.backend,
+      this.ids,
+      this.setup.now,
+      familyCollections(this.setup.families),
+      row,
+      true,
+      row.id === 1 ? this.rootToken : row.token,
+    );
+    const account = this.byId.get(row.id) ?? new Account(store, this.setup);
+    if (!this.byId.has(row.id)) this.add(account);
+    return account;
+  }
+
+  /**
+   * In a shared database, the accounts as the database has them now (other emulators make and delete them): the new
+   * ones served, the deleted ones let go. Before listing them.
+   */
+  async refresh(): Promise<void> {
+    if (!isShared(this.backend)) return;
+    const rows = await this.backend.accounts();
+    const ids = new Set(rows.map((r) => r.id));
+    for (const account of this.list()) if (!ids.has(account.id) && account !== this.main) this.forget(account);
+    for (const row of rows) await this.load(row);
   }
 
   get main(): Account {
@@ -203,6 +234,11 @@ export class Accounts {
     return [...this.byId.values()].sort((a, b) => a.id - b.id);
   }
 
+  /** Whether other emulators share the database (their accounts are looked up when asked for). */
+  get shared(): boolean {
+    return this.backend.shared;
+  }
+
   get size(): number {
     return this.byId.size;
   }
@@ -212,8 +248,8 @@ export class Accounts {
   }
 
   /** Makes an account with a fresh root token; `init` (a fixture) is part of its making: if it fails, there is no account. */
-  create(label?: string, init?: AccountInit): Promise<Account> {
-    const id = this.ids.next("account");
+  async create(label?: string, init?: AccountInit): Promise<Account> {
+    const id = await this.ids.nextAsync("account");
     return this.make({ id, label: label ?? `account-${id}`, created: apiTime(this.setup.now()), token: newTokenValue(), rev: 0 }, init);
   }
 
@@ -233,9 +269,38 @@ export class Accounts {
     const account = this.byId.get(id);
     if (!account || account === this.main) return false;
     await this.backend.removeAccount(id);
-    this.byId.delete(id);
-    for (const index of [this.tokens, this.uploads]) for (const [value, held] of index) if (held === account) index.delete(value);
+    this.forget(account);
     return true;
+  }
+
+  /** An account no longer served (deleted, here or by another emulator sharing the database). */
+  forget(account: Account): void {
+    if (this.byId.get(account.id) !== account) return;
+    this.byId.delete(account.id);
+    for (const index of [this.tokens, this.uploads]) for (const [value, held] of index) if (held === account) index.delete(value);
+  }
+
+  /**
+   * The account a bearer token value belongs to, if any: by this process's index, and in a shared database, one
+   * another emulator made it in (served from then on).
+   */
+  async findToken(value: string): Promise<Account | undefined> {
+    const held = this.tokens.get(value);
+    if (held || !isShared(this.backend)) return held;
+    return this.loadById(await this.backend.accountForToken(value));
+  }
+
+  /** The account whose image waits for its data at an upload URL, as `findToken`. */
+  async findUpload(token: string): Promise<Account | undefined> {
+    const held = this.uploads.get(token);
+    if (held || !isShared(this.backend)) return held;
+    return this.loadById(await this.backend.accountForUpload(token));
+  }
+
+  private async loadById(id: number | undefined): Promise<Account | undefined> {
+    if (id === undefined || !isShared(this.backend)) return undefined;
+    const row = await this.backend.account(id);
+    return row && this.load(row);
   }
 
   /** The account a bearer token value belongs to, if any. */

@@ -34,6 +34,8 @@ export interface AccountDirectory<A extends AdminAccount = AdminAccount> {
   /** Makes an account; `init` (a fixture) is part of its making: if it fails, there is no account. */
   create(label?: string, init?: (account: A) => Promise<unknown>): Promise<A>;
   remove(id: number): Promise<boolean>;
+  /** The accounts as the database has them now (another emulator sharing it makes and deletes them too). */
+  refresh(): Promise<void>;
 }
 
 /** What an account's admin rows are given: the account, the clock, the speed. */
@@ -131,15 +133,18 @@ const accountRow = rowsOf<AccountsContext>();
 
 const accountList = (accounts: AccountDirectory) => accounts.list().map((a) => ({ id: a.id, label: a.meta.label }));
 
-/** The account `accountId`, or 404. */
-function accountOf(accounts: AccountDirectory, id: number): AdminAccount {
+/** The account `accountId` as the database has it now, or 404. */
+async function accountOf(accounts: AccountDirectory, id: number): Promise<AdminAccount> {
+  await accounts.refresh();
   const account = accounts.get(id);
   if (!account) throw notFound();
+  await account.store.refresh();
   return account;
 }
 
 /** An account, made from a fixture when one is given: made with it, or not at all. */
 async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof accountsApi.create>) {
+  await accounts.refresh();
   if (accounts.size >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
   const { fixture } = body;
   try {
@@ -158,14 +163,18 @@ async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof a
 const ACCOUNT_ROWS = [
   // Any account's overview, with the list of accounts to choose from (the page's picker).
   accountRow(accountsApi.overview, async ({ accounts, speed }, { params, query }) => ({
-    ...(await overview(accountOf(accounts, params.accountId), speed(), query)),
+    ...(await overview(await accountOf(accounts, params.accountId), speed(), query)),
     accounts: accountList(accounts),
   })),
-  accountRow(accountsApi.list, ({ accounts }) => ({ data: accounts.list().map((a) => accountView(a, false)) })),
+  accountRow(accountsApi.list, async ({ accounts }) => {
+    await accounts.refresh();
+    return { data: accounts.list().map((a) => accountView(a, false)) };
+  }),
   accountRow(accountsApi.create, makeAccount),
-  accountRow(accountsApi.get, ({ accounts }, { params }) => accountView(accountOf(accounts, params.accountId), false)),
+  accountRow(accountsApi.get, async ({ accounts }, { params }) => accountView(await accountOf(accounts, params.accountId), false)),
   accountRow(accountsApi.delete, async ({ accounts }, { params }) => {
     if (params.accountId === accounts.main.id) throw badRequest("The main account (the emulator's own) cannot be deleted", "accountId");
+    await accounts.refresh();
     if (!(await accounts.remove(params.accountId))) throw notFound();
     return {};
   }),

@@ -5,14 +5,17 @@ import { parseFaultSpec } from "./faults";
 import { HttpError, messageOf } from "./http";
 import { startEmulator } from "./server";
 
-const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
+const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE | --database URL] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
        [--max-connections N] [--idle-timeout S]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
   --host ADDR   address to listen on (default 127.0.0.1)
   --token T     the bearer token to accept, with every scope (random when omitted)
-  --state FILE  keep the state in FILE across restarts
+  --state FILE  keep the state in FILE (a SQLite database) across restarts; a JSON state
+                file of an earlier release is moved into it
+  --database URL  keep the state in a PostgreSQL database (postgres://user:pass@host:port/db),
+                which several emulators may serve at once (docs/emulator-team.md)
   --fixture FILE  start the account from FILE (docs/fixtures.md: records exported with
                 GET /__emulator/export, or API requests written by hand), when it starts empty
   --speed F     how long status changes take: 1 (the default) is seconds, as a demo shows them;
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
         host: { type: "string", default: "127.0.0.1" },
         token: { type: "string" },
         state: { type: "string" },
+        database: { type: "string" },
         speed: { type: "string", default: "1" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
@@ -99,7 +103,18 @@ async function main(): Promise<void> {
   }
   let emu;
   try {
-    emu = await startEmulator({ port, host: values.host, token: values.token, stateFile: values.state, fixture, speed, faults, rateLimit, connections });
+    emu = await startEmulator({
+      port,
+      host: values.host,
+      token: values.token,
+      stateFile: values.state,
+      database: values.database ?? process.env.COMPUTE_EMULATOR_DATABASE,
+      fixture,
+      speed,
+      faults,
+      rateLimit,
+      connections,
+    });
   } catch (e) {
     // A state file that is not one, or cannot be written; a fixture refused; a port taken: one line, not a stack.
     console.error(`compute-emulator: ${values.fixture && e instanceof HttpError ? `--fixture ${values.fixture}: ` : ""}${messageOf(e)}`);

@@ -13,6 +13,11 @@ export interface EmulatorOptions {
    * it), and load it at start.
    */
   stateFile?: string;
+  /**
+   * Keep the state in this PostgreSQL database (`postgres://user:password@host:port/db`), made when empty: several
+   * emulators may serve one database at once (docs/emulator-team.md).
+   */
+  database?: string;
 
   /** The clock, for tests that move time on. */
   now?: () => number;

@@ -8,7 +8,7 @@ import { RECEIVE_UPLOAD } from "./lookups";
 import { PAGE_HEADERS, PAGE_HTML } from "./page";
 import { logBody, requestBodyOf, type RequestLogEntry } from "./request-log";
 import { NO_CONTENT, type RequestContext, type Route, type Router } from "./router";
-import { StateNotSaved } from "./store";
+import { AccountGone, StateNotSaved } from "./store";
 import { EMULATOR_VERSION } from "./version";
 
 /**
@@ -41,12 +41,6 @@ interface Bodies {
 /** The bearer value of an Authorization header, if it has one. */
 const bearer = (header: string | undefined): string | undefined => (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined);
 
-/** The account a request is for: its token's, else the main account (which refuses an unknown token as before). */
-function accountOf({ accounts, main }: Serving, req: IncomingMessage): Account {
-  const value = bearer(req.headers.authorization);
-  return (value !== undefined && accounts.forToken(value)) || main;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -56,7 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function receiveUpload({ accounts, main }: Serving, id: string, req: IncomingMessage, res: ServerResponse): Promise<number> {
   // Found by its URL (an index: the cost does not depend on how many accounts there are); the main account's
   // receiver answers an unknown one's 404.
-  const holder = accounts.forUpload(id) ?? main;
+  const holder = (await accounts.findUpload(id)) ?? main;
   await holder.services.use(RECEIVE_UPLOAD)()(id, req);
   sendJson(res, 200, {});
   return 200;
@@ -102,6 +96,13 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
   }
   const { router, path } = routerOf(serving, account, url.pathname);
   const { route, params } = router.match(method, path);
+  // In a shared database, what other emulators committed to the account first (its tokens too).
+  try {
+    await account.store.refresh();
+  } catch (err) {
+    if (err instanceof AccountGone) serving.accounts.forget(account);
+    throw err;
+  }
   const ctx: RequestContext = { method, path, params, query: url.query, body: undefined, rawBody: Buffer.alloc(0), headers: req.headers };
   signIn(serving, account, router, route, req, ctx);
   ctx.rawBody = await readBody(req, MAX_JSON_BODY);
@@ -164,7 +165,25 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
   }
   const api = pathname === "/v4" || pathname.startsWith("/v4/");
   if (api) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-  const account = accountOf(serving, req);
+  // The account by this process's index of tokens; in a shared database, one another emulator made is looked up.
+  const value = bearer(req.headers.authorization);
+  const held = value === undefined ? undefined : serving.accounts.forToken(value);
+  if (held || value === undefined || !serving.accounts.shared) {
+    serveFor(serving, held ?? serving.main, req, res, started);
+    return;
+  }
+  serving.accounts.findToken(value).then(
+    (found) => serveFor(serving, found ?? serving.main, req, res, started),
+    (err: unknown) => answerError(req, res, err),
+  );
+}
+
+/** A request served by its account (serve): its rate limit, its faults, its routes. */
+function serveFor(serving: Serving, account: Account, req: IncomingMessage, res: ServerResponse, started: number): void {
+  const method = req.method ?? "";
+  const path = req.url ?? "";
+  const pathname = requestTarget(path).pathname;
+  const api = pathname === "/v4" || pathname.startsWith("/v4/");
   const { faults, rateLimit } = account;
   const time = new Date(serving.now()).toISOString();
   const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { Accounts } from "./accounts";
 import { MemoryBackend } from "./db/backend";
+import { openPostgres } from "./db/postgres";
 import { openStateFile } from "./db/state-file";
 import { loadFixture, readFixture } from "./fixtures";
 import { addAccountRoutes } from "./admin";
@@ -56,7 +57,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     windows: opts.windows,
     checkAnswers: opts.checkAnswers,
   };
-  const backend = opts.stateFile ? openStateFile(opts.stateFile, token, now) : new MemoryBackend();
+  if (opts.database && opts.stateFile) throw new Error("--state and --database name two stores: give one");
+  const backend = opts.database ? await openPostgres(opts.database) : opts.stateFile ? openStateFile(opts.stateFile, token, now) : new MemoryBackend();
   // A fixture is for a main account that starts empty (not one kept from an earlier run): made with it, or not at all.
   const { fixture } = opts;
   let accounts: Accounts;

@@ -1,8 +1,10 @@
 import { createDraft, current, enableArrayMethods, finishDraft, isDraft, setAutoFreeze } from "immer";
-import { MAX_ID, type AccountRow, type Backend } from "./db/backend";
-import { changesOf, recordKey, SCALARS, type Applied } from "./db/changes";
+import { AccountMissing, isShared, type AccountRow, type Backend, type RemoteChange, type SharedBackend } from "./db/backend";
+import { changesOf, recordKey, SCALARS, withRemote, type Applied } from "./db/changes";
 export { recordKey, type Applied } from "./db/changes";
-import { codeOf, HttpError, messageOf } from "./http";
+import { Ids, NeedIds, StateNotSaved } from "./db/ids";
+export { Ids, StateNotSaved } from "./db/ids";
+import { HttpError } from "./http";
 import { apiTime, EVENTS_KEPT, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
 
 // The routes change a record they read in place (a status settling as it is read): immer's results are left unfrozen.
@@ -17,47 +19,6 @@ enableArrayMethods();
  * share (`Ids`): never given twice, in any account, even once its account is deleted.
  */
 export const ACCOUNT_COUNTERS: ReadonlySet<string> = new Set(["private_ip"]);
-
-/**
- * The ids of one emulator, for all its accounts: each kind from its sequence in the database (`Backend.reserve`),
- * taken a block at a time (as a database's cached sequence: a stopped process loses the rest of its block, and
- * no id is ever given twice).
- */
-export class Ids {
-  private readonly blocks = new Map<string, { next: number; end: number; size: number }>();
-
-  constructor(private readonly backend: Backend) {}
-
-  next(kind: string): number {
-    let block = this.blocks.get(kind);
-    if (!block || block.next > block.end) {
-      const size = Math.min(block ? block.size * 2 : 8, 1024);
-      const first = this.take(kind, size);
-      block = { next: first, end: first + size - 1, size };
-      this.blocks.set(kind, block);
-    }
-    const id = block.next++;
-    if (id > MAX_ID) throw new HttpError(507, [{ reason: `The emulator has given every ${kind} id (up to ${MAX_ID}); no more can be made` }]);
-    return id;
-  }
-
-  /** Ids of a kind given from now on are above `n` (records loaded with ids of their own: a fixture's). */
-  atLeast(kind: string, n: number): void {
-    const block = this.blocks.get(kind);
-    if (block && block.next > n) return;
-    this.blocks.delete(kind);
-    this.take(kind, 0, n);
-  }
-
-  /** A block of ids from the database (a change that cannot take its ids is not made: `StateNotSaved`). */
-  private take(kind: string, count: number, atLeast?: number): number {
-    try {
-      return this.backend.reserve(kind, count, atLeast);
-    } catch (err) {
-      throw new StateNotSaved(this.backend.kind, err);
-    }
-  }
-}
 
 /**
  * One account's state: kept in memory (reads are served from it) and in the emulator's database (emulator/db), each
@@ -212,6 +173,67 @@ export class Store<D extends CoreState = CoreState> {
   }
 
   private async transact<T>(work: () => T | Promise<T>): Promise<T> {
+    if (isShared(this.backend)) return this.transactShared(this.backend, work);
+    const { result, next, found } = await this.draftOf(work);
+    if (found.changes.length || !this.stored) {
+      const meta = this.committed.account!;
+      try {
+        await this.backend.commit(meta.id, found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 });
+      } catch (err) {
+        throw new StateNotSaved(this.backend.kind, err);
+      }
+      this.rev += 1;
+      this.stored = true;
+    }
+    this.settle(next, found);
+    return result;
+  }
+
+  /**
+   * A write in a shared database: the account's row locked, what other processes committed since this one last
+   * read it applied first, then the work, then the commit; run again when it ran out of ids (`NeedIds`).
+   */
+  private async transactShared<T>(backend: SharedBackend, work: () => T | Promise<T>): Promise<T> {
+    const meta = this.committed.account!;
+    for (let attempt = 0; ; attempt++) {
+      let tx;
+      try {
+        tx = await backend.begin(meta.id, this.rev, !this.stored);
+      } catch (err) {
+        if (err instanceof AccountMissing) throw new AccountGone();
+        throw new StateNotSaved(backend.kind, err);
+      }
+      try {
+        this.ids.enter(tx.epoch);
+        if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
+        const { result, next, found } = await this.draftOf(work);
+        if (!found.changes.length && this.stored && !this.ids.hasFloors()) {
+          await tx.rollback();
+          this.settle(next, found);
+          return result;
+        }
+        try {
+          await tx.commit(found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 }, this.ids.takeFloors());
+        } catch (err) {
+          throw new StateNotSaved(backend.kind, err);
+        }
+        this.rev += 1;
+        this.stored = true;
+        this.settle(next, found);
+        return result;
+      } catch (err) {
+        await tx.rollback().catch(() => undefined);
+        if (err instanceof NeedIds && attempt < 20) {
+          await this.ids.refill(err.kind);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** `work` on a draft of the state: what it returns, the state it leaves, and what changed. */
+  private async draftOf<T>(work: () => T | Promise<T>) {
     const base = this.committed;
     // A draft of the state (immer): finished when the work succeeds, dropped when it throws.
     const draft = createDraft(base);
@@ -224,17 +246,11 @@ export class Store<D extends CoreState = CoreState> {
     }
     // What immer finishes is of its draft's type: the state's.
     const next = finishDraft(draft) as D;
-    const { changes, applied, places, renumbered, lastOrd } = changesOf(base, next, this.ords, this.lastOrd);
-    if (changes.length || !this.stored) {
-      const meta = this.committed.account!;
-      try {
-        await this.backend.commit(meta.id, changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 });
-      } catch (err) {
-        throw new StateNotSaved(this.backend.kind, err);
-      }
-      this.rev += 1;
-      this.stored = true;
-    }
+    return { result, next, found: changesOf(base, next, this.ords, this.lastOrd) };
+  }
+
+  /** A committed write's state made the state, its records' places kept, its watchers told. */
+  private settle(next: D, { applied, places, renumbered, lastOrd }: ReturnType<typeof changesOf>): void {
     this.committed = next;
     for (const [coll, all] of renumbered) this.ords.set(coll, all);
     for (const { coll, key, ord } of places) {
@@ -246,7 +262,24 @@ export class Store<D extends CoreState = CoreState> {
     }
     this.lastOrd = lastOrd;
     for (const watch of this.watchers) watch(applied);
-    return result;
+  }
+
+  /** In a shared database, what other processes committed to the account since this one last read it, applied (before a request). */
+  async refresh(): Promise<void> {
+    if (!isShared(this.backend) || !this.stored) return;
+    const seen = await this.backend.since(this.committed.account!.id, this.rev);
+    if (!seen) throw new AccountGone();
+    if (seen.rev !== this.rev) this.catchUp(seen.changes, seen.rev);
+  }
+
+  /** Other processes' changes (in the order they were committed), applied to the state. */
+  private catchUp(changes: readonly RemoteChange[], rev: number): void {
+    const { next, applied, lastOrd } = withRemote(this.committed, changes, this.ords, this.lastOrd);
+    // The records as another emulator wrote them, of this state's types.
+    this.committed = next as D;
+    this.lastOrd = lastOrd;
+    this.rev = rev;
+    for (const watch of this.watchers) watch(applied);
   }
 
   nextId(kind: string): number {
@@ -315,15 +348,9 @@ function plain(value: unknown): unknown {
 /** A read that makes a record: it is run again as a write (`Store.read`). */
 class MakesRecords extends Error {}
 
-/** A change the emulator could not commit to its database (and so did not keep). */
-export class StateNotSaved extends Error {
-  readonly code: string;
-  constructor(
-    readonly where: string,
-    cause: unknown,
-  ) {
-    const code = codeOf(cause) ?? "unknown error";
-    super(`The emulator could not write the change to its ${where} database (${code}: ${messageOf(cause)}); the change was not kept`, { cause });
-    this.code = code;
+/** An account deleted by another emulator process sharing the database: its tokens are refused as any unknown one. */
+export class AccountGone extends HttpError {
+  constructor() {
+    super(401, [{ reason: "Invalid Token" }], { "WWW-Authenticate": 'Bearer realm="compute"' });
   }
 }

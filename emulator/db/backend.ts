@@ -4,8 +4,9 @@
  * a request's changes are written in one transaction (`commit`), so that what was answered is kept and what was
  * refused or failed leaves nothing. Ids come from sequences shared by every account (`reserve`), never reused.
  *
- * Two kinds: `memory` (no `--state`: nothing outlives the process, as before) and `sqlite` (`--state FILE`:
- * emulator/db/sqlite.ts).
+ * Three kinds: `memory` (no `--state`: nothing outlives the process, as before), `sqlite` (`--state FILE`:
+ * emulator/db/sqlite.ts), and `postgres` (`--database postgres://…`: emulator/db/postgres.ts), which several
+ * emulator processes share (`SharedBackend`).
  */
 
 /** A record of an account, as a row: its collection (`instances`), its key (its id, or a user's name), its place, its JSON. */
@@ -34,7 +35,9 @@ export interface AccountRow {
 }
 
 export interface Backend {
-  readonly kind: "memory" | "sqlite";
+  readonly kind: "memory" | "sqlite" | "postgres";
+  /** Whether other processes write to it too (`SharedBackend`). */
+  readonly shared: boolean;
   /** Every account, by number. */
   accounts(): Promise<AccountRow[]>;
   /** An account's records, by collection then place. */
@@ -61,6 +64,7 @@ export const MAX_ID = 2 ** 31 - 1;
 /** No database: the state lives as long as the process (an emulator started without `--state`). */
 export class MemoryBackend implements Backend {
   readonly kind = "memory";
+  readonly shared = false;
   private readonly sequences = new Map<string, number>();
 
   accounts(): Promise<AccountRow[]> {
@@ -89,3 +93,41 @@ export class MemoryBackend implements Backend {
     return Promise.resolve();
   }
 }
+
+/** A record changed by another process since a revision: written (its JSON) or deleted (`body` null). */
+export interface RemoteChange {
+  coll: string;
+  key: string;
+  ord: number;
+  body: string | null;
+}
+
+/** One account's write in a shared database: its row locked, what other processes changed since, its commit. */
+export interface SharedTransaction {
+  /** The account's revision now, and what changed since the one asked for (in the order it was written). */
+  rev: number;
+  changes: RemoteChange[];
+  /** The ids epoch: when it moves, ids taken before may be a loaded record's (`Ids`). */
+  epoch: number;
+  /** Writes the changes and the account's new revision (its row, for a new account), moves sequences past `atLeast`, commits. */
+  commit(changes: readonly Change[], rev: number, create?: AccountRow, atLeast?: ReadonlyMap<string, number>): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/** A database several emulator processes serve at once: transactions that lock an account, catch-up, ids and lookups across processes. */
+export interface SharedBackend extends Backend {
+  readonly shared: true;
+  account(id: number): Promise<AccountRow | undefined>;
+  /** What changed in an account since a revision (undefined: the account is gone). */
+  since(account: number, rev: number): Promise<{ rev: number; epoch: number; changes: RemoteChange[] } | undefined>;
+  begin(account: number, rev: number, create: boolean): Promise<SharedTransaction>;
+  /** Takes `count` ids of a kind, after `atLeast`: the first of them. */
+  reserveAsync(kind: string, count: number, atLeast: number): Promise<number>;
+  accountForToken(value: string): Promise<number | undefined>;
+  accountForUpload(token: string): Promise<number | undefined>;
+}
+
+/** An account that is no longer in a shared database (another process deleted it). */
+export class AccountMissing extends Error {}
+
+export const isShared = (backend: Backend): backend is SharedBackend => backend.shared;

@@ -1,4 +1,4 @@
-import type { Change } from "./backend";
+import type { Change, RemoteChange } from "./backend";
 
 /** A record's key in its collection: its id, or (a user, a user's settings) its user's name. */
 export function recordKey(collection: string, record: unknown): string {
@@ -101,4 +101,49 @@ export function changesOf(base: object, next: object, had0: ReadonlyMap<string, 
     }
   }
   return { changes, applied, places, renumbered, lastOrd };
+}
+
+/**
+ * Other processes' changes (in the order they were committed) applied to a state: the state they make (a new object;
+ * the collections they touch, new arrays in their places' order), each record before and after, the places kept.
+ */
+export function withRemote(committed: object, changes: readonly RemoteChange[], ords: Map<string, Map<string, number>>, lastOrd0: number) {
+  const next = new Map<string, unknown>(Object.entries(committed));
+  const applied: Applied[] = [];
+  const lists = new Map<string, Map<string, unknown>>();
+  let lastOrd = lastOrd0;
+  for (const c of changes) {
+    if (c.coll === SCALARS) {
+      if (c.body !== null) next.set(c.key, JSON.parse(c.body));
+      continue;
+    }
+    let list = lists.get(c.coll);
+    if (!list) {
+      const held = next.get(c.coll);
+      list = new Map((Array.isArray(held) ? held : []).map((r: unknown) => [recordKey(c.coll, r), r]));
+      lists.set(c.coll, list);
+    }
+    const places = ords.get(c.coll) ?? new Map<string, number>();
+    ords.set(c.coll, places);
+    const before = list.get(c.key);
+    if (c.body === null) {
+      list.delete(c.key);
+      places.delete(c.key);
+      applied.push({ coll: c.coll, before, after: undefined });
+    } else {
+      const after: unknown = JSON.parse(c.body);
+      list.set(c.key, after);
+      places.set(c.key, c.ord);
+      lastOrd = Math.max(lastOrd, c.ord);
+      applied.push({ coll: c.coll, before, after });
+    }
+  }
+  for (const [coll, list] of lists) {
+    const places = ords.get(coll);
+    next.set(
+      coll,
+      [...list.entries()].sort(([a], [b]) => (places?.get(a) ?? 0) - (places?.get(b) ?? 0)).map(([, r]) => r),
+    );
+  }
+  return { next: Object.fromEntries(next), applied, lastOrd };
 }

@@ -48,6 +48,7 @@ const one = <T extends z.ZodType>(schema: T, row: unknown): z.output<T> => schem
  */
 export class SqliteBackend implements Backend {
   readonly kind = "sqlite";
+  readonly shared = false;
   private readonly db: DatabaseSync;
   private readonly put: StatementSync;
   private readonly drop: StatementSync;

@@ -1,0 +1,88 @@
+/**
+ * Emulators sharing one PostgreSQL database (`--database`, issue 53): each serves what the others commit, writes of
+ * one account follow one another whichever emulator takes them, ids are never given twice, an account made or deleted
+ * by one is so for all. Two emulators in this process, each with its own connections, on a PostgreSQL of the test's.
+ */
+import type { Emulator } from "../../emulator/server";
+import { call, ed25519Key, emulator, list } from "../helpers/emulator";
+import { startPostgres, type Postgres } from "../helpers/postgres";
+
+jest.setTimeout(120_000);
+
+let pg: Postgres;
+let n = 0;
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(() => pg?.stop());
+
+/** Two emulators on a new database. */
+async function pair(): Promise<[Emulator, Emulator]> {
+  const database = pg.database(`shared${++n}`);
+  const a = await emulator({ database, speed: 0 });
+  const b = await emulator({ database, speed: 0 });
+  return [a, b];
+}
+
+const key = (emu: Emulator, label: string, seed: number, token?: string) =>
+  call(emu, "POST", "/profile/sshkeys", { token, body: { label, ssh_key: ed25519Key(seed) } });
+
+test("what one emulator commits, the other serves: records, accounts and their tokens, deletions", async () => {
+  const [a, b] = await pair();
+  try {
+    const made = await key(a, "from-a", 1);
+    expect(made.status).toBe(200);
+    expect((await call(b, "GET", `/profile/sshkeys/${made.body.id}`)).body.label).toBe("from-a");
+    expect((await call(b, "PUT", `/profile/sshkeys/${made.body.id}`, { body: { label: "renamed-by-b" } })).status).toBe(200);
+    expect((await call(a, "GET", `/profile/sshkeys/${made.body.id}`)).body.label).toBe("renamed-by-b");
+    // An account made by b is served by a, with its token; deleted by a, b refuses its token.
+    const team = (await call(b, "POST", "/__emulator/accounts", { body: { label: "team" } })).body as { id: number; token: string };
+    expect((await call(a, "GET", "/profile", { token: team.token })).status).toBe(200);
+    expect((await call(a, "GET", "/__emulator/accounts")).body.data.map((x: { label: string }) => x.label)).toEqual(["main", "team"]);
+    const token = (await call(a, "POST", "/profile/tokens", { token: team.token, body: { label: "t" } })).body.token as string;
+    expect((await call(b, "GET", "/profile", { token })).status).toBe(200);
+    expect((await call(a, "DELETE", `/__emulator/accounts/${team.id}`)).status).toBe(200);
+    expect((await call(b, "GET", "/profile", { token: team.token })).status).toBe(401);
+    expect((await call(b, "GET", "/profile", { token })).status).toBe(401);
+    expect((await call(b, "DELETE", `/profile/sshkeys/${made.body.id}`)).status).toBe(200);
+    expect((await call(a, "GET", `/profile/sshkeys/${made.body.id}`)).status).toBe(404);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test("writes of one account through both emulators at once: none lost, no id given twice", async () => {
+  const [a, b] = await pair();
+  try {
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => key(i % 2 ? a : b, `k${i}`, 100 + i)));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const ids = answers.map((r) => r.body.id as number);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const emu of [a, b]) expect((await list(emu, "/profile/sshkeys")).map((k) => k.label).sort()).toEqual(answers.map((r) => r.body.label).sort());
+    // The same VPC label twice at once, through both: the account's rule (unique among its VPCs) holds across emulators.
+    const vpc = (emu: Emulator) => call(emu, "POST", "/vpcs", { body: { label: "same", region: "us-east" } });
+    const twice = await Promise.all([vpc(a), vpc(b)]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 400]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test("a fixture imported through one emulator moves the ids the other gives past the records it loaded", async () => {
+  const [a, b] = await pair();
+  try {
+    await key(b, "warm-up", 600); // b holds a block of sshkey ids from here on
+    const records = { sshkeys: [{ id: 5000, label: "loaded", ssh_key: ed25519Key(601), created: "2026-01-01T00:00:00", username: "admin" }] };
+    const doc = { format: "compute-emulator-account", version: 1, records };
+    expect((await call(a, "POST", "/__emulator/import", { body: doc })).status).toBe(200);
+    const next = await key(b, "after", 602);
+    expect(next.status).toBe(200);
+    expect(next.body.id).toBeGreaterThan(5000);
+    expect((await list(b, "/profile/sshkeys")).map((k) => k.label)).toEqual(["loaded", "after"]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
