@@ -10,6 +10,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from "./json";
 import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
 import { isShared, type AccountRow, type Backend } from "./db/backend";
+import { DEFAULT_QUOTAS, type Quotas } from "./db/quota";
 import { apiTime, newTokenValue, type AccountMeta } from "./state";
 import { Ids, Store } from "./store";
 import type { Timing } from "./timing";
@@ -35,6 +36,8 @@ export interface AccountSetup {
   faults?: FaultConfig;
   rateLimit?: number;
   windows?: { log?: number; events?: number };
+  /** What each account may hold (emulator/db/quota.ts); the defaults where not given. */
+  quotas?: Partial<Quotas>;
   /** Check every answer against the contract (EmulatorOptions.checkAnswers). */
   checkAnswers?: boolean;
 }
@@ -195,6 +198,11 @@ export class Accounts {
 
   private rootToken = "";
 
+  /** What each account may hold (emulator/db/quota.ts). */
+  get quotas(): Quotas {
+    return { ...DEFAULT_QUOTAS, ...this.setup.quotas };
+  }
+
   /** An account of the database served by this process (its records read). */
   private async load(row: AccountRow): Promise<Account> {
     const held = this.byId.get(row.id);
@@ -207,6 +215,7 @@ export class Accounts {
       row,
       true,
       row.id === 1 ? this.rootToken : row.token,
+      this.quotas,
     );
     const account = this.byId.get(row.id) ?? new Account(store, this.setup);
     if (!this.byId.has(row.id)) this.add(account);
@@ -254,7 +263,16 @@ export class Accounts {
   }
 
   private async make(row: AccountRow, init?: AccountInit): Promise<Account> {
-    const store = await Store.open<EmulatorState>(this.backend, this.ids, this.setup.now, familyCollections(this.setup.families), row, false, row.token);
+    const store = await Store.open<EmulatorState>(
+      this.backend,
+      this.ids,
+      this.setup.now,
+      familyCollections(this.setup.families),
+      row,
+      false,
+      row.token,
+      this.quotas,
+    );
     const account = new Account(store, this.setup);
     await store.write(async () => {
       await store.ensureOwner(row.token);

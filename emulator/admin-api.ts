@@ -69,6 +69,10 @@ export const overviewQuery = z.object({
   sshkeys: pageQuery.shape.page,
 });
 
+const counts = z.strictObject({ records: z.number(), bytes: z.number(), users: z.number() });
+/** What an account holds, as its quotas count it (emulator/db/quota.ts), and the quotas. */
+const usageAnswer = counts.extend({ quotas: counts });
+
 /** What an account's admin endpoints answer that is a document of its own (its overview, its log, its export). */
 const document = z.unknown();
 
@@ -110,6 +114,16 @@ export const adminApi = {
     query: overviewQuery,
     answer: document,
   }),
+  reset: endpoint({
+    method: "POST",
+    path: "/reset",
+    source,
+    scope: null,
+    auth,
+    summary: "Empty the account: every record and event gone, but its owner and root token",
+    answer: empty,
+  }),
+  usage: endpoint({ method: "GET", path: "/usage", source, scope: null, auth, summary: "What the account holds, and its quotas", answer: usageAnswer }),
   log: endpoint({ method: "GET", path: "/log", source, scope: null, auth, summary: "The requests served", answer: document }),
   clearLog: endpoint({ method: "DELETE", path: "/log", source, scope: null, auth, summary: "Forget the requests served", answer: empty }),
 };

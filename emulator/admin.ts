@@ -15,6 +15,8 @@ import { type Store } from "./store";
 export interface AdminAccount {
   readonly id: number;
   readonly meta: AccountMeta;
+  /** Its root token (the only one that may use its /__emulator endpoints). */
+  readonly token: string;
   readonly store: Store;
   readonly log: RequestLogEntry[];
   readonly faults: Faults;
@@ -46,6 +48,14 @@ interface AdminContext {
 }
 
 const adminRow = rowsOf<AdminContext>();
+
+/** What an account holds and its quotas. */
+const usageView = ({ store }: AdminAccount, { records, bytes, users }: { records: number; bytes: number; users: number }) => ({
+  records,
+  bytes,
+  users,
+  quotas: store.limits,
+});
 
 const rateLimitView = ({ rateLimit }: AdminAccount) => ({ perSecond: rateLimit.limit ?? null, limited: rateLimit.limited });
 
@@ -96,6 +106,16 @@ const ADMIN_ROWS = [
     ...(await overview(account, speed(), query)),
     ...(account.listAccounts ? { accounts: account.listAccounts() } : {}),
   })),
+  adminRow(adminApi.reset, ({ account }) => {
+    const d = account.store.data;
+    // Every collection emptied (the families' too, whichever they are), but the owner and the root token.
+    for (const [name, value] of Object.entries(d)) if (Array.isArray(value) && name !== "users" && name !== "tokens") Reflect.set(d, name, []);
+    d.tokens = d.tokens.filter((t) => t.token === account.token);
+    const owners = new Set(d.tokens.map((t) => t.username));
+    d.users = d.users.filter((u) => owners.has(u.username));
+    return {};
+  }),
+  adminRow(adminApi.usage, ({ account }) => usageView(account, account.store.usage)),
   adminRow(adminApi.log, ({ account }) => account.log),
   adminRow(adminApi.clearLog, ({ account }) => {
     account.log.length = 0;

@@ -3,10 +3,11 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
 import { HttpError, messageOf } from "./http";
+import type { Quotas } from "./db/quota";
 import { startEmulator } from "./server";
 
 const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE | --database URL] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
-       [--max-connections N] [--idle-timeout S]
+       [--max-connections N] [--idle-timeout S] [--quota-records N] [--quota-bytes N] [--quota-users N]
 
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
@@ -29,6 +30,9 @@ A local emulator of the compute API, for offline development and tests.
                 it is closed as it comes, until one closes
   --idle-timeout S  close a connection with no request in flight after S seconds (default 10):
                 one kept alive after its answer, or one that sends no request's headers in time
+  --quota-records N, --quota-bytes N, --quota-users N  what each account may hold: its records
+                (but events; default 20000), their size as JSON (default 16777216) and its users
+                (default 100); a change past one is answered 403 naming it
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -47,6 +51,9 @@ async function main(): Promise<void> {
         fixture: { type: "string" },
         "max-connections": { type: "string" },
         "idle-timeout": { type: "string" },
+        "quota-records": { type: "string" },
+        "quota-bytes": { type: "string" },
+        "quota-users": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -85,6 +92,17 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const connections = { max: maxConnections, idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000 };
+  const quotas: Partial<Quotas> = {};
+  for (const name of ["records", "bytes", "users"] as const) {
+    const given = values[`quota-${name}`];
+    if (given === undefined) continue;
+    const n = Number(given);
+    if (!Number.isSafeInteger(n) || n < 1) {
+      console.error(`compute-emulator: --quota-${name} must be a whole number, 1 or more, got "${given}"`);
+      process.exit(2);
+    }
+    quotas[name] = n;
+  }
   let faults;
   try {
     faults = values.faults ? parseFaultSpec(values.faults) : undefined;
@@ -114,6 +132,7 @@ async function main(): Promise<void> {
       faults,
       rateLimit,
       connections,
+      quotas,
     });
   } catch (e) {
     // A state file that is not one, or cannot be written; a fixture refused; a port taken: one line, not a stack.

@@ -1,3 +1,4 @@
+import type { Quotas } from "./db/quota";
 import type { FaultConfig } from "./faults";
 import type { ImageOptions } from "./routes/images";
 
@@ -18,6 +19,11 @@ export interface EmulatorOptions {
    * emulators may serve one database at once (docs/emulator-team.md).
    */
   database?: string;
+  /**
+   * What each account may hold: records (but events), their bytes as JSON, users; a change past one is refused 403
+   * naming it (emulator/db/quota.ts: 20,000 records, 16 MiB, 100 users by default).
+   */
+  quotas?: Partial<Quotas>;
 
   /** The clock, for tests that move time on. */
   now?: () => number;

@@ -56,6 +56,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     rateLimit: opts.rateLimit,
     windows: opts.windows,
     checkAnswers: opts.checkAnswers,
+    quotas: opts.quotas,
   };
   if (opts.database && opts.stateFile) throw new Error("--state and --database name two stores: give one");
   const backend = opts.database ? await openPostgres(opts.database) : opts.stateFile ? openStateFile(opts.stateFile, token, now) : new MemoryBackend();

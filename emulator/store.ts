@@ -5,6 +5,7 @@ export { recordKey, type Applied } from "./db/changes";
 import { Ids, NeedIds, StateNotSaved } from "./db/ids";
 export { Ids, StateNotSaved } from "./db/ids";
 import { HttpError } from "./http";
+import { DEFAULT_QUOTAS, Usage, type Quotas } from "./db/quota";
 import { apiTime, EVENTS_KEPT, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
 
 // The routes change a record they read in place (a status settling as it is read): immer's results are left unfrozen.
@@ -48,9 +49,18 @@ export class Store<D extends CoreState = CoreState> {
   /** The events kept: the last this many (the oldest tenth let go once past it), so that they do not grow with traffic. */
   eventsKept = EVENTS_KEPT;
 
+  /** What the account holds, as its quotas count it. */
+  readonly usage = new Usage();
+
+  /** What the account may hold. */
+  get limits(): Quotas {
+    return { ...this.quotas };
+  }
+
   private constructor(
     private readonly backend: Backend,
     private readonly ids: Ids,
+    private readonly quotas: Quotas,
     private readonly now: () => number,
     data: D,
     rev: number,
@@ -73,6 +83,7 @@ export class Store<D extends CoreState = CoreState> {
     row: AccountRow,
     stored: boolean,
     rootToken: string,
+    quotas: Quotas = DEFAULT_QUOTAS,
   ): Promise<Store<D>> {
     const scalars = new Map<string, unknown>([
       ["version", 1],
@@ -81,7 +92,8 @@ export class Store<D extends CoreState = CoreState> {
     const lists = new Map<string, unknown[]>(["users", "tokens", "events", ...collections].map((k) => [k, []]));
     const ords = new Map<string, Map<string, number>>();
     let lastOrd = 0;
-    for (const r of stored ? await backend.records(row.id) : []) {
+    const rows = stored ? await backend.records(row.id) : [];
+    for (const r of rows) {
       const value: unknown = JSON.parse(r.body);
       if (r.coll === SCALARS) {
         scalars.set(r.key, value);
@@ -98,7 +110,8 @@ export class Store<D extends CoreState = CoreState> {
     scalars.set("account", { id: row.id, label: row.label, created: row.created, token: row.token });
     // The records as the database holds them: written by this store from records of these types.
     const data = Object.fromEntries([...scalars, ...lists]) as D;
-    const store = new Store<D>(backend, ids, now, data, row.rev, stored);
+    const store = new Store<D>(backend, ids, quotas, now, data, row.rev, stored);
+    store.usage.apply(store.usage.after(rows));
     for (const [k, v] of ords) store.ords.set(k, v);
     store.lastOrd = lastOrd;
     if (stored) await store.ensureOwner(rootToken);
@@ -175,6 +188,7 @@ export class Store<D extends CoreState = CoreState> {
   private async transact<T>(work: () => T | Promise<T>): Promise<T> {
     if (isShared(this.backend)) return this.transactShared(this.backend, work);
     const { result, next, found } = await this.draftOf(work);
+    const usage = this.usage.check(found.changes, this.quotas);
     if (found.changes.length || !this.stored) {
       const meta = this.committed.account!;
       try {
@@ -185,6 +199,7 @@ export class Store<D extends CoreState = CoreState> {
       this.rev += 1;
       this.stored = true;
     }
+    this.usage.apply(usage);
     this.settle(next, found);
     return result;
   }
@@ -207,6 +222,7 @@ export class Store<D extends CoreState = CoreState> {
         this.ids.enter(tx.epoch);
         if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
         const { result, next, found } = await this.draftOf(work);
+        const usage = this.usage.check(found.changes, this.quotas);
         if (!found.changes.length && this.stored && !this.ids.hasFloors()) {
           await tx.rollback();
           this.settle(next, found);
@@ -219,6 +235,7 @@ export class Store<D extends CoreState = CoreState> {
         }
         this.rev += 1;
         this.stored = true;
+        this.usage.apply(usage);
         this.settle(next, found);
         return result;
       } catch (err) {
@@ -274,6 +291,7 @@ export class Store<D extends CoreState = CoreState> {
 
   /** Other processes' changes (in the order they were committed), applied to the state. */
   private catchUp(changes: readonly RemoteChange[], rev: number): void {
+    this.usage.apply(this.usage.after(changes));
     const { next, applied, lastOrd } = withRemote(this.committed, changes, this.ords, this.lastOrd);
     // The records as another emulator wrote them, of this state's types.
     this.committed = next as D;

@@ -1,11 +1,10 @@
 /**
- * A PostgreSQL server of its own for a test (Debian's `postgresql` package: initdb and pg_ctl of the newest version
- * under /usr/lib/postgresql), in a temporary folder, on a free port, stopped and removed by `stop`. Run as the
- * `postgres` user when the tests run as root (initdb refuses root). Without PostgreSQL the suite fails naming it
- * (`apt-get install postgresql`; .ci/run installs it).
+ * A PostgreSQL server of its own for a test (initdb and pg_ctl from scripts/ensure-postgres: Debian's `postgresql`,
+ * installed once as root when missing), in a temporary folder, on a free port, stopped and removed by `stop`. Run as
+ * the `postgres` user when the tests run as root (initdb refuses root). Without PostgreSQL the suite fails naming it.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,13 +17,10 @@ export interface Postgres {
   stop(): void;
 }
 
-const ROOT = "/usr/lib/postgresql";
+const SCRIPT = join(__dirname, "..", "..", "scripts", "ensure-postgres");
 
-function binaries(): string {
-  const versions = existsSync(ROOT) ? readdirSync(ROOT).filter((v) => existsSync(join(ROOT, v, "bin", "initdb"))) : [];
-  if (!versions.length) throw new Error(`PostgreSQL is not installed (no ${ROOT}/*/bin/initdb): apt-get install postgresql`);
-  return join(ROOT, versions.sort((a, b) => Number(b) - Number(a))[0], "bin");
-}
+/** The folder of initdb and pg_ctl: scripts/ensure-postgres finds them, or installs Debian's package as root. */
+const binaries = (): string => execFileSync(SCRIPT, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

@@ -153,3 +153,84 @@ test("on a full disk a change is answered 503 and nothing of it is kept; once th
     unmount();
   }
 });
+
+describe("quotas", () => {
+  test("a change past an account's quota is refused 403 naming it, and nothing of it is kept; deleting is never refused", async () => {
+    const emu = await emulator({ speed: 0, quotas: { records: 12, users: 3, bytes: 1_000_000 } });
+    try {
+      // The owner and its root token are 2 records.
+      const usage = async () => (await call(emu, "GET", "/__emulator/usage")).body;
+      expect(await usage()).toEqual({ records: 2, bytes: expect.any(Number), users: 1, quotas: { records: 12, bytes: 1_000_000, users: 3 } });
+      const keys = [];
+      for (let i = 0; i < 10; i++) keys.push((await call(emu, "POST", "/profile/sshkeys", { body: { label: `k${i}`, ssh_key: ed25519Key(700 + i) } })).body.id);
+      const refused = await call(emu, "POST", "/profile/sshkeys", { body: { label: "one-too-many", ssh_key: ed25519Key(720) } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.errors[0].reason).toMatch(/^The account's quota of 12 records would be passed \(13 with this change\): .*--quota-records$/);
+      expect((await labels(emu, "/profile/sshkeys")).length).toBe(10);
+      // An import past it is refused whole.
+      const doc = (await call(emu, "GET", "/__emulator/export")).body;
+      const more = { ...doc, records: { sshkeys: [...doc.records.sshkeys, { ...doc.records.sshkeys[0], id: 99_999, label: "x" }] } };
+      expect((await call(emu, "POST", "/__emulator/import", { body: more })).status).toBe(403);
+      expect((await labels(emu, "/profile/sshkeys")).length).toBe(10);
+      expect((await call(emu, "DELETE", `/profile/sshkeys/${keys[0]}`)).status).toBe(200);
+      expect((await usage()).records).toBe(11);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("users: the owner and as many more as the quota says", async () => {
+    const emu = await emulator({ speed: 0, quotas: { users: 3 } });
+    try {
+      for (const name of ["user-a", "user-b"]) expect((await call(emu, "POST", "/__emulator/users", { body: { username: name } })).status).toBe(200);
+      const third = await call(emu, "POST", "/__emulator/users", { body: { username: "user-c" } });
+      expect([third.status, third.body.errors[0].reason]).toEqual([
+        403,
+        expect.stringMatching(/^The account's quota of 3 users would be passed \(4 with this change\)/),
+      ]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("a byte quota counts the records' JSON", async () => {
+    const emu = await emulator({ speed: 0, quotas: { bytes: 4_000 } });
+    try {
+      let last = 200;
+      let made = 0;
+      for (let i = 0; i < 40 && last === 200; i++) {
+        last = (await call(emu, "POST", "/profile/sshkeys", { body: { label: `k${i}`, ssh_key: ed25519Key(800 + i) } })).status;
+        if (last === 200) made++;
+      }
+      expect(last).toBe(403);
+      expect(made).toBeGreaterThan(5);
+      const usage = (await call(emu, "GET", "/__emulator/usage")).body;
+      expect(usage.bytes).toBeLessThanOrEqual(4_000);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+test("a reset empties the account but its owner and root token, and what is made next takes new ids", async () => {
+  const file = join(dir, "state.db");
+  let emu = await emulator({ stateFile: file, speed: 0 });
+  try {
+    const key = await call(emu, "POST", "/profile/sshkeys", { body: { label: "before", ssh_key: ed25519Key(900) } });
+    await call(emu, "POST", "/vpcs", { body: { label: "net", region: "us-east" } });
+    const other = await call(emu, "POST", "/__emulator/users", { body: { username: "someone" } });
+    expect((await call(emu, "POST", "/__emulator/reset")).status).toBe(200);
+    expect(await labels(emu, "/profile/sshkeys")).toEqual([]);
+    expect(await labels(emu, "/vpcs")).toEqual([]);
+    expect((await call(emu, "GET", "/account/events")).body.data).toEqual([]);
+    expect((await call(emu, "GET", "/profile", { token: other.body.token })).status).toBe(401);
+    expect((await call(emu, "GET", "/__emulator/usage")).body).toMatchObject({ records: 2, users: 1 });
+    await emu.close();
+    emu = await emulator({ stateFile: file, speed: 0 });
+    expect(await labels(emu, "/profile/sshkeys")).toEqual([]);
+    const after = await call(emu, "POST", "/profile/sshkeys", { body: { label: "after", ssh_key: ed25519Key(901) } });
+    expect(after.body.id).toBeGreaterThan(key.body.id);
+  } finally {
+    await emu.close();
+  }
+});
