@@ -147,7 +147,7 @@ export function answerError(req: IncomingMessage, res: ServerResponse, err: unkn
 
 /**
  * A request's path through the emulator: its account; the rate limit first (a refused request has no effect, and
- * takes no place in the bucket); then the faults (some act before the request is handled: it has no effect; "lost"
+ * takes no place in the bucket); then the faults, on the API only (some act before the request is handled: it has no effect; "lost"
  * lets it take effect and throws the answer away with the connection); then the request itself. Each is logged
  * with when it arrived, how long it took and its bodies, but the page and its polls (which would fill the log once
  * a second) and the health check. A preflight of the API (`OPTIONS /v4/...`) is answered before the rate limit
@@ -194,7 +194,9 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
       return;
     }
   }
-  const fault = faults.pick(method, pathname);
+  // Faults are injected on the API only: a rule matching every path leaves the account's own endpoints (to clear
+  // it) and the upload URL (which carries no token: the main account's faults would reach every account's) alone.
+  const fault = api ? faults.pick(method, pathname) : undefined;
   const entry = (status: number) => ({ method, path, status, ...(fault ? { fault } : {}) });
   if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
     const status = Number(fault);
