@@ -197,6 +197,30 @@ describe("an image upload in flight", () => {
   });
 });
 
+test("a body cut off mid-stream (an upload's data, an import) is the client's doing: logged 400, not 500, and nothing kept", async () => {
+  const emu = await emulator({ speed: 0 });
+  try {
+    const made = await call(emu, "POST", "/images/upload", { body: { label: "cut", region: "us-east" } });
+    const cut = (url: string, headers: Record<string, string | number>) =>
+      new Promise<void>((resolve) => {
+        const req = request(url, { method: url.includes("/upload/") ? "PUT" : "POST", headers: { "content-length": 100_000, ...headers } });
+        req.on("error", () => resolve());
+        req.write(gzipSync(Buffer.from("part")));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50);
+      });
+    await cut(made.body.upload_to, { "content-type": "application/octet-stream" });
+    await cut(`${emu.url.replace(/\/v4$/, "")}/__emulator/import`, { "content-type": "application/json", authorization: `Bearer ${emu.token}` });
+    await sleep(100);
+    expect(emu.log.filter((l) => l.path.startsWith("/upload/") || l.path === "/__emulator/import").map((l) => l.status)).toEqual([400, 400]);
+    expect((await call(emu, "GET", `/images/${made.body.image.id}`)).body.status).toBe("pending_upload");
+  } finally {
+    await emu.close();
+  }
+});
+
 describe("one export imported into two accounts", () => {
   test("each account has the records as its own: a change in one is not seen in another, and what is made after takes new ids", async () => {
     const emu = await emulator({ stateFile: join(dir, "state.db"), speed: 0 });
