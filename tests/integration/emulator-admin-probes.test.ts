@@ -264,6 +264,16 @@ describe("one export imported into two accounts", () => {
       const imported = (await keys(a)).filter((k) => k.label !== "next").map((k) => k.id);
       expect(new Set(ids).size).toBe(3);
       expect(Math.min(...ids)).toBeGreaterThan(Math.max(...imported));
+
+      // An upload waiting for its data, exported and imported into another account, is still the maker's: the data
+      // sent to the URL it was given completes its image (before: the importer's copy took it, the maker's waited).
+      const up = await call(emu, "POST", "/images/upload", { token: a.token, body: { label: "shared-url", region: "us-east" } });
+      const withUpload = (await call(emu, "GET", "/__emulator/export", { token: a.token })).body;
+      expect((await call(emu, "POST", "/__emulator/import", { token: b.token, body: withUpload })).status).toBe(200);
+      const put = await fetch(up.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: gzipSync(Buffer.from("x")) });
+      expect(put.status).toBe(200);
+      const status = async (t: { token: string }) => (await call(emu, "GET", `/images/${up.body.image.id}`, { token: t.token })).body.status as string;
+      expect(await status(a)).not.toBe("pending_upload");
     } finally {
       await emu.close();
     }
