@@ -341,8 +341,11 @@ export class Accounts {
     this.byId.set(account.id, account);
     const index = (map: Map<string, Account>, key: string | undefined, add: boolean) => {
       if (key === undefined) return;
-      if (add) map.set(key, account);
-      else if (map.get(key) === account) map.delete(key);
+      // A key another account holds stays its: an export's pending upload imported into a second account keeps its
+      // URL for the account that handed it out (the data went to the importer's copy, the maker's image left waiting).
+      if (add) {
+        if (!map.has(key)) map.set(key, account);
+      } else if (map.get(key) === account) map.delete(key);
     };
     for (const t of account.store.data.tokens) index(this.tokens, t.token, true);
     for (const img of account.store.data.images) index(this.uploads, uploadToken(img), true);

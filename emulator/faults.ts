@@ -22,6 +22,11 @@ export const MAX_MATCH_LENGTH = 512;
 export const MAX_MATCH_STEPS = 1000;
 /** The most rules a configuration may hold. */
 export const MAX_FAULT_RULES = 100;
+/**
+ * The longest a `slow` answer is held, in ms: a minute (a longer one overflowed Node's timer, and held a connection
+ * of the emulator's shared cap as long as asked).
+ */
+export const MAX_SLOW_MS = 60_000;
 
 /**
  * A rule's pattern, compiled by RE2 (re2js), which runs in time linear in the text (no backtracking): a tenant's
@@ -99,7 +104,9 @@ export const faultConfig = z
           }
         }
       }),
-    slowMs: nonNegative("slowMs").optional(),
+    slowMs: nonNegative("slowMs")
+      .refine((n) => n <= MAX_SLOW_MS, `slowMs must be at most ${MAX_SLOW_MS} (a minute)`)
+      .optional(),
     retryAfterSeconds: nonNegative("retryAfterSeconds").optional(),
   })
   .strict();

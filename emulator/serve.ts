@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { signedInNow, type Account, type Accounts } from "./accounts";
 import { authenticate, requireScope } from "./auth";
 import { CORS_HEADERS, CORS_SUCCESS_HEADERS } from "./cors";
-import { HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
+import { codeOf, HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
 import { RECEIVE_UPLOAD } from "./lookups";
 import { PAGE_HEADERS, PAGE_HTML } from "./page";
 import { logBody, requestBodyOf, type RequestLogEntry } from "./request-log";
@@ -127,14 +127,19 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
 
 /** An error's answer (its body noted in `bodies`); one that says the connection cannot go on (a 413's unread body) closes it once sent. */
 export function answerError(req: IncomingMessage, res: ServerResponse, err: unknown, bodies: Bodies = {}): number {
+  // A body cut off by its client (an upload's data stopped mid-stream, the connection closed) is the client's doing:
+  // a 400 in the log (its answer cannot reach anyone), not the emulator's error.
+  const cutOff = !req.complete && codeOf(err) === "ECONNRESET";
   const e =
     err instanceof HttpError
       ? err
       : err instanceof StateNotSaved
         ? new HttpError(503, [{ reason: `The emulator could not save this change (${err.code}); nothing was changed` }])
-        : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
+        : cutOff
+          ? new HttpError(400, [{ reason: "The request's body was cut off before its end (the client closed the connection)" }])
+          : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
   if (err instanceof StateNotSaved) console.error("emulator:", err.message);
-  else if (!(err instanceof HttpError)) console.error("emulator: internal error:", err);
+  else if (!(err instanceof HttpError) && !cutOff) console.error("emulator: internal error:", err);
   if (res.headersSent) res.destroy();
   else {
     const socket = req.socket ?? res.socket;
@@ -148,7 +153,7 @@ export function answerError(req: IncomingMessage, res: ServerResponse, err: unkn
 
 /**
  * A request's path through the emulator: its account; the rate limit first (a refused request has no effect, and
- * takes no place in the bucket); then the faults (some act before the request is handled: it has no effect; "lost"
+ * takes no place in the bucket); then the faults, on the API only (some act before the request is handled: it has no effect; "lost"
  * lets it take effect and throws the answer away with the connection); then the request itself. Each is logged
  * with when it arrived, how long it took and its bodies, but the page and its polls (which would fill the log once
  * a second) and the health check. A preflight of the API (`OPTIONS /v4/...`) is answered before the rate limit
@@ -213,7 +218,9 @@ function serveFor(serving: Serving, account: Account, req: IncomingMessage, res:
       return;
     }
   }
-  const fault = faults.pick(method, pathname);
+  // Faults are injected on the API only: a rule matching every path leaves the account's own endpoints (to clear
+  // it) and the upload URL (which carries no token: the main account's faults would reach every account's) alone.
+  const fault = api ? faults.pick(method, pathname) : undefined;
   const entry = (status: number) => ({ method, path, status, ...(fault ? { fault } : {}) });
   if (fault === "429" || fault === "500" || fault === "502" || fault === "503") {
     const status = Number(fault);
