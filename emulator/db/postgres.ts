@@ -28,7 +28,11 @@ CREATE INDEX IF NOT EXISTS records_token ON records (((body::jsonb) ->> 'token')
 CREATE INDEX IF NOT EXISTS records_upload ON records (((body::jsonb) #>> '{_upload,token}')) WHERE coll = 'images';
 CREATE TABLE IF NOT EXISTS sequences (kind TEXT PRIMARY KEY, value BIGINT NOT NULL);
 INSERT INTO sequences (kind, value) VALUES ('$epoch', 0) ON CONFLICT DO NOTHING;
+INSERT INTO sequences (kind, value) VALUES ('$schema', 1) ON CONFLICT DO NOTHING;
 `;
+
+/** The tables' version (the `$schema` row): a database of a later emulator is refused, naming it. */
+const SCHEMA_VERSION = 1;
 
 const accountRows = z.array(z.object({ id: z.coerce.number(), label: z.string(), created: z.string(), token: z.string(), rev: z.coerce.number() }));
 const recordRows = z.array(z.object({ coll: z.string(), key: z.string(), ord: z.coerce.number(), body: z.string() }));
@@ -51,6 +55,8 @@ export async function openPostgres(url: string): Promise<PostgresBackend> {
       await client.query("SELECT pg_advisory_lock(53053)");
       await client.query(SCHEMA);
       await client.query("SELECT pg_advisory_unlock(53053)");
+      const version = valueRow.parse((await client.query("SELECT value FROM sequences WHERE kind = '$schema'")).rows)[0].value;
+      if (version > SCHEMA_VERSION) throw new Error(`the database is of a later emulator (schema ${version}; this one reads ${SCHEMA_VERSION}): use a later emulator`);
     } finally {
       client.release();
     }
