@@ -1,8 +1,18 @@
 import { z } from "zod";
 import { accountAdminRoutes } from "./admin";
-import { cut, forgetOldBodies, LOG_PATH_CHARS, LOG_WINDOW, type RequestLogEntry } from "./request-log";
+import {
+  ACCOUNT_LOG_BODIES,
+  ACCOUNT_LOG_WINDOW,
+  cut,
+  LOG_BODIES,
+  redactedPath,
+  forgetOldBodies,
+  LOG_PATH_CHARS,
+  LOG_WINDOW,
+  type RequestLogEntry,
+} from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
-import { requireScope } from "./auth";
+import { requireScope, signedInNow } from "./auth";
 import { HttpError, requestTarget } from "./http";
 import { NO_CONTENT, Router, type RequestContext } from "./router";
 import { familyCollections, Services, type ApiFamily, type FamilyContext } from "./family";
@@ -12,7 +22,7 @@ import type { EmulatorState } from "./routes";
 import { isShared, type AccountRow, type Backend } from "./db/backend";
 import { DEFAULT_QUOTAS, type Quotas } from "./db/quota";
 import { apiTime, newTokenValue, type AccountMeta } from "./state";
-import { Ids, Store } from "./store";
+import { Ids, StateNotSaved, Store } from "./store";
 import type { Timing } from "./timing";
 
 /** The API's router: every family's routes, in the list's order, and the services they offer each other. */
@@ -58,6 +68,26 @@ export class Account {
   /** The requests served, in order: the last LOG_WINDOW, paths cut to LOG_PATH_CHARS. */
   readonly log: RequestLogEntry[] = [];
   private readonly logWindow: number;
+  /**
+   * Its requests served at most TURNS at a time (the others wait their turn, in order): what one account sends at
+   * once, however costly, keeps at most this many of its requests ahead of another account's (docs/emulator-team.md).
+   */
+  private serving = 0;
+  private readonly turns: Array<() => void> = [];
+
+  async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.serving >= TURNS) await new Promise<void>((resolve) => this.turns.push(resolve));
+    else this.serving++;
+    try {
+      return await work();
+    } finally {
+      const next = this.turns.shift();
+      // The turn passes to the next in line (the count stays), or is given back.
+      if (next) setImmediate(next);
+      else this.serving--;
+    }
+  }
+
   /** The main account's only: every account, for its overview (set by emulator/admin.ts addAccountRoutes). */
   listAccounts?: () => Array<{ id: number; label: string }>;
 
@@ -72,7 +102,8 @@ export class Account {
     this.services = built.services;
     this.faults.set(setup.faults);
     this.rateLimit = new RateLimit(setup.rateLimit);
-    this.logWindow = setup.windows?.log ?? LOG_WINDOW;
+    // The main account's log is a developer's or a test run's; each other account's, a tenant's among up to 1,000.
+    this.logWindow = setup.windows?.log ?? (this.id === 1 ? LOG_WINDOW : ACCOUNT_LOG_WINDOW);
     this.admin = accountAdminRoutes(this, setup.now, () => setup.timing.speed, setup.checkAnswers);
   }
 
@@ -112,7 +143,7 @@ export class Account {
       if (jsonDepth(json) > MAX_JSON_DEPTH) throw new HttpError(400, [{ reason: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
       const ctx: RequestContext = { method, path: pathname, params, query, body: json, rawBody: Buffer.from(JSON.stringify(json)), headers: {}, user, token };
       // Part of the fixture's transaction when in one (a read reads its draft).
-      const result = await this.store.join(() => route.run(signedInNow(this, ctx)));
+      const result = await this.store.join(() => route.run(signedInNow(this.store, ctx)));
       return result === NO_CONTENT ? { status: 204, body: undefined } : { status: route.status ?? 200, body: result };
     } catch (err) {
       if (err instanceof HttpError) return { status: err.status, body: { errors: err.errors } };
@@ -120,26 +151,20 @@ export class Account {
     }
   }
 
-  /** Notes a request in the log: its path cut to LOG_PATH_CHARS, bodies kept for the last LOG_BODIES, the oldest tenth let go once past the window. */
+  /**
+   * Notes a request in the log: its path cut to LOG_PATH_CHARS, bodies kept for the last LOG_BODIES (an account made at
+   * run time: ACCOUNT_LOG_BODIES), the oldest tenth let go once past the window.
+   */
   record(entry: RequestLogEntry): void {
-    this.log.push(entry.path.length > LOG_PATH_CHARS ? { ...entry, path: cut(entry.path) } : entry);
-    forgetOldBodies(this.log);
+    const path = redactedPath(entry.path);
+    this.log.push(path.length > LOG_PATH_CHARS ? { ...entry, path: cut(path) } : path === entry.path ? entry : { ...entry, path });
+    forgetOldBodies(this.log, this.id === 1 ? LOG_BODIES : ACCOUNT_LOG_BODIES);
     if (this.log.length > this.logWindow + this.logWindow / 10) this.log.splice(0, this.log.length - this.logWindow);
   }
 }
 
-/**
- * The context with its caller's user and token as the request's transaction sees them (what a route changes of its
- * caller, `PUT /profile`, is then part of the transaction): the caller was signed in before the transaction began.
- */
-export function signedInNow(account: Account, ctx: RequestContext): RequestContext {
-  if (!ctx.token || !ctx.user) return ctx;
-  const { id } = ctx.token;
-  const token = account.store.data.tokens.find((t) => t.id === id);
-  const user = token && account.store.user(token.username);
-  if (!token || !user) throw new HttpError(401, [{ reason: "Invalid Token" }], { "WWW-Authenticate": 'Bearer realm="compute"' });
-  return { ...ctx, token, user };
-}
+/** Requests of one account served at once (Account.inTurn). */
+export const TURNS = 2;
 
 /** What is done in a new account's first transaction (a fixture loaded): with it, the account is made, or not at all. */
 export type AccountInit = (account: Account) => Promise<unknown>;
@@ -227,8 +252,9 @@ export class Accounts {
    * ones served, the deleted ones let go. Before listing them.
    */
   async refresh(): Promise<void> {
-    if (!isShared(this.backend)) return;
-    const rows = await this.backend.accounts();
+    const backend = this.backend;
+    if (!isShared(backend)) return;
+    const rows = await this.reading(() => backend.accounts());
     const ids = new Set(rows.map((r) => r.id));
     for (const account of this.list()) if (!ids.has(account.id) && account !== this.main) this.forget(account);
     for (const row of rows) await this.load(row);
@@ -305,20 +331,32 @@ export class Accounts {
   async findToken(value: string): Promise<Account | undefined> {
     const held = this.tokens.get(value);
     if (held || !isShared(this.backend)) return held;
-    return this.loadById(await this.backend.accountForToken(value));
+    const backend = this.backend;
+    return this.loadById(await this.reading(() => backend.accountForToken(value)));
   }
 
   /** The account whose image waits for its data at an upload URL, as `findToken`. */
   async findUpload(token: string): Promise<Account | undefined> {
     const held = this.uploads.get(token);
     if (held || !isShared(this.backend)) return held;
-    return this.loadById(await this.backend.accountForUpload(token));
+    const backend = this.backend;
+    return this.loadById(await this.reading(() => backend.accountForUpload(token)));
   }
 
   private async loadById(id: number | undefined): Promise<Account | undefined> {
-    if (id === undefined || !isShared(this.backend)) return undefined;
-    const row = await this.backend.account(id);
+    const backend = this.backend;
+    if (id === undefined || !isShared(backend)) return undefined;
+    const row = await this.reading(() => backend.account(id));
     return row && this.load(row);
+  }
+
+  /** A read of a shared database: one that fails is a 503 (`StateNotSaved`, read), not the emulator's error. */
+  private async reading<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      throw new StateNotSaved(this.backend.kind, err, "read");
+    }
   }
 
   /** The account a bearer token value belongs to, if any. */

@@ -1,4 +1,5 @@
 import { HttpError } from "./http";
+import type { RequestContext } from "./router";
 import type { Scope } from "../api/contract/endpoint";
 import { parseScopes } from "../api/scopes";
 import type { TokenRecord, User } from "./state";
@@ -19,10 +20,12 @@ export function authenticate(
   }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized("Invalid Token: the Authorization header must be 'Bearer <token>'");
-  const token = store.data.tokens.find((t) => t.token === m[1]);
+  // The committed state: a write under way (another request's) has a draft of its own.
+  const state = store.committedState;
+  const token = state.tokens.find((t) => t.token === m[1]);
   if (!token) throw unauthorized("Invalid Token");
   if (token.expiry && Date.parse(`${token.expiry}Z`) <= now) throw unauthorized("Invalid Token: the token has expired");
-  const user = store.user(token.username);
+  const user = state.users.find((u) => u.username === token.username);
   if (!user) throw unauthorized("Invalid Token");
   return { user, token };
 }
@@ -52,4 +55,17 @@ export function scopesWithin(requested: string, acting: string): boolean {
   if (req.all) return false;
   for (const [group, level] of req.groups) if (!hasScope(acting, group, level)) return false;
   return true;
+}
+
+/**
+ * The context with its caller's user and token as the request's transaction sees them (what a route changes of its
+ * caller, `PUT /profile`, is then part of the transaction): the caller was signed in before the transaction began.
+ */
+export function signedInNow(store: Store, ctx: RequestContext): RequestContext {
+  if (!ctx.token || !ctx.user) return ctx;
+  const { id } = ctx.token;
+  const token = store.data.tokens.find((t) => t.id === id);
+  const user = token && store.user(token.username);
+  if (!token || !user) throw new HttpError(401, [{ reason: "Invalid Token" }], { "WWW-Authenticate": 'Bearer realm="compute"' });
+  return { ...ctx, token, user };
 }

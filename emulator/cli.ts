@@ -3,7 +3,13 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
 import { HttpError, messageOf } from "./http";
-import type { Quotas } from "./db/quota";
+import { QUOTA_MINIMUMS, QUOTA_NAMES, type Quotas } from "./db/quota";
+
+const QUOTA_WHY: Record<keyof Quotas, string> = {
+  records: "an empty account holds 2: its owner and root token",
+  bytes: "an empty account's records take about 500",
+  users: "its owner",
+};
 import { startEmulator } from "./server";
 
 const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--state FILE | --database URL] [--fixture FILE] [--speed F] [--faults SPEC] [--rate-limit N]
@@ -27,12 +33,12 @@ A local emulator of the compute API, for offline development and tests.
   --rate-limit N  at most N requests per second per token, in bursts of up to N; beyond it,
                 429 with Retry-After (also at run time with PUT /__emulator/rate-limit)
   --max-connections N  at most N connections open at once (default 1000); a new one beyond
-                it is closed as it comes, until one closes
+                it is answered 503 and closed, until one closes
   --idle-timeout S  close a connection with no request in flight after S seconds (default 10):
                 one kept alive after its answer, or one that sends no request's headers in time
   --quota-records N, --quota-bytes N, --quota-users N  what each account may hold: its records
-                (but events; default 20000), their size as JSON (default 16777216) and its users
-                (default 100); a change past one is answered 403 naming it
+                (but events; default 20000, at least 2), their size as JSON (default 16777216, at
+                least 4096) and its users (default 100, at least 1); a change past one is 403 naming it
 It prints the URL and token it serves, as JSON on one line, then serves until interrupted.`;
 
 async function main(): Promise<void> {
@@ -93,12 +99,12 @@ async function main(): Promise<void> {
   }
   const connections = { max: maxConnections, idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000 };
   const quotas: Partial<Quotas> = {};
-  for (const name of ["records", "bytes", "users"] as const) {
+  for (const name of QUOTA_NAMES) {
     const given = values[`quota-${name}`];
     if (given === undefined) continue;
-    const n = Number(given);
-    if (!Number.isSafeInteger(n) || n < 1) {
-      console.error(`compute-emulator: --quota-${name} must be a whole number, 1 or more, got "${given}"`);
+    const n = /^\d{1,15}$/.test(given) ? Number(given) : NaN;
+    if (!(n >= QUOTA_MINIMUMS[name])) {
+      console.error(`compute-emulator: --quota-${name} must be a whole number (digits), ${QUOTA_MINIMUMS[name]} or more (${QUOTA_WHY[name]}), got "${given}"`);
       process.exit(2);
     }
     quotas[name] = n;

@@ -84,7 +84,10 @@ export type FaultRule = z.output<typeof faultRule>;
 /** A fault configuration: the seed of its randomness, its rules, how slow a `slow` answer is, a 429's Retry-After (seconds). */
 export const faultConfig = z
   .object({
-    seed: number("seed must be a number"),
+    seed: number("seed must be a whole number from 0 to 4294967295").refine(
+      (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff,
+      "seed must be a whole number from 0 to 4294967295",
+    ),
     rules: z
       .array(faultRule, { error: "rules must be a list of rules" })
       .max(MAX_FAULT_RULES, `at most ${MAX_FAULT_RULES} rules`)
@@ -107,7 +110,10 @@ export const faultConfig = z
     slowMs: nonNegative("slowMs")
       .refine((n) => n <= MAX_SLOW_MS, `slowMs must be at most ${MAX_SLOW_MS} (a minute)`)
       .optional(),
-    retryAfterSeconds: nonNegative("retryAfterSeconds").optional(),
+    // Retry-After is a whole number of seconds (RFC 9110): a fraction or 1e308 is no header a client reads.
+    retryAfterSeconds: number("retryAfterSeconds must be a whole number of seconds from 0 to 3600")
+      .refine((n) => Number.isInteger(n) && n >= 0 && n <= 3600, "retryAfterSeconds must be a whole number of seconds from 0 to 3600")
+      .optional(),
   })
   .strict();
 export type FaultConfig = z.output<typeof faultConfig>;

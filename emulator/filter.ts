@@ -65,8 +65,11 @@ function filterable(records: unknown[]): (field: string) => boolean {
 export function parseFilter(headers: IncomingMessage["headers"], records: unknown[]): ListFilter | undefined {
   const raw = headers["x-filter"];
   if (raw === undefined) return undefined;
-  const text = Array.isArray(raw) ? raw.join(",") : raw;
-  if (Buffer.byteLength(text) > FILTER_BOUNDS.bytes) throw fail(`X-Filter is longer than ${FILTER_BOUNDS.bytes} bytes`);
+  // Node reads a header's bytes one character each (latin1): the header as sent is UTF-8 (Go's json.Marshal writes
+  // `café` as its bytes), read here as UTF-8; its bytes are the latin1 text's length.
+  const bytes = Array.isArray(raw) ? raw.join(",") : raw;
+  const text = Buffer.from(bytes, "latin1").toString("utf8");
+  if (bytes.length > FILTER_BOUNDS.bytes) throw fail(`X-Filter is longer than ${FILTER_BOUNDS.bytes} bytes`);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -73,6 +73,8 @@ export function requestTarget(target: string | undefined): { pathname: string; q
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // A body declared larger than the limit is refused at once, not read first.
+  if (Number(req.headers["content-length"]) > limit) throw new HttpError(413, [{ reason: `Request body larger than ${limit} bytes` }], { Connection: "close" });
   for await (const chunk of req) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += bytes.length;

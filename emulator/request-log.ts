@@ -24,9 +24,16 @@ export interface RequestLogEntry {
 
 /** The request log's window: the last this many requests (`GET /__emulator/log`), each path cut to `LOG_PATH_CHARS`. */
 export const LOG_WINDOW = 50_000;
+/**
+ * The window of an account made at run time (`POST /__emulator/accounts`): the last this many, so that 1,000 accounts'
+ * logs hold at most about 2,000,000 entries (docs/emulator-team.md).
+ */
+export const ACCOUNT_LOG_WINDOW = 2_000;
 export const LOG_PATH_CHARS = 256;
 /** Bodies are kept for the last this many requests of the window only, each at most LOG_BODY_CHARS: at most about 400 KB an account. */
 export const LOG_BODIES = 100;
+/** An account made at run time keeps the bodies of its last this many requests (1,000 accounts: at most about 80 MB). */
+export const ACCOUNT_LOG_BODIES = 20;
 export const LOG_BODY_CHARS = 2048;
 
 /**
@@ -36,10 +43,39 @@ export const LOG_BODY_CHARS = 2048;
 export const cut = (path: string): string => Buffer.from(`${path.slice(0, LOG_PATH_CHARS - 1)}…`, "utf8").toString("utf8");
 
 /**
- * A key whose value is a secret: passwords (`root_pass`, `password`), tokens, secrets (a two-factor secret, its
- * `scratch` code, `otp_code`), keys that grant access (`authorized_keys`, a private or API key), credentials.
+ * A key whose value is a secret: passwords (`root_pass`, `password`, `pwd`, `*_pw`), tokens, secrets (a two-factor
+ * secret, its `scratch` code, `otp_code`, `tfa_code`), keys that grant access (`authorized_keys`, a private or API
+ * key, in any spelling: `privateKey`, `x-api-key`), credentials, authorization, cookies and sessions, a user's
+ * security answers (`answers`, a question's `response`), cloud-init `user_data` (which holds passwords), and an
+ * upload's pre-signed URL.
  */
-export const SECRET_KEY = /pass|token|secret|credential|scratch|otp|private_key|authorized_keys|api_?key|access_?key/i;
+export const SECRET_KEY =
+  /pass|pwd|(^|[_-])pw$|token|secret|credential|scratch|otp|tfa|private[ _-]?key|authorized_keys|api[ _-]?key|access[ _-]?key|authoriz|^auth$|bearer|cookie|session|^answers$|^response$|^user_data$|upload_to/i;
+
+/** A request's path with the value of each query parameter named like a secret "[redacted]" (`?root_pass=...`). */
+export function redactedPath(path: string): string {
+  const at = path.indexOf("?");
+  if (at < 0) return path;
+  const query = path
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        // A name that does not decode is judged as it is.
+      }
+      return SECRET_KEY.test(name) ? `${pair.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : pair;
+    })
+    .join("&");
+  return `${path.slice(0, at)}?${query}`;
+}
+
+/** A value that is a secret whatever its key: a PEM private key. */
+const SECRET_VALUE = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 export const REDACTED = "[redacted]";
 
 /**
@@ -56,7 +92,7 @@ export function logBody(value: unknown, limit = LOG_BODY_CHARS): string {
   const str = (s: string) => put(JSON.stringify(s.length > limit ? s.slice(0, limit) : s));
   const walk = (v: unknown): void => {
     if (full()) return;
-    if (typeof v === "string") return str(v);
+    if (typeof v === "string") return str(SECRET_VALUE.test(v) ? REDACTED : v);
     if (v === null || typeof v === "number" || typeof v === "boolean") return put(JSON.stringify(v));
     if (Array.isArray(v)) {
       put("[");
@@ -92,9 +128,9 @@ export function logBody(value: unknown, limit = LOG_BODY_CHARS): string {
 export const requestBodyOf = (raw: Buffer, parsed: unknown): string | undefined =>
   raw.length === 0 ? undefined : parsed === undefined ? `[${raw.length} bytes, not JSON]` : logBody(parsed);
 
-/** Lets go of the bodies of the request that has just left the last LOG_BODIES (the entry is kept). */
-export function forgetOldBodies(log: RequestLogEntry[]): void {
-  const old = log[log.length - 1 - LOG_BODIES];
+/** Lets go of the bodies of the request that has just left the last `kept` (LOG_BODIES by default; the entry is kept). */
+export function forgetOldBodies(log: RequestLogEntry[], kept = LOG_BODIES): void {
+  const old = log[log.length - 1 - kept];
   if (old && (old.request !== undefined || old.response !== undefined)) {
     delete old.request;
     delete old.response;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { signedInNow, type Account, type Accounts } from "./accounts";
-import { authenticate, requireScope } from "./auth";
+import type { Account, Accounts } from "./accounts";
+import { authenticate, requireScope, signedInNow } from "./auth";
 import { CORS_HEADERS, CORS_SUCCESS_HEADERS } from "./cors";
-import { codeOf, HttpError, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
+import { codeOf, HttpError, messageOf, parseJsonBody, readBody, requestTarget, sendJson } from "./http";
 import { RECEIVE_UPLOAD } from "./lookups";
 import { PAGE_HEADERS, PAGE_HTML } from "./page";
 import { logBody, requestBodyOf, type RequestLogEntry } from "./request-log";
@@ -116,9 +116,9 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
     method === "GET"
       ? await account.store.read(
           () => route.run(ctx),
-          () => route.run(signedInNow(account, ctx)),
+          () => route.run(signedInNow(account.store, ctx)),
         )
-      : await account.store.write(() => route.run(signedInNow(account, ctx)));
+      : await account.store.write(() => route.run(signedInNow(account.store, ctx)));
   const status = result === NO_CONTENT ? 204 : (route.status ?? 200);
   if (result !== NO_CONTENT && !head) bodies.response = logBody(result);
   sendJson(res, status, result === NO_CONTENT ? undefined : result, router === account.api ? CORS_SUCCESS_HEADERS : {});
@@ -134,7 +134,14 @@ export function answerError(req: IncomingMessage, res: ServerResponse, err: unkn
     err instanceof HttpError
       ? err
       : err instanceof StateNotSaved
-        ? new HttpError(503, [{ reason: `The emulator could not save this change (${err.code}); nothing was changed` }])
+        ? new HttpError(503, [
+            {
+              reason:
+                err.action === "write"
+                  ? `The emulator could not save this change (${err.code}); nothing was changed`
+                  : `The emulator could not reach its database (${err.code}); try again`,
+            },
+          ])
         : cutOff
           ? new HttpError(400, [{ reason: "The request's body was cut off before its end (the client closed the connection)" }])
           : new HttpError(500, [{ reason: "Internal error in the emulator" }]);
@@ -165,7 +172,22 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
   const path = req.url ?? "";
   const pathname = requestTarget(path).pathname;
   if (pathname === HEALTH_PATH && (method === "GET" || method === "HEAD")) {
-    sendJson(res, 200, HEALTH, { "Cache-Control": "no-store" });
+    // With a database of its own (PostgreSQL), healthy only while it answers: a balancer stops sending traffic.
+    const ping = serving.accounts.backend.ping?.();
+    if (!ping) sendJson(res, 200, HEALTH, { "Cache-Control": "no-store" });
+    else {
+      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 2 s")), 2000).unref());
+      Promise.race([ping, late]).then(
+        () => sendJson(res, 200, HEALTH, { "Cache-Control": "no-store" }),
+        (err: unknown) =>
+          sendJson(
+            res,
+            503,
+            { status: "unavailable", version: EMULATOR_VERSION, reason: `the database does not answer (${messageOf(err)})` },
+            { "Cache-Control": "no-store" },
+          ),
+      );
+    }
     return;
   }
   const api = pathname === "/v4" || pathname.startsWith("/v4/");
@@ -243,7 +265,9 @@ function serveFor(serving: Serving, account: Account, req: IncomingMessage, res:
       return res;
     }) as never;
   }
-  const answer = () => handle(serving, req, res, account, bodies);
+  // An upload's data streams for as long as it takes: it waits for no turn, and holds none.
+  const answer = () =>
+    /^\/upload\//.test(pathname) ? handle(serving, req, res, account, bodies) : account.inTurn(() => handle(serving, req, res, account, bodies));
   const run = fault === "slow" ? sleep(faults.config?.slowMs ?? 300).then(answer) : answer();
   const lost = () => {
     delete bodies.response;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { Accounts } from "./accounts";
 import { MemoryBackend } from "./db/backend";
@@ -90,6 +90,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
   // The requests each connection has in flight: a connection idle with none is closed (below).
   const inFlight = new WeakMap<Socket, number>();
+  // Each connection's last request: while its body is still coming, the wait is the client's, and idleMs bounds it.
+  const receiving = new WeakMap<Socket, IncomingMessage>();
   // The connections beyond the cap, each answered 503 at its first request and closed.
   const overCap = new WeakSet<Socket>();
   const server: Server = createServer(limits, (req, res) => {
@@ -101,7 +103,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       return;
     }
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    receiving.set(socket, req);
     res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+    // Answered before its body was all read (a 401, a 413): the connection is closed, not kept reading what the
+    // client still sends (a body sent a byte at a time would hold it for as long as it lasts).
+    res.once("finish", () => {
+      if (!req.complete) socket.destroy();
+    });
     // Whatever a request holds, its failure is its own answer: nothing it sends stops the emulator.
     try {
       serve(serving, req, res);
@@ -121,11 +129,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     socket.setTimeout(Math.min(idleMs, 1000));
   });
   server.maxConnections = 2 * max;
-  // A connection silent for idleMs (one that never sent a byte too, which headersTimeout does not see) is closed,
-  // unless a request of it is still being answered (a long import): its answer restarts the wait.
+  // A connection silent for idleMs (one that never sent a byte too, which headersTimeout does not see; one whose
+  // request's body stops coming) is closed, unless a request of it is being answered (a long import, its body all
+  // read): its answer restarts the wait.
   server.timeout = idleMs;
   server.on("timeout", (socket: Socket) => {
-    if (!inFlight.get(socket)) socket.destroy();
+    if (!inFlight.get(socket) || receiving.get(socket)?.complete === false) socket.destroy();
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -124,6 +124,14 @@ export class Store<D extends CoreState = CoreState> {
     return (this.active as D | undefined) ?? this.committed;
   }
 
+  /**
+   * The state as last committed, whatever write is under way: what a request is signed in by (before its own
+   * transaction begins, while another's may be under way in a shared database).
+   */
+  get committedState(): D {
+    return this.committed;
+  }
+
   /** The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if missing. */
   async ensureOwner(rootToken: string): Promise<void> {
     const has = () => this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
@@ -150,10 +158,17 @@ export class Store<D extends CoreState = CoreState> {
    * (`asWrite`), so that what it makes is kept. What a read settles in place (a status due) follows from the
    * stored times alone: any read works it out alike, and the next write of the record keeps it.
    */
-  async read<T>(work: () => T | Promise<T>, asWrite: () => T | Promise<T>): Promise<T> {
-    // A write that waits on more than the promises it makes (none of the routes' does) is waited for: its draft is
-    // the state only for what it does itself.
+  /**
+   * Once no write of the account is under way: a write whose work waits on more than the promises it makes (one that
+   * makes an account in a shared database) has its draft as the state meanwhile, which is its own only. What reads
+   * the state from outside a write (signing a request in, a read) waits for this first.
+   */
+  async settled(): Promise<void> {
     while (this.active) await this.queue;
+  }
+
+  async read<T>(work: () => T | Promise<T>, asWrite: () => T | Promise<T>): Promise<T> {
+    await this.settled();
     this.reading = true;
     // The read's synchronous part (the routes' reads are synchronous) runs with `reading` set.
     const answer = (async () => work())();
@@ -220,6 +235,7 @@ export class Store<D extends CoreState = CoreState> {
       }
       try {
         this.ids.enter(tx.epoch);
+        this.ids.begin();
         if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
         const { result, next, found } = await this.draftOf(work);
         const usage = this.usage.check(found.changes, this.quotas);
@@ -240,7 +256,7 @@ export class Store<D extends CoreState = CoreState> {
         return result;
       } catch (err) {
         await tx.rollback().catch(() => undefined);
-        if (err instanceof NeedIds && attempt < 20) {
+        if (err instanceof NeedIds && attempt < 100) {
           await this.ids.refill(err.kind);
           continue;
         }
@@ -283,8 +299,14 @@ export class Store<D extends CoreState = CoreState> {
 
   /** In a shared database, what other processes committed to the account since this one last read it, applied (before a request). */
   async refresh(): Promise<void> {
+    await this.settled();
     if (!isShared(this.backend) || !this.stored) return;
-    const seen = await this.backend.since(this.committed.account!.id, this.rev);
+    let seen;
+    try {
+      seen = await this.backend.since(this.committed.account!.id, this.rev);
+    } catch (err) {
+      throw new StateNotSaved(this.backend.kind, err, "read");
+    }
     if (!seen) throw new AccountGone();
     if (seen.rev !== this.rev) this.catchUp(seen.changes, seen.rev);
   }

@@ -54,6 +54,8 @@ export interface Backend {
    * given again, whether used or not (a process that stops loses the rest of its block, as a database's sequence).
    */
   reserve(kind: string, count: number, atLeast?: number): number;
+  /** Resolves when the database answers (the health check's; none for one in the process). */
+  ping?(): Promise<void>;
   /** Ends the connection (the process's last writes are already committed). */
   close(): Promise<void>;
 }

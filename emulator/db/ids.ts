@@ -8,6 +8,8 @@ import { isShared, MAX_ID, type Backend } from "./backend";
  */
 export class Ids {
   private readonly blocks = new Map<string, { next: number; end: number; size: number }>();
+  /** How many ids of each kind the write being run has taken (a write run again asks for as many at once). */
+  private readonly taken = new Map<string, number>();
   /** A shared database's: the ids epoch the blocks were taken in, and how far each kind's next block must start. */
   epoch = 0;
   private readonly floors = new Map<string, number>();
@@ -25,6 +27,7 @@ export class Ids {
       this.blocks.set(kind, block);
     }
     const id = block.next++;
+    this.taken.set(kind, (this.taken.get(kind) ?? 0) + 1);
     if (id > MAX_ID) throw new HttpError(507, [{ reason: `The emulator has given every ${kind} id (up to ${MAX_ID}); no more can be made` }]);
     return id;
   }
@@ -32,7 +35,8 @@ export class Ids {
   /** A shared database's next block of a kind (a write that ran out of ids is run again with it). */
   async refill(kind: string): Promise<void> {
     if (!isShared(this.backend)) return;
-    const size = Math.min((this.blocks.get(kind)?.size ?? 4) * 2, 1024);
+    // Enough for the whole write run again (what it took before it ran out, and as much again), a block at least.
+    const size = Math.min(Math.max((this.blocks.get(kind)?.size ?? 4) * 2, 2 * (this.taken.get(kind) ?? 0) + 64), 1 << 20);
     const floor = this.floors.get(kind) ?? 0;
     let first: number;
     try {
@@ -41,6 +45,11 @@ export class Ids {
       throw new StateNotSaved(this.backend.kind, err);
     }
     this.blocks.set(kind, { next: first, end: first + size - 1, size });
+  }
+
+  /** A write begins: the ids it takes are counted from here. */
+  begin(): void {
+    this.taken.clear();
   }
 
   /** A shared database's epoch moved (another process loaded records of their own ids): the blocks held are dropped. */
@@ -104,9 +113,16 @@ export class StateNotSaved extends Error {
   constructor(
     readonly where: string,
     cause: unknown,
+    /** What failed: a change's commit (it was not kept), or a read of what the database holds. */
+    readonly action: "write" | "read" = "write",
   ) {
     const code = codeOf(cause) ?? "unknown error";
-    super(`The emulator could not write the change to its ${where} database (${code}: ${messageOf(cause)}); the change was not kept`, { cause });
+    super(
+      action === "write"
+        ? `The emulator could not write the change to its ${where} database (${code}: ${messageOf(cause)}); the change was not kept`
+        : `The emulator could not read its ${where} database (${code}: ${messageOf(cause)})`,
+      { cause },
+    );
     this.code = code;
   }
 }

@@ -41,12 +41,28 @@ const revRow = z.array(z.object({ rev: z.coerce.number(), epoch: z.coerce.number
 const valueRow = z.array(z.object({ value: z.coerce.number() }));
 const accountOf = z.array(z.object({ account: z.coerce.number() }));
 
-/** A connection URL with its password hidden, for messages. */
-export const hideSecret = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:…@");
+/**
+ * A connection URL as a message may show it: its user, host, port and database, never its password (in the URL's
+ * authority, a query parameter, or a text that is no URL at all, which is not shown).
+ */
+export function hideSecret(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "(a database URL that does not parse: postgres://user:password@host:port/database)";
+  }
+  const shown = new URL(`${parsed.protocol}//${parsed.host}${parsed.pathname}`);
+  if (parsed.username) shown.username = parsed.username;
+  if (parsed.password) shown.password = "…";
+  for (const [k, v] of parsed.searchParams) shown.searchParams.set(k, /pass|secret|key|cert/i.test(k) ? "…" : v);
+  return shown.toString();
+}
 
 /** Connects and makes the tables (once: an advisory lock keeps two starting emulators from racing to make them). */
 export async function openPostgres(url: string): Promise<PostgresBackend> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`--database ${hideSecret(url)}: a PostgreSQL URL starts with postgres:// or postgresql://`);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // A connection that breaks while idle is the pool's to replace, not the process's end.
   pool.on("error", (err) => console.error("emulator: the database connection failed:", err.message));
   try {
@@ -56,7 +72,8 @@ export async function openPostgres(url: string): Promise<PostgresBackend> {
       await client.query(SCHEMA);
       await client.query("SELECT pg_advisory_unlock(53053)");
       const version = valueRow.parse((await client.query("SELECT value FROM sequences WHERE kind = '$schema'")).rows)[0].value;
-      if (version > SCHEMA_VERSION) throw new Error(`the database is of a later emulator (schema ${version}; this one reads ${SCHEMA_VERSION}): use a later emulator`);
+      if (version > SCHEMA_VERSION)
+        throw new Error(`the database is of a later emulator (schema ${version}; this one reads ${SCHEMA_VERSION}): use a later emulator`);
     } finally {
       client.release();
     }
@@ -170,6 +187,8 @@ export class PostgresBackend implements SharedBackend {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
+      // The account's row first, as a write takes it: a write under way ends first, and one after finds no account.
+      await client.query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", [account]);
       await client.query("DELETE FROM records WHERE account = $1", [account]);
       await client.query("DELETE FROM accounts WHERE id = $1", [account]);
       await client.query("COMMIT");
@@ -207,6 +226,11 @@ export class PostgresBackend implements SharedBackend {
       [token],
     );
     return accountOf.parse(rows)[0]?.account;
+  }
+
+  /** Whether the database answers (the health check's). */
+  async ping(): Promise<void> {
+    await this.pool.query("SELECT 1");
   }
 
   close(): Promise<void> {

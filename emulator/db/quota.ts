@@ -13,7 +13,13 @@ export interface Quotas {
   users: number;
 }
 
+/** The quotas, by name. */
+export const QUOTA_NAMES: ReadonlyArray<keyof Quotas> = ["records", "bytes", "users"];
+
 export const DEFAULT_QUOTAS: Quotas = { records: 20_000, bytes: 16 * 1024 * 1024, users: 100 };
+
+/** The least each quota may be: what an empty account holds (its owner and root token), with room. */
+export const QUOTA_MINIMUMS: Quotas = { records: 2, bytes: 4096, users: 1 };
 
 /** The flag that sets each quota (named in a refusal). */
 const FLAGS: Record<keyof Quotas, string> = { records: "--quota-records", bytes: "--quota-bytes", users: "--quota-users" };
@@ -53,7 +59,7 @@ export class Usage {
   /** The usage once `changes` are made, or a 403 naming the quota a change would pass (one that lowers a count passes). */
   check(changes: ReadonlyArray<Pick<Change, "coll" | "key" | "body">>, quotas: Quotas) {
     const made = this.after(changes);
-    for (const name of ["records", "bytes", "users"] as const) {
+    for (const name of QUOTA_NAMES) {
       if (made.next[name] > quotas[name] && made.next[name] > this[name]) {
         throw new HttpError(403, [
           {

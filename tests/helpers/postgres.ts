@@ -44,6 +44,7 @@ export async function startPostgres(): Promise<Postgres> {
   as(join(bin, "initdb"), ["-D", join(dir, "data"), "-A", "trust", "-U", "emu", "--no-sync"]);
   as(join(bin, "pg_ctl"), ["-D", join(dir, "data"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "-l", join(dir, "log"), "-w", "start"]);
   const url = (database: string) => `postgres://emu@127.0.0.1:${port}/${database}`;
+  let stopped = false;
   return {
     url,
     database(name) {
@@ -51,6 +52,8 @@ export async function startPostgres(): Promise<Postgres> {
       return url(name);
     },
     stop() {
+      if (stopped) return;
+      stopped = true;
       try {
         as(join(bin, "pg_ctl"), ["-D", join(dir, "data"), "-m", "immediate", "-w", "stop"]);
       } finally {

@@ -86,3 +86,72 @@ test("a fixture imported through one emulator moves the ids the other gives past
     await b.close();
   }
 });
+
+describe("what a new user's attack on the shared store found (fresh eyes)", () => {
+  test("an import that makes hundreds of records of several kinds loads whole (a write that runs out of ids is run again with enough)", async () => {
+    const [a, b] = await pair();
+    try {
+      const requests = Array.from({ length: 150 }, (_, i) => ({
+        method: "POST",
+        path: "/compute/instances",
+        body: { label: `web-${i}`, region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: "Fresh-Eyes-Pass-91!" },
+      }));
+      const r = await call(a, "POST", "/__emulator/import", { body: { format: "compute-emulator-account", version: 1, requests } });
+      expect([r.status, r.body.loaded]).toEqual([200, { records: 0, requests: 150 }]);
+      expect((await list(b, "/compute/instances")).length).toBe(150);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test("accounts made and deleted many at once: each answered, none an internal error", async () => {
+    const [a, b] = await pair();
+    try {
+      const made = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => call(i % 2 ? a : b, "POST", "/__emulator/accounts", { body: { label: `job-${i}` } })),
+      );
+      expect(made.map((r) => r.status)).toEqual(made.map(() => 200));
+      const gone = await Promise.all(made.map((r, i) => call(i % 2 ? b : a, "DELETE", `/__emulator/accounts/${r.body.id}`)));
+      expect(gone.map((r) => r.status)).toEqual(gone.map(() => 200));
+      expect((await call(a, "GET", "/__emulator/accounts")).body.data.map((x: { label: string }) => x.label)).toEqual(["main"]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test("a database URL's password is never in a message, however it is given", async () => {
+    for (const url of [
+      "postgres://emu:Secret1@127.0.0.1:1/x",
+      "postgres://emu:my/Secret2@127.0.0.1:1/x",
+      "postgres://emu@127.0.0.1:1/x?password=Secret3",
+      "postgres://127.0.0.1:1/x?user=emu&password=Secret4",
+      "not a url Secret5",
+      "mysql://emu:Secret6@127.0.0.1:1/x",
+    ]) {
+      const failed = await emulator({ database: url }).then(
+        () => "started",
+        (err: unknown) => String(err instanceof Error ? err.message : err),
+      );
+      expect(failed).not.toMatch(/Secret\d/);
+      expect(failed).toMatch(/--database /);
+    }
+  });
+
+  test("with the database down, the health check says so (503) and requests are 503, not internal errors", async () => {
+    const own = await startPostgres();
+    const database = own.database("down");
+    const emu = await emulator({ database, speed: 0 });
+    try {
+      expect((await call(emu, "GET", "/profile")).status).toBe(200);
+      own.stop();
+      const health = await fetch(`${emu.url.replace(/\/v4$/, "")}/__emulator/health`);
+      expect([health.status, ((await health.json()) as { status: string }).status]).toEqual([503, "unavailable"]);
+      expect((await call(emu, "GET", "/profile")).status).toBe(503);
+      expect((await call(emu, "POST", "/profile/sshkeys", { body: { label: "x", ssh_key: ed25519Key(9) } })).status).toBe(503);
+    } finally {
+      await emu.close();
+    }
+  });
+});
