@@ -25,8 +25,9 @@ A local emulator of the compute API, for offline development and tests.
                 which several emulators may serve at once (docs/emulator-team.md)
   --fixture FILE  start the account from FILE (docs/fixtures.md: records exported with
                 GET /__emulator/export, or API requests written by hand), when it starts empty
-  --speed F     how long status changes take: 1 (the default) is seconds, as a demo shows them;
-                0.01 near-instant; 0 instant
+  --speed F     how long status changes take: 1 (the default) is as long as the real API's
+                (an instance create 74 s, a database 11 min); 0.1 for a demo (a create in
+                7 s, a database in about a minute); 0.001 near-instant; 0 instant
   --faults SPEC inject faults: seed=N,rate=R[,kinds=429+500+502+503+drop+slow+lost][,slow=MS]
                 [,retryAfter=S][,match=REGEX on "METHOD /path"] (default: every /v4 request);
                 also at run time with PUT /__emulator/faults

@@ -28,8 +28,9 @@ export interface EmulatorOptions {
   /** The clock, for tests that move time on. */
   now?: () => number;
   /**
-   * Multiplies how long status changes take (provisioning, booting, resizing...). 1 is seconds, like a
-   * demo; the default 0.01 makes them near-instant for tests (still one poll or more).
+   * Multiplies how long status changes take (provisioning, booting, resizing...). 1 is the real API's durations
+   * (emulator/timing.ts); the default, `TEST_SPEED` (about 0.001), makes them near-instant for tests (still one
+   * poll or more).
    */
   speed?: number;
   /** Image uploads: size limit and the window for the data (tests shorten them). */

@@ -15,7 +15,7 @@ import { CONNECTION_DEFAULTS, type EmulatorOptions } from "./options";
 import { apiFamilies, type EmulatorState } from "./routes";
 import { newTokenValue } from "./state";
 import { type Store } from "./store";
-import type { Timing } from "./timing";
+import { TEST_SPEED, type Timing } from "./timing";
 
 export type { ConnectionOptions, EmulatorOptions } from "./options";
 
@@ -45,7 +45,7 @@ export { LOG_PATH_CHARS, LOG_WINDOW } from "./request-log";
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const now = opts.now ?? Date.now;
   const token = opts.token ?? newTokenValue();
-  const timing: Timing = { speed: opts.speed ?? 0.01 };
+  const timing: Timing = { speed: opts.speed ?? TEST_SPEED };
   let origin = "";
   const setup = {
     families: apiFamilies(opts),

@@ -219,7 +219,7 @@ function capture(c: ImageContext, { user, token, body }: Req<typeof imagesApi.ca
     // Once captured, the image's size is that of the data (its minimum deploy size), no longer the disk's: the
     // real API made a 2,000 MB disk from an image captured from a 25,088 MB disk (recorded). The emulator keeps
     // no data: the data is the image the instance was deployed from, or the disk when there is none.
-    _queue: [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing), patch: { size: dataSize(disk.size, inst.image) } }],
+    _queue: [{ status: "available", at: c.now() + scaled(BASE_MS.imagize, c.timing), patch: { size: dataSize(disk.size, inst.image) } }],
   });
   // The real API's capture event (disk_imagize): of the instance the disk is on, the image its secondary entity,
   // started until the image is available (recorded).
@@ -273,7 +273,7 @@ async function receiveUpload(c: ImageContext, token: string, req: IncomingMessag
     if (!waiting) throw new HttpError(404, [{ reason: "No upload is waiting at this URL (it was used, or its window closed)" }]);
     waiting.size = Math.max(1, Math.ceil(size / (1024 * 1024)));
     waiting.status = "creating";
-    waiting._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.provisioning, c.timing) }];
+    waiting._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.uploaded, c.timing) }];
     delete waiting._upload;
     waiting.updated = c.stamp();
   });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { runCommand } from "../helpers/command";
 import { emulator } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
@@ -76,7 +77,7 @@ const monthly = (r: any) => Object.fromEntries(r.resources.map((x: any) => [x.na
 
 beforeAll(async () => {
   emu = await emulator();
-  emu.timing.speed = 0.01;
+  emu.timing.speed = TEST_SPEED;
   plugin = await acquirePlugin();
   program({ type: "c1-standard-2", backups: false }, { region: "us-east" });
   stack = new TestStack(dir, `e2e-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token }, env: plugin.env });

@@ -5,6 +5,7 @@
  * in place, four snapshots refused at preview, destroy; no secret in plain text.
  */
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { call, emulator, get, list } from "../helpers/emulator";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
 
@@ -56,7 +57,11 @@ test("up, allow list in place, refresh after a credentials reset, destroy, and n
   expect(emu.log.filter((l) => l.method !== "GET")).toEqual([]);
 
   // The snapshot restored in place (restoreBackupId): one restore, the same cluster, restoring and then active.
+  // The restore (10 s at speed 1, not recorded) lasts 100 ms, as at the tests' speed before (0.01), so that the
+  // provider's first read sees it under way (at TEST_SPEED, 11 ms, it waits 10 s for a restore it did not see).
+  emu.timing.speed = 0.01;
   const restored = (await stack.upAsPlanned({ config: { snapshots: undefined, snapshotTarget: undefined, restoreBackupId: String(snaps[0].id) } })).up.json;
+  emu.timing.speed = TEST_SPEED;
   expect(restored.summary).toEqual({ update: 1, same: 6 });
   expect(restored.outputs.mysqlId).toBe(String(my.id));
   const restores = emu.log.filter((l) => l.method === "POST" && /\/restore$/.test(l.path)).map((l) => l.path);

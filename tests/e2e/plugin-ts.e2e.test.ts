@@ -7,6 +7,7 @@
  * different tokens, customTimeouts, secrets kept encrypted.
  */
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { call, ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { resourcesOf, TestStack } from "../helpers/pulumi";
@@ -100,9 +101,9 @@ test("import, explicit providers, customTimeouts and secrets through the plugin 
   expect(ours.filter((a) => !a.endsWith("[left out:"))).toEqual([]);
 
   // customTimeouts: on a slow API, a create timeout of 2s gives up the boot wait and keeps the instance.
-  home.timing.speed = 100;
+  home.timing.speed = 100 * (8 / 74); // 100 when an instance create took 8 s at speed 1, 74 s now: as slow as then
   const slow = await stack.run("up", { env, config: { ...config, slowTimeout: "2s" } });
-  home.timing.speed = 0.01;
+  home.timing.speed = TEST_SPEED;
   expect(slow.code).not.toBe(0);
   expect(slow.output).toMatch(/timed out after 2s waiting for instance \d+ to be running/);
   inv = await inventory(home);

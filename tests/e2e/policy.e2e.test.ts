@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { runCommand } from "../helpers/command";
 import { ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, type AcquiredPlugin } from "../helpers/plugin";
@@ -55,7 +56,7 @@ const BROKEN = (type: string) =>
 
 beforeAll(async () => {
   emu = await emulator();
-  emu.timing.speed = 0.01;
+  emu.timing.speed = TEST_SPEED;
   // Node on PATH: the TypeScript program and the pack run with it (the Python program does not).
   plugin = await acquirePlugin({ withNode: true });
   const settings = { config: { "compute:apiUrl": emu.url, publicKey: ed25519Key(61) }, secrets: { "compute:token": emu.token } };

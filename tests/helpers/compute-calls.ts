@@ -19,11 +19,11 @@ export const fields = (r: { body: any }) => r.body.errors.map((e: any) => e.fiel
 export function useComputeEmulator() {
   const { emu, tick } = useClockedEmulator();
   const create = (body: Record<string, unknown>, token?: string) => call(emu(), "POST", "/compute/instances", { body, token });
-  /** An instance deployed from an image, provisioned (the clock moved past its provisioning). */
+  /** An instance deployed from an image, running (the clock moved past its provisioning and its boot). */
   const deployed = async (extra: Record<string, unknown> = {}) => {
     const r = await create({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS, ...extra });
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     return r.body;
   };
   /** A GET's body, whatever its status. */

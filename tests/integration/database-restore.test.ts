@@ -30,6 +30,9 @@ describe("MysqlDatabase restoreBackupId", () => {
     const news = await checked(db, { ...base, restoreBackupId: s.id }, c.outs);
     const d = await db.diff(c.id, c.outs, news);
     expect(d).toMatchObject({ changes: true, replaces: [] });
+    // The restore (10 s at speed 1, not recorded) lasts 100 ms, as at the tests' speed before (0.01): the polls
+    // every 50 ms see it. (At TEST_SPEED, 0.01 * 8 / 74, it would last 11 ms.)
+    emu.timing.speed = 0.01;
     const statuses: string[] = [];
     const watch = setInterval(() => void get(emu, `/databases/mysql/instances/${c.id}`).then((x) => statuses.push(x.status)), 50);
     const u = await db.update(c.id, c.outs, news).finally(() => clearInterval(watch));
@@ -90,6 +93,7 @@ describe("passwordRotation", () => {
 
   test("refused at preview while the cluster restores a backup (a reset then would leave it failed)", async () => {
     const c = await db.create(await checked(db, { ...base, passwordRotation: "1" }));
+    emu.timing.speed = 0.01; // the restore lasts 100 ms, as before (above), and the preview reads it under way
     await call(emu, "POST", `/databases/mysql/instances/${c.id}/backups`, { body: { label: "b1" } });
     await new Promise((r) => setTimeout(r, 300));
     const [b] = await list(emu, `/databases/mysql/instances/${c.id}/backups`);

@@ -27,7 +27,7 @@ describe("power and configuration profile choice", () => {
     const other = (await call(emu(), "POST", `${I(next.body.id)}/configs`, { body: { label: "other", devices: {}, interfaces: [{ purpose: "public" }] } }))
       .body;
     expect((await call(emu(), "POST", `${I(next.body.id)}/boot`, { body: { config_id: other.id } })).status).toBe(200);
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     tick(BASE_MS.rebooting);
     expect((await get(I(next.body.id))).status).toBe("running");
     expect((await get(`${I(next.body.id)}/configs/${other.id}`)).interfaces[0].active).toBe(true);

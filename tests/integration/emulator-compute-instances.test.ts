@@ -50,7 +50,7 @@ describe("reference data (no token needed)", () => {
 });
 
 describe("instance create", () => {
-  test("from an image: provisioning, then running, with a default profile and two disks", async () => {
+  test("from an image: provisioning, then booting, then running, with a default profile and two disks", async () => {
     const r = await create({ region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
@@ -72,9 +72,14 @@ describe("instance create", () => {
     ]);
     tick(BASE_MS.provisioning - 1);
     expect((await get(I(r.body.id))).status).toBe("provisioning");
+    // Its disks made, it boots (recorded: provisioning, booting, running; 50 s, then 24 s at speed 1).
+    tick(1);
+    expect((await get(I(r.body.id))).status).toBe("booting");
+    expect((await get(`${I(r.body.id)}/disks`)).data.every((x: any) => x.status === "ready")).toBe(true);
+    tick(BASE_MS.booting - 1);
+    expect((await get(I(r.body.id))).status).toBe("booting");
     tick(1);
     expect((await get(I(r.body.id))).status).toBe("running");
-    expect((await get(`${I(r.body.id)}/disks`)).data.every((x: any) => x.status === "ready")).toBe(true);
     const cfgs = (await get(`${I(r.body.id)}/configs`)).data;
     expect(cfgs).toHaveLength(1);
     expect(cfgs[0]).toMatchObject({

@@ -150,7 +150,7 @@ describe("VPCs", () => {
         },
       })
     ).body;
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     const inst2 = (
       await call(emu, "POST", "/compute/instances", {
         body: {
@@ -206,7 +206,7 @@ describe("images", () => {
     const inst = (
       await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS } })
     ).body;
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     return { inst, disk: (await call(emu, "GET", `/compute/instances/${inst.id}/disks`)).body.data[0] };
   };
 
@@ -222,7 +222,10 @@ describe("images", () => {
       size: disk.size,
       capabilities: ["cloud-init"],
     });
-    tick(BASE_MS.provisioning);
+    // As long as the real API's capture (disk_imagize: 144 s at speed 1).
+    tick(BASE_MS.imagize - 1);
+    expect((await call(emu, "GET", `/images/${r.body.id}`)).body.status).toBe("creating");
+    tick(1);
     const img = (await call(emu, "GET", `/images/${r.body.id}`)).body;
     expect(img.status).toBe("available");
     const list = (await call(emu, "GET", "/images")).body.data.map((i: any) => i.id);
@@ -250,7 +253,7 @@ describe("images", () => {
     expect(disk.status).toBe("not ready");
     const r = await call(emu, "POST", "/images", { body: { disk_id: disk.id } });
     expect([r.status, r.body.status, r.body.size]).toEqual([200, "creating", disk.size]);
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.imagize);
     const img = (await call(emu, "GET", `/images/${r.body.id}`)).body;
     const debian = (await call(emu, "GET", "/images/compute/debian12")).body;
     expect([img.status, img.size]).toEqual(["available", debian.size]);
@@ -277,7 +280,7 @@ describe("images", () => {
         body: { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS },
       })
     ).body;
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     const disk = (await call(emu, "GET", `/compute/instances/${inst.id}/disks`)).body.data[0];
     const fixture = (await call(emu, "GET", "/__emulator/export")).body;
     const user = fixture.records.users.find((u: any) => u.username === "maker");
@@ -318,7 +321,9 @@ describe("images", () => {
     });
     expect(ok.status).toBe(200);
     expect((await call(emu, "GET", `/images/${r.body.image.id}`)).body.status).toBe("creating");
-    tick(BASE_MS.provisioning);
+    tick(BASE_MS.uploaded - 1);
+    expect((await call(emu, "GET", `/images/${r.body.image.id}`)).body.status).toBe("creating");
+    tick(1);
     expect((await call(emu, "GET", `/images/${r.body.image.id}`)).body).toMatchObject({ status: "available", size: 1 });
     // The URL works once.
     expect((await fetch(r.body.upload_to, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: gzipSync("x") })).status).toBe(404);

@@ -79,7 +79,7 @@ test("a profile the instance was booted with by hand, and a disk in it, are dele
 });
 
 test("an instance whose clone is under way is deleted once the clone is done", async () => {
-  emu.timing.speed = 0.05;
+  emu.timing.speed = 0.05 * (8 / 110); // the clone lasts 400 ms: 0.05 when a clone took 8 s at speed 1, 110 s now
   const src = await make(instP, { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "del-src" });
   const clone = await call(emu, "POST", `/compute/instances/${src.id}/clone`, { body: { region: "us-east", type: "c1-standard-2", label: "del-clone" } });
   expect(clone.status).toBe(200);
@@ -89,8 +89,9 @@ test("an instance whose clone is under way is deleted once the clone is done", a
 });
 
 test("a subnet and a VPC whose users are instances being deleted are deleted once those are gone; one in use fails naming who holds it", async () => {
-  emu.timing.speed = 0.2;
   const { vpc, subnet, host } = await runningWithInterface();
+  // The instance's delete lasts 400 ms (2 s at speed 1, as before); its making, at the tests' speed.
+  emu.timing.speed = 0.2;
   // Held by an instance that stays: refused at once, naming the instance and its active interface.
   await expect(subnetP.delete(subnet.id, subnet.outs)).rejects.toThrow(/still used by instance \d+ \(interfaces \d+ active\)/);
   await expect(vpcP.delete(vpc.id, vpc.outs)).rejects.toThrow(/its subnets are still used by instance \d+ in subnet del-sub/);

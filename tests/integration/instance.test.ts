@@ -204,7 +204,7 @@ test("a declared booted: a shutdown by hand is drift that the next update undoes
 });
 
 test("a create whose wait times out keeps the instance in the state (id and properties in the error)", async () => {
-  emu.timing.speed = 100;
+  emu.timing.speed = 100 * (8 / 74); // 100 when an instance create took 8 s at speed 1, 74 s now: as slow as then
   const err = await p.create(await checked({ ...base, timeouts: { create: "1s" } })).catch((e) => e);
   expect(err.message).toMatch(/timed out after 1s waiting for instance \d+ to be running \(status provisioning\).*kept in the stack/);
   expect(err.id).toBe(String((await list(emu, "/compute/instances"))[0].id));

@@ -6,6 +6,7 @@
  * emulator sees no request while planning.
  */
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { call, ed25519Key, emulator, get } from "../helpers/emulator";
 import { isSecretValue, pluginClient, secret, UNKNOWN, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
@@ -21,7 +22,7 @@ let plugin: PluginClient;
 
 beforeAll(async () => {
   emu = await emulator();
-  emu.timing.speed = 0.01;
+  emu.timing.speed = TEST_SPEED;
   plugin = await pluginClient();
   await plugin.configure({ apiUrl: emu.url, token: secret(emu.token) });
 });

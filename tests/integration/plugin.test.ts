@@ -8,6 +8,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Emulator } from "../../emulator/server";
+import { TEST_SPEED } from "../../emulator/timing";
 import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
 import { initFailed, pluginClient, secret, type PluginClient } from "../helpers/plugin-rpc";
 import { waitUntil } from "../helpers/wait";
@@ -41,7 +42,7 @@ afterAll(async () => {
   await emu.close();
 });
 beforeEach(() => {
-  emu.timing.speed = 0.01;
+  emu.timing.speed = TEST_SPEED;
 });
 
 test("plugin info, schema, and configuration that accepts secrets", async () => {
@@ -189,7 +190,7 @@ test("secrets: a secret input stays secret in the outputs, and the table's secre
 });
 
 test("customTimeouts reach the waits: a create timeout of 1 s fails the instance's boot wait and keeps it", async () => {
-  emu.timing.speed = 100;
+  emu.timing.speed = 100 * (8 / 74); // 100 when an instance create took 8 s at speed 1, 74 s now: as slow as then
   const { inputs } = await check("Instance", "slow", { region: "us-east", type: "c1-standard-2", image: "compute/debian12", rootPass: PASS, label: "slow-1" });
   const err = await create("Instance", "slow", inputs, 1).catch((e: grpc.ServiceError) => e);
   expect((err as grpc.ServiceError).details).toMatch(/timed out after 1s waiting for instance \d+ to be running.*kept in the stack/);
@@ -197,7 +198,7 @@ test("customTimeouts reach the waits: a create timeout of 1 s fails the instance
   const kept = initFailed(err as grpc.ServiceError)!;
   expect(kept.id).toBe(String((await list(emu, "/compute/instances"))[0].id));
   expect(kept.props).toMatchObject({ label: "slow-1", status: "provisioning", rootPass: secret(PASS) });
-  emu.timing.speed = 0.01;
+  emu.timing.speed = TEST_SPEED;
   for (const i of await list(emu, "/compute/instances")) await call(emu, "DELETE", `/compute/instances/${i.id}`);
 });
 

@@ -98,7 +98,10 @@ function newInstance(c: ComputeContext, req: CreateRequest): InstanceRecord {
   };
 }
 
-/** Deploys the image (or restores the backup) into the new instance: provisioning until it boots (or stays offline). */
+/**
+ * Deploys the image (or restores the backup) into the new instance: `provisioning` until its disks are made, then
+ * `booting` until it runs (recorded: provisioning, booting, running), or `offline` with `booted: false`.
+ */
 function deploy(c: ComputeContext, inst: InstanceRecord, req: CreateRequest): ConfigRecord | undefined {
   const { image, backup, body } = req;
   const booted = body.booted !== false;
@@ -107,11 +110,13 @@ function deploy(c: ComputeContext, inst: InstanceRecord, req: CreateRequest): Co
   else if (backup) cfg = c.restoreInto(inst, backup, c.dur("provisioning"))[0];
   if (!cfg && !backup) return undefined;
   inst.status = "provisioning";
-  inst._queue.push({
-    status: booted ? "running" : "offline",
-    at: c.now() + c.dur("provisioning"),
-    patch: booted && cfg ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : {},
-  });
+  const made = c.now() + c.dur("provisioning");
+  if (!booted) {
+    inst._queue.push({ status: "offline", at: made });
+  } else {
+    const patch = cfg ? { _lastBootedConfig: cfg.id, _activeInterfaces: cfg.interfaces.map((i) => i.id) } : {};
+    inst._queue.push({ status: "booting", at: made }, { status: "running", at: made + c.dur("booting"), patch });
+  }
   if (backup) inst._rootPassHash = backup._source.rootPassHash;
   return cfg;
 }
@@ -119,7 +124,7 @@ function deploy(c: ComputeContext, inst: InstanceRecord, req: CreateRequest): Co
 /**
  * The create's events as recorded: `scheduled` at first (today's API: the first poll right after a create reads
  * it so), then `started`; the image its secondary entity; and when it boots, a boot event of the profile,
- * scheduled until the create's part is done (the last `booting` share here).
+ * scheduled until the create's part is done, started while the instance is `booting`.
  */
 function createEvents(c: ComputeContext, inst: InstanceRecord, req: CreateRequest, cfg: ConfigRecord | undefined): void {
   const { image: img, user } = req;
