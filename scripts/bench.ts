@@ -25,6 +25,7 @@ import { requestsPerLifecycle } from "./bench/requests";
 import { rateLimited, stackScale } from "./bench/scale";
 import { stateSize } from "./bench/state";
 import { emulatorSoak } from "./bench/soak";
+import { emulatorTenants } from "./bench/tenants";
 
 async function main(): Promise<void> {
   const { values } = commandLine({
@@ -36,7 +37,7 @@ Measures the provider (figures, not pass/fail) and writes bench/results.md.
   --sizes N,...      the stack sizes of the scale section (default 10,200,1000)
   --repeat N         runs of each scale row (default 1)
   --only S,...       these sections only (the others stay as they were): requests, notice, state, scale,
-                     emulator, failures, rate, plugin-start, soak
+                     emulator, failures, rate, plugin-start, soak, tenants
   --rate-count N     resources of the rate-limited stack (default 1000; 200 with --quick)
   -h, --help         this text`,
     options: {
@@ -50,7 +51,9 @@ Measures the provider (figures, not pass/fail) and writes bench/results.md.
   const quick = values.quick === true;
   const sizes = (values.sizes ?? (quick ? "100" : "10,200,1000")).split(",").map(Number);
   const rateCount = Number(values["rate-count"] ?? (quick ? 200 : 1000));
-  const only = values.only ? values.only.split(",") : ["requests", "notice", "state", "scale", "emulator", "failures", "rate", "plugin-start", "soak"];
+  const only = values.only
+    ? values.only.split(",")
+    : ["requests", "notice", "state", "scale", "emulator", "failures", "rate", "plugin-start", "soak", "tenants"];
   const sections: string[] = [];
   const run = async (name: string, fn: () => Promise<string>) => {
     if (!only.includes(name)) return;
@@ -72,6 +75,7 @@ Measures the provider (figures, not pass/fail) and writes bench/results.md.
   await run("rate", () => rateLimited(rateCount, 64, 20));
   await run("plugin-start", () => pluginStart(quick ? 5 : 20));
   await run("soak", () => emulatorSoak(quick ? 60_000 : 200_000));
+  await run("tenants", () => Promise.resolve(emulatorTenants()));
   const pulumiVersion = execFileSync(path.join(ROOT, "scripts", "ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const cli = execFileSync(path.join(pulumiVersion, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   const sdk = (JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;

@@ -204,7 +204,7 @@ export function emulatorTenants(): string {
     )} | ${mb(x.bytes)} | ${mb(x.size)} |`;
   const f = r.filled;
   return [
-    "## The emulator for a team",
+    "## 10. The emulator for a team",
     "",
     "Ten imports into one account, each of 1,000 requests making an SSH key (10,000 keys at the end), each import one transaction; bytes written to storage by the process (`/proc/self/io`).",
     "",

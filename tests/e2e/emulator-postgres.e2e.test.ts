@@ -9,13 +9,10 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { describeWithGo } from "../helpers/go";
-import { ensureBuilt, linodegoTests, LINODEGO_TESTS, roundRobin, startEmulatorCli, type EmulatorProcess } from "../helpers/linodego";
+import { ensureBuilt, linodegoTests, LINODEGO_SPEED, LINODEGO_TESTS, roundRobin, startEmulatorCli, type EmulatorProcess } from "../helpers/linodego";
 import { startPostgres, type Postgres } from "../helpers/postgres";
 
 jest.setTimeout(900_000);
-
-/** The emulators' speed: as tests/e2e/linodego-waits.e2e.test.ts's. */
-const SPEED = "0.1";
 
 describeWithGo("emulator-postgres.e2e")("two emulators on one PostgreSQL serve linodego's tests", () => {
   let pg: Postgres;
@@ -28,7 +25,7 @@ describeWithGo("emulator-postgres.e2e")("two emulators on one PostgreSQL serve l
     pg = await startPostgres();
     const database = pg.database("team");
     // One after the other: the second finds the first's tables and main account.
-    for (let i = 0; i < 2; i++) emulators.push(await startEmulatorCli(token, ["--database", database, "--speed", SPEED]));
+    for (let i = 0; i < 2; i++) emulators.push(await startEmulatorCli(token, ["--database", database, "--speed", LINODEGO_SPEED]));
     balancer = await roundRobin(emulators.map((e) => e.url.replace(/\/v4$/, "")));
   });
   afterAll(() => {
