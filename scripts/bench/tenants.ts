@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   const start = await starter();
   const result: TenantsResult = {
     imports: { memory: await imports(start, false), sqlite: await imports(start, true) },
-    filled: await filled(start, Number(values.accounts ?? 1000), Number(values.quota ?? 200), Number(values.rounds ?? 3)),
+    filled: await filled(start, Number(values.accounts ?? 1000), Number(values.quota ?? 200), Number(values.rounds ?? 8)),
     isolation: await isolation(start),
   };
   console.log(JSON.stringify(result));

@@ -105,6 +105,20 @@ describe("the structure of the code", () => {
     expect(leaks).toEqual([]);
   });
 
+  it("keeps the emulator's database in emulator/db/: no other file speaks to SQLite or PostgreSQL, and no route to the store's database", () => {
+    const database = /from "pg"|require\("pg"\)|node:sqlite/;
+    const speakers = files.filter((f) => !f.startsWith("emulator/db/") && (f.startsWith("emulator/") || f.startsWith("provider/")) && database.test(source(f)));
+    expect(speakers).toEqual([]);
+    const routes = files.filter((f) => f.startsWith("emulator/routes/"));
+    expect(
+      routes.flatMap((f) =>
+        importsOf(f)
+          .filter((g) => g.startsWith("emulator/db/"))
+          .map((g) => `${f} imports ${g}`),
+      ),
+    ).toEqual([]);
+  });
+
   it("keeps the API's facts (api/) on the ground floor: they import neither the emulator nor the provider", () => {
     const facts = files.filter((f) => f.startsWith("api/"));
     expect(facts.length).toBeGreaterThan(0);
