@@ -255,7 +255,8 @@ describe("an instance made on the emulator, with a profile, an interface, a disk
       interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: subnetId }],
     });
     const W = `/compute/instances/${web.id}`;
-    tick(BASE_MS.provisioning);
+    // Deployed from an image, it boots once provisioned (as the real API's: provisioning, booting, running).
+    tick(BASE_MS.provisioning + BASE_MS.booting);
     await through(instancesApi.get, W);
     await through(instanceActionsApi.shutdown, `${W}/shutdown`, {});
     tick(BASE_MS.shutting_down);
