@@ -21,7 +21,7 @@ import { RateLimit } from "./rate-limit";
 import type { EmulatorState } from "./routes";
 import { isShared, type AccountRow, type Backend } from "./db/backend";
 import { DEFAULT_QUOTAS, type Quotas } from "./db/quota";
-import { apiTime, newTokenValue, type AccountMeta } from "./state";
+import { ACCOUNT_EVENTS_KEPT, apiTime, EVENTS_KEPT, newTokenValue, type AccountMeta } from "./state";
 import { Ids, StateNotSaved, Store } from "./store";
 import type { Timing } from "./timing";
 
@@ -96,7 +96,8 @@ export class Account {
     setup: AccountSetup,
   ) {
     this.families = setup.families;
-    if (setup.windows?.events !== undefined) this.store.eventsKept = setup.windows.events;
+    // The main account keeps the last 10,000 events; each other, a tenant's among up to 1,000, the last 1,000.
+    this.store.eventsKept = setup.windows?.events ?? (store.committedState.account?.id === 1 ? EVENTS_KEPT : ACCOUNT_EVENTS_KEPT);
     const built = buildRouter(setup.families, { store: this.store, now: setup.now, timing: setup.timing, baseUrl: setup.baseUrl }, setup.checkAnswers);
     this.api = built.router;
     this.services = built.services;

@@ -163,6 +163,8 @@ export type AccountMeta = z.output<typeof accountMeta>;
 
 /** The events the emulator keeps by default (docs/spec-gaps.md). */
 export const EVENTS_KEPT = 10_000;
+/** The events an account made at run time keeps (docs/emulator-team.md): 1,000 accounts' hold at most 1,000,000. */
+export const ACCOUNT_EVENTS_KEPT = 1_000;
 
 /** A state file's contents, or an error naming the file and what is wrong with it. */
 export function readState(file: string): Record<string, unknown> {

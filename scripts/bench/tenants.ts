@@ -107,9 +107,13 @@ const heap = (): number => {
   return process.memoryUsage().heapUsed;
 };
 
+/** The request log's and the events' window of the filled accounts' run. */
+const WINDOW = 20;
+
 /** `accounts` accounts each filled to a quota of `quota` records, then used for `rounds` rounds: the heap after each. */
 async function filled(start: Start, accounts: number, quota: number, rounds: number) {
-  const emu = await start({ speed: 0, quotas: { records: quota } });
+  // The windows of what grows with traffic (each account's log and events) small, so that they fill within the run.
+  const emu = await start({ speed: 0, quotas: { records: quota }, windows: { log: WINDOW, events: WINDOW } });
   const root = client(emu);
   const tokens: string[] = [];
   const t0 = performance.now();
@@ -213,7 +217,7 @@ export function emulatorTenants(): string {
     row("memory", r.imports.memory),
     row("SQLite (`--state`)", r.imports.sqlite),
     "",
-    `${f.accounts} accounts, each filled to a quota of ${f.quota} records (made with a fixture: ${fmt(f.fillSeconds, 1)} s), then ${f.rounds} rounds of each account's traffic (a create past its quota, refused: ${f.refusedPastQuota} of ${f.rounds * (f.accounts - 1)}; a list, a delete, a create): the heap after a full collection, filled and after each round (MB): ${f.samples.map(mb).join(", ")}.`,
+    `${f.accounts} accounts, each filled to a quota of ${f.quota} records (made with a fixture: ${fmt(f.fillSeconds, 1)} s), then ${f.rounds} rounds of each account's traffic, with each account's request log and events kept to their last ${WINDOW} (\`windows\`, so that they fill within the run: the defaults are 2,000 and 1,000 an account) (a create past its quota, refused: ${f.refusedPastQuota} of ${f.rounds * (f.accounts - 1)}; a list, a delete, a create): the heap after a full collection, filled and after each round (MB): ${f.samples.map(mb).join(", ")}.`,
     "",
     `Another tenant's \`GET /v4/profile\`, one at a time, while one tenant sends X-Filters just under the work bound over 4,000 keys and writes on 6 connections (${r.isolation.attackRequests} requests): quiet p50 ${fmt(r.isolation.quiet.p50, 1)} ms, p99 ${fmt(r.isolation.quiet.p99, 1)} ms; under attack p50 ${fmt(r.isolation.underAttack.p50, 1)} ms, p99 ${fmt(r.isolation.underAttack.p99, 1)} ms, max ${fmt(r.isolation.underAttack.max, 1)} ms (one process serving both, on 2 cores).`,
     "",
@@ -225,7 +229,7 @@ async function main(): Promise<void> {
   const start = await starter();
   const result: TenantsResult = {
     imports: { memory: await imports(start, false), sqlite: await imports(start, true) },
-    filled: await filled(start, Number(values.accounts ?? 1000), Number(values.quota ?? 200), Number(values.rounds ?? 8)),
+    filled: await filled(start, Number(values.accounts ?? 1000), Number(values.quota ?? 200), Number(values.rounds ?? 12)),
     isolation: await isolation(start),
   };
   console.log(JSON.stringify(result));

@@ -234,3 +234,29 @@ test("a reset empties the account but its owner and root token, and what is made
     await emu.close();
   }
 });
+
+test("an account made at run time keeps its last 1,000 events and its last 2,000 requests (1,000 accounts stay bounded)", async () => {
+  const emu = await emulator({ speed: 0 });
+  try {
+    const tenant = (await call(emu, "POST", "/__emulator/accounts", { body: { label: "busy" } })).body.token as string;
+    // A VPC made and deleted: two events each.
+    for (let i = 0; i < 560; i++) {
+      const vpc = await call(emu, "POST", "/vpcs", { token: tenant, body: { label: `v${i}`, region: "us-east" } });
+      await call(emu, "DELETE", `/vpcs/${vpc.body.id}`, { token: tenant });
+    }
+    let events = 0;
+    for (let page = 1; ; page++) {
+      const r = await call(emu, "GET", `/account/events?page=${page}&page_size=500`, { token: tenant });
+      events += r.body.data.length;
+      if (page >= r.body.pages) break;
+    }
+    // The window lets the oldest tenth go once past it: between 1,000 and 1,100.
+    expect(events).toBeGreaterThanOrEqual(1000);
+    expect(events).toBeLessThanOrEqual(1100);
+    const log = (await call(emu, "GET", "/__emulator/log", { token: tenant })).body as unknown[];
+    expect(log.length).toBeLessThanOrEqual(2200);
+    expect(log.length).toBeGreaterThanOrEqual(1000);
+  } finally {
+    await emu.close();
+  }
+}, 60_000);
