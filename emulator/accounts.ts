@@ -229,20 +229,16 @@ export class Accounts {
     return { ...DEFAULT_QUOTAS, ...this.setup.quotas };
   }
 
+  /** An account's store: its records read from the database (`stored`), or a new one's. */
+  private storeOf(row: AccountRow, stored: boolean, rootToken: string): Promise<Store<EmulatorState>> {
+    return Store.open<EmulatorState>(this.backend, this.ids, this.setup.now, familyCollections(this.setup.families), row, stored, rootToken, this.quotas);
+  }
+
   /** An account of the database served by this process (its records read). */
   private async load(row: AccountRow): Promise<Account> {
     const held = this.byId.get(row.id);
     if (held) return held;
-    const store = await Store.open<EmulatorState>(
-      this.backend,
-      this.ids,
-      this.setup.now,
-      familyCollections(this.setup.families),
-      row,
-      true,
-      row.id === 1 ? this.rootToken : row.token,
-      this.quotas,
-    );
+    const store = await this.storeOf(row, true, row.id === 1 ? this.rootToken : row.token);
     const account = this.byId.get(row.id) ?? new Account(store, this.setup);
     if (!this.byId.has(row.id)) this.add(account);
     return account;
@@ -290,16 +286,7 @@ export class Accounts {
   }
 
   private async make(row: AccountRow, init?: AccountInit): Promise<Account> {
-    const store = await Store.open<EmulatorState>(
-      this.backend,
-      this.ids,
-      this.setup.now,
-      familyCollections(this.setup.families),
-      row,
-      false,
-      row.token,
-      this.quotas,
-    );
+    const store = await this.storeOf(row, false, row.token);
     const account = new Account(store, this.setup);
     await store.write(async () => {
       await store.ensureOwner(row.token);
