@@ -38,8 +38,10 @@ export function eventView(e: EventRecord, now: number): Event {
     seen: e.seen,
     read: e.read,
     percent_complete: percent,
-    // 0 once an operation is done, as recorded in 2024 (linodego's cassettes), but for a snapshot's and notifications.
-    time_remaining: status === "finished" && !e._notification && e._finish !== null && e.action !== "compute_snapshot" ? 0 : null,
+    // 0 once an operation is done, as recorded in 2024 (linodego's cassettes), but for a snapshot's, notifications and a
+    // database's (docs/spec-gaps.md).
+    time_remaining:
+      status === "finished" && !e._notification && e._finish !== null && e.action !== "compute_snapshot" && !e.action.startsWith("database_") ? 0 : null,
     rate: null,
     duration,
     action: e.action,

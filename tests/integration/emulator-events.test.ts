@@ -223,6 +223,10 @@ test("a database create is a notification until the cluster is active, then fini
   expect((await list(wait)).data[0]).toMatchObject({ status: "finished", percent_complete: 100, duration: DB_MS.provisioning / 1000 });
   await call(emu(), "PUT", `/databases/mysql/instances/${db.id}`, { body: { label: "db-2" } });
   expect((await list({ action: "database_update" })).data[0]).toMatchObject({ status: "finished", duration: 0, entity: { label: "db-2" } });
+  // A database's snapshot, finished: no time remaining (null), as every database event (the fresh-eyes review found 0).
+  expect((await call(emu(), "POST", `/databases/mysql/instances/${db.id}/backups`, { body: { label: "dbsnap1" } })).status).toBe(200);
+  tick(DB_MS.snapshot);
+  expect((await list({ action: "database_backup_create" })).data[0]).toMatchObject({ status: "finished", time_remaining: null });
 });
 
 test("paging, terraform's +or of actions, seen (every event up to one) and read (one); 90 days kept", async () => {
