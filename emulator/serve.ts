@@ -195,22 +195,28 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
   // The account by this process's index of tokens; in a shared database, one another emulator made is looked up.
   const value = bearer(req.headers.authorization);
   const held = value === undefined ? undefined : serving.accounts.forToken(value);
+  const seen: Arrival = { started, method, path, pathname, api };
   if (held || value === undefined || !serving.accounts.shared) {
-    serveFor(serving, held ?? serving.main, req, res, started);
+    serveFor(serving, held ?? serving.main, req, res, seen);
     return;
   }
   serving.accounts.findToken(value).then(
-    (found) => serveFor(serving, found ?? serving.main, req, res, started),
+    (found) => serveFor(serving, found ?? serving.main, req, res, seen),
     (err: unknown) => answerError(req, res, err),
   );
 }
 
+/** What `serve` read of a request as it arrived: when, its method, its target and path, whether it is the API's. */
+interface Arrival {
+  started: number;
+  method: string;
+  path: string;
+  pathname: string;
+  api: boolean;
+}
+
 /** A request served by its account (serve): its rate limit, its faults, its routes. */
-function serveFor(serving: Serving, account: Account, req: IncomingMessage, res: ServerResponse, started: number): void {
-  const method = req.method ?? "";
-  const path = req.url ?? "";
-  const pathname = requestTarget(path).pathname;
-  const api = pathname === "/v4" || pathname.startsWith("/v4/");
+function serveFor(serving: Serving, account: Account, req: IncomingMessage, res: ServerResponse, { started, method, path, pathname, api }: Arrival): void {
   const { faults, rateLimit } = account;
   const time = new Date(serving.now()).toISOString();
   const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
