@@ -207,7 +207,10 @@ export class Accounts {
     const accounts = new Accounts(setup, backend, new Ids(backend));
     accounts.rootToken = rootToken;
     const rows = await backend.accounts();
-    accounts.ids.atLeast("account", Math.max(1, ...rows.map((r) => r.id)));
+    accounts.ids.keep(
+      "account",
+      rows.reduce((top, r) => Math.max(top, r.id), 1),
+    );
     for (const row of rows) await accounts.load(row);
     if (!accounts.byId.has(1)) {
       try {

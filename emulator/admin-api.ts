@@ -51,6 +51,12 @@ const accountBody = z.strictObject({
 });
 
 /** An account as the admin endpoints show it: its number, name, when it was made, its token (to its makers only). */
+/** What loading a fixture did (emulator/fixtures.ts `FixtureLoaded`). */
+export const fixtureLoaded = z.strictObject({
+  records: z.number(),
+  requests: z.number(),
+  renumbered: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+});
 export const accountView = z.strictObject({ id: z.number(), label: z.string(), created: z.string(), token: z.string().optional() });
 
 /** A fixture document as the import reads it (emulator/fixtures.ts `readFixture` checks it whole, version first). */
@@ -103,7 +109,16 @@ export const adminApi = {
     answer: z.strictObject({ username: z.string(), token: z.string() }),
   }),
   export: endpoint({ method: "GET", path: "/export", source, scope: null, auth, summary: "The account as a fixture", answer: document }),
-  import: endpoint({ method: "POST", path: "/import", source, scope: null, auth, summary: "Load a fixture", body: fixtureBody, answer: document }),
+  import: endpoint({
+    method: "POST",
+    path: "/import",
+    source,
+    scope: null,
+    auth,
+    summary: "Load a fixture",
+    body: fixtureBody,
+    answer: z.strictObject({ loaded: fixtureLoaded }),
+  }),
   overview: endpoint({
     method: "GET",
     path: "/overview",
@@ -149,7 +164,16 @@ export const accountsApi = {
     summary: "The accounts",
     answer: z.strictObject({ data: z.array(accountView) }),
   }),
-  create: endpoint({ method: "POST", path: "/accounts", source, scope: null, auth, summary: "Make an account", body: accountBody, answer: accountView }),
+  create: endpoint({
+    method: "POST",
+    path: "/accounts",
+    source,
+    scope: null,
+    auth,
+    summary: "Make an account",
+    body: accountBody,
+    answer: accountView.extend({ loaded: fixtureLoaded.optional() }),
+  }),
   get: endpoint({ method: "GET", path: "/accounts/{accountId}", source, scope: null, auth, summary: "An account", answer: accountView }),
   delete: endpoint({ method: "DELETE", path: "/accounts/{accountId}", source, scope: null, auth, summary: "Delete an account", answer: empty }),
 };

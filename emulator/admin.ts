@@ -1,7 +1,7 @@
 import { accountsApi, adminApi } from "./admin-api";
 import type { ApiFamily } from "./family";
 import type { Faults } from "./faults";
-import { exportAccount, loadFixture, readFixture } from "./fixtures";
+import { exportAccount, loadFixture, readFixture, type FixtureLoaded } from "./fixtures";
 import { badRequest, HttpError, notFound } from "./http";
 import { Router, rowsOf, type Req } from "./router";
 import { MAX_FIXTURE_DEPTH } from "./json";
@@ -168,8 +168,12 @@ async function makeAccount({ accounts }: AccountsContext, { body }: Req<typeof a
   if (accounts.size >= MAX_ACCOUNTS) throw badRequest(`The emulator holds at most ${MAX_ACCOUNTS} accounts: delete one first`);
   const { fixture } = body;
   try {
-    const account = await accounts.create(body.label, fixture === undefined ? undefined : (made) => loadFixture(made, readFixture(fixture, made)));
-    return accountView(account, true);
+    let loaded: FixtureLoaded | undefined;
+    const account = await accounts.create(
+      body.label,
+      fixture === undefined ? undefined : async (made) => void (loaded = await loadFixture(made, readFixture(fixture, made))),
+    );
+    return { ...accountView(account, true), ...(loaded ? { loaded } : {}) };
   } catch (err) {
     if (err instanceof HttpError)
       throw new HttpError(

@@ -23,16 +23,34 @@ export interface ApiFamily<S extends object = object> {
    */
   references?(state: StateHolder): Refusal[];
   /**
-   * The highest number each of its id counters (state.ts `nextId` kinds: `instance`, `interface`, `ipv4`...) has
-   * given to the records of a state, so that what is made after a fixture is loaded takes new ids and addresses, not
-   * a loaded record's (nested records' ids and addresses too).
+   * Every id its records hold or point to, each set to what `to` gives for it (its kind, as `store.nextId` numbers
+   * it: `instance`, `interface`, `ipv4` for a public address's number...), nested ones and references too, so that a
+   * fixture's records can be renumbered (emulator/fixtures.ts: ids stay unique across accounts and imports). `to`
+   * gives the id itself where it is kept; a family's id counters are read through it too (`countersOf`).
    */
-  counters?(state: StateHolder): Record<string, number>;
+  renumber?(state: StateHolder, to: Renumber): void;
 }
 
 /** What a family's collections are read from: a store, or the records a fixture would load (emulator/fixtures.ts). */
 export interface StateHolder {
   readonly data: CoreState;
+}
+
+/** What a record's id of a kind becomes (itself where it is kept). */
+export type Renumber = (kind: string, id: number) => number;
+
+/**
+ * How far each kind of id went in a state's records (the highest each family's `renumber` reads; 0 for none), so that
+ * what is made after a fixture is loaded takes new ids and addresses, not a loaded record's.
+ */
+export function countersOf(families: readonly ApiFamily[], state: StateHolder): Record<string, number> {
+  const top: Record<string, number> = {};
+  for (const family of families)
+    family.renumber?.(state, (kind, id) => {
+      top[kind] = Math.max(top[kind] ?? 0, id);
+      return id;
+    });
+  return top;
 }
 
 /** A record of a state that breaks a rule between records: where (`records.<collection>[<index>].<field>`) and why. */

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { recordField, type ApiFamily, type Refusal } from "./family";
 import { badRequest, fieldErrors, HttpError } from "./http";
 import { jsonDepth, MAX_FIXTURE_DEPTH, MAX_JSON_DEPTH } from "./json";
-import { highest, highestId } from "./routes/counters";
+import { fixtureLoaded } from "./admin-api";
+import { renumberFixture } from "./renumber";
 import { MAX_ID } from "./db/backend";
 import { apiTime, storedEvent, storedUser, type CoreState } from "./state";
-import { copyOf, type Store } from "./store";
+import { ACCOUNT_COUNTERS, copyOf, type Store } from "./store";
 
 /**
  * Fixtures: an account's state as a document, to load into another account or another emulator (a CI job's
@@ -52,6 +53,9 @@ const documentSchema = z
   .strict();
 
 export type FixtureDocument = z.infer<typeof documentSchema>;
+
+/** What a load did: how many records and requests, and the ids it gave records whose own were taken (by kind: old to new). */
+export type FixtureLoaded = z.output<typeof fixtureLoaded>;
 export type FixtureRequest = z.infer<typeof requestSchema>;
 
 /** What loading a fixture needs of an account: its state, its API families (their collections' schemas and references), a way to make an API request as its owner. */
@@ -148,21 +152,19 @@ function checkCollection(name: string, items: readonly unknown[], schema: z.ZodT
  * to is there), then its requests are made in order. All or nothing: a request the API refuses takes the account
  * back to what it was, and is a 400 naming it with the API's answer.
  */
-export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): Promise<{ records: number; requests: number }> {
+export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): Promise<FixtureLoaded> {
   const { store } = target;
   // One transaction: the records and every request's changes are committed together, or none is (a refused
   // request, a failed commit, a killed emulator).
   return store.join(async () => {
-    const loaded = withRecords(store.data, doc, store.eventsKept);
+    const loaded = withRecords(store, doc);
     const refusals = [...usersRefused(loaded.data), ...target.families.flatMap((family) => family.references?.({ data: loaded.data }) ?? [])];
     if (refusals.length) throw refused(refusals);
-    // New ids (and addresses) follow the loaded ones, nested ones too: each family says how far its counters went.
-    for (const family of target.families) {
-      for (const [kind, n] of Object.entries(family.counters?.({ data: loaded.data }) ?? {}))
-        loaded.counters.set(kind, Math.max(loaded.counters.get(kind) ?? 0, n));
-    }
+    // Ids another account holds, or an import gave before, are given new ones (and what points to them follows).
+    const renumbered = await renumberFixture(store, target.families, loaded, new Set(Object.keys(doc.records ?? {})));
     Object.assign(store.data, loaded.data);
-    for (const [kind, n] of loaded.counters) store.idsAbove(kind, n);
+    // The exporter's own counters (its private addresses'): what it made after loading takes new ones.
+    for (const [kind, n] of Object.entries(doc.counters ?? {})) if (ACCOUNT_COUNTERS.has(kind)) store.keepIds(kind, n, n);
     const answers: Record<string, unknown> = {};
     for (const [index, request] of (doc.requests ?? []).entries()) {
       const path = String(substitute(request.path, answers, `requests[${index}].path`));
@@ -176,7 +178,8 @@ export async function loadFixture(target: FixtureTarget, doc: FixtureDocument): 
       }
       if (request.name) answers[request.name] = answer.body;
     }
-    return { records: loaded.count, requests: doc.requests?.length ?? 0 };
+    const shown = Object.fromEntries([...renumbered].map(([kind, map]) => [kind, Object.fromEntries([...map].map(([from, to]) => [String(from), to]))]));
+    return { records: loaded.count, requests: doc.requests?.length ?? 0, ...(renumbered.size ? { renumbered: shown } : {}) };
   });
 }
 
@@ -198,26 +201,27 @@ function usersRefused(data: CoreState): Refusal[] {
   });
 }
 
-/** The state with a document's records in it (a copy: the state itself is not changed), and how many were loaded. */
-function withRecords(data: CoreState, doc: FixtureDocument, eventsKept: number): { data: CoreState; count: number; counters: Map<string, number> } {
+/**
+ * The state with a document's records in it (a copy: the state itself is not changed), and how many were loaded. Users
+ * are merged by name: one the account has keeps the account's id, a new one is given one (nothing points to a user's id).
+ */
+function withRecords(store: Store, doc: FixtureDocument) {
+  const data = store.data;
   const next: CoreState = { ...data };
   let count = 0;
   for (const [name, items] of Object.entries(doc.records ?? {})) {
     count += items.length;
     if (name === "users") {
       const users = z.array(storedUser).parse(copyOf(items));
+      const ours = new Map(data.users.map((u) => [u.username, u.uid]));
+      for (const u of users) u.uid = ours.get(u.username) ?? store.nextId("user");
       const names = new Set(users.map((u) => u.username));
       next.users = [...users, ...data.users.filter((u) => !names.has(u.username))];
     } else Object.assign(next, { [name]: copyOf(items) });
   }
   // The account keeps its last `eventsKept` events: a fixture's are kept so too.
-  if (next.events.length > eventsKept) next.events = next.events.slice(-eventsKept);
-  // New ids (and addresses) follow the loaded ones: the exporter's counters, and how far the records' own go.
-  const counters = new Map<string, number>(Object.entries(doc.counters ?? {}));
-  // The core's own counters (each family says how far its own went: `counters`).
-  counters.set("user", Math.max(counters.get("user") ?? 0, highest(next.users.map((u) => u.uid))));
-  counters.set("event", Math.max(counters.get("event") ?? 0, highestId(next.events)));
-  return { data: next, count, counters };
+  if (next.events.length > store.eventsKept) next.events = next.events.slice(-store.eventsKept);
+  return { data: next, count };
 }
 
 /**

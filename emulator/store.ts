@@ -1,10 +1,12 @@
-import { createDraft, current, enableArrayMethods, finishDraft, isDraft, setAutoFreeze } from "immer";
-import { AccountMissing, isShared, type AccountRow, type Backend, type RemoteChange, type SharedBackend } from "./db/backend";
+import { createDraft, enableArrayMethods, finishDraft, setAutoFreeze } from "immer";
+import { AccountMissing, IdsTaken, isShared, type AccountRow, type Backend, type KeptIds, type RemoteChange, type SharedBackend } from "./db/backend";
 import { changesOf, recordKey, SCALARS, withRemote, type Applied } from "./db/changes";
 export { recordKey, type Applied } from "./db/changes";
 import { Ids, NeedIds, StateNotSaved } from "./db/ids";
 export { Ids, StateNotSaved } from "./db/ids";
 import { HttpError } from "./http";
+import { detach } from "./drafts";
+export { copyOf } from "./drafts";
 import { DEFAULT_QUOTAS, Usage, type Quotas } from "./db/quota";
 import { apiTime, EVENTS_KEPT, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
 
@@ -36,6 +38,8 @@ export class Store<D extends CoreState = CoreState> {
   /** Each record's place in its collection (as the database keeps it): by collection, by key. */
   private readonly ords = new Map<string, Map<string, number>>();
   private lastOrd = 0;
+  /** The ids the write under way keeps, by kind (a shared database's commit moves the sequences past them). */
+  private readonly kept = new Map<string, KeptIds>();
   /** Whether the account's row is in the database (a new account's first commit makes it). */
   private stored: boolean;
   /** The last write, which the next waits for. */
@@ -239,15 +243,15 @@ export class Store<D extends CoreState = CoreState> {
         if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
         const { result, next, found } = await this.draftOf(work);
         const usage = this.usage.check(found.changes, this.quotas);
-        if (!found.changes.length && this.stored && !this.ids.hasFloors()) {
+        if (!found.changes.length && this.stored && !this.kept.size) {
           await tx.rollback();
           this.settle(next, found);
           return result;
         }
         try {
-          await tx.commit(found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 }, this.ids.takeFloors());
+          await tx.commit(found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 }, this.kept);
         } catch (err) {
-          throw new StateNotSaved(backend.kind, err);
+          throw err instanceof IdsTaken ? err : new StateNotSaved(backend.kind, err);
         }
         this.rev += 1;
         this.stored = true;
@@ -256,6 +260,8 @@ export class Store<D extends CoreState = CoreState> {
         return result;
       } catch (err) {
         await tx.rollback().catch(() => undefined);
+        // Ids the write kept were taken by another process meanwhile: it is run again, reading how far they went.
+        if (err instanceof IdsTaken && attempt < 100) continue;
         if (err instanceof NeedIds && attempt < 100) {
           await this.ids.refill(err.kind);
           continue;
@@ -271,6 +277,7 @@ export class Store<D extends CoreState = CoreState> {
     // A draft of the state (immer): finished when the work succeeds, dropped when it throws.
     const draft = createDraft(base);
     this.active = draft;
+    this.kept.clear();
     let result: T;
     try {
       result = detach(await work());
@@ -330,10 +337,17 @@ export class Store<D extends CoreState = CoreState> {
     return n;
   }
 
-  /** Ids of a kind given from now on are above `n` (what a fixture loaded): the account's counter, or the shared sequence. */
-  idsAbove(kind: string, n: number): void {
-    if (ACCOUNT_COUNTERS.has(kind)) this.data.nextId[kind] = Math.max(this.data.nextId[kind] ?? 0, n);
-    else this.ids.atLeast(kind, n);
+  /** Ids of a kind from `least` to `most` are kept (a fixture's own): those given from now on are above them. */
+  keepIds(kind: string, least: number, most: number): void {
+    if (ACCOUNT_COUNTERS.has(kind)) return void (this.data.nextId[kind] = Math.max(this.data.nextId[kind] ?? 0, most));
+    this.ids.keep(kind, most);
+    const k = this.kept.get(kind);
+    this.kept.set(kind, { least: Math.min(k?.least ?? least, least), most: Math.max(k?.most ?? most, most) });
+  }
+
+  /** How far each kind's shared sequence went (ids up to it may be any account's). */
+  idHeads(): Promise<ReadonlyMap<string, number>> {
+    return this.ids.heads();
   }
 
   /** Records an event of the account (the last `eventsKept` are kept). */
@@ -359,30 +373,6 @@ export class Store<D extends CoreState = CoreState> {
   user(username: string): User | undefined {
     return this.data.users.find((u) => u.username === username);
   }
-}
-
-/**
- * A deep copy of a record (or part of one) that may be a draft of a write, or hold drafts: `structuredClone` for the
- * state's records (a draft is a proxy, which structuredClone cannot copy).
- */
-export const copyOf = <T>(value: T): T => structuredClone(detach(value));
-
-/** A write's answer out of its draft: a draft (or one held in the answer) copied as it is now, of the same type. */
-// A value without drafts in it is itself; one with them, a copy with each draft's current value: of the same type.
-const detach = <T>(value: T): T => plain(value) as T;
-
-function plain(value: unknown): unknown {
-  if (isDraft(value)) return current(value);
-  if (Array.isArray(value)) {
-    const out = value.map(plain);
-    return out.some((v, i) => v !== value[i]) ? out : value;
-  }
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.entries(value);
-    const out = entries.map(([k, v]): [string, unknown] => [k, plain(v)]);
-    return out.some(([, v], i) => v !== entries[i][1]) ? Object.fromEntries(out) : value;
-  }
-  return value;
 }
 
 /** A read that makes a record: it is run again as a write (`Store.read`). */

@@ -54,6 +54,8 @@ export interface Backend {
    * given again, whether used or not (a process that stops loses the rest of its block, as a database's sequence).
    */
   reserve(kind: string, count: number, atLeast?: number): number;
+  /** How far each kind's sequence went (every id up to it may have been given); a shared database's: `headsAsync`. */
+  heads(): ReadonlyMap<string, number>;
   /** Resolves when the database answers (the health check's; none for one in the process). */
   ping?(): Promise<void>;
   /** Ends the connection (the process's last writes are already committed). */
@@ -91,6 +93,10 @@ export class MemoryBackend implements Backend {
     return first;
   }
 
+  heads(): ReadonlyMap<string, number> {
+    return new Map(this.sequences);
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
@@ -111,8 +117,12 @@ export interface SharedTransaction {
   changes: RemoteChange[];
   /** The ids epoch: when it moves, ids taken before may be a loaded record's (`Ids`). */
   epoch: number;
-  /** Writes the changes and the account's new revision (its row, for a new account), moves sequences past `atLeast`, commits. */
-  commit(changes: readonly Change[], rev: number, create?: AccountRow, atLeast?: ReadonlyMap<string, number>): Promise<void>;
+  /**
+   * Writes the changes and the account's new revision (its row, for a new account), moves each sequence past the ids
+   * kept of its kind (`kept`: the least and the most), commits; `IdsTaken` (nothing written) when a sequence has
+   * reached the least since the write read it (another process took ids the write was keeping).
+   */
+  commit(changes: readonly Change[], rev: number, create?: AccountRow, kept?: ReadonlyMap<string, KeptIds>): Promise<void>;
   rollback(): Promise<void>;
 }
 
@@ -125,8 +135,22 @@ export interface SharedBackend extends Backend {
   begin(account: number, rev: number, create: boolean): Promise<SharedTransaction>;
   /** Takes `count` ids of a kind, after `atLeast`: the first of them. */
   reserveAsync(kind: string, count: number, atLeast: number): Promise<number>;
+  headsAsync(): Promise<ReadonlyMap<string, number>>;
   accountForToken(value: string): Promise<number | undefined>;
   accountForUpload(token: string): Promise<number | undefined>;
+}
+
+/** The ids of a kind a write keeps (a fixture's records' own): from the least to the most. */
+export interface KeptIds {
+  least: number;
+  most: number;
+}
+
+/** A write that kept ids another process has taken since it read how far their sequence went: it is run again. */
+export class IdsTaken extends Error {
+  constructor(readonly kind: string) {
+    super(`${kind} ids were taken by another process`);
+  }
 }
 
 /** An account that is no longer in a shared database (another process deleted it). */

@@ -10,7 +10,7 @@ export class Ids {
   private readonly blocks = new Map<string, { next: number; end: number; size: number }>();
   /** How many ids of each kind the write being run has taken (a write run again asks for as many at once). */
   private readonly taken = new Map<string, number>();
-  /** A shared database's: the ids epoch the blocks were taken in, and how far each kind's next block must start. */
+  /** A shared database's: the ids epoch the blocks were taken in, and past what each kind's next block starts (ids kept). */
   epoch = 0;
   private readonly floors = new Map<string, number>();
 
@@ -32,12 +32,12 @@ export class Ids {
     return id;
   }
 
-  /** A shared database's next block of a kind (a write that ran out of ids is run again with it). */
+  /** A shared database's next block of a kind, past `floor` (a write that ran out of ids is run again with it). */
   async refill(kind: string): Promise<void> {
+    const floor = this.floors.get(kind) ?? 0;
     if (!isShared(this.backend)) return;
     // Enough for the whole write run again (what it took before it ran out, and as much again), a block at least.
     const size = Math.min(Math.max((this.blocks.get(kind)?.size ?? 4) * 2, 2 * (this.taken.get(kind) ?? 0) + 64), 1 << 20);
-    const floor = this.floors.get(kind) ?? 0;
     let first: number;
     try {
       first = await this.backend.reserveAsync(kind, size, floor);
@@ -59,24 +59,24 @@ export class Ids {
     this.blocks.clear();
   }
 
-  /** Ids of a kind given from now on are above `n` (records loaded with ids of their own: a fixture's). */
-  atLeast(kind: string, n: number): void {
-    const block = this.blocks.get(kind);
-    if (block && block.next > n) return;
+  /**
+   * Ids of a kind up to `most` are kept by a write (records loaded with ids of their own, which the sequence had not
+   * reached): those given from now on are above it. A shared database's sequence is moved by the write's commit
+   * (`SharedTransaction.commit`), which checks that no process took one meanwhile; until then a block is taken past it.
+   */
+  keep(kind: string, most: number): void {
     this.blocks.delete(kind);
-    if (this.backend.shared) this.floors.set(kind, Math.max(this.floors.get(kind) ?? 0, n));
-    else this.take(kind, 0, n);
+    if (this.backend.shared) this.floors.set(kind, Math.max(this.floors.get(kind) ?? 0, most));
+    else this.take(kind, 0, most);
   }
 
-  hasFloors(): boolean {
-    return this.floors.size > 0;
-  }
-
-  /** The floors a write set (its commit moves the sequences past them and the epoch on), taken. */
-  takeFloors(): Map<string, number> {
-    const floors = new Map(this.floors);
-    this.floors.clear();
-    return floors;
+  /** How far each kind's sequence went: ids up to it may have been given (to any account). */
+  async heads(): Promise<ReadonlyMap<string, number>> {
+    try {
+      return isShared(this.backend) ? await this.backend.headsAsync() : this.backend.heads();
+    } catch (err) {
+      throw new StateNotSaved(this.backend.kind, err, "read");
+    }
   }
 
   /** The next id of a kind, out of a write (an account's number): in a shared database, taking a block if needed. */

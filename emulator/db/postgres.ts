@@ -1,6 +1,16 @@
 import pg from "pg";
 import { z } from "zod";
-import { AccountMissing, type AccountRow, type Change, type RecordRow, type SharedBackend, type SharedTransaction, type RemoteChange } from "./backend";
+import {
+  AccountMissing,
+  IdsTaken,
+  type AccountRow,
+  type Change,
+  type KeptIds,
+  type RecordRow,
+  type SharedBackend,
+  type SharedTransaction,
+  type RemoteChange,
+} from "./backend";
 
 /**
  * The emulator's state in a PostgreSQL database (`--database postgres://…`), which several emulator processes serve
@@ -144,7 +154,17 @@ export class PostgresBackend implements SharedBackend {
         rev: head.rev,
         epoch: head.epoch,
         changes,
-        commit: async (writes: readonly Change[], next: number, made?: AccountRow, atLeast?: ReadonlyMap<string, number>) => {
+        commit: async (writes: readonly Change[], next: number, made?: AccountRow, kept?: ReadonlyMap<string, KeptIds>) => {
+          // The ids kept first: none of them may have been given since the write read how far their sequence went.
+          for (const [kind, { least, most }] of kept ?? []) {
+            const { rows } = await client.query(
+              "INSERT INTO sequences (kind, value) VALUES ($1, 0) ON CONFLICT (kind) DO UPDATE SET value = sequences.value RETURNING value",
+              [kind],
+            );
+            if (valueRow.parse(rows)[0].value >= least) throw new IdsTaken(kind);
+            await client.query("UPDATE sequences SET value = GREATEST(value, $2) WHERE kind = $1", [kind, most]);
+          }
+          if (kept?.size) await client.query("UPDATE sequences SET value = value + 1 WHERE kind = '$epoch'");
           if (made)
             await client.query("INSERT INTO accounts (id, label, created, token, rev) VALUES ($1, $2, $3, $4, $5)", [
               made.id,
@@ -159,15 +179,6 @@ export class PostgresBackend implements SharedBackend {
               "INSERT INTO records (account, coll, key, ord, body, rev) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account, coll, key) DO UPDATE SET ord = excluded.ord, body = excluded.body, rev = excluded.rev",
               [account, c.coll, c.key, c.ord, c.body, next],
             );
-          }
-          if (atLeast?.size) {
-            for (const [kind, n] of atLeast) {
-              await client.query("INSERT INTO sequences (kind, value) VALUES ($1, $2) ON CONFLICT (kind) DO UPDATE SET value = GREATEST(sequences.value, $2)", [
-                kind,
-                n,
-              ]);
-            }
-            await client.query("UPDATE sequences SET value = value + 1 WHERE kind = '$epoch'");
           }
           await end("COMMIT");
         },
@@ -210,6 +221,20 @@ export class PostgresBackend implements SharedBackend {
       [kind, count, atLeast],
     );
     return valueRow.parse(rows)[0].value - count + 1;
+  }
+
+  async headsAsync(): Promise<ReadonlyMap<string, number>> {
+    const { rows } = await this.pool.query("SELECT kind, value FROM sequences WHERE kind NOT LIKE '$%'");
+    return new Map(
+      z
+        .array(z.object({ kind: z.string(), value: z.coerce.number() }))
+        .parse(rows)
+        .map((r) => [r.kind, r.value]),
+    );
+  }
+
+  heads(): ReadonlyMap<string, number> {
+    throw new Error("A shared database's sequences are read asynchronously (headsAsync)");
   }
 
   async accountForToken(value: string): Promise<number | undefined> {

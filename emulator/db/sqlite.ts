@@ -119,6 +119,11 @@ export class SqliteBackend implements Backend {
     return last - count + 1;
   }
 
+  heads(): ReadonlyMap<string, number> {
+    const rows = z.array(z.object({ kind: z.string(), value: z.coerce.number() })).parse(this.db.prepare("SELECT kind, value FROM sequences").all());
+    return new Map(rows.map((r) => [r.kind, r.value]));
+  }
+
   close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
     return Promise.resolve();

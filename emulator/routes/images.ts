@@ -14,7 +14,6 @@ import { rowsOf, type Req } from "../router";
 import { apiTime, eventEntity, settle, type User } from "../state";
 import { BASE_MS, scaled } from "../timing";
 import { computeState } from "./compute/records";
-import { highest } from "./counters";
 
 export interface ImageOptions {
   /** The largest upload taken (the spec's 5 GB by default: api/contract/images.ts `IMAGE_UPLOAD`). */
@@ -85,7 +84,9 @@ export const imageFamily = (opts: ImageOptions): ApiFamily<ReturnType<typeof ima
       return out.map(([field, reason]) => ({ field: recordField("images", i, field), reason }));
     });
   },
-  counters: (state) => ({ image: highest(imageState(state).images.map((img) => imageNumber(img.id))) }),
+  renumber: (state, to) => {
+    for (const img of imageState(state).images) img.id = `private/${to("image", imageNumber(img.id))}`;
+  },
 });
 
 /**

@@ -27,7 +27,6 @@ import { collectionsOf, recordField, type ApiFamily, type FamilyContext, type Re
 import { badRequest, notFound, paginate } from "../http";
 import { rowsOf } from "../router";
 import { apiTime, type User } from "../state";
-import { highestId } from "./counters";
 
 const DAY_MS = 86_400_000;
 /** The login history the API keeps: profile-api.md "Limits": "Login history | last 90 days". */
@@ -149,9 +148,11 @@ export const profileSecurityFamily: ApiFamily<ProfileSecurityState> = {
   state: profileSecurityState,
   register: (family) => family.router.serve(ROWS, securityContext(family)),
   references,
-  counters: (state) => {
+  renumber: (state, to) => {
     const d = profileSecurityState(state);
-    return { login: highestId(d.logins), device: highestId(d.trustedDevices), app: highestId(d.authorizedApps) };
+    for (const login of d.logins) login.id = to("login", login.id);
+    for (const device of d.trustedDevices) device.id = to("device", device.id);
+    for (const app of d.authorizedApps) app.id = to("app", app.id);
   },
 };
 

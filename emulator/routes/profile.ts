@@ -16,7 +16,6 @@ import { collectionsOf, recordField, type ApiFamily, type FamilyContext } from "
 import { badRequest, HttpError, notFound, paginate } from "../http";
 import { NO_CONTENT, rowsOf, type Req } from "../router";
 import { apiTime, emptyGrants, newTokenValue, type TokenRecord, type User } from "../state";
-import { highestId } from "./counters";
 
 /** An SSH key as the state keeps it: the API's record (its label and key line by the create's rules) and its owner. */
 export const storedSshKey = sshKey.extend({ label: sshKeyLabel, ssh_key: sshKeyLine, username: z.string() }).strict();
@@ -40,7 +39,9 @@ export const profileFamily: ApiFamily<ReturnType<typeof profileState>> = {
       users.has(k.username) ? [] : [{ field: recordField("sshkeys", i, "username"), reason: `no user ${k.username} in the account` }],
     );
   },
-  counters: (state) => ({ sshkey: highestId(profileState(state).sshkeys), token: highestId(state.data.tokens) }),
+  renumber: (state, to) => {
+    for (const key of profileState(state).sshkeys) key.id = to("sshkey", key.id);
+  },
 };
 
 type ProfileContext = ReturnType<typeof profileContext>;

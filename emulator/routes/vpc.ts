@@ -23,7 +23,6 @@ import { apiTime, eventEntity, settle, type User } from "../state";
 import { freeAddress, SubnetSiblings, subnetNetwork } from "../vpc-rules";
 import { GONE } from "./compute/base";
 import { computeState, type ConfigRecord } from "./compute/records";
-import { highestId } from "./counters";
 
 /**
  * A VPC as the state keeps it: its own fields of the API's record (its subnets are theirs, the rest is derived),
@@ -74,9 +73,11 @@ export const vpcFamily: ApiFamily<ReturnType<typeof vpcState>> = {
     });
     return refusals;
   },
-  counters: (state) => {
+  renumber: (state, to) => {
     const { vpcs, subnets } = vpcState(state);
-    return { vpc: highestId(vpcs), subnet: highestId(subnets) };
+    for (const v of vpcs) v.id = to("vpc", v.id);
+    for (const s of subnets) Object.assign(s, { id: to("subnet", s.id), vpc_id: to("vpc", s.vpc_id) });
+    for (const user of state.data.users) if (user.grants) user.grants.vpc = user.grants.vpc.map((g) => ({ ...g, id: to("vpc", g.id) }));
   },
 };
 

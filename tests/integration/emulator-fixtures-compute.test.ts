@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { StateHolder } from "../../emulator/family";
+import { countersOf, type StateHolder } from "../../emulator/family";
 import { computeFamily } from "../../emulator/routes/compute";
 import { privateIp, privateIpNumber, publicIp, publicIpNumber } from "../../emulator/routes/compute/network";
 import { storedBackup, storedConfig, storedDisk, storedInstance } from "../../emulator/routes/compute/records";
@@ -254,16 +254,9 @@ describe("counters", () => {
       expect(privateIpNumber(privateIp(n))).toBe(n);
     }
     expect([publicIpNumber("198.51.100.7"), publicIpNumber("203.0.113.0"), privateIpNumber("203.0.113.1")]).toEqual([undefined, undefined, undefined]);
-    const data = { users: [], instances: [{ id: 4, ipv4: [publicIp(9), privateIp(3)] }], configs: [], disks: [], backups: [] };
-    expect(computeFamily.counters?.({ data } as unknown as StateHolder)).toEqual({
-      instance: 4,
-      config: 0,
-      disk: 0,
-      backup: 0,
-      interface: 0,
-      ipv4: 9,
-      private_ip: 3,
-    });
+    const instance = { id: 4, ipv4: [publicIp(9), privateIp(3)], ipv6: null, image: null, _lastBootedConfig: null, _activeInterfaces: [] };
+    const data = { users: [], instances: [instance], configs: [], disks: [], backups: [] };
+    expect(countersOf([computeFamily], { data } as unknown as StateHolder)).toEqual({ instance: 4, ipv4: 9, private_ip: 3 });
   });
 });
 

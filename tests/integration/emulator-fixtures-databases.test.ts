@@ -5,7 +5,7 @@
  * step to come); a backup's label a snapshot's, at most three snapshots a cluster. The family's counters follow its
  * records' ids. A record that is not so is refused with its place and the rule, before anything is loaded.
  */
-import type { StateHolder } from "../../emulator/family";
+import { countersOf, type StateHolder } from "../../emulator/family";
 import type { Emulator } from "../../emulator/server";
 import { databaseFamily } from "../../emulator/routes/databases";
 import { call, emulator, list } from "../helpers/emulator";
@@ -161,7 +161,7 @@ test("a cluster's maker is a user of the account; a cluster keeps at most three 
 
 test("the database and backup counters follow the records' ids, whatever the fixture's counters say", async () => {
   const state: StateHolder = { data: { version: 1, nextId: {}, users: [], tokens: [], events: [], ...base.records } };
-  expect(databaseFamily.counters?.(state)).toEqual({ database: 2, dbbackup: 1 });
+  expect(countersOf([databaseFamily], state)).toEqual({ database: 2, dbbackup: 1 });
   const loaded = await load((r, fixture) => {
     r.databases[1].id = 30;
     r.databaseBackups[0].id = 50;

@@ -6,7 +6,7 @@
  * families' counters follow their records' ids. A record that is not so is refused with its place and the rule,
  * before anything is loaded.
  */
-import type { StateHolder } from "../../emulator/family";
+import { countersOf, type StateHolder } from "../../emulator/family";
 import type { Emulator } from "../../emulator/server";
 import { profileFamily } from "../../emulator/routes/profile";
 import { profileSecurityFamily } from "../../emulator/routes/profile-security";
@@ -96,7 +96,7 @@ describe("SSH keys", () => {
   test("the sshkey and token counters follow the records' ids, whatever the fixture's counters say", async () => {
     const token = { id: 5, label: "t", scopes: "*", created: "2026-03-10T12:00:00", expiry: null, token: "t".repeat(64), username: "admin" };
     const state: StateHolder = { data: { version: 1, nextId: {}, users: [], events: [], ...base.records, tokens: [token] } };
-    expect(profileFamily.counters?.(state)).toEqual({ sshkey: 2, token: 5 });
+    expect(countersOf([profileFamily], state)).toEqual({ sshkey: 2 });
     const loaded = await load((r, fixture) => {
       r.sshkeys[1].id = 20;
       fixture.counters = {};
@@ -161,7 +161,7 @@ describe("the profile's security records", () => {
 
   test("the login, device and app counters follow the records' ids, whatever the fixture's counters say", async () => {
     const state: StateHolder = { data: { version: 1, nextId: {}, users: [], tokens: [], events: [], ...base.records } };
-    expect(profileSecurityFamily.counters?.(state)).toEqual({ login: 1, device: 1, app: 1 });
+    expect(countersOf([profileSecurityFamily], state)).toEqual({ login: 1, device: 1, app: 1 });
     const loaded = await load((r, fixture) => {
       r.logins[0].id = 30;
       r.trustedDevices[0].id = 40;

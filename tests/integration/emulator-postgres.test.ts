@@ -87,6 +87,37 @@ test("a fixture imported through one emulator moves the ids the other gives past
   }
 });
 
+test("one fixture imported at once through both emulators into two accounts: whichever keeps its ids, the other's are renumbered", async () => {
+  const [a, b] = await pair();
+  try {
+    const made = await Promise.all(
+      [a, b].map(async (emu, i) => (await call(emu, "POST", "/__emulator/accounts", { body: { label: `t${i}` } })).body as { token: string }),
+    );
+    for (let round = 0; round < 5; round++) {
+      // Ids no account has had yet (past where the sequence is), the same in both imports.
+      const records = {
+        sshkeys: Array.from({ length: 20 }, (_, i) => ({
+          id: 9000 + round * 100 + i,
+          label: `r${round}-${i}`,
+          ssh_key: ed25519Key(700 + round * 20 + i),
+          created: "2026-01-01T00:00:00",
+          username: "admin",
+        })),
+      };
+      const doc = { format: "compute-emulator-account", version: 1, records };
+      const loaded = await Promise.all([a, b].map((emu, i) => call(emu, "POST", "/__emulator/import", { token: made[i].token, body: doc })));
+      expect(loaded.map((r) => r.status)).toEqual([200, 200]);
+      const ids = await Promise.all([a, b].map(async (emu, i) => (await list(emu, "/profile/sshkeys", { token: made[i].token })).map((k) => k.id as number)));
+      expect(new Set(ids.flat()).size).toBe(40);
+      // One of them kept the fixture's ids; the other says what it gave instead.
+      expect(loaded.filter((r) => r.body.loaded.renumbered === undefined)).toHaveLength(1);
+    }
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
 describe("what a new user's attack on the shared store found (fresh eyes)", () => {
   test("an import that makes hundreds of records of several kinds loads whole (a write that runs out of ids is run again with enough)", async () => {
     const [a, b] = await pair();

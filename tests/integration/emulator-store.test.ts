@@ -87,18 +87,36 @@ describe("ids", () => {
     }
   });
 
-  test("a fixture's counters are bounded by the largest id the emulator gives (no two records of one id past 2^53)", async () => {
-    const emu = await emulator({ speed: 0 });
+  test("a fixture cannot use up the ids every account shares; the emulator gives none past 2^31 − 1", async () => {
+    const file = join(dir, "state.db");
+    let emu = await emulator({ stateFile: file, speed: 0 });
     try {
       const doc = { format: "compute-emulator-account", version: 1, counters: { sshkey: 2 ** 53 - 2 } };
       const refused = await call(emu, "POST", "/__emulator/import", { body: doc });
       expect(refused.status).toBe(400);
       expect(refused.body.errors[0].reason).toMatch(/counters\.sshkey: a counter is at most 2147483647/);
-      const edge = await call(emu, "POST", "/__emulator/import", { body: { ...doc, counters: { sshkey: 2 ** 31 - 2 } } });
+      // A tenant's counters and ids near the end: the counters are the exporter's note, the record is renumbered.
+      const key = { id: 2 ** 31 - 2, created: "2026-03-10T12:00:00", label: "edge", ssh_key: ed25519Key(4), username: "admin" };
+      const edge = await call(emu, "POST", "/__emulator/import", { body: { ...doc, counters: { sshkey: 2 ** 31 - 2 }, records: { sshkeys: [key] } } });
       expect(edge.status).toBe(200);
-      const last = await call(emu, "POST", "/profile/sshkeys", { body: { label: "last", ssh_key: ed25519Key(4) } });
+      const given = edge.body.loaded.renumbered.sshkey[String(2 ** 31 - 2)];
+      expect(given).toBeLessThan(100);
+      const next = await call(emu, "POST", "/profile/sshkeys", { body: { label: "next", ssh_key: ed25519Key(5) } });
+      expect(next.body.id).toBeGreaterThan(given);
+      expect(next.body.id).toBeLessThan(2000);
+    } finally {
+      await emu.close();
+    }
+    // An operator's database whose sequence is at the end: the next key is refused (507), naming the kind.
+    const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+    const db = new DatabaseSync(file);
+    db.prepare("UPDATE sequences SET value = ? WHERE kind = 'sshkey'").run(2 ** 31 - 2);
+    db.close();
+    emu = await emulator({ stateFile: file, speed: 0 });
+    try {
+      const last = await call(emu, "POST", "/profile/sshkeys", { body: { label: "last", ssh_key: ed25519Key(6) } });
       expect(last.body.id).toBe(2 ** 31 - 1);
-      const none = await call(emu, "POST", "/profile/sshkeys", { body: { label: "none", ssh_key: ed25519Key(5) } });
+      const none = await call(emu, "POST", "/profile/sshkeys", { body: { label: "none", ssh_key: ed25519Key(7) } });
       expect(none.status).toBe(507);
       expect(none.body.errors[0].reason).toMatch(/has given every sshkey id/);
     } finally {

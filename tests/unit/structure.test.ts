@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { definitions } from "../../provider/registry";
+import { apiFamilies } from "../../emulator/routes";
 import ts from "typescript";
 import { isCast, nodesOf, projectProgram, sourcesUnder, where } from "../helpers/program";
 import { sharedBlocks } from "../helpers/shared-blocks";
@@ -117,6 +118,15 @@ describe("the structure of the code", () => {
           .map((g) => `${f} imports ${g}`),
       ),
     ).toEqual([]);
+  });
+
+  it("has every API family that keeps records name their ids and references once (its renumber), which fixtures and counters read", () => {
+    const keeping = apiFamilies({}).filter((f) => (f.state?.names.length ?? 0) > 0);
+    expect(keeping.length).toBeGreaterThan(4);
+    expect(keeping.filter((f) => !f.renumber).map((f) => f.name)).toEqual([]);
+    // Nothing else renumbers or counts a family's ids: the fixture loader and the counters go through the hook.
+    const readers = files.filter((f) => f.startsWith("emulator/") && !f.startsWith("emulator/routes/") && /\.renumber\?\.\(/.test(source(f)));
+    expect(readers.sort()).toEqual(["emulator/family.ts", "emulator/renumber.ts"]);
   });
 
   it("keeps the API's facts (api/) on the ground floor: they import neither the emulator nor the provider", () => {

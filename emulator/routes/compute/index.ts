@@ -10,7 +10,7 @@ import { IPS_ROWS } from "./ips";
 import { MIGRATE_ROWS } from "./migrate";
 import { POWER_ROWS } from "./power";
 import { computeState, type ComputeState } from "./records";
-import { computeCounters } from "./counters";
+import { renumberCompute } from "./renumber";
 import { computeReferences } from "./references";
 import { USAGE_ROWS } from "./usage";
 
@@ -37,7 +37,7 @@ const ROWS = [
  * image family (services).
  *
  * This folder holds the whole family: its records and collections (`records.ts`) and what they must hold between
- * them (`references.ts`), how far its id counters went (`counters.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`, `ips.ts`,
+ * them (`references.ts`), the ids its records hold, renumbered (`renumber.ts`), its rows (`instances.ts`, `power.ts`, `migrate.ts`, `clone.ts`, `usage.ts`, `ips.ts`,
  * `backups.ts`, `configs.ts`, `interfaces.ts`, `disks.ts`), and the context they share (`context.ts`, made of
  * `base.ts`, `access.ts`, `views.ts`, `network.ts`, `checks.ts`, `provisioning.ts`, `events.ts`).
  */
@@ -46,5 +46,5 @@ export const computeFamily: ApiFamily<ComputeState> = {
   state: computeState,
   register: (family) => family.router.serve(ROWS, createComputeContext(family)),
   references: computeReferences,
-  counters: computeCounters,
+  renumber: renumberCompute,
 };

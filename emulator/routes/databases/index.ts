@@ -5,7 +5,7 @@ import { allDatabasesRow, clusterRows } from "./clusters";
 import { databaseContext } from "./context";
 import { credentialRows } from "./credentials";
 import { databaseState, type DatabaseState } from "./records";
-import { databaseCounters, databaseReferences } from "./references";
+import { renumberDatabases, databaseReferences } from "./references";
 
 /** The database durations, here too for the tests that read them from the database routes. */
 export { DB_MS } from "./context";
@@ -25,5 +25,5 @@ export const databaseFamily: ApiFamily<DatabaseState> = {
   state: databaseState,
   register: (family) => family.router.serve(ROWS, databaseContext(family)),
   references: databaseReferences,
-  counters: databaseCounters,
+  renumber: renumberDatabases,
 };

@@ -1,6 +1,5 @@
 import { MAX_SNAPSHOTS } from "../../../api/contract/databases";
-import { recordField, type Refusal, type StateHolder } from "../../family";
-import { highestId } from "../counters";
+import { recordField, type Refusal, type Renumber, type StateHolder } from "../../family";
 import { databaseState } from "./records";
 import { engineNotFound, engineOf, LABEL_TAKEN, regionRefusal, typeNotFound, typeOf } from "./rules";
 
@@ -39,8 +38,13 @@ export function databaseReferences(state: StateHolder): Refusal[] {
   return refusals;
 }
 
-/** How far the family's counters went: its clusters' ids (`database`), its backups' (`dbbackup`). */
-export function databaseCounters(state: StateHolder): Record<string, number> {
+/** The family's ids renumbered (ApiFamily `renumber`): its clusters' (`database`, the restricted users' grants too), its backups' (`dbbackup`, and their cluster). */
+export function renumberDatabases(state: StateHolder, to: Renumber): void {
   const { databases, databaseBackups } = databaseState(state);
-  return { database: highestId(databases), dbbackup: highestId(databaseBackups) };
+  for (const db of databases) db.id = to("database", db.id);
+  for (const b of databaseBackups) {
+    b.id = to("dbbackup", b.id);
+    b.database_id = to("database", b.database_id);
+  }
+  for (const user of state.data.users) if (user.grants) user.grants.database = user.grants.database.map((g) => ({ ...g, id: to("database", g.id) }));
 }
