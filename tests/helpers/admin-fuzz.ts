@@ -319,9 +319,37 @@ export function difference(a: any, b: any, at = ""): string {
 }
 
 /** An acknowledged import's records in the account's export: each collection it carried as it carried it (users merged by name). */
-export function importedReadBack(sent: string, after: any): string | undefined {
+/** The kinds of id (as an import's `renumbered` names them) of a collection's records' fields, for those the fuzz makes. */
+const ID_FIELDS: Record<string, Record<string, string>> = {
+  sshkeys: { id: "sshkey" },
+  images: { id: "image" },
+  vpcs: { id: "vpc" },
+  subnets: { id: "subnet", vpc_id: "vpc" },
+  logins: { id: "login" },
+  trustedDevices: { id: "device" },
+  authorizedApps: { id: "app" },
+};
+
+/** A collection's records with their ids as the import's answer says they became (an id another account held is renumbered). */
+function renumberedAs(name: string, items: any[], renumbered: Record<string, Record<string, number>> | undefined): any[] {
+  const fields = Object.entries(ID_FIELDS[name] ?? {});
+  if (!renumbered || !fields.length) return items;
+  return items.map((r) => {
+    const out = { ...r };
+    for (const [field, kind] of fields) {
+      const image = kind === "image";
+      const to = renumbered[kind]?.[image ? String(r[field]).replace("private/", "") : String(r[field])];
+      if (to !== undefined) out[field] = image ? `private/${to}` : to;
+    }
+    return out;
+  });
+}
+
+export function importedReadBack(sent: string, after: any, answer?: string): string | undefined {
   const doc = JSON.parse(sent);
-  for (const [name, items] of Object.entries<any[]>(doc.records ?? {})) {
+  const renumbered = answer ? JSON.parse(answer)?.loaded?.renumbered : undefined;
+  for (const [name, sentItems] of Object.entries<any[]>(doc.records ?? {})) {
+    const items = renumberedAs(name, sentItems, renumbered);
     if (name === "users") {
       const names = new Set(after.records.users.map((u: any) => u.username));
       const missing = items.filter((u) => !names.has(u.username));
