@@ -3,6 +3,7 @@ import { recordField, type ApiFamily, type Refusal } from "./family";
 import { badRequest, fieldErrors, HttpError } from "./http";
 import { jsonDepth, MAX_FIXTURE_DEPTH, MAX_JSON_DEPTH } from "./json";
 import { fixtureLoaded } from "./admin-api";
+import { quotaPassed } from "./db/quota";
 import { renumberFixture } from "./renumber";
 import { MAX_ID } from "./db/backend";
 import { apiTime, storedEvent, storedUser, type CoreState } from "./state";
@@ -108,6 +109,10 @@ export function readFixture(input: unknown, { store, families }: Pick<FixtureTar
   if (version.success && version.data.version > FIXTURE_VERSION) {
     throw badRequest(`The fixture is version ${version.data.version}; this emulator reads versions 1 to ${FIXTURE_VERSION}: use a later emulator`, "version");
   }
+  // More records than the account may hold are refused before any is read (a million-record --fixture took two minutes and 2 GB).
+  const lists = z.object({ records: z.record(z.string(), z.array(z.unknown())) }).safeParse(input);
+  const count = Object.entries(lists.data?.records ?? {}).reduce((n, [name, items]) => (name === "events" ? n : n + items.length), 0);
+  if (count > store.limits.records) throw quotaPassed("records", store.limits.records, count);
   const parsed = documentSchema.safeParse(input);
   if (!parsed.success) {
     throw new HttpError(

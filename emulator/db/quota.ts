@@ -25,6 +25,14 @@ export const QUOTA_MINIMUMS: Quotas = { records: 2, bytes: 4096, users: 1 };
 const FLAGS: Record<keyof Quotas, string> = { records: "--quota-records", bytes: "--quota-bytes", users: "--quota-users" };
 const WHAT: Record<keyof Quotas, string> = { records: "records", bytes: "bytes of records", users: "users" };
 
+/** The refusal of a change that would pass a quota: a 403 naming it, what the change would make, and the flag that sets it. */
+export const quotaPassed = (name: keyof Quotas, quota: number, would: number): HttpError =>
+  new HttpError(403, [
+    {
+      reason: `The account's quota of ${quota} ${WHAT[name]} would be passed (${would} with this change): delete some first, or start the emulator with a larger ${FLAGS[name]}`,
+    },
+  ]);
+
 /** Collections a quota does not count: the events (a window of their own) and the state's own fields. */
 const UNCOUNTED = new Set(["events", "$"]);
 
@@ -60,13 +68,7 @@ export class Usage {
   check(changes: ReadonlyArray<Pick<Change, "coll" | "key" | "body">>, quotas: Quotas) {
     const made = this.after(changes);
     for (const name of QUOTA_NAMES) {
-      if (made.next[name] > quotas[name] && made.next[name] > this[name]) {
-        throw new HttpError(403, [
-          {
-            reason: `The account's quota of ${quotas[name]} ${WHAT[name]} would be passed (${made.next[name]} with this change): delete some first, or start the emulator with a larger ${FLAGS[name]}`,
-          },
-        ]);
-      }
+      if (made.next[name] > quotas[name] && made.next[name] > this[name]) throw quotaPassed(name, quotas[name], made.next[name]);
     }
     return made;
   }
