@@ -190,6 +190,10 @@ describe("quotas", () => {
       const more = { ...doc, records: { sshkeys: [...doc.records.sshkeys, { ...doc.records.sshkeys[0], id: 99_999, label: "x" }] } };
       expect((await call(emu, "POST", "/__emulator/import", { body: more })).status).toBe(403);
       expect((await labels(emu, "/profile/sshkeys")).length).toBe(10);
+      // More records than the quota in the fixture itself: refused before any is read (not a 400 on a bad record).
+      const many = { ...doc, records: { sshkeys: Array.from({ length: 13 }, (_, i) => ({ id: i + 1, bad: true })) } };
+      const refusedWhole = await call(emu, "POST", "/__emulator/import", { body: many });
+      expect([refusedWhole.status, refusedWhole.body.errors[0].reason]).toEqual([403, expect.stringMatching(/quota of 12 records would be passed \(13 /)]);
       expect((await call(emu, "DELETE", `/profile/sshkeys/${keys[0]}`)).status).toBe(200);
       expect((await usage()).records).toBe(11);
     } finally {
