@@ -20,21 +20,25 @@ CREATE TABLE IF NOT EXISTS sequences (kind TEXT PRIMARY KEY, value INTEGER NOT N
 /**
  * node:sqlite (the SQLite Node ships, 3.51 in Node 22): no native module to build or download, and synchronous, so
  * that a request's transaction (BEGIN … COMMIT) runs whole between two of the server's events. It says it is
- * experimental once, when first loaded: that warning is not the user's concern and is not printed.
+ * experimental once, when first loaded: that warning is not the user's concern and is not printed (that one only,
+ * while it loads: every other warning is emitted as before).
  */
 function openDatabase(file: string): DatabaseSync {
-  const own = Object.getOwnPropertyDescriptor(process, "emitWarning");
-  const emit: unknown = own?.value;
-  process.emitWarning = (warning: string | Error, ...rest: unknown[]): void => {
+  // Node warns through its own process object, which is not always the global `process` (a Jest test's is a copy).
+  const node = process.getBuiltinModule("node:process");
+  const own = Object.getOwnPropertyDescriptor(node, "emitWarning");
+  const emit: unknown = Reflect.get(node, "emitWarning");
+  node.emitWarning = (warning: string | Error, ...rest: unknown[]): void => {
     if (/SQLite is an experimental feature/.test(typeof warning === "string" ? warning : warning.message)) return;
-    if (typeof emit === "function") Reflect.apply(emit, process, [warning, ...rest]);
+    if (typeof emit === "function") Reflect.apply(emit, node, [warning, ...rest]);
   };
   try {
     // Loaded when first used (an emulator without --state never loads it), with its warning held back.
     const { DatabaseSync: Database } = process.getBuiltinModule("node:sqlite");
     return new Database(file);
   } finally {
-    if (own) Object.defineProperty(process, "emitWarning", own);
+    if (own) Object.defineProperty(node, "emitWarning", own);
+    else Reflect.deleteProperty(node, "emitWarning");
   }
 }
 
