@@ -115,7 +115,7 @@ test("GET /compute/instances/{id}/ips: public and private IPv4, the VPC address 
         public: true,
       },
       link_local: {
-        address: `fe80::${hex}`,
+        address: `fe80::f03c:ff:fe00:${hex}`,
         gateway: "fe80::1",
         subnet_mask: "ffff:ffff:ffff:ffff::",
         prefix: 64,
