@@ -1,11 +1,12 @@
 /**
  * What a new user trying the emulator's API found (issue 53, fresh eyes), each a regression test: an instance's
  * link-local IPv6 address was the gateway's (fe80::1) for the first instance; a boot queued behind a shutdown went
- * from offline to running, never seen booting.
+ * from offline to running, never seen booting; at speed 0, an instance's create answered `running` and a disk's
+ * `ready`, where a database's and an image's answered their first status (the real API answers each create so).
  */
 import { BASE_MS } from "../../emulator/timing";
-import { I, useComputeEmulator } from "../helpers/compute-calls";
-import { call } from "../helpers/emulator";
+import { I, PASS, useComputeEmulator } from "../helpers/compute-calls";
+import { call, emulator } from "../helpers/emulator";
 
 const { emu, tick, deployed, get } = useComputeEmulator();
 
@@ -31,4 +32,27 @@ test("a boot queued behind a shutdown is seen booting for a boot's time once the
   expect((await get(I(inst.id))).status).toBe("booting");
   tick(1);
   expect((await get(I(inst.id))).status).toBe("running");
+});
+
+test("at speed 0, every create answers its first status, as the real API's does, and the next read the final one", async () => {
+  const e = await emulator({ speed: 0 });
+  try {
+    const made = async (path: string, body: object) => {
+      const r = await call(e, "POST", path, { body });
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    const read = async (path: string) => (await call(e, "GET", path)).body.status;
+    const inst = await made("/compute/instances", { label: "web-1", region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS });
+    expect([inst.status, await read(I(inst.id))]).toEqual(["provisioning", "running"]);
+    const empty = await made("/compute/instances", { label: "empty-1", region: "us-east", type: "c1-standard-2" });
+    const disk = await made(`${I(empty.id)}/disks`, { label: "data", size: 1024 });
+    expect([disk.status, await read(`${I(empty.id)}/disks/${disk.id}`)]).toEqual(["not ready", "ready"]);
+    const image = await made("/images", { disk_id: disk.id, label: "captured" });
+    expect([image.status, await read(`/images/${image.id}`)]).toEqual(["creating", "available"]);
+    const db = await made("/databases/mysql/instances", { label: "db-1", region: "us-east", type: "g6-nanode-1", engine: "mysql/8" });
+    expect([db.status, await read(`/databases/mysql/instances/${db.id}`)]).toEqual(["provisioning", "active"]);
+  } finally {
+    await e.close();
+  }
 });
