@@ -352,6 +352,7 @@ export class Store<D extends CoreState = CoreState> {
       _start: timing.start ?? now,
       _finish: timing.finish ?? null,
       _notification: timing.notification ?? false,
+      ...(timing.fails ? { _fails: true } : {}),
     });
     if (events.length > this.eventsKept + this.eventsKept / 10) events.splice(0, events.length - this.eventsKept);
   }

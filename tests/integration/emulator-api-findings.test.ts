@@ -2,11 +2,13 @@
  * What a new user trying the emulator's API found (issue 53, fresh eyes), each a regression test: an instance's
  * link-local IPv6 address was the gateway's (fe80::1) for the first instance; a boot queued behind a shutdown went
  * from offline to running, never seen booting; at speed 0, an instance's create answered `running` and a disk's
- * `ready`, where a database's and an image's answered their first status (the real API answers each create so).
+ * `ready`, where a database's and an image's answered their first status (the real API answers each create so);
+ * an image upload's event was finished at once, before its data came.
  */
+import { gzipSync } from "node:zlib";
 import { BASE_MS } from "../../emulator/timing";
 import { I, PASS, useComputeEmulator } from "../helpers/compute-calls";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, events } from "../helpers/emulator";
 
 const { emu, tick, deployed, get } = useComputeEmulator();
 
@@ -52,6 +54,32 @@ test("at speed 0, every create answers its first status, as the real API's does,
     expect([image.status, await read(`/images/${image.id}`)]).toEqual(["creating", "available"]);
     const db = await made("/databases/mysql/instances", { label: "db-1", region: "us-east", type: "g6-nanode-1", engine: "mysql/8" });
     expect([db.status, await read(`/databases/mysql/instances/${db.id}`)]).toEqual(["provisioning", "active"]);
+  } finally {
+    await e.close();
+  }
+});
+
+test("an image upload's event is started until its data arrives, then finished; failed when its window closes first, or its image is deleted", async () => {
+  let clock = Date.parse("2026-03-10T12:00:00Z");
+  const e = await emulator({ now: () => clock, speed: 1, images: { uploadWindowMs: 60_000 } });
+  try {
+    const upload = async (label: string) => (await call(e, "POST", "/images/upload", { body: { label, region: "us-east" } })).body;
+    const eventOf = async (imageId: string) => (await events(e, "image_upload")).find((x) => x.entity.id === imageId);
+    const sent = await upload("sent");
+    expect((await eventOf(sent.image.id)).status).toBe("started");
+    clock += 10_000;
+    expect((await eventOf(sent.image.id)).status).toBe("started");
+    const data = { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: gzipSync(Buffer.alloc(1024)) };
+    expect((await fetch(sent.upload_to, data)).status).toBe(200);
+    expect(await eventOf(sent.image.id)).toMatchObject({ status: "finished", percent_complete: 100, duration: 10 });
+    const never = await upload("never");
+    clock += 60_000;
+    expect((await call(e, "GET", `/images/${never.image.id}`)).status).toBe(404);
+    expect(await eventOf(never.image.id)).toMatchObject({ status: "failed", duration: 60, time_remaining: null });
+    const dropped = await upload("dropped");
+    clock += 5_000;
+    expect((await call(e, "DELETE", `/images/${dropped.image.id}`)).status).toBe(200);
+    expect(await eventOf(dropped.image.id)).toMatchObject({ status: "failed", duration: 5 });
   } finally {
     await e.close();
   }
