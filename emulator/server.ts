@@ -115,7 +115,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       serve(serving, req, res);
     } catch (err) {
       const status = answerError(req, res, err);
-      main.record({ method: req.method ?? "", path: req.url ?? "", status, time: new Date(now()).toISOString(), ms: 0 });
+      // Before its account was known: the anonymous log's.
+      accounts.anonymous.record({ method: req.method ?? "", path: req.url ?? "", status, time: new Date(now()).toISOString(), ms: 0 });
     }
   });
   // Beyond the cap, a connection's first request is answered 503 (saying why) and the connection closed; one that
