@@ -1,7 +1,9 @@
-import { createDraft, current, enableArrayMethods, finishDraft, isDraft, setAutoFreeze } from "immer";
+import { createDraft, enableArrayMethods, finishDraft, setAutoFreeze } from "immer";
 import { AccountMissing, isShared, type AccountRow, type Backend, type RemoteChange, type SharedBackend } from "./db/backend";
 import { changesOf, recordKey, SCALARS, withRemote, type Applied } from "./db/changes";
 export { recordKey, type Applied } from "./db/changes";
+import { detach } from "./drafts";
+export { copyOf } from "./drafts";
 import { Ids, NeedIds, StateNotSaved } from "./db/ids";
 export { Ids, StateNotSaved } from "./db/ids";
 import { HttpError } from "./http";
@@ -360,30 +362,6 @@ export class Store<D extends CoreState = CoreState> {
   user(username: string): User | undefined {
     return this.data.users.find((u) => u.username === username);
   }
-}
-
-/**
- * A deep copy of a record (or part of one) that may be a draft of a write, or hold drafts: `structuredClone` for the
- * state's records (a draft is a proxy, which structuredClone cannot copy).
- */
-export const copyOf = <T>(value: T): T => structuredClone(detach(value));
-
-/** A write's answer out of its draft: a draft (or one held in the answer) copied as it is now, of the same type. */
-// A value without drafts in it is itself; one with them, a copy with each draft's current value: of the same type.
-const detach = <T>(value: T): T => plain(value) as T;
-
-function plain(value: unknown): unknown {
-  if (isDraft(value)) return current(value);
-  if (Array.isArray(value)) {
-    const out = value.map(plain);
-    return out.some((v, i) => v !== value[i]) ? out : value;
-  }
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.entries(value);
-    const out = entries.map(([k, v]): [string, unknown] => [k, plain(v)]);
-    return out.some(([, v], i) => v !== entries[i][1]) ? Object.fromEntries(out) : value;
-  }
-  return value;
 }
 
 /** A read that makes a record: it is run again as a write (`Store.read`). */
