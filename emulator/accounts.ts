@@ -194,16 +194,20 @@ export class Accounts {
     readonly ids: Ids,
   ) {}
 
-  /** The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. */
-  static async open(setup: AccountSetup, rootToken: string, backend: Backend, init?: AccountInit): Promise<Accounts> {
+  /**
+   * The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. Its root token is
+   * `rootToken` (the command line's: the one it had before is revoked), or when none is given, the one it has (a
+   * random one for a new main account).
+   */
+  static async open(setup: AccountSetup, rootToken: string | undefined, backend: Backend, init?: AccountInit): Promise<Accounts> {
     const accounts = new Accounts(setup, backend, new Ids(backend));
-    accounts.rootToken = rootToken;
     const rows = await backend.accounts();
+    accounts.rootToken = rootToken ?? rows.find((r) => r.id === 1)?.token ?? newTokenValue();
     accounts.ids.atLeast("account", Math.max(1, ...rows.map((r) => r.id)));
     for (const row of rows) await accounts.load(row);
     if (!accounts.byId.has(1)) {
       try {
-        await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: rootToken, rev: 0 }, init);
+        await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: accounts.rootToken, rev: 0 }, init);
       } catch (err) {
         // Another emulator sharing the database made it first: this one serves it as made.
         const row = isShared(backend) ? await backend.account(1) : undefined;

@@ -134,11 +134,22 @@ export class Store<D extends CoreState = CoreState> {
     return this.committed;
   }
 
-  /** The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if missing. */
+  /**
+   * The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if
+   * missing. A root token given that is not the account's (the main account's, started with another `--token`)
+   * becomes its root token, and the one it had is revoked; tokens made through the API stay.
+   */
   async ensureOwner(rootToken: string): Promise<void> {
-    const has = () => this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
+    const has = () =>
+      this.data.account?.token === rootToken && this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
     if (this.stored && has()) return;
     await this.join(() => {
+      const meta = this.data.account;
+      if (meta && meta.token !== rootToken) {
+        const before = meta.token;
+        this.data.tokens = this.data.tokens.filter((t) => t.token !== before);
+        meta.token = rootToken;
+      }
       if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
       if (!this.data.tokens.some((t) => t.token === rootToken)) {
         this.data.tokens.push({
@@ -204,12 +215,13 @@ export class Store<D extends CoreState = CoreState> {
 
   private async transact<T>(work: () => T | Promise<T>): Promise<T> {
     if (isShared(this.backend)) return this.transactShared(this.backend, work);
+    const before = this.committed.account;
     const { result, next, found } = await this.draftOf(work);
     const usage = this.usage.check(found.changes, this.quotas);
-    if (found.changes.length || !this.stored) {
-      const meta = this.committed.account!;
+    const row = this.rowOf(next, before);
+    if (found.changes.length || row) {
       try {
-        await this.backend.commit(meta.id, found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 });
+        await this.backend.commit(this.committed.account!.id, found.changes, this.rev + 1, row);
       } catch (err) {
         throw new StateNotSaved(this.backend.kind, err);
       }
@@ -239,15 +251,17 @@ export class Store<D extends CoreState = CoreState> {
         this.ids.enter(tx.epoch);
         this.ids.begin();
         if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
+        const before = this.committed.account;
         const { result, next, found } = await this.draftOf(work);
         const usage = this.usage.check(found.changes, this.quotas);
-        if (!found.changes.length && this.stored && !this.ids.hasFloors()) {
+        const row = this.rowOf(next, before);
+        if (!found.changes.length && !row && !this.ids.hasFloors()) {
           await tx.rollback();
           this.settle(next, found);
           return result;
         }
         try {
-          await tx.commit(found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 }, this.ids.takeFloors());
+          await tx.commit(found.changes, this.rev + 1, row, this.ids.takeFloors());
         } catch (err) {
           throw new StateNotSaved(backend.kind, err);
         }
@@ -265,6 +279,15 @@ export class Store<D extends CoreState = CoreState> {
         throw err;
       }
     }
+  }
+
+  /**
+   * The account's row to write with a commit: a new account's (its first commit makes it), or one whose root token
+   * changed (`ensureOwner`); none otherwise.
+   */
+  private rowOf(next: D, before: D["account"]): AccountRow | undefined {
+    const meta = next.account!;
+    return !this.stored || meta !== before ? { ...meta, rev: this.rev + 1 } : undefined;
   }
 
   /** `work` on a draft of the state: what it returns, the state it leaves, and what changed. */

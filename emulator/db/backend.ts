@@ -44,9 +44,10 @@ export interface Backend {
   records(account: number): Promise<RecordRow[]>;
   /**
    * Writes an account's changes in one transaction, and its new revision: all of them, durably, or none (an error).
-   * `create` makes the account's row in the same transaction (an account made with a fixture: all or nothing).
+   * `row` writes the account's row in the same transaction: makes it (an account made with a fixture: all or
+   * nothing), or rewrites it (its root token changed: the token records and the row together).
    */
-  commit(account: number, changes: readonly Change[], rev: number, create?: AccountRow): Promise<void>;
+  commit(account: number, changes: readonly Change[], rev: number, row?: AccountRow): Promise<void>;
   /** Deletes an account and all its records. */
   removeAccount(account: number): Promise<void>;
   /**
@@ -111,8 +112,11 @@ export interface SharedTransaction {
   changes: RemoteChange[];
   /** The ids epoch: when it moves, ids taken before may be a loaded record's (`Ids`). */
   epoch: number;
-  /** Writes the changes and the account's new revision (its row, for a new account), moves sequences past `atLeast`, commits. */
-  commit(changes: readonly Change[], rev: number, create?: AccountRow, atLeast?: ReadonlyMap<string, number>): Promise<void>;
+  /**
+   * Writes the changes and the account's new revision (its row, `row`: made for a new account, rewritten when its
+   * root token changed), moves sequences past `atLeast`, commits.
+   */
+  commit(changes: readonly Change[], rev: number, row?: AccountRow, atLeast?: ReadonlyMap<string, number>): Promise<void>;
   rollback(): Promise<void>;
 }
 

@@ -92,17 +92,19 @@ export class SqliteBackend implements Backend {
     return Promise.resolve(recordRows.parse(this.db.prepare("SELECT coll, key, ord, body FROM records WHERE account = ? ORDER BY coll, ord").all(account)));
   }
 
-  commit(account: number, changes: readonly Change[], rev: number, create?: AccountRow): Promise<void> {
+  commit(account: number, changes: readonly Change[], rev: number, row?: AccountRow): Promise<void> {
     this.transaction(() => {
-      if (create)
+      if (row)
         this.db
-          .prepare("INSERT INTO accounts (id, label, created, token, rev) VALUES (?, ?, ?, ?, ?)")
-          .run(create.id, create.label, create.created, create.token, rev);
+          .prepare(
+            "INSERT INTO accounts (id, label, created, token, rev) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label, token = excluded.token, rev = excluded.rev",
+          )
+          .run(row.id, row.label, row.created, row.token, rev);
       for (const c of changes) {
         if (c.body === null) this.drop.run(account, c.coll, c.key);
         else this.put.run(account, c.coll, c.key, c.ord, c.body);
       }
-      if (!create) this.setRev.run(rev, account);
+      if (!row) this.setRev.run(rev, account);
     });
     return Promise.resolve();
   }

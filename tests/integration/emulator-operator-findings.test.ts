@@ -2,13 +2,15 @@
  * What a new user trying the emulator as its operator found (issue 53, fresh eyes), each a regression test: the
  * SQLite store's experimental warning printed where the global process is not node's own (inside Jest); requests
  * without a valid token were written in the main account's request log (a stranger could push the operator's
- * requests out of it), and an upload's data sent to another account's upload URL too.
+ * requests out of it), and an upload's data sent to another account's upload URL too; every `--token` a state
+ * file was ever started with stayed a root token (and the newest was refused on /__emulator).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import type { Emulator } from "../../emulator/server";
 import { call, emulator } from "../helpers/emulator";
 
 const SERVER = join(__dirname, "../../dist/emulator/server.js");
@@ -63,6 +65,37 @@ test("requests no account's token signed are kept out of the main account's log,
     // The emulator's root token only.
     expect((await call(emu, "GET", "/__emulator/log/anonymous", { token: tenant.token })).status).not.toBe(200);
     expect((await call(emu, "GET", "/__emulator/log/anonymous", { token: null })).status).toBe(401);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("the --token of this start is the main account's root token: the one an earlier start gave is revoked, tokens made through the API stay", async () => {
+  const file = join(dir, "state.db");
+  const [a, b] = ["first-root-token-0123456789abcdef", "second-root-token-0123456789abcdef"];
+  const status = async (emu: Emulator, token: string, path: string) => (await call(emu, "GET", path, { token })).status;
+  let emu = await emulator({ stateFile: file, token: a, speed: 0 });
+  const made = await call(emu, "POST", "/profile/tokens", { body: { label: "ci" } });
+  expect(made.status).toBe(200);
+  await emu.close();
+  emu = await emulator({ stateFile: file, token: b, speed: 0 });
+  try {
+    expect(emu.token).toBe(b);
+    expect(await status(emu, a, "/profile")).toBe(401);
+    expect(await status(emu, b, "/__emulator/log")).toBe(200);
+    expect(await status(emu, b, "/__emulator/accounts")).toBe(200);
+    expect(await status(emu, made.body.token, "/profile")).toBe(200);
+    const roots = (await call(emu, "GET", "/profile/tokens")).body.data.filter((t: { label: string }) => t.label === "emulator root token");
+    expect(roots.length).toBe(1);
+  } finally {
+    await emu.close();
+  }
+  // Started without --token: the one it has (printed as ever), not a new one that revokes it.
+  emu = await emulator({ stateFile: file, token: undefined, speed: 0 });
+  try {
+    expect(emu.token).toBe(b);
+    expect(await status(emu, b, "/__emulator/accounts")).toBe(200);
+    expect(await status(emu, a, "/profile")).toBe(401);
   } finally {
     await emu.close();
   }
