@@ -1,16 +1,6 @@
 import { z } from "zod";
 import { accountAdminRoutes } from "./admin";
-import {
-  ACCOUNT_LOG_BODIES,
-  ACCOUNT_LOG_WINDOW,
-  cut,
-  LOG_BODIES,
-  redactedPath,
-  forgetOldBodies,
-  LOG_PATH_CHARS,
-  LOG_WINDOW,
-  type RequestLogEntry,
-} from "./request-log";
+import { ACCOUNT_LOG_BODIES, ACCOUNT_LOG_WINDOW, AnonymousLog, forgetOldBodies, keptEntry, LOG_BODIES, LOG_WINDOW, type RequestLogEntry } from "./request-log";
 import { Faults, type FaultConfig } from "./faults";
 import { requireScope, signedInNow } from "./auth";
 import { HttpError, requestTarget } from "./http";
@@ -157,8 +147,7 @@ export class Account {
    * run time: ACCOUNT_LOG_BODIES), the oldest tenth let go once past the window.
    */
   record(entry: RequestLogEntry): void {
-    const path = redactedPath(entry.path);
-    this.log.push(path.length > LOG_PATH_CHARS ? { ...entry, path: cut(path) } : path === entry.path ? entry : { ...entry, path });
+    this.log.push(keptEntry(entry));
     forgetOldBodies(this.log, this.id === 1 ? LOG_BODIES : ACCOUNT_LOG_BODIES);
     if (this.log.length > this.logWindow + this.logWindow / 10) this.log.splice(0, this.log.length - this.logWindow);
   }
@@ -187,9 +176,12 @@ const tokenValue = (record: unknown): string | undefined => {
  * line's `--token`; each other is made at run time (`POST /__emulator/accounts`) with a token of its own, its number
  * from a sequence (never one a deleted account had). Requests find their account by their token (an index of every
  * account's tokens: its cost does not depend on how many accounts there are); a request with no token, or one no
- * account holds, is the main account's (and refused there as before).
+ * account holds, is served by the main account's routes (and refused there as before), and logged in no account's
+ * log but the emulator's log of them (`anonymous`).
  */
 export class Accounts {
+  /** The requests no account's token signed (emulator/request-log.ts `AnonymousLog`). */
+  readonly anonymous = new AnonymousLog();
   private readonly byId = new Map<number, Account>();
   /** Every account's tokens, by value. */
   private readonly tokens = new Map<string, Account>();
@@ -202,11 +194,15 @@ export class Accounts {
     readonly ids: Ids,
   ) {}
 
-  /** The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. */
-  static async open(setup: AccountSetup, rootToken: string, backend: Backend, init?: AccountInit): Promise<Accounts> {
+  /**
+   * The accounts of a database; the main one made (with `init`, a fixture) when it has none yet. Its root token is
+   * `rootToken` (the command line's: the one it had before is revoked), or when none is given, the one it has (a
+   * random one for a new main account).
+   */
+  static async open(setup: AccountSetup, rootToken: string | undefined, backend: Backend, init?: AccountInit): Promise<Accounts> {
     const accounts = new Accounts(setup, backend, new Ids(backend));
-    accounts.rootToken = rootToken;
     const rows = await backend.accounts();
+    accounts.rootToken = rootToken ?? rows.find((r) => r.id === 1)?.token ?? newTokenValue();
     accounts.ids.keep(
       "account",
       rows.reduce((top, r) => Math.max(top, r.id), 1),
@@ -214,7 +210,7 @@ export class Accounts {
     for (const row of rows) await accounts.load(row);
     if (!accounts.byId.has(1)) {
       try {
-        await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: rootToken, rev: 0 }, init);
+        await accounts.make({ id: 1, label: "main", created: apiTime(setup.now()), token: accounts.rootToken, rev: 0 }, init);
       } catch (err) {
         // Another emulator sharing the database made it first: this one serves it as made.
         const row = isShared(backend) ? await backend.account(1) : undefined;

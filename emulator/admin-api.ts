@@ -143,7 +143,7 @@ export const adminApi = {
   clearLog: endpoint({ method: "DELETE", path: "/log", source, scope: null, auth, summary: "Forget the requests served", answer: empty }),
 };
 
-/** The emulator's accounts (the main account's root token, the emulator's `--token`, only). */
+/** The emulator's accounts, and its log of anonymous requests (the main account's root token, the emulator's `--token`, only). */
 export const accountsApi = {
   overview: endpoint({
     method: "GET",
@@ -176,4 +176,13 @@ export const accountsApi = {
   }),
   get: endpoint({ method: "GET", path: "/accounts/{accountId}", source, scope: null, auth, summary: "An account", answer: accountView }),
   delete: endpoint({ method: "DELETE", path: "/accounts/{accountId}", source, scope: null, auth, summary: "Delete an account", answer: empty }),
+  anonymousLog: endpoint({
+    method: "GET",
+    path: "/log/anonymous",
+    source,
+    scope: null,
+    auth,
+    summary: "The requests no account's token signed",
+    answer: document,
+  }),
 };

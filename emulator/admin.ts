@@ -38,6 +38,8 @@ export interface AccountDirectory<A extends AdminAccount = AdminAccount> {
   remove(id: number): Promise<boolean>;
   /** The accounts as the database has them now (another emulator sharing it makes and deletes them too). */
   refresh(): Promise<void>;
+  /** The requests no account's token signed (emulator/request-log.ts `AnonymousLog`). */
+  readonly anonymous: { readonly entries: readonly RequestLogEntry[] };
 }
 
 /** What an account's admin rows are given: the account, the clock, the speed. */
@@ -195,6 +197,7 @@ const ACCOUNT_ROWS = [
     return { data: accounts.list().map((a) => accountView(a, false)) };
   }),
   accountRow(accountsApi.create, makeAccount),
+  accountRow(accountsApi.anonymousLog, ({ accounts }) => accounts.anonymous.entries),
   accountRow(accountsApi.get, async ({ accounts }, { params }) => accountView(await accountOf(accounts, params.accountId), false)),
   accountRow(accountsApi.delete, async ({ accounts }, { params }) => {
     if (params.accountId === accounts.main.id) throw badRequest("The main account (the emulator's own) cannot be deleted", "accountId");
@@ -207,7 +210,7 @@ const ACCOUNT_ROWS = [
 /**
  * The emulator's own endpoints, beside the main account's (its root token is the emulator's, `--token`): make
  * an account for each CI job or person (`POST /__emulator/accounts {"label"}` answers its token), list them,
- * delete one with everything in it.
+ * delete one with everything in it; and the log of the requests no account's token signed (`GET /log/anonymous`).
  */
 export function addAccountRoutes(router: Router, accounts: AccountDirectory, speed: () => number): void {
   accounts.main.listAccounts = () => accountList(accounts);

@@ -18,7 +18,9 @@ const usage = `Usage: compute-emulator [--port N] [--host ADDR] [--token T] [--s
 A local emulator of the compute API, for offline development and tests.
   --port N      port to listen on (0, the default, picks a free one)
   --host ADDR   address to listen on (default 127.0.0.1)
-  --token T     the bearer token to accept, with every scope (random when omitted)
+  --token T     the bearer token to accept, with every scope: the main account's root token (the
+                one an earlier start gave the state is revoked; tokens made through the API stay);
+                when omitted, the one the state has, or a random one
   --state FILE  keep the state in FILE (a SQLite database) across restarts; a JSON state
                 file of an earlier release is moved into it
   --database URL  keep the state in a PostgreSQL database (postgres://user:pass@host:port/db),

@@ -1,5 +1,7 @@
 import { current, isDraft } from "immer";
 
+/** Values out of the drafts of a write (emulator/store.ts: a write runs on a draft of the state, immer's). */
+
 /**
  * A deep copy of a record (or part of one) that may be a draft of a write, or hold drafts: `structuredClone` for the
  * state's records (a draft is a proxy, which structuredClone cannot copy).

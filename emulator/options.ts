@@ -7,7 +7,10 @@ export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  /** The bearer token the emulator accepts with every scope (the account owner's). Random when omitted. */
+  /**
+   * The bearer token the emulator accepts with every scope (the main account's root token): one an earlier start
+   * gave its state (`stateFile`, `database`) is revoked. When omitted, the one the state has; random for a new one.
+   */
   token?: string;
   /**
    * Keep the state in this SQLite database (made when missing; a JSON state file of an earlier release is moved into

@@ -128,6 +128,32 @@ export function logBody(value: unknown, limit = LOG_BODY_CHARS): string {
 export const requestBodyOf = (raw: Buffer, parsed: unknown): string | undefined =>
   raw.length === 0 ? undefined : parsed === undefined ? `[${raw.length} bytes, not JSON]` : logBody(parsed);
 
+/** An entry as a log keeps it: the value of each query parameter named like a secret redacted, its path cut to LOG_PATH_CHARS. */
+export function keptEntry(entry: RequestLogEntry): RequestLogEntry {
+  const path = redactedPath(entry.path);
+  return path.length > LOG_PATH_CHARS ? { ...entry, path: cut(path) } : path === entry.path ? entry : { ...entry, path };
+}
+
+/** The anonymous log's window: the last this many requests no account's token signed. */
+export const ANONYMOUS_LOG_WINDOW = 1_000;
+
+/**
+ * The requests no account's token signed (none, or one no account holds; the emulator's public reads, a preflight,
+ * a refused request): the emulator's own log of them (`GET /__emulator/log/anonymous`, the emulator's root token),
+ * not the main account's, so that a stranger's requests (a scan, a client with a wrong token) cannot push the
+ * operator's out of its log. The last ANONYMOUS_LOG_WINDOW (about 300 KB at most), without their bodies: what a
+ * stranger sends is not kept.
+ */
+export class AnonymousLog {
+  readonly entries: RequestLogEntry[] = [];
+
+  record(entry: RequestLogEntry): void {
+    const { request: _request, response: _response, ...kept } = keptEntry(entry);
+    this.entries.push(kept);
+    if (this.entries.length > ANONYMOUS_LOG_WINDOW + ANONYMOUS_LOG_WINDOW / 10) this.entries.splice(0, this.entries.length - ANONYMOUS_LOG_WINDOW);
+  }
+}
+
 /** Lets go of the bodies of the request that has just left the last `kept` (LOG_BODIES by default; the entry is kept). */
 export function forgetOldBodies(log: RequestLogEntry[], kept = LOG_BODIES): void {
   const old = log[log.length - 1 - kept];

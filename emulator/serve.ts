@@ -86,7 +86,7 @@ async function handle(serving: Serving, req: IncomingMessage, res: ServerRespons
   // A HEAD is served as the GET it stands for; Node sends its answer's headers (Content-Length included) without the body.
   const head = (req.method ?? "").toUpperCase() === "HEAD";
   const method = head ? "GET" : (req.method ?? "GET").toUpperCase();
-  const upload = /^\/upload\/([0-9a-f]+)$/.exec(url.pathname);
+  const upload = UPLOAD_PATH.exec(url.pathname);
   if (upload && method === "PUT") return receiveUpload(serving, upload[1], req, res);
   // The emulator's page (emulator/page.ts): open to all, as it shows nothing until given a token.
   if (url.pathname === "/" && method === "GET") {
@@ -192,19 +192,26 @@ export function serve(serving: Serving, req: IncomingMessage, res: ServerRespons
   }
   const api = pathname === "/v4" || pathname.startsWith("/v4/");
   if (api) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-  // The account by this process's index of tokens; in a shared database, one another emulator made is looked up.
+  // The account by this process's index of tokens (an upload's data: of upload URLs); in a shared database, one
+  // another emulator made is looked up.
+  const { accounts } = serving;
   const value = bearer(req.headers.authorization);
-  const held = value === undefined ? undefined : serving.accounts.forToken(value);
+  const upload = method === "PUT" ? UPLOAD_PATH.exec(pathname)?.[1] : undefined;
+  const held = upload !== undefined ? accounts.forUpload(upload) : value === undefined ? undefined : accounts.forToken(value);
   const seen: Arrival = { started, method, path, pathname, api };
-  if (held || value === undefined || !serving.accounts.shared) {
-    serveFor(serving, held ?? serving.main, req, res, seen);
+  const find = upload !== undefined ? () => accounts.findUpload(upload) : value !== undefined ? () => accounts.findToken(value) : undefined;
+  if (held || !find || !accounts.shared) {
+    serveFor(serving, held, req, res, seen);
     return;
   }
-  serving.accounts.findToken(value).then(
-    (found) => serveFor(serving, found ?? serving.main, req, res, seen),
+  find().then(
+    (found) => serveFor(serving, found, req, res, seen),
     (err: unknown) => answerError(req, res, err),
   );
 }
+
+/** The path of an upload URL, its token in it. */
+const UPLOAD_PATH = /^\/upload\/([0-9a-f]+)$/;
 
 /** What `serve` read of a request as it arrived: when, its method, its target and path, whether it is the API's. */
 interface Arrival {
@@ -215,8 +222,19 @@ interface Arrival {
   api: boolean;
 }
 
-/** A request served by its account (serve): its rate limit, its faults, its routes. */
-function serveFor(serving: Serving, account: Account, req: IncomingMessage, res: ServerResponse, { started, method, path, pathname, api }: Arrival): void {
+/**
+ * A request served by the account its token (or upload URL) is of (serve): its rate limit, its faults, its routes,
+ * its log. One no account's token signed is served by the main account's, and logged in the anonymous log.
+ */
+function serveFor(
+  serving: Serving,
+  found: Account | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { started, method, path, pathname, api }: Arrival,
+): void {
+  const account = found ?? serving.main;
+  const log = found ?? serving.accounts.anonymous;
   const { faults, rateLimit } = account;
   const time = new Date(serving.now()).toISOString();
   const ownPage = method === "GET" && (pathname === "/" || /^\/__emulator\/(accounts\/\d+\/)?overview$/.test(pathname));
@@ -227,7 +245,7 @@ function serveFor(serving: Serving, account: Account, req: IncomingMessage, res:
     ms: Math.round((performance.now() - started) * 10) / 10,
     ...bodies,
   });
-  const record = (entry: Omit<RequestLogEntry, "time" | "ms">) => ownPage || account.record(logged(entry));
+  const record = (entry: Omit<RequestLogEntry, "time" | "ms">) => ownPage || log.record(logged(entry));
   if (api && method === "OPTIONS") {
     record({ method, path, status: 204 });
     res.writeHead(204, CORS_SUCCESS_HEADERS);

@@ -24,7 +24,10 @@ export type { RequestLogEntry } from "./request-log";
 export interface Emulator {
   /** Base URL including `/v4`. */
   url: string;
-  /** The emulator's root token (`--token`): the main account's, and the one that makes accounts. */
+  /**
+   * The emulator's root token (`--token`; when none is given, the one its main account has, or a random one): the
+   * main account's, and the one that makes accounts.
+   */
   token: string;
   /** Every account; the fields below are the main account's. */
   accounts: Accounts;
@@ -44,7 +47,6 @@ export { LOG_PATH_CHARS, LOG_WINDOW } from "./request-log";
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const now = opts.now ?? Date.now;
-  const token = opts.token ?? newTokenValue();
   const timing: Timing = { speed: opts.speed ?? TEST_SPEED };
   let origin = "";
   const setup = {
@@ -59,12 +61,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     quotas: opts.quotas,
   };
   if (opts.database && opts.stateFile) throw new Error("--state and --database name two stores: give one");
-  const backend = opts.database ? await openPostgres(opts.database) : opts.stateFile ? openStateFile(opts.stateFile, token, now) : new MemoryBackend();
+  const backend = opts.database
+    ? await openPostgres(opts.database)
+    : opts.stateFile
+      ? openStateFile(opts.stateFile, opts.token ?? newTokenValue(), now)
+      : new MemoryBackend();
   // A fixture is for a main account that starts empty (not one kept from an earlier run): made with it, or not at all.
   const { fixture } = opts;
   let accounts: Accounts;
   try {
-    accounts = await Accounts.open(setup, token, backend, fixture === undefined ? undefined : (main) => loadFixture(main, readFixture(fixture, main)));
+    accounts = await Accounts.open(setup, opts.token, backend, fixture === undefined ? undefined : (main) => loadFixture(main, readFixture(fixture, main)));
   } catch (err) {
     await backend.close();
     throw err;
@@ -115,7 +121,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       serve(serving, req, res);
     } catch (err) {
       const status = answerError(req, res, err);
-      main.record({ method: req.method ?? "", path: req.url ?? "", status, time: new Date(now()).toISOString(), ms: 0 });
+      // Before its account was known: the anonymous log's.
+      accounts.anonymous.record({ method: req.method ?? "", path: req.url ?? "", status, time: new Date(now()).toISOString(), ms: 0 });
     }
   });
   // Beyond the cap, a connection's first request is answered 503 (saying why) and the connection closed; one that
@@ -147,7 +154,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   origin = `http://${host}:${addr.port}`;
   return {
     url: `http://${host}:${addr.port}/v4`,
-    token,
+    token: main.token,
     accounts,
     store: main.store,
     timing,

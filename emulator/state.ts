@@ -44,7 +44,8 @@ export const eventEntity = (type: string, id: number | string, label: string | n
  * (routes/events.ts `eventView` works out `status`, `percent_complete`, `time_remaining` and `duration`, and
  * answers `rate` and `message` alike for all), and when its operation starts and ends. An operation that takes
  * time is `scheduled` until `_start`, `started` until `_finish`, then `finished`; a notification stays
- * `notification` (until `_finish`, if given: a database's create); one with neither time is `finished` at once.
+ * `notification` (until `_finish`, if given: a database's create); one with neither time is `finished` at once;
+ * one that `_fails` is `failed` at `_finish` instead of `finished`.
  * A fixture's `events` are records of this schema.
  */
 export const storedEvent = event
@@ -54,6 +55,8 @@ export const storedEvent = event
     _start: z.number(),
     _finish: z.number().nullable(),
     _notification: z.boolean(),
+    /** That the operation fails at `_finish` unless it ends before (an image upload whose window closes without its data). */
+    _fails: z.literal(true).optional(),
   })
   .strict();
 export type EventRecord = z.output<typeof storedEvent>;
@@ -64,6 +67,8 @@ export interface EventTiming {
   start?: number;
   finish?: number;
   notification?: boolean;
+  /** It fails at `finish` unless it ends before (`_fails`). */
+  fails?: boolean;
 }
 
 export function defaultGlobalGrants(all: boolean): GlobalGrants {
@@ -97,6 +102,24 @@ export function emptyGrants(global: Partial<GlobalGrants> = {}): Grants {
     script: [],
     volume: [],
     vpc: [],
+  };
+}
+
+/** An event record: its operation's action and entities, and when it starts and ends (`EventTiming`; now by default). */
+export function newEvent(id: number, action: string, username: string, entity: EventEntity, timing: EventTiming, now: number): EventRecord {
+  return {
+    id,
+    action,
+    created: apiTime(now),
+    username,
+    entity,
+    secondary_entity: timing.secondary ?? null,
+    seen: false,
+    read: false,
+    _start: timing.start ?? now,
+    _finish: timing.finish ?? null,
+    _notification: timing.notification ?? false,
+    ...(timing.fails ? { _fails: true } : {}),
   };
 }
 

@@ -2,13 +2,13 @@ import { createDraft, enableArrayMethods, finishDraft, setAutoFreeze } from "imm
 import { AccountMissing, IdsTaken, isShared, type AccountRow, type Backend, type KeptIds, type RemoteChange, type SharedBackend } from "./db/backend";
 import { changesOf, recordKey, SCALARS, withRemote, type Applied } from "./db/changes";
 export { recordKey, type Applied } from "./db/changes";
+import { detach } from "./drafts";
+export { copyOf } from "./drafts";
 import { Ids, NeedIds, StateNotSaved } from "./db/ids";
 export { Ids, StateNotSaved } from "./db/ids";
 import { HttpError } from "./http";
-import { detach } from "./drafts";
-export { copyOf } from "./drafts";
 import { DEFAULT_QUOTAS, Usage, type Quotas } from "./db/quota";
-import { apiTime, EVENTS_KEPT, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
+import { apiTime, EVENTS_KEPT, newEvent, newUser, type CoreState, type EventEntity, type EventTiming, type User } from "./state";
 
 // The routes change a record they read in place (a status settling as it is read): immer's results are left unfrozen.
 setAutoFreeze(false);
@@ -136,32 +136,30 @@ export class Store<D extends CoreState = CoreState> {
     return this.committed;
   }
 
-  /** The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if missing. */
+  /**
+   * The account's owner (`admin`) and the root token given to it (the command line's, for the main account), made if
+   * missing. A root token given that is not the account's (the main account's, started with another `--token`)
+   * becomes its root token, and the one it had is revoked; tokens made through the API stay.
+   */
   async ensureOwner(rootToken: string): Promise<void> {
-    const has = () => this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
+    const has = () =>
+      this.data.account?.token === rootToken && this.data.users.some((u) => u.username === "admin") && this.data.tokens.some((t) => t.token === rootToken);
     if (this.stored && has()) return;
     await this.join(() => {
+      const meta = this.data.account;
+      if (meta && meta.token !== rootToken) {
+        const before = meta.token;
+        this.data.tokens = this.data.tokens.filter((t) => t.token !== before);
+        meta.token = rootToken;
+      }
       if (!this.data.users.some((u) => u.username === "admin")) this.data.users.push(newUser("admin", this.nextId("user"), false));
       if (!this.data.tokens.some((t) => t.token === rootToken)) {
-        this.data.tokens.push({
-          id: this.nextId("token"),
-          label: "emulator root token",
-          scopes: "*",
-          created: apiTime(this.now()),
-          expiry: null,
-          token: rootToken,
-          username: "admin",
-        });
+        const made = { id: this.nextId("token"), label: "emulator root token", scopes: "*", created: apiTime(this.now()), expiry: null };
+        this.data.tokens.push({ ...made, token: rootToken, username: "admin" });
       }
     });
   }
 
-  /**
-   * Runs a read (`GET`): on the state as last committed, with no draft and without waiting for the account's writes.
-   * A read that would make a record (takes an id: a user's first sign-in seen, an event) is run again as a write
-   * (`asWrite`), so that what it makes is kept. What a read settles in place (a status due) follows from the
-   * stored times alone: any read works it out alike, and the next write of the record keeps it.
-   */
   /**
    * Once no write of the account is under way: a write whose work waits on more than the promises it makes (one that
    * makes an account in a shared database) has its draft as the state meanwhile, which is its own only. What reads
@@ -171,6 +169,12 @@ export class Store<D extends CoreState = CoreState> {
     while (this.active) await this.queue;
   }
 
+  /**
+   * Runs a read (`GET`): on the state as last committed, with no draft and without waiting for the account's writes.
+   * A read that would make a record (takes an id: a user's first sign-in seen, an event) is run again as a write
+   * (`asWrite`), so that what it makes is kept. What a read settles in place (a status due) follows from the
+   * stored times alone: any read works it out alike, and the next write of the record keeps it.
+   */
   async read<T>(work: () => T | Promise<T>, asWrite: () => T | Promise<T>): Promise<T> {
     await this.settled();
     this.reading = true;
@@ -206,12 +210,13 @@ export class Store<D extends CoreState = CoreState> {
 
   private async transact<T>(work: () => T | Promise<T>): Promise<T> {
     if (isShared(this.backend)) return this.transactShared(this.backend, work);
+    const before = this.committed.account;
     const { result, next, found } = await this.draftOf(work);
     const usage = this.usage.check(found.changes, this.quotas);
-    if (found.changes.length || !this.stored) {
-      const meta = this.committed.account!;
+    const row = this.rowOf(next, before);
+    if (found.changes.length || row) {
       try {
-        await this.backend.commit(meta.id, found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 });
+        await this.backend.commit(this.committed.account!.id, found.changes, this.rev + 1, row);
       } catch (err) {
         throw new StateNotSaved(this.backend.kind, err);
       }
@@ -241,15 +246,17 @@ export class Store<D extends CoreState = CoreState> {
         this.ids.enter(tx.epoch);
         this.ids.begin();
         if (tx.rev !== this.rev) this.catchUp(tx.changes, tx.rev);
+        const before = this.committed.account;
         const { result, next, found } = await this.draftOf(work);
         const usage = this.usage.check(found.changes, this.quotas);
-        if (!found.changes.length && this.stored && !this.kept.size) {
+        const row = this.rowOf(next, before);
+        if (!found.changes.length && !row && !this.kept.size) {
           await tx.rollback();
           this.settle(next, found);
           return result;
         }
         try {
-          await tx.commit(found.changes, this.rev + 1, this.stored ? undefined : { ...meta, rev: this.rev + 1 }, this.kept);
+          await tx.commit(found.changes, this.rev + 1, row, this.kept);
         } catch (err) {
           throw err instanceof IdsTaken ? err : new StateNotSaved(backend.kind, err);
         }
@@ -269,6 +276,15 @@ export class Store<D extends CoreState = CoreState> {
         throw err;
       }
     }
+  }
+
+  /**
+   * The account's row to write with a commit: a new account's (its first commit makes it), or one whose root token
+   * changed (`ensureOwner`); none otherwise.
+   */
+  private rowOf(next: D, before: D["account"]): AccountRow | undefined {
+    const meta = next.account!;
+    return !this.stored || meta !== before ? { ...meta, rev: this.rev + 1 } : undefined;
   }
 
   /** `work` on a draft of the state: what it returns, the state it leaves, and what changed. */
@@ -353,20 +369,7 @@ export class Store<D extends CoreState = CoreState> {
   /** Records an event of the account (the last `eventsKept` are kept). */
   event(action: string, username: string, entity: EventEntity, timing: EventTiming = {}): void {
     const events = this.data.events;
-    const now = this.now();
-    events.push({
-      id: this.nextId("event"),
-      action,
-      created: apiTime(now),
-      username,
-      entity,
-      secondary_entity: timing.secondary ?? null,
-      seen: false,
-      read: false,
-      _start: timing.start ?? now,
-      _finish: timing.finish ?? null,
-      _notification: timing.notification ?? false,
-    });
+    events.push(newEvent(this.nextId("event"), action, username, entity, timing, this.now()));
     if (events.length > this.eventsKept + this.eventsKept / 10) events.splice(0, events.length - this.eventsKept);
   }
 

@@ -17,7 +17,7 @@ export const eventEntityRecord = z.strictObject({
   url: z.string(),
 });
 
-/** An event's status (the real API's; the emulator fails nothing, so never `failed`). */
+/** An event's status (the real API's; the emulator's only `failed` is an image upload whose window closes without its data). */
 export const EVENT_STATUSES = ["scheduled", "started", "finished", "failed", "notification"] as const;
 
 /**

@@ -44,9 +44,10 @@ export interface Backend {
   records(account: number): Promise<RecordRow[]>;
   /**
    * Writes an account's changes in one transaction, and its new revision: all of them, durably, or none (an error).
-   * `create` makes the account's row in the same transaction (an account made with a fixture: all or nothing).
+   * `row` writes the account's row in the same transaction: makes it (an account made with a fixture: all or
+   * nothing), or rewrites it (its root token changed: the token records and the row together).
    */
-  commit(account: number, changes: readonly Change[], rev: number, create?: AccountRow): Promise<void>;
+  commit(account: number, changes: readonly Change[], rev: number, row?: AccountRow): Promise<void>;
   /** Deletes an account and all its records. */
   removeAccount(account: number): Promise<void>;
   /**
@@ -118,11 +119,12 @@ export interface SharedTransaction {
   /** The ids epoch: when it moves, ids taken before may be a loaded record's (`Ids`). */
   epoch: number;
   /**
-   * Writes the changes and the account's new revision (its row, for a new account), moves each sequence past the ids
-   * kept of its kind (`kept`: the least and the most), commits; `IdsTaken` (nothing written) when a sequence has
-   * reached the least since the write read it (another process took ids the write was keeping).
+   * Writes the changes and the account's new revision (its row, `row`: made for a new account, rewritten when its
+   * root token changed), moves each sequence past the ids kept of its kind (`kept`: the least and the most), commits;
+   * `IdsTaken` (nothing written) when a sequence has reached the least since the write read it (another process took
+   * ids the write was keeping).
    */
-  commit(changes: readonly Change[], rev: number, create?: AccountRow, kept?: ReadonlyMap<string, KeptIds>): Promise<void>;
+  commit(changes: readonly Change[], rev: number, row?: AccountRow, kept?: ReadonlyMap<string, KeptIds>): Promise<void>;
   rollback(): Promise<void>;
 }
 

@@ -165,7 +165,8 @@ export class PostgresBackend implements SharedBackend {
             await client.query("UPDATE sequences SET value = GREATEST(value, $2) WHERE kind = $1", [kind, most]);
           }
           if (kept?.size) await client.query("UPDATE sequences SET value = value + 1 WHERE kind = '$epoch'");
-          if (made)
+          // A new account's row (another process making it first fails this one), or its root token rewritten.
+          if (made && create)
             await client.query("INSERT INTO accounts (id, label, created, token, rev) VALUES ($1, $2, $3, $4, $5)", [
               made.id,
               made.label,
@@ -173,6 +174,7 @@ export class PostgresBackend implements SharedBackend {
               made.token,
               next,
             ]);
+          else if (made) await client.query("UPDATE accounts SET label = $1, token = $2, rev = $3 WHERE id = $4", [made.label, made.token, next, account]);
           else await client.query("UPDATE accounts SET rev = $1 WHERE id = $2", [next, account]);
           for (const c of writes) {
             await client.query(

@@ -20,21 +20,25 @@ CREATE TABLE IF NOT EXISTS sequences (kind TEXT PRIMARY KEY, value INTEGER NOT N
 /**
  * node:sqlite (the SQLite Node ships, 3.51 in Node 22): no native module to build or download, and synchronous, so
  * that a request's transaction (BEGIN … COMMIT) runs whole between two of the server's events. It says it is
- * experimental once, when first loaded: that warning is not the user's concern and is not printed.
+ * experimental once, when first loaded: that warning is not the user's concern and is not printed (that one only,
+ * while it loads: every other warning is emitted as before).
  */
 function openDatabase(file: string): DatabaseSync {
-  const own = Object.getOwnPropertyDescriptor(process, "emitWarning");
-  const emit: unknown = own?.value;
-  process.emitWarning = (warning: string | Error, ...rest: unknown[]): void => {
+  // Node warns through its own process object, which is not always the global `process` (a Jest test's is a copy).
+  const node = process.getBuiltinModule("node:process");
+  const own = Object.getOwnPropertyDescriptor(node, "emitWarning");
+  const emit: unknown = Reflect.get(node, "emitWarning");
+  node.emitWarning = (warning: string | Error, ...rest: unknown[]): void => {
     if (/SQLite is an experimental feature/.test(typeof warning === "string" ? warning : warning.message)) return;
-    if (typeof emit === "function") Reflect.apply(emit, process, [warning, ...rest]);
+    if (typeof emit === "function") Reflect.apply(emit, node, [warning, ...rest]);
   };
   try {
     // Loaded when first used (an emulator without --state never loads it), with its warning held back.
     const { DatabaseSync: Database } = process.getBuiltinModule("node:sqlite");
     return new Database(file);
   } finally {
-    if (own) Object.defineProperty(process, "emitWarning", own);
+    if (own) Object.defineProperty(node, "emitWarning", own);
+    else Reflect.deleteProperty(node, "emitWarning");
   }
 }
 
@@ -88,17 +92,19 @@ export class SqliteBackend implements Backend {
     return Promise.resolve(recordRows.parse(this.db.prepare("SELECT coll, key, ord, body FROM records WHERE account = ? ORDER BY coll, ord").all(account)));
   }
 
-  commit(account: number, changes: readonly Change[], rev: number, create?: AccountRow): Promise<void> {
+  commit(account: number, changes: readonly Change[], rev: number, row?: AccountRow): Promise<void> {
     this.transaction(() => {
-      if (create)
+      if (row)
         this.db
-          .prepare("INSERT INTO accounts (id, label, created, token, rev) VALUES (?, ?, ?, ?, ?)")
-          .run(create.id, create.label, create.created, create.token, rev);
+          .prepare(
+            "INSERT INTO accounts (id, label, created, token, rev) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label, token = excluded.token, rev = excluded.rev",
+          )
+          .run(row.id, row.label, row.created, row.token, rev);
       for (const c of changes) {
         if (c.body === null) this.drop.run(account, c.coll, c.key);
         else this.put.run(account, c.coll, c.key, c.ord, c.body);
       }
-      if (!create) this.setRev.run(rev, account);
+      if (!row) this.setRev.run(rev, account);
     });
     return Promise.resolve();
   }

@@ -21,6 +21,7 @@ function progress(e: EventRecord, now: number): { status: EventStatus; percent: 
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
   const finish = e._finish;
   if (finish === null) return e._notification ? { status: "notification", percent: null, duration: null } : { status: "finished", percent: 100, duration: 0 };
+  if (now >= finish && e._fails) return { status: "failed", percent: 0, duration: Math.round(seconds(finish - e._start)) };
   if (now >= finish) return { status: "finished", percent: 100, duration: Math.round(seconds(finish - e._start)) };
   if (e._notification) return { status: "notification", percent: null, duration: null };
   if (now < e._start) return { status: "scheduled", percent: 0, duration: null };

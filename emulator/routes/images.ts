@@ -243,8 +243,17 @@ function upload(c: ImageContext, { user, body }: Req<typeof imagesApi.upload>): 
     status: "pending_upload",
     _upload: { token, deadline: c.now() + c.window, region: region.id },
   });
-  c.store.event("image_upload", user.username, imageEntity(img));
+  // Started until the data is in (then finished), failed if the window closes first (or the image is deleted).
+  c.store.event("image_upload", user.username, imageEntity(img), { finish: img._upload?.deadline, fails: true });
   return { image: imageView(img), upload_to: `${c.baseUrl()}/upload/${token}` };
+}
+
+/** An upload's event ended now: finished (its data is in), or failed (its image deleted while it waited). */
+function endUpload(c: ImageContext, img: ImageRecord, received: boolean): void {
+  const e = c.store.data.events.filter((x) => x.action === "image_upload" && x.entity?.id === img.id && x._fails).at(-1);
+  if (!e) return;
+  e._finish = c.now();
+  if (received) delete e._fails;
 }
 
 /** The data of an upload (`PUT <upload_to>`: a pre-signed URL, served by emulator/server.ts before the API's routes), streamed. */
@@ -277,6 +286,7 @@ async function receiveUpload(c: ImageContext, token: string, req: IncomingMessag
     waiting._queue = [{ status: "available", at: c.now() + scaled(BASE_MS.uploaded, c.timing) }];
     delete waiting._upload;
     waiting.updated = c.stamp();
+    endUpload(c, waiting, true);
   });
 }
 
@@ -308,6 +318,7 @@ const ROWS = [
   }),
   row(imagesApi.delete, (c, { params, user }) => {
     const img = privateImage(c, params.imageId, user.username);
+    if (img.status === "pending_upload") endUpload(c, img, false);
     c.d.images = c.d.images.filter((i) => i !== img);
     c.store.event("image_delete", user.username, imageEntity(img));
     return {};

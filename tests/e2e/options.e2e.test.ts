@@ -12,14 +12,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import type { Emulator } from "../../emulator/server";
-import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
+import { call, ed25519Key, get, list, useEmulatorPerTest } from "../helpers/emulator";
 import { installPlugin, type InstalledPlugin } from "../helpers/plugin";
 import { TestStack } from "../helpers/pulumi";
 
 jest.setTimeout(600_000);
 
-let emu: Emulator;
 let plugin: InstalledPlugin;
 let dir: string;
 const stacks: TestStack[] = [];
@@ -34,31 +32,26 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 // Each test on an emulator of its own.
-beforeEach(async () => {
-  emu = await emulator();
-});
-afterEach(async () => {
-  await emu?.close();
-});
+const { emu } = useEmulatorPerTest();
 
 function stackOf(form: "plugin" | "dynamic", hookLog: string): TestStack {
   const s = new TestStack("tests/programs/options", `options-${form}-${process.pid}`, {
-    config: { "compute:apiUrl": emu.url, form, publicKey: ed25519Key(63), hookLog },
-    secrets: { "compute:token": emu.token },
+    config: { "compute:apiUrl": emu().url, form, publicKey: ed25519Key(63), hookLog },
+    secrets: { "compute:token": emu().token },
     env: form === "plugin" ? plugin.env : {},
   });
   stacks.push(s);
   return s;
 }
 
-const byLabel = async (collection: string, label: string) => (await list(emu, collection)).filter((r) => r.label === label);
+const byLabel = async (collection: string, label: string) => (await list(emu(), collection)).filter((r) => r.label === label);
 /** The DELETEs the emulator was sent since `from` (its request log), by path. */
 const deletesSince = async (from: number) =>
-  ((await get(emu, "/__emulator/log")) as Array<{ method: string; path: string }>)
+  ((await get(emu(), "/__emulator/log")) as Array<{ method: string; path: string }>)
     .slice(from)
     .filter((e) => e.method === "DELETE")
     .map((e) => e.path.replace(/^\/v4/, "").replace(/\d+/g, "N"));
-const logLength = async () => ((await get(emu, "/__emulator/log")) as unknown[]).length;
+const logLength = async () => ((await get(emu(), "/__emulator/log")) as unknown[]).length;
 
 test("plugin: every option, each change planned as the up makes it", async () => {
   const hookLog = path.join(dir, "plugin-hooks.log");
@@ -67,7 +60,7 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   expect(first.up.json.summary).toMatchObject({ create: 16 });
   // Hooks ran around the host's create; the read function ran after the token was made.
   expect(readFileSync(hookLog, "utf8").split("\n").filter(Boolean)).toEqual(["before-create host", "after-create host"]);
-  const [agent] = (await list(emu, "/profile/tokens")).filter((t) => t.label.startsWith("agent-"));
+  const [agent] = (await list(emu(), "/profile/tokens")).filter((t) => t.label.startsWith("agent-"));
   expect(first.up.json.outputs.agentListed).toEqual([agent.label]);
 
   // One program change, each option doing its part, planned as the up makes it:
@@ -112,8 +105,8 @@ test("plugin: every option, each change planned as the up makes it", async () =>
   // The drift gate, with changes made by hand: a plain preview does not read the API, so it passes over them;
   // `--refresh` reads them and fails the gate, naming the resource.
   const [ignoredKey] = await byLabel("/profile/sshkeys", "opt-ignored");
-  await call(emu, "PUT", `/profile/sshkeys/${ignoredKey.id}`, { body: { label: "by-hand" } });
-  await call(emu, "PUT", `/profile/sshkeys/${guarded.id}`, { body: { label: "drifted" } });
+  await call(emu(), "PUT", `/profile/sshkeys/${ignoredKey.id}`, { body: { label: "by-hand" } });
+  await call(emu(), "PUT", `/profile/sshkeys/${guarded.id}`, { body: { label: "drifted" } });
   expect((await stack.run("preview", { config: c1, flags: ["--expect-no-changes"] })).code).toBe(0);
   const gate = await stack.run("preview", { config: c1, flags: ["--refresh", "--expect-no-changes", "--diff"] });
   expect(gate.code).not.toBe(0);
@@ -139,25 +132,25 @@ test("plugin: every option, each change planned as the up makes it", async () =>
     "delete sub (compute:index:Subnet)",
     "update guarded (compute:index:SshKey)",
   ]);
-  expect((await get(emu, `/profile/sshkeys/${guarded.id}`)).label).toBe("opt-guarded");
-  expect((await get(emu, `/profile/sshkeys/${ignoredKey.id}`)).label).toBe("by-hand");
+  expect((await get(emu(), `/profile/sshkeys/${guarded.id}`)).label).toBe("opt-guarded");
+  expect((await get(emu(), `/profile/sshkeys/${ignoredKey.id}`)).label).toBe("by-hand");
   expect((await deletesSince(before)).sort()).toEqual(["/compute/instances/N", "/vpcs/N"]);
-  expect((await list(emu, "/compute/instances")).map((i) => i.label)).toEqual(["opt-web"]);
-  expect((await list(emu, "/vpcs")).map((v) => v.label).sort()).toEqual(["opt-pinned", expect.stringMatching(/^triggered-/)]);
+  expect((await list(emu(), "/compute/instances")).map((i) => i.label)).toEqual(["opt-web"]);
+  expect((await list(emu(), "/vpcs")).map((v) => v.label).sort()).toEqual(["opt-pinned", expect.stringMatching(/^triggered-/)]);
   expect(await byLabel("/profile/sshkeys", "opt-kept")).toHaveLength(1);
   expect((await byLabel("/profile/sshkeys", "opt-named")).map((k) => k.id)).toEqual([named.id]);
   expect(readFileSync(hookLog, "utf8").split("\n").filter(Boolean).slice(2)).toEqual(["before-delete host", "after-delete host"]);
 
   // Once unprotected, the guarded key goes with the rest.
   await stack.ok("destroy", { config: c2 });
-  expect((await list(emu, "/profile/sshkeys")).map((k) => k.label)).toEqual(["opt-kept"]); // retained
+  expect((await list(emu(), "/profile/sshkeys")).map((k) => k.label)).toEqual(["opt-kept"]); // retained
 });
 
 test("dynamic classes: the hand-over under replaceOnChanges, deleteBeforeReplace, deletedWith, dependsOn", async () => {
   const stack = stackOf("dynamic", path.join(dir, "dynamic-hooks.log"));
   const first = await stack.upAsPlanned();
   expect(first.up.json.summary).toMatchObject({ create: 16 });
-  const [agent] = (await list(emu, "/profile/tokens")).filter((t) => t.label.startsWith("agent-"));
+  const [agent] = (await list(emu(), "/profile/tokens")).filter((t) => t.label.startsWith("agent-"));
   expect(first.up.json.outputs.agentListed).toEqual([agent.label]);
   const [oldWeb] = await byLabel("/compute/instances", "opt-web");
   const [kept] = await byLabel("/profile/sshkeys", "opt-kept");
@@ -171,5 +164,5 @@ test("dynamic classes: the hand-over under replaceOnChanges, deleteBeforeReplace
   expect((await deletesSince(before)).sort()).toEqual(["/compute/instances/N", "/compute/instances/N", "/vpcs/N", "/vpcs/N"]);
   expect((await byLabel("/profile/sshkeys", "opt-kept")).map((k) => k.id)).toEqual([kept.id]);
   // What is left is the new web instance, the one the stack holds.
-  expect((await list(emu, "/compute/instances")).map((i) => [i.label, String(i.id)])).toEqual([["opt-web", changed.up.json.outputs.webId]]);
+  expect((await list(emu(), "/compute/instances")).map((i) => [i.label, String(i.id)])).toEqual([["opt-web", changed.up.json.outputs.webId]]);
 });

@@ -19,24 +19,46 @@ export interface Answer {
 }
 
 /**
- * An emulator made for each test on a clock the test moves (from 2026-03-10 12:00 UTC; speed 1: transitions
- * take their full durations), for the suites that test the emulator itself. Registers the suite's beforeEach
- * and afterEach; `emu()` is this test's emulator, `tick(ms)` moves the clock, `now()` reads it.
+ * An emulator made for each test (in the suite's or the describe block's beforeEach, with `opts`, or what `opts()`
+ * gives then) and closed after it (afterEach): `emu()` is this test's emulator; `restart(opts)` closes it and starts
+ * another in its place (a test of what `--state` keeps, or of another clock), closed after the test too.
  */
-export function useClockedEmulator(): { emu: () => Emulator; tick: (ms: number) => void; now: () => number } {
+export function useEmulatorPerTest(opts: EmulatorOptions | (() => EmulatorOptions) = {}): {
+  emu: () => Emulator;
+  restart: (opts?: EmulatorOptions) => Promise<Emulator>;
+} {
   let current: Emulator | undefined;
-  let clock = 0;
   beforeEach(async () => {
-    clock = Date.parse("2026-03-10T12:00:00Z");
-    current = await emulator({ now: () => clock, speed: 1 });
+    current = await emulator(typeof opts === "function" ? opts() : opts);
   });
   afterEach(async () => {
     await current?.close();
+    current = undefined;
   });
   const emu = (): Emulator => {
-    if (!current) throw new Error("the suite's emulator is made in beforeEach");
+    if (!current) throw new Error("the test's emulator is made in beforeEach");
     return current;
   };
+  const restart = async (next: EmulatorOptions = {}): Promise<Emulator> => {
+    await current?.close();
+    current = undefined;
+    current = await emulator(next);
+    return current;
+  };
+  return { emu, restart };
+}
+
+/**
+ * An emulator made for each test on a clock the test moves (from 2026-03-10 12:00 UTC; speed 1: transitions
+ * take their full durations), for the suites that test the emulator itself (`opts` adds to these). Registers the
+ * suite's beforeEach and afterEach; `emu()` is this test's emulator, `tick(ms)` moves the clock, `now()` reads it.
+ */
+export function useClockedEmulator(opts: EmulatorOptions = {}): { emu: () => Emulator; tick: (ms: number) => void; now: () => number } {
+  let clock = 0;
+  beforeEach(() => {
+    clock = Date.parse("2026-03-10T12:00:00Z");
+  });
+  const { emu } = useEmulatorPerTest(() => ({ now: () => clock, speed: 1, ...opts }));
   return { emu, tick: (ms) => void (clock += ms), now: () => clock };
 }
 

@@ -7,27 +7,18 @@ import { catalog, readCatalog } from "../../emulator/catalog";
 import catalogJson from "../../emulator/data/catalog.json";
 import { BASE_MS } from "../../emulator/routes/compute";
 import { DB_MS } from "../../emulator/routes/databases";
-import type { Emulator } from "../../emulator/server";
 import { I, PASS } from "../helpers/compute-calls";
-import { call, emulator } from "../helpers/emulator";
+import { call, useClockedEmulator } from "../helpers/emulator";
 
-let emu: Emulator;
-let clock: number;
-beforeEach(async () => {
-  clock = Date.parse("2026-03-10T12:00:00Z");
-  emu = await emulator({ now: () => clock, speed: 1 });
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { emu, tick } = useClockedEmulator();
 
 const open = async (path: string) => {
-  const r = await call(emu, "GET", path, { token: null });
+  const r = await call(emu(), "GET", path, { token: null });
   expect(r.status).toBe(200);
   return r.body;
 };
 const ok = async (method: string, path: string, body: Record<string, unknown>) => {
-  const r = await call(emu, method, path, { body });
+  const r = await call(emu(), method, path, { body });
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 };
@@ -173,10 +164,10 @@ describe("the real lists, renamed", () => {
       [2, 100],
       [3, 140],
     ]);
-    const dedicated = await call(emu, "GET", "/databases/types", { token: null, headers: { "X-Filter": JSON.stringify({ class: "dedicated" }) } });
+    const dedicated = await call(emu(), "GET", "/databases/types", { token: null, headers: { "X-Filter": JSON.stringify({ class: "dedicated" }) } });
     expect(dedicated.body.data.every((t: { class: string }) => t.class === "dedicated")).toBe(true);
     expect(dedicated.body.results).toBe(10);
-    expect((await call(emu, "GET", "/databases/types/g6-nope-1", { token: null })).status).toBe(404);
+    expect((await call(emu(), "GET", "/databases/types/g6-nope-1", { token: null })).status).toBe(404);
   });
 });
 
@@ -192,9 +183,9 @@ describe("what a program of the real API makes with them", () => {
     });
     expect(inst).toMatchObject({ region: "us-ord", type: "g6-nanode-1", image: "compute/debian12", has_user_data: true });
     expect(inst.specs).toMatchObject({ disk: 25600, gpus: 0, memory: 1024, transfer: 1000, vcpus: 1 });
-    clock += BASE_MS.provisioning + BASE_MS.booting;
-    expect((await call(emu, "GET", I(inst.id))).body.status).toBe("running");
-    const disks = (await call(emu, "GET", `${I(inst.id)}/disks`)).body.data;
+    tick(BASE_MS.provisioning + BASE_MS.booting);
+    expect((await call(emu(), "GET", I(inst.id))).body.status).toBe("running");
+    const disks = (await call(emu(), "GET", `${I(inst.id)}/disks`)).body.data;
     expect(disks.reduce((n: number, d: { size: number }) => n + d.size, 0)).toBe(25600);
     // A resize to a real plan with more disk.
     await ok("POST", `${I(inst.id)}/resize`, { type: "g6-standard-2" });
@@ -217,9 +208,9 @@ describe("what a program of the real API makes with them", () => {
     const my = await ok("POST", "/databases/mysql/instances", { label: "real-my", region: "us-ord", type: "g6-dedicated-2", engine: "mysql/8.0.30" });
     const pg = await ok("POST", "/databases/postgresql/instances", { label: "real-pg", region: "us-ord", type: "g6-dedicated-2", engine: "postgresql/14.6" });
     expect([my.version, pg.version, my.total_disk_size_gb]).toEqual(["8.0.30", "14.6", 80]);
-    clock += DB_MS.provisioning;
-    expect((await call(emu, "GET", `/databases/mysql/instances/${my.id}`)).body.status).toBe("active");
-    expect((await call(emu, "GET", `/databases/postgresql/instances/${pg.id}`)).body.status).toBe("active");
+    tick(DB_MS.provisioning);
+    expect((await call(emu(), "GET", `/databases/mysql/instances/${my.id}`)).body.status).toBe("active");
+    expect((await call(emu(), "GET", `/databases/postgresql/instances/${pg.id}`)).body.status).toBe("active");
     // The major-only id the real API lists now is an engine too.
     expect((await ok("POST", "/databases/mysql/instances", { label: "real-my8", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8" })).version).toBe("8");
   });

@@ -7,18 +7,11 @@
  */
 import { isIPv4 } from "node:net";
 import { ipv4Span, readIpv4Range } from "../../api/network";
-import type { Emulator } from "../../emulator/server";
-import { addUser, call, emulator } from "../helpers/emulator";
+import { addUser, call, useEmulatorPerTest } from "../helpers/emulator";
 
 const PASS = "Str0ng-Passw0rd!";
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator({ speed: 0 });
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { emu } = useEmulatorPerTest({ speed: 0 });
 
 const inRange = (address: string, cidr: string) => {
   const at = readIpv4Range(`${address}/32`);
@@ -30,9 +23,9 @@ const isPublic = (a: string) => isIPv4(a) && PUBLIC_RANGES.some((r) => inRange(a
 const isPrivate = (a: string) => isIPv4(a) && inRange(a, "192.168.128.0/17");
 
 test("GET /compute/instances/{id}/ips: public and private IPv4, the VPC address with its 1:1 NAT, SLAAC and link-local IPv6", async () => {
-  const vpc = (await call(emu, "POST", "/vpcs", { body: { label: "net", region: "us-east", subnets: [{ label: "web", ipv4: "10.0.1.0/24" }] } })).body;
+  const vpc = (await call(emu(), "POST", "/vpcs", { body: { label: "net", region: "us-east", subnets: [{ label: "web", ipv4: "10.0.1.0/24" }] } })).body;
   const subnet = vpc.subnets[0];
-  const made = await call(emu, "POST", "/compute/instances", {
+  const made = await call(emu(), "POST", "/compute/instances", {
     body: {
       label: "web-1",
       region: "us-east",
@@ -46,9 +39,9 @@ test("GET /compute/instances/{id}/ips: public and private IPv4, the VPC address 
   expect(made.status).toBe(200);
   const inst = made.body;
   const [pub, priv] = inst.ipv4;
-  const r = await call(emu, "GET", `/compute/instances/${inst.id}/ips`);
+  const r = await call(emu(), "GET", `/compute/instances/${inst.id}/ips`);
   expect(r.status).toBe(200);
-  const [cfg] = (await call(emu, "GET", `/compute/instances/${inst.id}/configs`)).body.data;
+  const [cfg] = (await call(emu(), "GET", `/compute/instances/${inst.id}/configs`)).body.data;
   const vpcIface = cfg.interfaces.find((i: any) => i.purpose === "vpc");
   const entity = { id: inst.id, type: "compute", label: "web-1", url: `/v4/compute/instances/${inst.id}` };
   const hex = inst.id.toString(16);
@@ -122,7 +115,7 @@ test("GET /compute/instances/{id}/ips: public and private IPv4, the VPC address 
         public: true,
       },
       link_local: {
-        address: `fe80::${hex}`,
+        address: `fe80::f03c:ff:fe00:${hex}`,
         gateway: "fe80::1",
         subnet_mask: "ffff:ffff:ffff:ffff::",
         prefix: 64,
@@ -137,28 +130,28 @@ test("GET /compute/instances/{id}/ips: public and private IPv4, the VPC address 
     },
   });
   // What the VPC's own list says of the address, the view says alike.
-  const listed = (await call(emu, "GET", `/vpcs/${vpc.id}/ips`)).body.data;
+  const listed = (await call(emu(), "GET", `/vpcs/${vpc.id}/ips`)).body.data;
   expect(r.body.ipv4.vpc).toEqual(listed);
 });
 
 test("the view is the instance's: 404 for an instance another user cannot see, the computes scope to read it", async () => {
-  const inst = (await call(emu, "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2" } })).body;
-  const bare = await call(emu, "GET", `/compute/instances/${inst.id}/ips`);
+  const inst = (await call(emu(), "POST", "/compute/instances", { body: { region: "us-east", type: "c1-standard-2" } })).body;
+  const bare = await call(emu(), "GET", `/compute/instances/${inst.id}/ips`);
   expect(bare.body.ipv4).toMatchObject({ public: [expect.objectContaining({ address: inst.ipv4[0] })], private: [], vpc: [] });
-  const stranger = await addUser(emu, "stranger", { restricted: true });
-  expect((await call(emu, "GET", `/compute/instances/${inst.id}/ips`, { token: stranger })).status).toBe(404);
-  const noComputes = await addUser(emu, "vpconly", { scopes: "vpc:read_only" });
-  expect((await call(emu, "GET", `/compute/instances/${inst.id}/ips`, { token: noComputes })).status).toBe(403);
-  expect((await call(emu, "GET", "/compute/instances/999999/ips")).status).toBe(404);
+  const stranger = await addUser(emu(), "stranger", { restricted: true });
+  expect((await call(emu(), "GET", `/compute/instances/${inst.id}/ips`, { token: stranger })).status).toBe(404);
+  const noComputes = await addUser(emu(), "vpconly", { scopes: "vpc:read_only" });
+  expect((await call(emu(), "GET", `/compute/instances/${inst.id}/ips`, { token: noComputes })).status).toBe(403);
+  expect((await call(emu(), "GET", "/compute/instances/999999/ips")).status).toBe(404);
 });
 
 test("in a second account, an instance's and a clone's addresses are well formed, in the documented ranges", async () => {
-  const other = (await call(emu, "POST", "/__emulator/accounts", { body: { label: "second" } })).body;
+  const other = (await call(emu(), "POST", "/__emulator/accounts", { body: { label: "second" } })).body;
   const body = { region: "us-east", type: "c1-standard-2", image: "compute/debian12", root_pass: PASS, private_ip: true };
-  const mine = (await call(emu, "POST", "/compute/instances", { body })).body;
-  const made = await call(emu, "POST", "/compute/instances", { token: other.token, body });
+  const mine = (await call(emu(), "POST", "/compute/instances", { body })).body;
+  const made = await call(emu(), "POST", "/compute/instances", { token: other.token, body });
   expect(made.status).toBe(200);
-  const clone = await call(emu, "POST", `/compute/instances/${made.body.id}/clone`, {
+  const clone = await call(emu(), "POST", `/compute/instances/${made.body.id}/clone`, {
     token: other.token,
     body: { region: "us-east", type: "c1-standard-2", private_ip: true },
   });
@@ -169,6 +162,6 @@ test("in a second account, an instance's and a clone's addresses are well formed
   }
   // A public address is one instance's, whatever the account (as the real API's); a private one is the account's own network's.
   expect(new Set([mine, made.body, clone.body].map((i) => i.ipv4[0])).size).toBe(3);
-  const view = (await call(emu, "GET", `/compute/instances/${made.body.id}/ips`, { token: other.token })).body;
+  const view = (await call(emu(), "GET", `/compute/instances/${made.body.id}/ips`, { token: other.token })).body;
   expect([view.ipv4.public[0].address, view.ipv4.private[0].address]).toEqual(made.body.ipv4);
 });

@@ -11,24 +11,17 @@ import { countersOf, type StateHolder } from "../../emulator/family";
 import { computeFamily } from "../../emulator/routes/compute";
 import { privateIp, privateIpNumber, publicIp, publicIpNumber } from "../../emulator/routes/compute/network";
 import { storedBackup, storedConfig, storedDisk, storedInstance } from "../../emulator/routes/compute/records";
-import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { call, emulator, useEmulatorPerTest } from "../helpers/emulator";
 
 const CLOCK = Date.parse("2026-03-10T12:00:00Z");
 const PASS = "teh83fx4tkoy4tfjzfycyhjk1b307op0ls7h1b3bt8kzxbngadj72jtomtjpybul";
 const I = (id: number) => `/compute/instances/${id}`;
 
-let emu: Emulator;
-beforeEach(async () => {
-  emu = await emulator({ now: () => CLOCK, speed: 0 });
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { emu } = useEmulatorPerTest({ now: () => CLOCK, speed: 0 });
 
 type Doc = { format: string; version: number; records: Record<string, any[]>; counters?: Record<string, number> };
 
-async function ok(method: string, path: string, body?: unknown, on = emu) {
+async function ok(method: string, path: string, body?: unknown, on = emu()) {
   const r = await call(on, method, path, { body });
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
@@ -45,7 +38,7 @@ async function account(): Promise<Doc> {
   return ok("GET", "/__emulator/export");
 }
 
-const load = (doc: unknown, on = emu) => call(on, "POST", "/__emulator/import", { body: doc });
+const load = (doc: unknown, on = emu()) => call(on, "POST", "/__emulator/import", { body: doc });
 /** The refusals of a load: each `[field, reason]` (the reason without its place). */
 const refusals = async (doc: unknown) => {
   const r = await load(doc);
@@ -80,7 +73,7 @@ describe("an instance's fields by the API's rules", () => {
     ]);
     // Such a label would have made a later update that keeps it fail: the API refuses it in a PUT.
     const [web] = doc.records.instances;
-    expect((await call(emu, "PUT", I(web.id), { body: { label: "a" } })).body.errors[0].reason).toBe("Label must be 3 to 64 characters (got 1)");
+    expect((await call(emu(), "PUT", I(web.id), { body: { label: "a" } })).body.errors[0].reason).toBe("Label must be 3 to 64 characters (got 1)");
     expect((await load(changed(doc, (r) => (r.instances[0].tags = ["alpha", "b-2_c"])))).status).toBe(200);
   });
 
@@ -88,8 +81,8 @@ describe("an instance's fields by the API's rules", () => {
     const doc = await account();
     const twice = changed(doc, (r) => (r.instances[1].label = "web-1"));
     expect(await refusals(twice)).toEqual([["records.instances[1].label", "Label must be unique among your instances: records.instances[0] has it"]]);
-    const [, second] = (await call(emu, "GET", "/compute/instances")).body.data;
-    expect((await call(emu, "PUT", I(second.id), { body: { label: "web-1" } })).body.errors[0].reason).toBe("Label must be unique among your instances");
+    const [, second] = (await call(emu(), "GET", "/compute/instances")).body.data;
+    expect((await call(emu(), "PUT", I(second.id), { body: { label: "web-1" } })).body.errors[0].reason).toBe("Label must be unique among your instances");
   });
 
   test("a region or type the catalogue has not, a maker who is not a user, an address of another instance", async () => {
@@ -183,11 +176,11 @@ describe("interfaces and their VPC addresses", () => {
     const [cfg, otherCfg] = doc.records.configs;
     const held = otherCfg.interfaces[1].ipv4.vpc;
     const add = (vpc: string) =>
-      call(emu, "POST", `${I(web.id)}/configs/${cfg.id}/interfaces`, { body: { purpose: "vpc", subnet_id: doc.records.subnets[0].id, ipv4: { vpc } } });
+      call(emu(), "POST", `${I(web.id)}/configs/${cfg.id}/interfaces`, { body: { purpose: "vpc", subnet_id: doc.records.subnets[0].id, ipv4: { vpc } } });
     expect((await add("10.0.1")).body.errors).toEqual([{ field: "ipv4.vpc", reason: "Must be an IPv4 address" }]);
     expect((await add("10.0.2.9")).body.errors[0]).toEqual({ field: "interface.ipv4.vpc", reason: "10.0.2.9 is outside the subnet's range 10.0.1.0/24" });
     expect((await add(held)).body.errors[0].reason).toBe(`${held} is already in use in subnet ${doc.records.subnets[0].id}`);
-    const put = (vpc: string) => call(emu, "PUT", `${I(web.id)}/configs/${cfg.id}/interfaces/${cfg.interfaces[1].id}`, { body: { ipv4: { vpc } } });
+    const put = (vpc: string) => call(emu(), "PUT", `${I(web.id)}/configs/${cfg.id}/interfaces/${cfg.interfaces[1].id}`, { body: { ipv4: { vpc } } });
     expect((await put(held)).body.errors).toEqual([{ field: "ipv4.vpc", reason: `${held} is already in use in subnet ${doc.records.subnets[0].id}` }]);
     expect((await put(cfg.interfaces[1].ipv4.vpc)).status).toBe(200);
     expect((await put("10.0.1.77")).body.ipv4.vpc).toBe("10.0.1.77");
@@ -198,7 +191,7 @@ describe("interfaces and their VPC addresses", () => {
       subnet_id,
       ...(purpose === "vpc" ? { ipv4: { vpc: "10.0.1.77" } } : {}),
     }));
-    expect((await call(emu, "PUT", `${I(web.id)}/configs/${cfg.id}`, { body: { interfaces: keep } })).status).toBe(200);
+    expect((await call(emu(), "PUT", `${I(web.id)}/configs/${cfg.id}`, { body: { interfaces: keep } })).status).toBe(200);
     expect(other.id).toBeGreaterThan(web.id);
   });
 
@@ -276,7 +269,7 @@ describe("what the emulator makes is what its stored schemas hold", () => {
 
   test("labels made from a long image label fit (cut), a swap disk larger than the type's is refused, a restore too large", async () => {
     const body = { region: "us-east", type: "g6-nanode-1", image: "compute/debian12", root_pass: PASS, swap_size: 25_000 };
-    const made = await call(emu, "POST", "/compute/instances", { body });
+    const made = await call(emu(), "POST", "/compute/instances", { body });
     expect(made.body.errors).toEqual([
       { field: "swap_size", reason: "A swap disk of 25000 MB leaves 600 MB of type g6-nanode-1's 25600 MB: image compute/debian12 needs 1500 MB" },
     ]);
@@ -290,7 +283,7 @@ describe("what the emulator makes is what its stored schemas hold", () => {
       backups_enabled: true,
     });
     const snap = await ok("POST", `${I(big.id)}/backups`, { label: "big" });
-    const restore = await call(emu, "POST", `${I(big.id)}/backups/${snap.id}/restore`, { body: { compute_id: web.id, overwrite: true } });
+    const restore = await call(emu(), "POST", `${I(big.id)}/backups/${snap.id}/restore`, { body: { compute_id: web.id, overwrite: true } });
     expect(restore.body.errors).toEqual([
       { field: "compute_id", reason: "The backup's disks take 51200 MB, more than the 25600 MB of the target's type g6-nanode-1" },
     ]);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { DB_MS } from "../../emulator/routes/databases";
 import { LOG_BODIES, LOG_BODY_CHARS, REDACTED } from "../../emulator/request-log";
-import { addUser, call, ed25519Key, emulator, importSshKeys, useClockedEmulator } from "../helpers/emulator";
+import { addUser, call, ed25519Key, emulator, importSshKeys, useClockedEmulator, useEmulatorPerTest } from "../helpers/emulator";
 import type { Emulator } from "../../emulator/server";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -35,20 +35,14 @@ const corsOf = (headers: Headers) => {
 const origin = (emu: Emulator) => emu.url.replace(/\/v4$/, "");
 
 describe("CORS, preflight, HEAD and the health check", () => {
-  let emu: Emulator;
-  beforeEach(async () => {
-    emu = await emulator({ speed: 0 });
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  const { emu } = useEmulatorPerTest({ speed: 0 });
 
   test("every /v4 answer carries the real API's CORS headers: a success all five, an error the three its errors have", async () => {
-    expect(corsOf((await call(emu, "GET", "/regions", { token: null })).headers)).toEqual({ ...CORS, ...CORS_SUCCESS });
-    const made = await call(emu, "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(1) } });
+    expect(corsOf((await call(emu(), "GET", "/regions", { token: null })).headers)).toEqual({ ...CORS, ...CORS_SUCCESS });
+    const made = await call(emu(), "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(1) } });
     expect(made.status).toBe(200);
     expect(corsOf(made.headers)).toEqual({ ...CORS, ...CORS_SUCCESS });
-    const gone = await call(emu, "DELETE", `/profile/sshkeys/${made.body.id}`);
+    const gone = await call(emu(), "DELETE", `/profile/sshkeys/${made.body.id}`);
     expect([gone.status, corsOf(gone.headers)]).toEqual([200, { ...CORS, ...CORS_SUCCESS }]);
     for (const [method, p, token, status] of [
       ["GET", "/compute/instances/999", undefined, 404],
@@ -56,33 +50,33 @@ describe("CORS, preflight, HEAD and the health check", () => {
       ["PATCH", "/profile", undefined, 405],
       ["GET", "/nothing-here", undefined, 404],
     ] as const) {
-      const r = await call(emu, method, p, { token });
+      const r = await call(emu(), method, p, { token });
       expect([method, p, r.status, corsOf(r.headers)]).toEqual([method, p, status, CORS]);
     }
-    const bad = await call(emu, "POST", "/profile/sshkeys", { body: { label: 7 } });
+    const bad = await call(emu(), "POST", "/profile/sshkeys", { body: { label: 7 } });
     expect([bad.status, corsOf(bad.headers)]).toEqual([400, CORS]);
     // A refusal of the rate limit and an injected fault are the API's answers too.
-    await call(emu, "PUT", "/__emulator/rate-limit", { body: { perSecond: 1 } });
+    await call(emu(), "PUT", "/__emulator/rate-limit", { body: { perSecond: 1 } });
     let limited: Response | undefined;
     for (let i = 0; i < 5 && !limited; i++) {
-      const r = await fetch(`${emu.url}/regions`);
+      const r = await fetch(`${emu().url}/regions`);
       if (r.status === 429) limited = r;
     }
     expect(limited && corsOf(limited.headers)).toEqual(CORS);
-    await call(emu, "PUT", "/__emulator/rate-limit", { body: { perSecond: null } });
-    await call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "^GET /v4/types", rate: 1, kinds: ["503"] }] } });
-    const faulted = await call(emu, "GET", "/types");
+    await call(emu(), "PUT", "/__emulator/rate-limit", { body: { perSecond: null } });
+    await call(emu(), "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "^GET /v4/types", rate: 1, kinds: ["503"] }] } });
+    const faulted = await call(emu(), "GET", "/types");
     expect([faulted.status, corsOf(faulted.headers)]).toEqual([503, CORS]);
     // The emulator's own endpoints and its page are not the API's: no CORS there.
-    expect(corsOf((await call(emu, "GET", "/__emulator/faults")).headers)).toEqual({});
-    expect(corsOf((await fetch(`${origin(emu)}/`)).headers)).toEqual({});
+    expect(corsOf((await call(emu(), "GET", "/__emulator/faults")).headers)).toEqual({});
+    expect(corsOf((await fetch(`${origin(emu())}/`)).headers)).toEqual({});
   });
 
   test("a preflight (OPTIONS) of any /v4 path is answered 204 with the CORS headers, without a token, ahead of a rate limit", async () => {
-    await call(emu, "PUT", "/__emulator/rate-limit", { body: { perSecond: 1 } });
+    await call(emu(), "PUT", "/__emulator/rate-limit", { body: { perSecond: 1 } });
     for (const p of ["/v4/compute/instances", "/v4/profile/sshkeys/12", "/v4/not-a-path", "/v4"]) {
       for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${origin(emu)}${p}`, {
+        const r = await fetch(`${origin(emu())}${p}`, {
           method: "OPTIONS",
           headers: {
             Origin: "https://app.example",
@@ -94,43 +88,43 @@ describe("CORS, preflight, HEAD and the health check", () => {
       }
     }
     // Outside /v4, OPTIONS is what it was.
-    expect((await fetch(`${origin(emu)}/__emulator/log`, { method: "OPTIONS" })).status).toBe(405);
+    expect((await fetch(`${origin(emu())}/__emulator/log`, { method: "OPTIONS" })).status).toBe(405);
   });
 
   test("HEAD on any GET route answers as the GET does, without its body", async () => {
-    await call(emu, "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(2) } });
+    await call(emu(), "POST", "/profile/sshkeys", { body: { label: "k", ssh_key: ed25519Key(2) } });
     for (const [p, token] of [
       ["/v4/regions", null],
       ["/v4/regions/us-east", null],
-      ["/v4/profile/sshkeys?page_size=25", emu.token],
-      ["/v4/compute/instances/999", emu.token],
+      ["/v4/profile/sshkeys?page_size=25", emu().token],
+      ["/v4/compute/instances/999", emu().token],
       ["/v4/profile", null],
-      ["/__emulator/log", emu.token],
+      ["/__emulator/log", emu().token],
       ["/", null],
     ] as const) {
       const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-      const got = await fetch(`${origin(emu)}${p}`, { headers });
+      const got = await fetch(`${origin(emu())}${p}`, { headers });
       const text = await got.text();
-      const head = await fetch(`${origin(emu)}${p}`, { method: "HEAD", headers });
+      const head = await fetch(`${origin(emu())}${p}`, { method: "HEAD", headers });
       expect([p, head.status, head.headers.get("content-type"), await head.text()]).toEqual([p, got.status, got.headers.get("content-type"), ""]);
       if (p !== "/__emulator/log") expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
     }
     // A HEAD of a path only written to is refused as before.
-    expect((await fetch(`${emu.url}/compute/instances/999/boot`, { method: "HEAD", headers: { authorization: `Bearer ${emu.token}` } })).status).toBe(405);
+    expect((await fetch(`${emu().url}/compute/instances/999/boot`, { method: "HEAD", headers: { authorization: `Bearer ${emu().token}` } })).status).toBe(405);
   });
 
   test("the health check answers 200 with the version, with no token, past faults in force, and is not logged", async () => {
-    await call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: ".", rate: 1, kinds: ["503"] }] } });
-    await call(emu, "DELETE", "/__emulator/log");
-    for (const auth of [undefined, "Bearer nonsense", `Bearer ${emu.token}`]) {
-      const r = await fetch(`${origin(emu)}/__emulator/health`, { headers: auth ? { authorization: auth } : {} });
+    await call(emu(), "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: ".", rate: 1, kinds: ["503"] }] } });
+    await call(emu(), "DELETE", "/__emulator/log");
+    for (const auth of [undefined, "Bearer nonsense", `Bearer ${emu().token}`]) {
+      const r = await fetch(`${origin(emu())}/__emulator/health`, { headers: auth ? { authorization: auth } : {} });
       expect([r.status, r.headers.get("cache-control"), await r.json()]).toEqual([200, "no-store", { status: "ok", version: VERSION }]);
     }
-    const head = await fetch(`${origin(emu)}/__emulator/health`, { method: "HEAD" });
+    const head = await fetch(`${origin(emu())}/__emulator/health`, { method: "HEAD" });
     expect([head.status, await head.text()]).toEqual([200, ""]);
-    await call(emu, "DELETE", "/__emulator/faults");
-    expect(emu.log.filter((l) => l.path.includes("health"))).toEqual([]);
-    expect((await fetch(`${origin(emu)}/__emulator/health`, { method: "POST" })).status).not.toBe(200);
+    await call(emu(), "DELETE", "/__emulator/faults");
+    expect(emu().log.filter((l) => l.path.includes("health"))).toEqual([]);
+    expect((await fetch(`${origin(emu())}/__emulator/health`, { method: "POST" })).status).not.toBe(200);
   });
 });
 

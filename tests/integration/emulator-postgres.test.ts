@@ -118,6 +118,26 @@ test("one fixture imported at once through both emulators into two accounts: whi
   }
 });
 
+test("started with another --token, an emulator makes it the root token and revokes the one before; started with none, it serves the one there is", async () => {
+  const database = pg.database(`tokens${++n}`);
+  const [first, second] = ["first-root-token-0123456789abcdef", "second-root-token-0123456789abcdef"];
+  await (await emulator({ database, token: first, speed: 0 })).close();
+  const b = await emulator({ database, token: second, speed: 0 });
+  try {
+    expect((await call(b, "GET", "/profile", { token: first })).status).toBe(401);
+    expect((await call(b, "GET", "/__emulator/accounts", { token: second })).status).toBe(200);
+  } finally {
+    await b.close();
+  }
+  const c = await emulator({ database, token: undefined, speed: 0 });
+  try {
+    expect(c.token).toBe(second);
+    expect((await call(c, "GET", "/__emulator/accounts")).status).toBe(200);
+  } finally {
+    await c.close();
+  }
+});
+
 describe("what a new user's attack on the shared store found (fresh eyes)", () => {
   test("an import that makes hundreds of records of several kinds loads whole (a write that runs out of ids is run again with enough)", async () => {
     const [a, b] = await pair();

@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { FAULT_KINDS, Faults, parseFaultSpec, type FaultRule } from "../../emulator/faults";
-import type { Emulator } from "../../emulator/server";
 import { mysqlProvider } from "../../provider/resources/database";
 import { imageProvider } from "../../provider/resources/image";
 import { instanceProvider } from "../../provider/resources/instance";
-import { call, emulator, list } from "../helpers/emulator";
+import { call, list, useEmulatorPerTest } from "../helpers/emulator";
 import { expectFaultFired, faultsInLog } from "../helpers/faults";
 import { useProviderSuite } from "../helpers/provider-suite";
 
@@ -46,20 +45,16 @@ describe("the fault injector", () => {
 });
 
 describe("each fault, as the client sees it", () => {
-  let emu: Emulator;
-  beforeEach(async () => {
-    emu = await emulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  const { emu } = useEmulatorPerTest();
   const only = (rule: Partial<FaultRule>) =>
-    call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "^POST /v4/profile/sshkeys$", rate: 1, kinds: ["500"], limit: 1, ...rule }] } });
-  const keys = () => list(emu, "/profile/sshkeys");
+    call(emu(), "PUT", "/__emulator/faults", {
+      body: { seed: 1, rules: [{ match: "^POST /v4/profile/sshkeys$", rate: 1, kinds: ["500"], limit: 1, ...rule }] },
+    });
+  const keys = () => list(emu(), "/profile/sshkeys");
   const post = () =>
-    fetch(`${emu.url}/profile/sshkeys`, {
+    fetch(`${emu().url}/profile/sshkeys`, {
       method: "POST",
-      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${emu().token}`, "content-type": "application/json" },
       body: JSON.stringify({ label: "k", ssh_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrZ6J1lCqW6l0p6h9bP8y4i0v4r3D1b9nV1bq7z2cXk" }),
     });
 
@@ -86,11 +81,11 @@ describe("each fault, as the client sees it", () => {
     await only({ kinds: ["lost"] });
     await expect(post()).rejects.toThrow();
     expect(await keys()).toHaveLength(1);
-    expectFaultFired(emu, "POST", "/v4/profile/sshkeys", "lost", 1);
+    expectFaultFired(emu(), "POST", "/v4/profile/sshkeys", "lost", 1);
   });
 
   test("slow: the answer comes late", async () => {
-    await call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, slowMs: 300, rules: [{ match: "^POST ", rate: 1, kinds: ["slow"], limit: 1 }] } });
+    await call(emu(), "PUT", "/__emulator/faults", { body: { seed: 1, slowMs: 300, rules: [{ match: "^POST ", rate: 1, kinds: ["slow"], limit: 1 }] } });
     const t0 = Date.now();
     expect((await post()).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
@@ -100,14 +95,18 @@ describe("each fault, as the client sees it", () => {
     await only({ kinds: ["503"] });
     await post();
     await post();
-    expect(emu.log.filter((l) => l.path === "/v4/profile/sshkeys").map((l) => [l.status, l.fault])).toEqual([
+    expect(
+      emu()
+        .log.filter((l) => l.path === "/v4/profile/sshkeys")
+        .map((l) => [l.status, l.fault]),
+    ).toEqual([
       [503, "503"],
       [200, undefined],
     ]);
-    expect((await call(emu, "GET", "/__emulator/faults")).body.counts).toEqual({ "503": 1 });
-    await call(emu, "DELETE", "/__emulator/faults");
-    expect((await call(emu, "GET", "/__emulator/faults")).body.config).toBeNull();
-    expect((await call(emu, "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "x", rate: 2, kinds: ["500"] }] } })).status).toBe(400);
+    expect((await call(emu(), "GET", "/__emulator/faults")).body.counts).toEqual({ "503": 1 });
+    await call(emu(), "DELETE", "/__emulator/faults");
+    expect((await call(emu(), "GET", "/__emulator/faults")).body.config).toBeNull();
+    expect((await call(emu(), "PUT", "/__emulator/faults", { body: { seed: 1, rules: [{ match: "x", rate: 2, kinds: ["500"] }] } })).status).toBe(400);
   });
 });
 

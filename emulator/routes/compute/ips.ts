@@ -8,6 +8,17 @@ import { isPrivateIp } from "./network";
 import type { InstanceRecord } from "./records";
 
 /**
+ * The instance's link-local IPv6 address, its own as the real API's is: fe80:: and the interface identifier of its
+ * MAC (EUI-64: the MAC's first byte with its universal/local bit flipped, ff:fe in its middle). The emulator's MAC
+ * of an instance is f2:3c and the four bytes of its id, so that no two instances share one, and none is the gateway
+ * (fe80::1): instance 1's is fe80::f03c:ff:fe00:1.
+ */
+export function linkLocalOf(id: number): string {
+  const [a, b, c, d] = [(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff];
+  return `fe80::${[0xf03c, (a << 8) | 0xff, 0xfe00 | b, (c << 8) | d].map((n) => n.toString(16)).join(":")}`;
+}
+
+/**
  * An instance's networking view (`GET I/ips`: not in compute-api.md; the real API's, which
  * terraform-provider-linode reads for every instance), as today's recordings show it (docs/spec-gaps.md "An
  * instance's networking view"): its public addresses (each in a /24 whose .1 is the gateway, with the reverse
@@ -55,7 +66,7 @@ function ipsView(c: ComputeContext, inst: InstanceRecord): InstanceIps {
     },
     ipv6: {
       slaac: ipv6(inst.ipv6?.replace(/\/\d+$/, "") ?? `2001:db8::${hex}`, true),
-      link_local: ipv6(`fe80::${hex}`, false),
+      link_local: ipv6(linkLocalOf(inst.id), false),
       global: [],
       vpc: [],
     },

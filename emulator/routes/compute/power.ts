@@ -52,7 +52,9 @@ function bootQueued(c: ComputeContext, req: Req<typeof instanceActionsApi.boot>,
   if (willRun && !named(req.body.config_id)) return anyway();
   const cfg = pickConfig(c, inst, req.body.config_id, false);
   if (willRun && last.patch?._lastBootedConfig === cfg.id) return anyway();
-  inst._queue.push({ status: "running", at: last.at + c.dur(willRun ? "rebooting" : "booting"), patch: bootedWith(cfg) });
+  // Once what is under way ends, the instance is seen booting (rebooting, into another profile) for the boot's time.
+  const status = willRun ? "rebooting" : "booting";
+  inst._queue.push({ status, at: last.at }, { status: "running", at: last.at + c.dur(status), patch: bootedWith(cfg) });
   // Queued behind what is under way: scheduled until then (recorded: a boot waits as scheduled while the create runs).
   c.instanceEvent("compute_boot", req.user.username, inst, { start: last.at, secondary: c.configEntity(cfg) });
   return {};

@@ -37,10 +37,11 @@ export function computeProvisioning({ store, d, now, stamp, typeOfInstance }: Co
       label,
       size,
       filesystem,
-      status: readyIn > 0 ? "not ready" : "ready",
+      // `not ready` at first, as the real API answers a disk's create, also when it takes no time (speed 0).
+      status: "not ready",
       created: stamp(),
       updated: stamp(),
-      _queue: readyIn > 0 ? [{ status: "ready", at: now() + readyIn }] : [],
+      _queue: [{ status: "ready", at: now() + readyIn }],
     };
     d.disks.push(disk);
     return disk;
