@@ -64,7 +64,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const backend = opts.database
     ? await openPostgres(opts.database)
     : opts.stateFile
-      ? openStateFile(opts.stateFile, opts.token ?? newTokenValue(), now)
+      ? await openStateFile(opts.stateFile, opts.token ?? newTokenValue(), now, setup.families)
       : new MemoryBackend();
   // A fixture is for a main account that starts empty (not one kept from an earlier run): made with it, or not at all.
   const { fixture } = opts;

@@ -1,19 +1,23 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import type { ApiFamily } from "../family";
 import { apiTime, readState } from "../state";
 import { ACCOUNT_COUNTERS, recordKey } from "../store";
 import type { AccountRow, Change } from "./backend";
 import { SqliteBackend } from "./sqlite";
+import { checkState, withCurrentEvents } from "./state-check";
 
 /**
  * `--state FILE`: the emulator's SQLite database. A state file of an earlier release (one JSON text per account:
  * FILE, and FILE.accounts/<id>.json) is moved into a database first, unchanged: its records, ids and counters kept
  * (the JSON is kept beside it as FILE.v1.json and FILE.accounts.v1, and the file becomes the database only once
- * the database holds everything: a crash while moving leaves the JSON as it was, to move again).
+ * the database holds everything: a crash while moving leaves the JSON as it was, to move again). Its records are
+ * checked first, as a fixture's are (emulator/db/state-check.ts): one this emulator refuses stops the move, the
+ * file as it was; the events of a release before events followed the clock are made current.
  */
-export function openStateFile(file: string, rootToken: string, now: () => number): SqliteBackend {
-  if (existsSync(file) && startsWithBrace(file)) migrateJson(file, rootToken, now);
+export async function openStateFile(file: string, rootToken: string, now: () => number, families: readonly ApiFamily[]): Promise<SqliteBackend> {
+  if (existsSync(file) && startsWithBrace(file)) await migrateJson(file, rootToken, now, families);
   const dir = `${file}.accounts`;
   // Left by a move that stopped after the file became the database: kept aside as the move keeps it.
   if (existsSync(dir) && !existsSync(`${dir}.v1`)) renameSync(dir, `${dir}.v1`);
@@ -36,14 +40,19 @@ function startsWithBrace(file: string): boolean {
   }
 }
 
-function migrateJson(file: string, rootToken: string, now: () => number): void {
-  const tmp = `${file}.moving`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
-  const states: Array<{ id: number; state: Record<string, unknown> }> = [{ id: 1, state: readState(file) }];
+async function migrateJson(file: string, rootToken: string, now: () => number, families: readonly ApiFamily[]): Promise<void> {
+  const states: Array<{ id: number; path: string; state: Record<string, unknown> }> = [{ id: 1, path: file, state: withCurrentEvents(readState(file)) }];
   const dir = `${file}.accounts`;
   if (existsSync(dir)) {
-    for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) states.push({ id: Number(name.slice(0, -5)), state: readState(join(dir, name)) });
+    for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) {
+      const path = join(dir, name);
+      states.push({ id: Number(name.slice(0, -5)), path, state: withCurrentEvents(readState(path)) });
+    }
   }
+  // Every account checked before anything is written.
+  for (const { path, state } of states) await checkState(path, state, families, now);
+  const tmp = `${file}.moving`;
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   const db = new SqliteBackend(tmp);
   const highest = new Map<string, number>();
   for (const { id, state } of states) {

@@ -3,10 +3,12 @@
  * SQLite store's experimental warning printed where the global process is not node's own (inside Jest); requests
  * without a valid token were written in the main account's request log (a stranger could push the operator's
  * requests out of it), and an upload's data sent to another account's upload URL too; every `--token` a state
- * file was ever started with stayed a root token (and the newest was refused on /__emulator).
+ * file was ever started with stayed a root token (and the newest was refused on /__emulator); an earlier release's
+ * state file was moved into the database without its records checked (two instances of one id, a record its
+ * schema refuses: moved, then every write of the account failed).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -14,6 +16,9 @@ import type { Emulator } from "../../emulator/server";
 import { call, emulator } from "../helpers/emulator";
 
 const SERVER = join(__dirname, "../../dist/emulator/server.js");
+const CLI = join(__dirname, "../../dist/emulator/cli.js");
+/** A state file of the release before the database (two accounts: FILE and FILE.accounts/2.json). */
+const OLD_STATE = join(__dirname, "../fixtures/emulator-state-d959cbb");
 
 let dir: string;
 beforeEach(() => {
@@ -96,6 +101,49 @@ test("the --token of this start is the main account's root token: the one an ear
     expect(emu.token).toBe(b);
     expect(await status(emu, b, "/__emulator/accounts")).toBe(200);
     expect(await status(emu, a, "/profile")).toBe(401);
+  } finally {
+    await emu.close();
+  }
+});
+
+describe("an earlier release's state file holding a record this emulator refuses", () => {
+  type State = Record<string, Array<Record<string, unknown>>>;
+  test.each<[string, string, (s: State) => void, RegExp]>([
+    [
+      "two instances of one id",
+      "state.json",
+      (s) => s.instances.push({ ...s.instances[0], label: "again" }),
+      /instances\[1\]\.id: the id 1 is also instances\[0\]'s/,
+    ],
+    ["a record its schema refuses", "state.json.accounts/2.json", (s) => (s.instances[0].status = "exploded"), /instances\[0\]\.status: /],
+    ["a record that points to nothing", "state.json", (s) => (s.configs[0].compute_id = 99), /configs\[0\]\.compute_id: /],
+    ["two users of one name", "state.json", (s) => s.users.push({ ...s.users[0], uid: 99 }), /users\[1\]\.username: the name admin is also users\[0\]'s/],
+  ])("%s: the emulator does not start, names the file, the place and the rule, and leaves the file as it was", (_, name, change, says) => {
+    for (const part of ["state.json", "state.json.accounts"]) cpSync(join(OLD_STATE, part), join(dir, part), { recursive: true });
+    const target = join(dir, name);
+    const state = JSON.parse(readFileSync(target, "utf8")) as State;
+    change(state);
+    writeFileSync(target, JSON.stringify(state));
+    const before = [readFileSync(join(dir, "state.json")), readFileSync(join(dir, "state.json.accounts/2.json"))];
+    const run = spawnSync(process.execPath, [CLI, "--state", join(dir, "state.json"), "--speed", "0"], { encoding: "utf8", timeout: 15_000 });
+    expect([run.status, run.stdout]).toEqual([1, ""]);
+    expect(run.stderr).toContain(`compute-emulator: The state file ${target} `);
+    expect(run.stderr).toMatch(says);
+    expect([readFileSync(join(dir, "state.json")), readFileSync(join(dir, "state.json.accounts/2.json"))]).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(["state.json", "state.json.accounts"]);
+  });
+});
+
+test("a state file of a release before events followed the clock is moved, its events finished, each entity with its path", async () => {
+  const file = join(dir, "emulator.json");
+  cpSync(join(__dirname, "../fixtures/upgrade-0.1.0/emulator.json"), file);
+  const emu = await emulator({ stateFile: file, token: "upgrade-fixture-token-0123456789", speed: 0 });
+  try {
+    const all = (await call(emu, "GET", "/account/events?page_size=500")).body.data as Array<{ status: string; action: string; entity: { url: string } }>;
+    expect(all.length).toBe(13);
+    expect(new Set(all.map((e) => e.status))).toEqual(new Set(["finished"]));
+    expect(all.filter((e) => e.action === "compute_create").map((e) => e.entity.url)).toContain("/v4/compute/instances/1");
+    expect(all.filter((e) => e.action === "disk_create").every((e) => /^\/v4\/compute\/instances\/\d+\/disks\/\d+$/.test(e.entity.url))).toBe(true);
   } finally {
     await emu.close();
   }
