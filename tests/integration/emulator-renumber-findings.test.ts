@@ -3,8 +3,9 @@
  * its HTTP API: an export loaded into other accounts, and a tenant trying to use up what every account shares. Each
  * test is a finding.
  */
+import { gzipSync } from "node:zlib";
 import type { Emulator } from "../../emulator/server";
-import { call, emulator } from "../helpers/emulator";
+import { addUser, call, emulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -26,6 +27,7 @@ async function ok(method: string, path: string, body?: unknown, token?: string):
 const exportOf = (token?: string) => ok("GET", "/__emulator/export", undefined, token);
 const newAccount = (label: string, fixture?: unknown) => ok("POST", "/__emulator/accounts", { label, fixture });
 const instance = (label: string, token?: string) => ok("POST", "/compute/instances", { label, region: "us-east", type: "c1-nano-1" }, token);
+const imageNumber = (id: string) => Number(id.replace("private/", ""));
 
 /**
  * The n-th public address the emulator hands out (docs/spec-gaps.md "Addresses"): .2 to .254 of 203.0.113.0/24,
@@ -39,6 +41,36 @@ function nth(n: number): string {
   return `198.${18 + Math.floor((block - 2) / 256)}.${(block - 2) % 256}.${host}`;
 }
 const FIRST = Array.from({ length: 50 }, (_, i) => nth(i + 1));
+
+test("a restricted user's grant on a private image follows the image when it is renumbered", async () => {
+  // Found: the grants on instances, VPCs and databases followed their records; those on images kept the original's
+  // number, so that the copy's user held a grant on the first account's image and none on its own.
+  const maker = await addUser(emu, "maker", { restricted: true, global: { add_images: true } });
+  const upload = await ok("POST", "/images/upload", { label: "golden", region: "us-east" }, maker);
+  const doc = await exportOf();
+  doc.records.users.find((u: Rec) => u.username === "maker").grants.image = [{ id: imageNumber(upload.image.id), label: "golden", permissions: "read_write" }];
+  const copy = await newAccount("copy", doc);
+  expect(copy.loaded.renumbered.image).toEqual({ [String(imageNumber(upload.image.id))]: expect.any(Number) });
+  const records = (await exportOf(copy.token)).records;
+  const grants = records.users.find((u: Rec) => u.username === "maker").grants.image;
+  expect(grants.map((g: Rec) => g.id)).toEqual(records.images.map((i: Rec) => imageNumber(i.id)));
+  expect(grants.map((g: Rec) => g.id)).not.toContain(imageNumber(upload.image.id));
+});
+
+test("a pending upload copied into another account waits at a URL of its own: data sent there reaches the copy, the original's the original", async () => {
+  // Found: the copy kept the original's upload URL, which stays the original's (the first account to hold it), so
+  // that the copy waited for data that could never reach it.
+  const upload = await ok("POST", "/images/upload", { label: "golden", region: "us-east" });
+  const copy = await newAccount("copy", await exportOf());
+  const copied = (await exportOf(copy.token)).records.images[0];
+  const base = emu.url.replace(/\/v4$/, "");
+  const put = (url: string) => fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: gzipSync(Buffer.alloc(1024)) });
+  expect((await put(`${base}/upload/${copied._upload.token}`)).status).toBe(200);
+  expect((await ok("GET", `/images/${copied.id}`, undefined, copy.token)).status).toBe("available");
+  expect((await ok("GET", `/images/${upload.image.id}`)).status).toBe("pending_upload");
+  expect((await put(upload.upload_to)).status).toBe(200);
+  expect((await ok("GET", `/images/${upload.image.id}`)).status).toBe("available");
+});
 
 test("an instance of a fixture holds no more public addresses than the API gives one: 30,000 are refused, not drawn from the pool every account shares", async () => {
   // Found: an instance's addresses were only checked to be strings held by no other instance; one import of an
