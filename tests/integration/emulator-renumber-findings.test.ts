@@ -1,11 +1,11 @@
 /**
  * A fresh-eyes review of ids kept where free, else renumbered (issue 53), as a user of the emulator finds it through
  * its HTTP API: an export loaded into other accounts, and a tenant trying to use up what every account shares. Each
- * test is a finding.
+ * test is a finding; a `test.failing` one is left open, its comment saying why.
  */
 import { gzipSync } from "node:zlib";
 import type { Emulator } from "../../emulator/server";
-import { addUser, call, emulator } from "../helpers/emulator";
+import { addUser, call, ed25519Key, emulator } from "../helpers/emulator";
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -108,4 +108,44 @@ test("imports of a one-instance fixture whose address is far past the last one g
   }
   const victim = await newAccount("victim");
   expect(FIRST).toContain((await instance("victim-1", victim.token)).ipv4[0]);
+});
+
+// Left open: a public address that is not one the emulator hands out today (an earlier release gave 203.0.113.1, the
+// /24's gateway now, and, in a second account, malformed ones such as 203.0.39483.21) has no number, so renumbering
+// leaves it as it is: an export of an account an earlier release made, loaded into a second account, gives both the
+// same public address. Renumbering it needs a key for such an address in the `renumbered` answer (whose `ipv4` is
+// by number), or a refusal, which would make the account's own export unloadable (a restore): a choice for the lead.
+test.failing("an address an earlier release gave (outside today's pool) is not carried into a second account", async () => {
+  await instance("old-1");
+  const doc = await exportOf();
+  doc.records.instances[0].ipv4 = ["203.0.113.1"];
+  const first = await newAccount("first", doc);
+  const second = await newAccount("second", doc);
+  const addresses = await Promise.all([first, second].map(async (a) => (await exportOf(a.token)).records.instances[0].ipv4[0]));
+  expect(addresses[0]).not.toBe(addresses[1]);
+});
+
+// Left open: every import may keep ids up to the records quota past where the shared sequences are (docs/fixtures.md
+// "Ids: kept where free"), so that repeated imports of a one-record fixture walk a sequence every account shares
+// toward its end (2,147,483,647), a quota's length each time; there, every account's next record of that kind is
+// refused (507). With the default quota (20,000) that is about 107,000 imports, some fifteen minutes at the 121
+// imports a second measured on this machine; with a quota of 2^30 (below), two. Bounding it needs the moves kept
+// per account (reset would have to keep them), or kept ids held as taken without moving the sequence: a design
+// change in emulator/db/ids.ts and the databases' schema.
+test.failing("repeated imports do not walk a sequence every account shares to its end", async () => {
+  await emu.close();
+  emu = await emulator({ speed: 0, quotas: { records: 2 ** 30 } });
+  const tenant = await newAccount("tenant");
+  const key = (id: number) => ({ id, created: "2026-03-10T12:00:00", label: `k${id}`, ssh_key: ed25519Key(3), username: "admin" });
+  // Each within the quota of where the sequence is (the first of a new emulator's), once the one before moved it.
+  for (const id of [2 ** 30 - 3, 2 ** 31 - 3]) {
+    const doc = { format: "compute-emulator-account", version: 1, records: { sshkeys: [key(id)] } };
+    const loaded = await call(emu, "POST", "/__emulator/import", { token: tenant.token, body: doc });
+    expect([loaded.status, loaded.body.loaded.renumbered]).toEqual([200, undefined]);
+  }
+  const victim = await newAccount("victim");
+  const made = [];
+  for (let i = 0; i < 5; i++)
+    made.push((await call(emu, "POST", "/profile/sshkeys", { token: victim.token, body: { label: `v${i}`, ssh_key: ed25519Key(10 + i) } })).status);
+  expect(made).toEqual([200, 200, 200, 200, 200]);
 });
