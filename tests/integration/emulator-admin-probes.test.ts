@@ -245,17 +245,22 @@ describe("one export imported into two accounts", () => {
         ["a-0", "a-1", "a-2"],
         ["a-0", "a-1", "a-2"],
       ]);
-      // Today an import keeps the export's ids: the three accounts show the same ids (issue 53 asks for ids unique
-      // across accounts and imports; reported, not changed here). Each account's records are its own all the same.
+      // Ids are unique across accounts and imports (issue 53): b's and c's copies were given ids of their own, and
+      // one account's id is not found in another.
+      const held = await Promise.all([a, b, c].map(async (t) => (await keys(t)).map((k) => k.id)));
+      expect(new Set(held.flat()).size).toBe(9);
       const [first] = await keys(b);
+      const [theirs] = await keys(c);
       expect((await call(emu, "DELETE", `/profile/sshkeys/${first.id}`, { token: b.token })).status).toBe(200);
-      expect((await call(emu, "PUT", `/profile/sshkeys/${first.id}`, { token: c.token, body: { label: "c-renamed" } })).status).toBe(200);
+      expect((await call(emu, "PUT", `/profile/sshkeys/${first.id}`, { token: c.token, body: { label: "c-renamed" } })).status).toBe(404);
+      expect((await call(emu, "PUT", `/profile/sshkeys/${theirs.id}`, { token: c.token, body: { label: "c-renamed" } })).status).toBe(200);
       expect(await Promise.all([a, b, c].map(labels))).toEqual([
         ["a-0", "a-1", "a-2"],
         ["a-1", "a-2"],
         ["c-renamed", "a-1", "a-2"],
       ]);
-      expect((await call(emu, "GET", `/vpcs/${vpc.body.id}`, { token: c.token })).body.label).toBe("net-a");
+      expect((await call(emu, "GET", `/vpcs/${vpc.body.id}`, { token: c.token })).status).toBe(404);
+      expect((await call(emu, "GET", "/vpcs", { token: c.token })).body.data.map((v: { label: string }) => v.label)).toEqual(["net-a"]);
       // What each account makes next takes an id above the imported ones, and no two accounts the same.
       const made = await Promise.all(
         [a, b, c].map((t, i) => call(emu, "POST", "/profile/sshkeys", { token: t.token, body: { label: "next", ssh_key: ed25519Key(20 + i) } })),
