@@ -9,7 +9,9 @@ import { ACCOUNT_COUNTERS, copyOf, type Store } from "./store";
  * - the account holds it now in a collection the fixture replaces (its own export loaded back: a restore), or
  * - its kind's sequence has not reached it, and it is at most the account's records quota past where the sequence
  *   is (so that a fixture moves the sequences that every account shares no further than as many new records would:
- *   a tenant cannot use them up with an id near 2^31).
+ *   a tenant cannot use them up with an id near 2^31); for a pool every account draws from (`POOLS`: the public
+ *   addresses, 130,042 in all), at most as many past it as the fixture holds of them (a window of 20,000 let seven
+ *   imports of a one-instance fixture hand out the whole pool).
  *
  * Any other gets the next id of its kind, and everything that points to it follows (each family's `renumber`, the
  * core's events here). An account's own counters (its private addresses) are its own: kept, and its counter moved
@@ -34,12 +36,23 @@ export async function renumberFixture(
     return id;
   });
   const heads = await store.idHeads();
-  const window = store.limits.records;
+  // A pool's window is as many of its numbers as the fixture holds (what renumbering them all would take); an id's,
+  // the records quota.
+  const counts = new Map<string, Set<number>>();
+  visit(loaded, (kind, id) => {
+    if (POOLS.has(kind) && !held.has(`${kind}:${id}`)) counts.set(kind, (counts.get(kind) ?? new Set<number>()).add(id));
+    return id;
+  });
+  const windowOf = (kind: string) => (POOLS.has(kind) ? (counts.get(kind)?.size ?? 0) : store.limits.records);
   const kept = new Map<string, { least: number; most: number }>();
   const fresh = new Map<string, Set<number>>();
   visit(loaded, (kind, id) => {
     const head = heads.get(kind) ?? 0;
-    if (ACCOUNT_COUNTERS.has(kind) || held.has(`${kind}:${id}`) || (id > head && id <= head + window)) {
+    const free = id > head && id <= head + windowOf(kind);
+    if (ACCOUNT_COUNTERS.has(kind) || free || held.has(`${kind}:${id}`)) {
+      // Only an id the sequence has not reached moves it (and, in a shared database, is checked at the commit): one
+      // the account holds was given to it already (checking it would find it taken, and the write run again forever).
+      if (!ACCOUNT_COUNTERS.has(kind) && id <= head) return id;
       const k = kept.get(kind);
       kept.set(kind, { least: Math.min(k?.least ?? id, id), most: Math.max(k?.most ?? id, id) });
     } else fresh.set(kind, (fresh.get(kind) ?? new Set<number>()).add(id));
@@ -60,6 +73,9 @@ export async function renumberFixture(
   }
   return renumbered;
 }
+
+/** The kinds numbering a pool every account shares, small enough to use up (emulator/routes/compute/network.ts `PUBLIC_POOL`). */
+const POOLS: ReadonlySet<string> = new Set(["ipv4"]);
 
 /** The kind of id of each type of event entity (the routes' `eventEntity`), and of each path segment an id follows in its url. */
 const ENTITY_KINDS = new Map([

@@ -59,6 +59,9 @@ const PUBLIC_IMAGES: readonly Image[] = z
   .parse(catalog.images)
   .map((i) => ({ ...i, tags: [] }));
 
+/** A new upload URL's token (its last path segment). */
+const uploadTokenValue = (): string => randomBytes(24).toString("hex");
+
 /**
  * The image family (`/images...`), with its options: public and private images, captures from disks and
  * uploads. It gives the compute routes an image finder and the server the receiver of upload data.
@@ -85,7 +88,16 @@ export const imageFamily = (opts: ImageOptions): ApiFamily<ReturnType<typeof ima
     });
   },
   renumber: (state, to) => {
-    for (const img of imageState(state).images) img.id = `private/${to("image", imageNumber(img.id))}`;
+    for (const img of imageState(state).images) {
+      const from = imageNumber(img.id);
+      const id = to("image", from);
+      img.id = `private/${id}`;
+      // A copy given a new id waits for its data at a URL of its own: the original's stays the original's (data sent
+      // there reaches it alone), so that the copy's, as its export names it, reaches the copy.
+      if (id !== from && img._upload) img._upload = { ...img._upload, token: uploadTokenValue() };
+    }
+    // A restricted user's grants on images name them by number, as on instances.
+    for (const user of state.data.users) if (user.grants) user.grants.image = user.grants.image.map((g) => ({ ...g, id: to("image", g.id) }));
   },
 });
 
@@ -235,7 +247,7 @@ function capture(c: ImageContext, { user, token, body }: Req<typeof imagesApi.ca
 function upload(c: ImageContext, { user, body }: Req<typeof imagesApi.upload>): ImageUploadAnswer {
   const region = catalog.regions.find((r) => r.id === body.region);
   if (!region) throw badRequest(`Region ${body.region} not found`, "region");
-  const token = randomBytes(24).toString("hex");
+  const token = uploadTokenValue();
   const img = newImage(c, user, {
     label: body.label,
     description: body.description ?? null,

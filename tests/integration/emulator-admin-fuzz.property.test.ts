@@ -148,7 +148,7 @@ test("every admin route, from three tenants at once: no 5xx, no crash, no stall 
                   await change(t, `import (${s.from}, ${s.spoil.kind})`, before, r.status === 200, (after) => {
                     const labels = new Set(after.records.sshkeys.map((k: any) => k.label));
                     const missing = requestedLabels(s.spoil, tag).filter((l) => !labels.has(l));
-                    return missing.length ? `keys ${missing.slice(0, 3).join(", ")} not made` : importedReadBack(sent, after, r.text);
+                    return missing.length ? `keys ${missing.slice(0, 3).join(", ")} not made` : importedReadBack(sent, after, r.body.loaded.renumbered);
                   });
                   break;
                 }
@@ -163,7 +163,7 @@ test("every admin route, from three tenants at once: no 5xx, no crash, no stall 
                   const ok = mine.filter((i) => answers[i].status === 200);
                   await change(t, `import of two at once (${s.spoils.map((x) => x.kind).join(", ")})`, before2 ?? before, ok.length > 0, (after) => {
                     // The last one applied is what the account holds: one of the acknowledged.
-                    const reads = ok.map((i) => importedReadBack(sent[i], after, answers[i].text));
+                    const reads = ok.map((i) => importedReadBack(sent[i], after, answers[i].body.loaded.renumbered));
                     return reads.some((x) => x === undefined) ? undefined : reads.join("; ");
                   });
                   break;
@@ -264,7 +264,7 @@ test("every admin route, from three tenants at once: no 5xx, no crash, no stall 
                 if (r.status === 200) {
                   mine.push(r.body.id);
                   if (fixture) {
-                    const wrong = importedReadBack(fixture, await exportOf(emu, r.body.token), json(r.body));
+                    const wrong = importedReadBack(fixture, await exportOf(emu, r.body.token), r.body.loaded?.renumbered);
                     if (wrong) failures.push(`root: an account made from a fixture does not hold it: ${wrong}`);
                   }
                 } else {
