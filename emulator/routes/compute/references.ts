@@ -2,7 +2,7 @@ import { DEVICE_SLOTS } from "../../../api/interfaces";
 import { catalog } from "../../catalog";
 import { recordField, type Refusal, type StateHolder } from "../../family";
 import { vpcState } from "../vpc";
-import { isPrivateIp, vpcAddressRefusal } from "./network";
+import { privateIpNumber, publicIpNumber, vpcAddressRefusal } from "./network";
 import { computeState, type ComputeState } from "./records";
 
 /**
@@ -55,14 +55,11 @@ function instanceRefusals(state: StateHolder, d: ComputeState, refuse: Refuse): 
     else labels.set(inst.label, i);
     // The API gives an instance one public IPv4 address, and a private one when asked: each of the others would be
     // taken from the pool every account shares (130,042 in all: one import of an instance with 30,000 took as many).
-    const publics = inst.ipv4.filter((a) => !isPrivateIp(a)).length;
-    if (publics > 1 || inst.ipv4.length - publics > 1)
-      refuse(
-        "instances",
-        i,
-        "ipv4",
-        `an instance has at most one public IPv4 address and one private (the API gives no more), not ${publics} and ${inst.ipv4.length - publics}`,
-      );
+    // Counted among the pools' addresses (an earlier release's malformed ones, 192.168.39498.21, are in neither).
+    const publics = inst.ipv4.filter((a) => publicIpNumber(a) !== undefined).length;
+    const privates = inst.ipv4.filter((a) => privateIpNumber(a) !== undefined).length;
+    if (publics > 1 || privates > 1)
+      refuse("instances", i, "ipv4", `an instance has at most one public IPv4 address and one private (the API gives no more), not ${publics} and ${privates}`);
     inst.ipv4.forEach((address, n) => {
       const holder = addresses.get(address);
       if (holder !== undefined) refuse("instances", i, `ipv4[${n}]`, `the address ${address} is also ${recordField("instances", holder)}'s`);
