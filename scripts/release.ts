@@ -4,8 +4,9 @@
  * one folder (default `.release/v<version>/`) with everything a release publishes (docs/releases.md):
  * - the plugin archives, one per platform (scripts/package-plugin.ts; by default all six, on the Node.js
  *   runtime package.json's `pulumiCompute.releaseNodeRuntime` names, from the npm registry);
- * - the npm tarballs of `pulumi-compute` (the dynamic classes and the emulator) and of
- *   `@pulumi-compute/plugin-sdk` (the generated Node.js SDK);
+ * - the npm tarballs of `pulumi-compute` (the dynamic classes and the emulator), of
+ *   `@pulumi-compute/plugin-sdk` (the generated Node.js SDK), and of the pipeline's two packages,
+ *   `@pulumi-compute/pipeline` (compute-cost, compute-drift) and `@pulumi-compute/policy` (scripts/package-pipeline.ts);
  * - the Python SDK (`pulumi_compute`) as an sdist and a wheel, built by PyPI's `build` in a virtual
  *   environment the project makes itself (scripts/python-env: pinned `build` and `setuptools`, from the
  *   index, `--no-isolation`); without Python or the index the release fails, naming what is missing;
@@ -23,6 +24,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { commandLine } from "./command-line";
+import { packPipeline, packPolicy } from "./package-pipeline";
 import { hostPlatform, packagePlugin, PLATFORMS, tar } from "./package-plugin";
 import { repoRoot } from "./root";
 import { asNextRelease, compare, formatReport, lastRelease, thisTree, type Report } from "./schema-compat";
@@ -54,6 +56,7 @@ export const VERSION_SITES: Array<{ file: string; pattern: RegExp }> = [
   { file: "sdk/go/compute/pulumi-plugin.json", pattern: /"version": "([^"]+)"/ },
   { file: "tests/programs/yaml/Pulumi.yaml", pattern: /^ {6}version: ([^\s]+)$/m },
   { file: "tests/programs/yaml/Pulumi.yaml", pattern: /releases\/download\/v([^/]+)\//m },
+  { file: "policy/package.json", pattern: /^ {2}"version": "([^"]+)"/m },
 ];
 
 /** The version each site holds. */
@@ -200,6 +203,10 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
     log("regenerating schema.json, the docs and the SDKs (sdk/go is committed)");
     run("node", [path.join(ROOT, "dist", "scripts", "gen-schema.js")]);
   }
+  if (!o.publish && pkg.version !== o.version)
+    throw new Error(
+      `release: --no-publish sets no version: leave the version out (the tree is at ${pkg.version}), or make a published release of ${o.version}`,
+    );
   const written = versionsWritten().filter((s) => s.version !== o.version && !(s.file.startsWith("sdk/go/") && o.publish));
   if (written.length) throw new Error(`release: ${written.map((s) => `${s.file} says ${s.version}`).join(", ")}; the release is ${o.version}`);
 
@@ -229,6 +236,9 @@ export function release(o: ReleaseOptions): { dir: string; files: string[]; repo
   log("npm tarballs");
   const packed = run("npm", ["pack", "--silent", "--pack-destination", dir]).trim().split("\n").pop()!;
   copyFileSync(path.join(sdks, "compute-plugin-sdk.tgz"), path.join(dir, `pulumi-compute-plugin-sdk-${o.version}.tgz`));
+  log("the pipeline's packages: the commands (@pulumi-compute/pipeline) and the policy pack (@pulumi-compute/policy)");
+  packPipeline(dir, o.version);
+  packPolicy(dir, o.version);
 
   log("the Python SDK (sdist and wheel)");
   buildPythonSdk(path.join(sdks, "python"), dir, o.version, py);

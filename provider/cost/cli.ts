@@ -4,43 +4,56 @@ import { parseArgs } from "node:util";
 import { ApiClient } from "../transport/client";
 import { readPriceCatalog } from "../resources/prices";
 import { messageOf } from "../lifecycle/errors";
-import { costReport, markdown, previewJson, stateJson } from "./report";
+import { failedMarkdown, markdown, verdictLine, verdictOf, type Verdict } from "./markdown";
+import { costReport, previewJson, stateJson, type CostReport } from "./report";
+import { listsEverything, mismatch, previewErrors, previewStack, unlisted } from "./source";
 
 const USAGE = `usage: compute-cost --preview FILE [--state FILE] [--api-url URL] [--format markdown|json] [--out FILE] [--fail-over AMOUNT]
 
 The monthly cost of a stack before and after a change, and each resource that changes it, priced by the API's
 catalogue (no token needed). Reads what the CLI writes, so it serves programs in every language.
 
-  --preview FILE     the output of \`pulumi preview --json\` (- for standard input)
-  --state FILE       the output of \`pulumi stack export\`: the resources the preview leaves alone (without it,
-                     the totals hold only the resources the preview lists)
+  --preview FILE     the output of \`pulumi preview --json --show-sames\` (- for standard input): with
+                     --show-sames it lists every resource of the stack, and is all the command needs
+  --state FILE       the output of \`pulumi stack export\`, taken right after a preview without --show-sames: the
+                     resources that preview leaves alone. It must be the state the preview was made from (the same
+                     stack, its resources as the preview found them), or the command refuses it
   --api-url URL      the API to read prices from, ending in /v4 (default: COMPUTE_API_URL, else the stack's
                      compute:apiUrl as the preview's JSON shows it)
   --format F         markdown (default; for a pull request's comment) or json
   --out FILE         write the report there too (the report is printed either way)
-  --fail-over AMOUNT exit 1, saying so, when the stack's monthly cost after the change is over AMOUNT (US dollars),
-                     or cannot be known (a price that waits on a value the preview does not know)
+  --fail-over AMOUNT the budget: the report states whether the cost after the change is over or within it, and the
+                     command exits 1 when it is over, or cannot be known (a price that waits on a value the
+                     preview does not know)
   -h, --help         this text
 
-Exit status: 0; 1 over the budget of --fail-over; 2 a wrong argument or an unreadable input.`;
+Exit status: 0; 1 over the budget of --fail-over; 2 a wrong argument, an unreadable input, a failed preview or a
+state that does not match it. On every exit the report (or, on 2, why there is none) is printed and written to
+--out, so a pull request's comment is never empty.`;
 
-function fail(message: string): never {
-  process.stderr.write(`compute-cost: ${message}\n`);
-  process.exit(2);
+/** A report that cannot be made: why, and the stack when it is known. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly stackName?: string,
+  ) {
+    super(message);
+  }
 }
 
 function readJson(file: string, what: string): unknown {
   try {
     return JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
   } catch (e) {
-    fail(`${what} ${file}: ${messageOf(e)}`);
+    throw new Refusal(`${what} ${file}: ${messageOf(e)}`);
   }
 }
 
-async function main(): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
+type Args = Record<string, string | boolean | undefined>;
+
+function parse(): Args {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       options: {
         preview: { type: "string" },
         state: { type: "string" },
@@ -51,60 +64,94 @@ async function main(): Promise<void> {
         help: { type: "boolean", short: "h" },
       },
       strict: true,
-    }));
+    }).values;
   } catch (e) {
-    process.stderr.write(`compute-cost: ${messageOf(e)}\n\n${USAGE}\n`);
-    process.exit(2);
+    throw new Refusal(`${messageOf(e)} (--help lists the options)`);
   }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (typeof values.preview !== "string") {
-    process.stderr.write(`compute-cost: --preview is required\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-  if (values.format !== "markdown" && values.format !== "json") fail(`--format: markdown or json, not ${String(values.format)}`);
+}
+
+/** The report, its text and the budget's verdict; a Refusal when it cannot be made. */
+async function report(values: Args): Promise<{ text: string; verdict?: Verdict; report: CostReport }> {
+  if (typeof values.preview !== "string") throw new Refusal("--preview is required (the output of `pulumi preview --json --show-sames`)");
   const given = values["fail-over"];
   const budget = given === undefined ? undefined : Number(given);
   if (budget !== undefined && (String(given).trim() === "" || !(Number.isFinite(budget) && budget >= 0)))
-    fail(`--fail-over: an amount in US dollars, not "${String(given)}"`);
+    throw new Refusal(`--fail-over: an amount in US dollars, not "${String(given)}"`);
   const read = previewJson.safeParse(readJson(values.preview, "--preview"));
-  if (!read.success) fail(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps)`);
+  if (!read.success) throw new Refusal(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps or no changeSummary)`);
   const preview = read.data;
+  const stack = previewStack(preview)?.stack;
+  const errors = previewErrors(preview);
+  if (errors.length) throw new Refusal(`the preview failed, so it lists only some of the change: ${errors.join("; ")}`, stack);
   const stateFile = values.state;
   const exported = typeof stateFile === "string" ? stateJson.safeParse(readJson(stateFile, "--state")) : undefined;
-  if (exported && !exported.success) fail(`--state ${String(stateFile)}: not the JSON of \`pulumi stack export\` (no deployment)`);
+  if (exported && !exported.success) throw new Refusal(`--state ${String(stateFile)}: not the JSON of \`pulumi stack export\` (no deployment)`, stack);
   const state = exported?.data;
+  if (state) {
+    const wrong = mismatch(preview, state);
+    if (wrong) throw new Refusal(`--state ${String(stateFile)} does not match the preview: ${wrong}`, stack);
+  } else if (!listsEverything(preview))
+    throw new Refusal(
+      `the preview leaves ${unlisted(preview)} of the stack's resources alone without listing them, so their cost is not in it: run \`pulumi preview --json --show-sames\`, or give --state (\`pulumi stack export\` right after the preview)`,
+      stack,
+    );
   const fromStack = preview.config?.["compute:apiUrl"];
   const url = values["api-url"];
   const apiUrl = (typeof url === "string" ? url : undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
-  if (!apiUrl) fail("no API URL: give --api-url, or set COMPUTE_API_URL (the stack's compute:apiUrl is read from the preview when it is set)");
+  if (!apiUrl)
+    throw new Refusal("no API URL: give --api-url, or set COMPUTE_API_URL (the stack's compute:apiUrl is read from the preview when it is set)", stack);
   let catalog;
   try {
     catalog = await readPriceCatalog(new ApiClient({ baseUrl: apiUrl, token: "", retry: { retries: 2 } }));
   } catch (e) {
-    fail(`cannot read the price catalogue from ${apiUrl}: ${messageOf(e)}`);
+    throw new Refusal(`cannot read the price catalogue from ${apiUrl}: ${messageOf(e)}`, stack);
   }
-  const report = costReport(catalog, preview, state);
-  const text = values.format === "json" ? JSON.stringify(report, null, 2) + "\n" : markdown(report);
+  const r = costReport(catalog, preview, state, true);
+  const verdict = budget === undefined ? undefined : verdictOf(r, budget);
+  const text = values.format === "json" ? JSON.stringify({ ...r, ...(verdict ? { verdict } : {}) }, null, 2) + "\n" : markdown(r, verdict);
+  return { text, verdict, report: r };
+}
+
+/** Prints the text and writes it to --out: on every exit, so that what a pipeline posts is never empty. */
+function emit(text: string, out: unknown): void {
   process.stdout.write(text);
-  if (typeof values.out === "string") writeFileSync(values.out, text);
-  // Exit codes set, not exits: what was written to a pipe is written whole first.
-  if (budget !== undefined && report.after.monthly > budget) {
-    process.stderr.write(
-      `compute-cost: the stack's monthly cost after the change, $${report.after.monthly.toFixed(2)}, is over the budget of $${budget.toFixed(2)}\n`,
-    );
-    process.exitCode = 1;
-  } else if (budget !== undefined && report.unknown.length) {
-    process.stderr.write(
-      `compute-cost: the stack's monthly cost after the change is not known, so the budget of $${budget.toFixed(2)} cannot be checked: the price of ${report.unknown.join(", ")} waits on a value the preview does not know\n`,
-    );
-    process.exitCode = 1;
+  if (typeof out !== "string") return;
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    process.stderr.write(`compute-cost: --out ${out}: ${messageOf(e)}\n`);
+    process.exitCode = 2;
   }
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`compute-cost: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = 2;
-});
+async function main(): Promise<void> {
+  let values: Args = {};
+  try {
+    values = parse();
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    if (values.format !== "markdown" && values.format !== "json") {
+      const format = values.format;
+      values.format = "markdown";
+      throw new Refusal(`--format: markdown or json, not ${String(format)}`);
+    }
+    const made = await report(values);
+    emit(made.text, values.out);
+    // Exit codes set, not exits: what was written to a pipe is written whole first.
+    const v = made.verdict;
+    if (v && v.result !== "within") {
+      process.stderr.write(`compute-cost: ${verdictLine(v, made.report.after.monthly).replace(/\*\*/g, "")}\n`);
+      process.exitCode ||= 1;
+    }
+  } catch (e) {
+    const stack = e instanceof Refusal ? e.stackName : undefined;
+    const reason = messageOf(e);
+    process.stderr.write(`compute-cost: ${reason}\n`);
+    emit(values.format === "json" ? JSON.stringify({ error: reason, ...(stack ? { stack } : {}) }, null, 2) + "\n" : failedMarkdown(reason, stack), values.out);
+    process.exitCode = 2;
+  }
+}
+
+void main();

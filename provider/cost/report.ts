@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UNKNOWN } from "../model/unknown";
-import { addPrices, exact, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
+import { stackOfUrn } from "./source";
+import { addPrices, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
 
 /**
  * The cost report of a change (`npx compute-cost`): the stack's monthly cost before and after a `pulumi
@@ -14,6 +15,8 @@ import { addPrices, exact, subtractPrice, ZERO, type Price, type PriceCatalog } 
 const recorded = z.object({
   urn: z.string(),
   type: z.string(),
+  id: z.unknown().optional(),
+  modified: z.unknown().optional(),
   inputs: z.record(z.string(), z.unknown()).optional(),
   outputs: z.record(z.string(), z.unknown()).optional(),
   delete: z.boolean().optional(),
@@ -28,7 +31,12 @@ const step = z.object({ op: z.string(), urn: z.string(), oldState: stepState.opt
 type Step = z.output<typeof step>;
 
 /** `pulumi preview --json`, the parts the report reads: its steps, and the stack's config. */
-export const previewJson = z.object({ steps: z.array(step), config: z.record(z.string(), z.unknown()).optional() });
+export const previewJson = z.object({
+  steps: z.array(step),
+  config: z.record(z.string(), z.unknown()).optional(),
+  changeSummary: z.record(z.string(), z.number()),
+  diagnostics: z.array(z.object({ message: z.string().optional(), severity: z.string().optional(), urn: z.string().optional() })).optional(),
+});
 
 /** `pulumi stack export`, the parts the report reads: the deployment's resources. */
 export const stateJson = z.object({ deployment: z.object({ resources: z.array(recorded).optional() }) });
@@ -59,8 +67,13 @@ export interface CostReport {
   unknown: string[];
   /** Resources of a type (or size) the catalogue has no price for: counted as nothing. */
   unpriced: string[];
-  /** Whether the state was read: without it, the totals hold only the resources the preview lists. */
+  /** Whether the totals are the whole stack's: the preview lists every resource, or the state it was made from gave the rest. */
   complete: boolean;
+  /** The stack and its project, as the preview's URNs name them. */
+  stack: string;
+  project: string;
+  /** How many priced resources the stack has before the change, and after it (whose price is known). */
+  counts: { before: number; after: number };
 }
 
 const KINDS = ["Instance", "MysqlDatabase", "PostgresDatabase"] as const;
@@ -112,7 +125,12 @@ const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
  * The report: every priced resource of the state and of the preview, before and after. `preview` is the
  * parsed `pulumi preview --json`; `state` the parsed `pulumi stack export` (optional).
  */
-export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, state?: { deployment?: { resources?: Recorded[] } }): CostReport {
+export function costReport(
+  catalog: PriceCatalog,
+  preview: { steps?: Step[] },
+  state?: { deployment?: { resources?: Recorded[] } },
+  complete = state !== undefined,
+): CostReport {
   const stepsByUrn = new Map<string, Step[]>();
   for (const s of preview.steps ?? []) stepsByUrn.set(s.urn, [...(stepsByUrn.get(s.urn) ?? []), s]);
   const existing = new Map<string, Recorded>();
@@ -122,6 +140,7 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
   for (const s of preview.steps ?? []) if (s.oldState?.urn && s.oldState.urn !== s.urn) renamed.set(s.oldState.urn, s.urn);
   const urns = [...new Set([...[...existing.keys()].map((u) => renamed.get(u) ?? u), ...stepsByUrn.keys()])];
   const resources: ResourceCost[] = [];
+  const counts = { before: 0, after: 0 };
   const unknown: string[] = [];
   const unpriced: string[] = [];
   for (const urn of urns) {
@@ -138,6 +157,8 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
     // An update keeps what its inputs leave out; a replacement is made anew from its inputs alone.
     const after = op === "same" ? before : next ? priceOf(catalog, kind, valuesOf(op === "update" ? old : undefined, next)) : undefined;
     if (after?.price === null) unknown.push(nameOf(urn));
+    if (old && !before?.unpriced) counts.before++;
+    if (after && after.price !== null && !after.unpriced) counts.after++;
     if (after?.unpriced || (op === "same" && before?.unpriced)) unpriced.push(nameOf(urn));
     resources.push({
       urn,
@@ -153,30 +174,6 @@ export function costReport(catalog: PriceCatalog, preview: { steps?: Step[] }, s
   const before = total((r) => r.before);
   // A price not known after the change counts at its price now.
   const after = total((r) => r.after ?? r.before);
-  return { currency: "USD", before, after, delta: subtractPrice(after, before), resources, unknown, unpriced, complete: state !== undefined };
-}
-
-const dollars = (n: number) => `$${n.toFixed(2)}`;
-const signed = (n: number) => (n > 0 ? `+${dollars(n)}` : n < 0 ? `-${dollars(-n)}` : dollars(0));
-const cell = (p: Price | null) => (p === null ? "not known yet" : dollars(p.monthly));
-
-/** The report as Markdown, for a pull request's comment: the totals, then each resource whose cost changes. */
-export function markdown(r: CostReport): string {
-  const lines = [`### Monthly cost: ${dollars(r.before.monthly)} → ${dollars(r.after.monthly)} (${signed(r.delta.monthly)})`, ""];
-  const named = new Set([...r.unknown, ...r.unpriced]);
-  const changed = r.resources.filter((x) => named.has(x.name) || x.before === null || x.after === null || x.before.monthly !== x.after.monthly);
-  if (changed.length) {
-    lines.push("| Resource | Change | What | Before | After | Delta |", "|---|---|---|---:|---:|---:|");
-    for (const x of changed) {
-      const delta = x.before && x.after ? signed(exact(x.after.monthly - x.before.monthly)) : "";
-      lines.push(`| ${x.name} (${x.type.slice(x.type.lastIndexOf(":") + 1)}) | ${x.op} | ${x.what} | ${cell(x.before)} | ${cell(x.after)} | ${delta} |`);
-    }
-  } else lines.push("No resource's cost changes.");
-  lines.push("");
-  if (r.unknown.length)
-    lines.push(`Not known after the change (a price that depends on a value the preview does not know), counted at its price now: ${r.unknown.join(", ")}.`);
-  if (r.unpriced.length) lines.push(`No price in the API's catalogue, counted as nothing: ${r.unpriced.join(", ")}.`);
-  if (!r.complete) lines.push("Totals of the resources this preview lists only: give `--state` (`pulumi stack export`) for the whole stack's.");
-  lines.push(`Prices per month in US dollars from the API's catalogue; ${r.resources.length} priced resource${r.resources.length === 1 ? "" : "s"}.`);
-  return lines.join("\n") + "\n";
+  const named = (preview.steps ?? []).map((s) => stackOfUrn(s.urn)).find((n) => n !== undefined) ?? { stack: "", project: "" };
+  return { currency: "USD", ...named, before, after, delta: subtractPrice(after, before), resources, unknown, unpriced, complete, counts };
 }

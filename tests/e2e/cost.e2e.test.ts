@@ -57,21 +57,29 @@ function program(web: { type: string; backups: boolean } | undefined, db: { regi
   writeFileSync(path.join(dir, "Pulumi.yaml"), lines.join("\n") + "\n");
 }
 
-/** `pulumi preview --json` and `pulumi stack export` written to files, then the command on them, as a pipeline runs it. */
+/**
+ * The command on the preview as a pipeline runs it: `pulumi preview --json --show-sames`, which lists every
+ * resource of the stack. The same change read the other way (a preview without --show-sames, and the export
+ * taken right after it) gives the same report.
+ */
 async function report(args: string[] = []): Promise<{ code: number; stdout: string; stderr: string; json: any; markdown: string }> {
-  const preview = await stack.run("preview");
+  const preview = await stack.run("preview", { flags: ["--show-sames"] });
   expect([preview.code, preview.stderr]).toEqual([0, expect.anything()]);
   writeFileSync(path.join(dir, "preview.json"), preview.stdout);
-  const exported = await stack.run("export");
-  writeFileSync(path.join(dir, "state.json"), exported.stdout);
-  const run = (format: string, more: string[]) =>
-    runCommand(process.execPath, [COST, "--preview", path.join(dir, "preview.json"), "--state", path.join(dir, "state.json"), "--format", format, ...more], {
-      env: { ...process.env, COMPUTE_API_URL: emu.url },
-    });
-  const md = await run("markdown", args);
-  const js = await run("json", []);
-  return { code: md.code, stdout: md.stdout, stderr: md.stderr, json: JSON.parse(js.stdout), markdown: md.stdout };
+  const md = await cost("markdown", ["--preview", path.join(dir, "preview.json"), ...args]);
+  const js = await cost("json", ["--preview", path.join(dir, "preview.json")]);
+  const json = JSON.parse(js.stdout);
+  const partial = await stack.run("preview");
+  writeFileSync(path.join(dir, "partial.json"), partial.stdout);
+  writeFileSync(path.join(dir, "state.json"), (await stack.run("export")).stdout);
+  const withState = await cost("json", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "state.json")]);
+  const byName = (r: any) => ({ ...r, resources: [...r.resources].sort((a: any, b: any) => a.name.localeCompare(b.name)) });
+  expect([withState.code, byName(JSON.parse(withState.stdout))]).toEqual([0, byName(json)]);
+  return { code: md.code, stdout: md.stdout, stderr: md.stderr, json, markdown: md.stdout };
 }
+
+const cost = (format: string, args: string[]) =>
+  runCommand(process.execPath, [COST, "--format", format, ...args], { env: { ...process.env, COMPUTE_API_URL: emu.url } });
 
 const monthly = (r: any) => Object.fromEntries(r.resources.map((x: any) => [x.name, [x.op, x.before?.monthly ?? null, x.after?.monthly ?? null]]));
 
@@ -94,7 +102,7 @@ test("create, resize, add backups, delete, replace: each preview's cost, summed 
   const created = await report();
   expect(monthly(created.json)).toEqual({ web: ["create", 0, 13.14], db: ["create", 0, 30] });
   expect([created.json.before.monthly, created.json.after.monthly, created.json.delta.monthly]).toEqual([0, 43.14, 43.14]);
-  expect(created.markdown.split("\n")[0]).toBe("### Monthly cost: $0.00 → $43.14 (+$43.14)");
+  expect(created.markdown.split("\n")[0]).toBe(`### Monthly cost of stack \`${stack.stack}\`: $0.00 → $43.14 (+$43.14)`);
   await stack.ok("up");
   // The outputs the up recorded are the catalogue's prices too.
   const web = stack.resources().find((r) => r.type === "compute:index:Instance");
@@ -121,7 +129,7 @@ test("create, resize, add backups, delete, replace: each preview's cost, summed 
   const deleted = await report();
   expect(monthly(deleted.json)).toEqual({ web: ["delete", 13.14, 0], db: ["same", 30, 30] });
   expect([deleted.json.after.monthly, deleted.json.delta.monthly]).toEqual([30, -13.14]);
-  expect(deleted.markdown.split("\n")[0]).toBe("### Monthly cost: $43.14 → $30.00 (-$13.14)");
+  expect(deleted.markdown.split("\n")[0]).toBe(`### Monthly cost of stack \`${stack.stack}\`: $43.14 → $30.00 (-$13.14)`);
 
   // Replace the cluster (a new region): the same price after.
   program({ type: "c1-standard-2", backups: false }, { region: "eu-central" });
@@ -135,7 +143,59 @@ test("--fail-over: a budget gate that fails the job when the cost after is over 
   program({ type: "c1-standard-4", backups: true }, { region: "us-east" });
   // 26.28 + 6.57 + 30 = 62.85
   const over = await report(["--fail-over", "60"]);
-  expect([over.code, over.stderr.trim()]).toEqual([1, "compute-cost: the stack's monthly cost after the change, $62.85, is over the budget of $60.00"]);
-  expect(over.markdown.split("\n")[0]).toBe("### Monthly cost: $43.14 → $62.85 (+$19.71)");
-  expect((await report(["--fail-over", "62.85"])).code).toBe(0);
+  expect([over.code, over.stderr.trim()]).toEqual([1, "compute-cost: Over the budget: $62.85 a month after the change is $2.85 over the budget of $60.00."]);
+  expect(over.markdown.split("\n").slice(0, 3)).toEqual([
+    `### Monthly cost of stack \`${stack.stack}\`: $43.14 → $62.85 (+$19.71)`,
+    "",
+    "**Over the budget**: $62.85 a month after the change is $2.85 over the budget of $60.00.",
+  ]);
+  const within = await report(["--fail-over", "62.85"]);
+  expect([within.code, within.markdown.split("\n")[2]]).toEqual([
+    0,
+    "**Within the budget**: $62.85 a month after the change, $0.00 under the budget of $62.85.",
+  ]);
+});
+
+test("a state that is not the one the preview was made from is refused, naming the check: taken before the last up, another stack's, an empty one", async () => {
+  // The stack as it is: web c1-standard-2 and db. Its export now, then an up that resizes web.
+  program({ type: "c1-standard-2", backups: false }, { region: "us-east" });
+  await stack.ok("up");
+  writeFileSync(path.join(dir, "stale.json"), (await stack.run("export")).stdout);
+  program({ type: "c1-standard-4", backups: false }, { region: "us-east" });
+  await stack.ok("up");
+  // The next change: backups on web. Its preview without --show-sames, with the export from before the last up.
+  program({ type: "c1-standard-4", backups: true }, { region: "us-east" });
+  writeFileSync(path.join(dir, "partial.json"), (await stack.run("preview")).stdout);
+  const stale = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "stale.json"), "--fail-over", "100"]);
+  expect(stale.code).toBe(2);
+  expect(stale.stdout.split("\n")[0]).toBe(`### No cost report for stack \`${stack.stack}\``);
+  expect(stale.stdout).toMatch(
+    /does not match the preview: web in the state is not as the preview found it \(modified .*\): the stack changed between the export and the preview/,
+  );
+  // Another stack's export: the same program's, made anew under another name.
+  const other = new TestStack(dir, `other-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token }, env: plugin.env });
+  try {
+    writeFileSync(path.join(dir, "other.json"), (await other.run("export")).stdout);
+    const empty = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "other.json")]);
+    expect([empty.code, empty.stdout]).toEqual([
+      2,
+      expect.stringMatching(/does not match the preview: the state has no resources, and the preview finds 3 resources in the stack/),
+    ]);
+    await other.ok("up");
+    writeFileSync(path.join(dir, "other.json"), (await other.run("export")).stdout);
+    const wrong = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "other.json")]);
+    expect([wrong.code, wrong.stdout]).toEqual([
+      2,
+      expect.stringContaining(`the state is of stack other-${process.pid} (project cost-e2e), the preview of stack ${stack.stack} (project cost-e2e)`),
+    ]);
+    await other.ok("destroy");
+  } finally {
+    other.cleanup();
+  }
+  // Without --state, the preview that leaves db out is refused too; with --show-sames it is the whole report.
+  const alone = await cost("markdown", ["--preview", path.join(dir, "partial.json")]);
+  expect([alone.code, alone.stdout]).toEqual([2, expect.stringContaining("the preview leaves 1 of the stack's resources alone without listing them")]);
+  const right = await report(["--fail-over", "100"]);
+  // 26.28 + 6.57 + 30 = 62.85, from 56.28.
+  expect([right.code, right.json.before.monthly, right.json.after.monthly]).toEqual([0, 56.28, 62.85]);
 });

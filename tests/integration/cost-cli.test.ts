@@ -3,7 +3,7 @@
  * emulator's catalogue: the budget gate when a price after the change is not known, and what is refused (exit 2).
  * The reports of real previews through the CLI are tests/e2e/cost.e2e.test.ts's.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
@@ -30,35 +30,84 @@ const file = (name: string, value: unknown) => {
 };
 const I = "compute:index:Instance";
 const create = (name: string, inputs: Record<string, unknown>) => ({ op: "create", urn: `urn:pulumi:dev::app::${I}::${name}`, newState: { type: I, inputs } });
+/** A new stack's preview, as `pulumi preview --json` writes it: its steps and its count of each. */
+const previewOf = (...steps: Array<ReturnType<typeof create>>) => ({ steps, changeSummary: { create: steps.length } });
 
 test("the budget gate fails when a price after the change is not known, naming it; passes with every price known and within", async () => {
-  const unknown = file("unknown.json", { steps: [create("web", { type: UNKNOWN, region: "us-east" })] });
+  const unknown = file("unknown.json", previewOf(create("web", { type: UNKNOWN, region: "us-east" })));
   const r = await run(["--preview", unknown, "--fail-over", "100"]);
   expect([r.code, r.stderr.trim()]).toEqual([
     1,
-    "compute-cost: the stack's monthly cost after the change is not known, so the budget of $100.00 cannot be checked: the price of web waits on a value the preview does not know",
+    "compute-cost: The budget cannot be checked: the price after the change of web waits on a value the preview does not know, so the cost after it may be over the budget of $100.00.",
   ]);
+  expect(r.stdout.split("\n")[2]).toBe(
+    "**The budget cannot be checked**: the price after the change of web waits on a value the preview does not know, so the cost after it may be over the budget of $100.00.",
+  );
   expect(r.stdout).toContain("counted at its price now: web.");
   // Without a budget, the report alone: exit 0.
   expect((await run(["--preview", unknown])).code).toBe(0);
-  const known = file("known.json", { steps: [create("web", { type: "c1-standard-2", region: "us-east" })] });
+  const known = file("known.json", previewOf(create("web", { type: "c1-standard-2", region: "us-east" })));
   const ok = await run(["--preview", known, "--fail-over", "13.14", "--format", "json"]);
-  expect([ok.code, JSON.parse(ok.stdout).after.monthly]).toEqual([0, 13.14]);
+  expect([ok.code, JSON.parse(ok.stdout).after.monthly, JSON.parse(ok.stdout).verdict]).toEqual([0, 13.14, { budget: 13.14, result: "within", by: 0 }]);
 });
 
 test("refused, exit 2, saying what: an empty or negative budget, a state that is not an export, an unwritable --out, a preview that is not one", async () => {
-  const known = file("known.json", { steps: [create("web", { type: "c1-standard-2", region: "us-east" })] });
+  const known = file("known.json", previewOf(create("web", { type: "c1-standard-2", region: "us-east" })));
   const cases: Array<[string[], RegExp]> = [
     [["--preview", known, "--fail-over="], /--fail-over: an amount in US dollars, not ""/],
     [["--preview", known, "--fail-over=-5"], /--fail-over: an amount in US dollars, not "-5"/],
     [["--preview", known, "--state", file("nostate.json", { version: 3 })], /not the JSON of `pulumi stack export` \(no deployment\)/],
     [["--preview", known, "--out", path.join(dir, "no", "such", "folder", "cost.md")], /ENOENT/],
-    [["--preview", file("notpreview.json", { hello: 1 })], /not the JSON of `pulumi preview --json` \(no steps\)/],
+    [["--preview", file("notpreview.json", { hello: 1 })], /not the JSON of `pulumi preview --json` \(no steps or no changeSummary\)/],
     [["--preview", path.join(dir, "missing.json")], /--preview .*missing\.json/],
+    [["--preview", known, "--format", "yaml"], /--format: markdown or json, not yaml/],
+    [["--preview", known, "--bogus"], /Unknown option '--bogus'/],
   ];
   for (const [args, says] of cases) {
     const r = await run(args);
     expect([args.join(" "), r.code]).toEqual([args.join(" "), 2]);
     expect(r.stderr).toMatch(says);
+    // What a pipeline posts is never empty: the report's place says there is none, and why (the report itself
+    // where only --out could not be written).
+    if (args.includes("--out")) expect(r.stdout.split("\n")[0]).toBe("### Monthly cost of stack `dev`: $0.00 → $13.14 (+$13.14)");
+    else
+      expect([r.stdout.split("\n")[0], r.stdout]).toEqual([
+        expect.stringMatching(/^### No cost report for (the stack|stack `dev`)$/),
+        expect.stringMatching(says),
+      ]);
   }
+});
+
+test("a report that could mislead is refused, its place saying why (also in --out, and in JSON): a preview that leaves resources out, a failed preview", async () => {
+  const web = `urn:pulumi:prod::app::${I}::web`;
+  const root = "urn:pulumi:prod::app::pulumi:pulumi:Stack::app-prod";
+  // Without --show-sames: two resources left alone, not listed.
+  const partial = file("partial.json", {
+    steps: [
+      { op: "same", urn: root },
+      {
+        op: "update",
+        urn: web,
+        oldState: { urn: web, type: I, outputs: { type: "c1-standard-2", region: "us-east" } },
+        newState: { type: I, inputs: { type: "c1-standard-4", region: "us-east" } },
+      },
+    ],
+    changeSummary: { same: 3, update: 1 },
+  });
+  const out = path.join(dir, "cost.md");
+  const r = await run(["--preview", partial, "--out", out]);
+  expect(r.code).toBe(2);
+  expect(r.stdout.split("\n")[0]).toBe("### No cost report for stack `prod`");
+  expect(r.stdout).toContain(
+    "the preview leaves 2 of the stack's resources alone without listing them, so their cost is not in it: run `pulumi preview --json --show-sames`",
+  );
+  expect(readFileSync(out, "utf8")).toBe(r.stdout);
+  const js = await run(["--preview", partial, "--format", "json"]);
+  expect([js.code, JSON.parse(js.stdout).stack, JSON.parse(js.stdout).error]).toEqual([2, "prod", expect.stringMatching(/^the preview leaves 2/)]);
+  const failed = file("failed.json", {
+    ...previewOf(create("web", { type: "c1-standard-2", region: "us-east" })),
+    diagnostics: [{ severity: "error", message: "Preview failed: boom\n" }],
+  });
+  const f = await run(["--preview", failed]);
+  expect([f.code, f.stdout]).toEqual([2, expect.stringContaining("the preview failed, so it lists only some of the change: Preview failed: boom")]);
 });

@@ -1,4 +1,5 @@
-import { costReport, kindOf, markdown } from "../../provider/cost/report";
+import { markdown, verdictOf } from "../../provider/cost/markdown";
+import { costReport, kindOf } from "../../provider/cost/report";
 import { PriceCatalog } from "../../provider/resources/price-catalog";
 import { UNKNOWN } from "../../provider/model/unknown";
 
@@ -74,6 +75,9 @@ test("the stack's monthly cost before and after, each resource priced by the cat
   // Before: 13.14 + 19.06 + 16.43 + 30 = 78.63; after: 32.85 + 16.43 + 30 + 15.77 + 70 = 165.05.
   expect([r.before.monthly, r.after.monthly, r.delta.monthly]).toEqual([78.63, 165.05, 86.42]);
   expect([r.unknown, r.complete]).toEqual([["later"], true]);
+  // Priced before: web, old, kept, db; after, with a known price: web, kept, db, new, pg (old deleted, later not known).
+  expect(r.counts).toEqual({ before: 4, after: 5 });
+  expect([r.stack, r.project]).toEqual(["dev", "app"]);
 });
 
 test("without the state, only what the preview lists (and the report says so)", () => {
@@ -85,13 +89,34 @@ test("without the state, only what the preview lists (and the report says so)", 
 
 test("the Markdown for a pull request: the totals, each resource whose cost changes, and what is not counted", () => {
   const text = markdown(costReport(catalog, preview, stack));
-  expect(text.split("\n")[0]).toBe("### Monthly cost: $78.63 → $165.05 (+$86.42)");
+  expect(text.split("\n")[0]).toBe("### Monthly cost of stack `dev`: $78.63 → $165.05 (+$86.42)");
+  // It counts what it says it counts: the deleted instance is not priced after, the one not known yet is named apart.
+  expect(text).toContain(
+    "Prices per month in US dollars from the API's catalogue: 4 priced resources before the change, 5 after it, and 1 resource whose price after it is not known yet.",
+  );
   expect(text).toContain("| web (Instance) | update | c1-standard-4 in us-east, with backups | $13.14 | $32.85 | +$19.71 |");
   expect(text).toContain("| old (Instance) | delete | c1-standard-2 in ap-south, with backups | $19.06 | $0.00 | -$19.06 |");
   expect(text).not.toContain("| kept ");
   expect(text).not.toContain("| db ");
   expect(text).toContain("Not known after the change (a price that depends on a value the preview does not know), counted at its price now: later.");
   expect(text).toContain("| later (Instance) | create | its type is not known yet | $0.00 | not known yet |  |");
+});
+
+test("the verdict on a budget, first after the totals: over it or within it and by how much, or not known", () => {
+  const r = costReport(catalog, preview, stack);
+  const over = markdown(r, verdictOf(r, 100)).split("\n");
+  expect(over[2]).toBe("**Over the budget**: $165.05 a month after the change is $65.05 over the budget of $100.00.");
+  // Within the known figures, but `later`'s price is not known: the budget cannot be checked, and the report says why.
+  expect(verdictOf(r, 500)).toEqual({ budget: 500, result: "unknown", waitingOn: ["later"] });
+  expect(markdown(r, verdictOf(r, 500)).split("\n")[2]).toBe(
+    "**The budget cannot be checked**: the price after the change of later waits on a value the preview does not know, so the cost after it may be over the budget of $500.00.",
+  );
+  const known = costReport(catalog, { steps: preview.steps.filter((s) => !s.urn.endsWith("::later")) }, stack);
+  expect(markdown(known, verdictOf(known, 200)).split("\n")[2]).toBe(
+    "**Within the budget**: $165.05 a month after the change, $34.95 under the budget of $200.00.",
+  );
+  // Without a budget, no verdict line.
+  expect(markdown(known).split("\n")[2]).toBe("| Resource | Change | What | Before | After | Delta |");
 });
 
 test("the priced types: the plugin's and the dynamic classes', nothing else", () => {

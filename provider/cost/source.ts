@@ -1,0 +1,100 @@
+/**
+ * Where the cost report's "before" comes from, and the checks that keep it from misleading. A preview lists every
+ * resource of the stack only with `--show-sames`; without it, the resources it leaves alone come from the stack's
+ * export (`--state`), which must then be the state the preview was made from: the same stack, every resource
+ * the preview changes as the preview found it, and as many resources left alone as the preview counts. A stale
+ * export (taken before the last `up`), another stack's, or an empty one is refused, saying which check failed.
+ */
+
+/** The parts of a resource the checks read (the CLI's JSON has more). */
+export interface Listed {
+  urn: string;
+  type: string;
+  id?: unknown;
+  modified?: unknown;
+  delete?: boolean;
+  external?: boolean;
+}
+export interface PreviewSteps {
+  steps: Array<{ op: string; urn: string; oldState?: Partial<Listed> }>;
+  changeSummary?: Record<string, number>;
+  diagnostics?: Array<{ message?: string; severity?: string; urn?: string }>;
+}
+export interface Exported {
+  deployment: { resources?: Listed[] };
+}
+
+/** A stack and its project, as a URN names them: `urn:pulumi:<stack>::<project>::<type>::<name>`. */
+export interface StackName {
+  stack: string;
+  project: string;
+}
+export function stackOfUrn(urn: string): StackName | undefined {
+  const m = /^urn:pulumi:(.+?)::(.+?)::/.exec(urn);
+  return m ? { stack: m[1], project: m[2] } : undefined;
+}
+const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+/** The engine's own providers (`default_...`): it neither shows nor counts their steps. */
+const isDefaultProvider = (r: Listed) => r.type.startsWith("pulumi:providers:") && nameOf(r.urn).startsWith("default");
+
+/** The stack a preview is of: its steps' URNs (the root stack's step is always listed). */
+export function previewStack(preview: PreviewSteps): StackName | undefined {
+  for (const s of preview.steps) {
+    const n = stackOfUrn(s.urn);
+    if (n) return n;
+  }
+  return undefined;
+}
+
+/** A preview that failed: its error diagnostics (a preview that stops half-way lists only some of its steps). */
+export function previewErrors(preview: PreviewSteps): string[] {
+  return (preview.diagnostics ?? []).filter((d) => d.severity === "error").map((d) => (d.message ?? "").trim().split("\n")[0]);
+}
+
+/**
+ * How many resources the stack has that the preview leaves alone without listing them: its count of `same`
+ * steps less those it shows (a `read` that changes nothing is not counted; the engine's own providers neither).
+ */
+export function unlisted(preview: PreviewSteps): number {
+  return Math.max(0, (preview.changeSummary?.same ?? 0) - preview.steps.filter((s) => s.op === "same").length);
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Why the export does not match the preview, or nothing when it does: the reason names the check and the fix
+ * (run `pulumi stack export` right after the preview, from the same stack; or `--show-sames`).
+ */
+export function mismatch(preview: PreviewSteps, exported: Exported): string | undefined {
+  const fix = "export the state of the stack the preview is of, right after the preview (or run `pulumi preview --json --show-sames`, which needs no --state)";
+  const want = previewStack(preview);
+  const resources = (exported.deployment.resources ?? []).filter((r) => !r.delete);
+  const changed = preview.steps.filter((s) => s.oldState && s.op !== "create");
+  if (!resources.length) {
+    if (!changed.length && unlisted(preview) === 0) return undefined; // a new stack's first preview
+    return `the state has no resources, and the preview finds ${plural(changed.length + unlisted(preview), "resource")} in the stack: ${fix}`;
+  }
+  const got = stackOfUrn(resources[0].urn);
+  if (want && got && (got.stack !== want.stack || got.project !== want.project))
+    return `the state is of stack ${got.stack} (project ${got.project}), the preview of stack ${want.stack} (project ${want.project}): ${fix}`;
+  const byUrn = new Map(resources.map((r) => [r.urn, r]));
+  for (const s of changed) {
+    const old = s.oldState ?? {};
+    const held = byUrn.get(old.urn ?? s.urn);
+    if (!held) return `the state has no ${nameOf(s.urn)}, which the preview finds in the stack (${s.op}): ${fix}`;
+    const differs =
+      (old.modified !== undefined && held.modified !== undefined && old.modified !== held.modified) ||
+      (old.id !== undefined && held.id !== undefined && old.id !== held.id);
+    if (differs)
+      return `${nameOf(s.urn)} in the state is not as the preview found it (${held.modified !== undefined ? `modified ${String(held.modified)}, the preview's ${String(old.modified)}` : `id ${String(held.id)}, the preview's ${String(old.id)}`}): the stack changed between the export and the preview: ${fix}`;
+  }
+  const listed = new Set(preview.steps.flatMap((s) => [s.urn, ...(s.oldState?.urn ? [s.oldState.urn] : [])]));
+  const alone = resources.filter((r) => !listed.has(r.urn) && !r.external && !isDefaultProvider(r)).length;
+  const count = unlisted(preview);
+  if (alone !== count)
+    return `the state has ${plural(alone, "resource")} the preview does not list, and the preview leaves ${count} alone: the stack changed between the export and the preview: ${fix}`;
+  return undefined;
+}
+
+/** Whether the preview lists every resource of the stack (it was run with `--show-sames`, or the stack has none it leaves alone). */
+export const listsEverything = (preview: PreviewSteps) => unlisted(preview) === 0;
