@@ -3,14 +3,13 @@
  * TypeScript program (tests/programs/pipeline, on the plugin SDK) and on the same program in Python
  * (tests/programs/policy-python), each once breaking every rule and once keeping them all: every policy fires
  * on the first, naming the resource and the fix, and none on the second. The levels and the budget from
- * `--policy-pack-config`. Then docs/cost-and-policy.md's pipeline, its commands run as the page writes them.
+ * `--policy-pack-config`. docs/cost-and-policy.md's pipeline is tests/e2e/pipeline.e2e.test.ts's.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { TEST_SPEED } from "../../emulator/timing";
-import { runCommand } from "../helpers/command";
 import { ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack, type PulumiResult } from "../helpers/pulumi";
@@ -21,7 +20,6 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(ROOT, "tests", "programs", "pipeline");
 /** The pack as a user installs it: a dev dependency of the TypeScript program. */
 const PACK = path.join(PROGRAM, "node_modules", "@pulumi-compute", "policy");
-const PAGE = readFileSync(path.join(ROOT, "docs", "cost-and-policy.md"), "utf8");
 
 let emu: Emulator;
 let plugin: AcquiredPlugin;
@@ -119,54 +117,5 @@ test("--policy-pack-config: a policy's level raised or disabled, and the monthly
     );
     const within = await preview(stack, true, config("roomy", { "monthly-budget": { maxMonthly: 46.43 } }));
     expect([within.code, violations(within)]).toEqual([0, []]);
-  }
-});
-
-/** The page's block of `lang` after the marker that names this test. */
-function pageBlock(marker: string, lang: string): string {
-  const at = PAGE.indexOf(marker);
-  const m = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(PAGE.slice(at));
-  if (at < 0 || !m) throw new Error(`docs/cost-and-policy.md has no ${lang} block after "${marker}"`);
-  return m[1];
-}
-
-test("docs/cost-and-policy.md's pipeline, as the page writes it: the cost report, the policy gate, then up", async () => {
-  writeFileSync(path.join(PROGRAM, "policy.json"), pageBlock("<!-- policy.json", "json"));
-  const commands = pageBlock("<!-- pipeline", "sh")
-    .split("\n")
-    .filter((l) => l.trim() && !l.startsWith("#"));
-  expect(commands).toHaveLength(5);
-  const run = (line: string) =>
-    runCommand("/bin/bash", ["-c", line], {
-      cwd: PROGRAM,
-      // A CI job's shell: the CLI, then the system's tools (npx).
-      env: ts.project.env({ ...plugin.env, PATH: [plugin.env.PATH, process.env.PATH].join(path.delimiter) }),
-    });
-  try {
-    // A pull request that breaks the rules: the cost report is written, and the gate stops it.
-    await ts.project.configure({ secure: "false" });
-    for (const line of commands.slice(0, 3)) {
-      const r = await run(line);
-      expect([line, r.code, r.code ? r.stdout + r.stderr : ""]).toEqual([line, 0, ""]);
-    }
-    const report = readFileSync(path.join(PROGRAM, "cost.md"), "utf8");
-    // c1-standard-2 without backups 13.14, the cluster 30.
-    expect(report.split("\n")[0]).toBe("### Monthly cost: $0.00 → $43.14 (+$43.14)");
-    const gate = await run(commands[3]);
-    expect(gate.code).not.toBe(0);
-    expect(gate.stdout).toMatch(/\[mandatory\]\s+instance-backups/);
-    // The same pull request, fixed: every step passes, and the merge's up makes the stack.
-    await ts.project.configure({ secure: "true" });
-    for (const line of commands) {
-      const r = await run(line);
-      expect([line, r.code, r.code ? r.stdout + r.stderr : ""]).toEqual([line, 0, ""]);
-    }
-    expect(readFileSync(path.join(PROGRAM, "cost.md"), "utf8").split("\n")[0]).toBe("### Monthly cost: $0.00 → $46.43 (+$46.43)");
-    const made = await inventory(emu);
-    expect([made.instances.length, made.vpcs.length]).toEqual([1, 1]);
-    expect(await ts.project.outputs()).toMatchObject({ webMonthly: 16.43, dbMonthly: 30 });
-    expect((await ts.run("destroy")).code).toBe(0);
-  } finally {
-    for (const f of ["policy.json", "preview.json", "state.json", "cost.md"]) rmSync(path.join(PROGRAM, f), { force: true });
   }
 });

@@ -64,6 +64,8 @@ test("a release folder: every file, checksums that verify, the same bytes from a
       "checksums.txt",
       `pulumi-compute-${VERSION}.tgz`,
       `pulumi-compute-plugin-sdk-${VERSION}.tgz`,
+      `pulumi-compute-pipeline-${VERSION}.tgz`,
+      `pulumi-compute-policy-${VERSION}.tgz`,
       archiveName(VERSION, hostPlatform()),
       `pulumi_compute-${VERSION}-py3-none-any.whl`,
       `pulumi_compute-${VERSION}.tar.gz`,
@@ -97,6 +99,24 @@ test("a release folder: every file, checksums that verify, the same bytes from a
       ])
         expect(metadata).toContain(field);
       expect(metadata).toContain("import pulumi_compute as compute"); // the long description
+    }
+    // The pipeline's package: its two commands, self-contained (no dependency to fetch), named in its scope only.
+    {
+      const manifest = JSON.parse(
+        execFileSync("tar", ["-xzOf", path.join(first.dir, `pulumi-compute-pipeline-${VERSION}.tgz`), "package/package.json"], { encoding: "utf8" }),
+      );
+      expect(manifest).toMatchObject({
+        name: "@pulumi-compute/pipeline",
+        version: VERSION,
+        bin: { "compute-cost": "bin/compute-cost.js", "compute-drift": "bin/compute-drift.js" },
+      });
+      expect([manifest.dependencies, manifest.peerDependencies]).toEqual([undefined, undefined]);
+      const policy = JSON.parse(
+        execFileSync("tar", ["-xzOf", path.join(first.dir, `pulumi-compute-policy-${VERSION}.tgz`), "package/package.json"], { encoding: "utf8" }),
+      );
+      expect([policy.name, policy.version]).toEqual(["@pulumi-compute/policy", VERSION]);
+      // pulumi-compute itself no longer claims the name compute-cost (two packages in one folder would fight over it).
+      expect(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).bin["compute-cost"]).toBeUndefined();
     }
     // Again, the plugin archive built afresh: the same bytes.
     const second = release({ ...opts, out: path.join(tmp, "b"), cache: false });

@@ -33,6 +33,8 @@ export interface AcquiredPlugin {
    */
   env: Record<string, string>;
   home: string;
+  /** The release folder the server serves (`<releases>/v<version>/`): a test may add the release's other files to it. */
+  folder: string;
   server: ReleaseServer;
   /** `pulumi <args>` with that environment (plugin ls, say). */
   pulumi(args: string[]): Promise<{ stdout: string; stderr: string }>;
@@ -103,7 +105,7 @@ export async function acquirePlugin(opts: { withNode?: boolean } = {}): Promise<
   const home = path.join(dir, "home");
   const releases = path.join(dir, "releases");
   mkdirSync(releases);
-  releaseFolder(releases);
+  const folder = releaseFolder(releases);
   const server = await serveReleases(releases);
   const env = {
     PULUMI_HOME: home,
@@ -117,6 +119,7 @@ export async function acquirePlugin(opts: { withNode?: boolean } = {}): Promise<
   return {
     env,
     home,
+    folder,
     server,
     pulumi,
     installed,
