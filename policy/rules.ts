@@ -124,7 +124,7 @@ const WHY: Record<Uncounted, (n: number) => string> = {
 /** What to do about each. */
 const HOW: Record<Uncounted, (max: number) => string> = {
   dynamic: (max) =>
-    `The dynamic classes (pulumi-compute) price a resource after \`pulumi up\` only: check the budget with \`npx compute-cost --preview preview.json --state state.json --fail-over ${max}\`, which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.`,
+    `The dynamic classes (pulumi-compute) price a resource after \`pulumi up\` only: check the budget with \`pulumi preview --json --show-sames > preview.json && npx compute-cost --preview preview.json --fail-over ${max}\`, which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.`,
   unpriced: () => "Choose a type the catalogue prices (getPrice tells), or count it yourself and make monthly-budget advisory.",
   unknown: () => "A price that waits on another resource's output is known after `pulumi up`.",
 };

@@ -93,7 +93,7 @@ test("the budget names every priced resource it cannot count, and fails: the dyn
   ];
   const message = overBudget(stack, 50);
   expect(message).toBe(
-    "The stack's monthly cost cannot be checked against the budget of $50.00 (maxMonthly): Instance web and MysqlDatabase db have no monthlyPrice (the dynamic classes' preview plans none), so the budget cannot count them, and the rest cost $15.00 a month. The dynamic classes (pulumi-compute) price a resource after `pulumi up` only: check the budget with `npx compute-cost --preview preview.json --state state.json --fail-over 50`, which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.",
+    "The stack's monthly cost cannot be checked against the budget of $50.00 (maxMonthly): Instance web and MysqlDatabase db have no monthlyPrice (the dynamic classes' preview plans none), so the budget cannot count them, and the rest cost $15.00 a month. The dynamic classes (pulumi-compute) price a resource after `pulumi up` only: check the budget with `pulumi preview --json --show-sames > preview.json && npx compute-cost --preview preview.json --fail-over 50`, which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.",
   );
   // Whatever the budget: an uncounted resource could take any total over.
   expect(overBudget(stack, 1e9)).toMatch(/^The stack's monthly cost cannot be checked against the budget of \$1000000000\.00/);
