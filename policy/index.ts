@@ -1,10 +1,12 @@
 import { PolicyPack, type ResourceValidationPolicy, type StackValidationPolicy } from "@pulumi/policy";
+import { refuseConfigMistakes } from "./config";
 import { overBudget, RULES } from "./rules";
 
 /**
  * `@pulumi-compute/policy`: the rules a team keeps for the compute API, run by `pulumi preview --policy-pack
  * <this folder>` (CrossGuard). Each policy's enforcement level is configurable (`--policy-pack-config`), and the
- * budget's amount too: `{ "monthly-budget": { "maxMonthly": 500 }, "instance-backups": "mandatory" }`.
+ * budget's amount too: `{ "monthly-budget": { "maxMonthly": 500 }, "instance-backups": "mandatory" }`. A config
+ * that names a policy or a setting the pack has not is refused (config.ts), failing the run.
  */
 const resourcePolicies: ResourceValidationPolicy[] = RULES.map((rule) => ({
   name: rule.name,
@@ -18,7 +20,8 @@ const resourcePolicies: ResourceValidationPolicy[] = RULES.map((rule) => ({
 
 const budget: StackValidationPolicy = {
   name: "monthly-budget",
-  description: "The stack's monthly cost (its resources' monthlyPrice) stays within maxMonthly, when one is configured.",
+  description:
+    "The stack's monthly cost (its resources' monthlyPrice) stays within maxMonthly, when one is configured; a priced resource whose price it cannot count fails it too.",
   enforcementLevel: "mandatory",
   configSchema: { properties: { maxMonthly: { type: "number", minimum: 0 } } },
   validateStack: (args, reportViolation) => {
@@ -29,4 +32,6 @@ const budget: StackValidationPolicy = {
   },
 };
 
-new PolicyPack("compute", { policies: [...resourcePolicies, budget] });
+const policies = [...resourcePolicies, budget];
+refuseConfigMistakes("compute", policies);
+new PolicyPack("compute", { policies });

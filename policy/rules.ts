@@ -93,38 +93,73 @@ export const RULES: Rule[] = [
   },
 ];
 
+/** The kinds of resource that have a price (`monthlyPrice`), as the cost command counts them. */
+export const PRICED = ["Instance", "MysqlDatabase", "PostgresDatabase"];
+
 /**
- * A resource's monthly price as the engine gives it to a policy: a number, none (not a priced resource), or
- * "unknown" at preview (CrossGuard's properties throw when a value is not known yet).
+ * A priced resource's monthly price as the engine gives it to a policy: a number; "none" when it has no
+ * `monthlyPrice` (the dynamic classes' preview of a create or an update plans no outputs; a type the catalogue
+ * does not price has none, through either front door); "unknown" at preview when it waits on another resource's
+ * output (CrossGuard's properties throw when a value is not known yet).
  */
-function monthlyOf(r: Subject): number | "unknown" | undefined {
+function monthlyOf(r: Subject): number | "none" | "unknown" {
   try {
     const v = r.props.monthlyPrice;
-    return typeof v === "number" ? v : undefined;
+    return typeof v === "number" ? v : "none";
   } catch {
     return "unknown";
   }
 }
 
+const names = (list: string[]) => (list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}` : list.join(""));
+
+/** Why the budget could not count a resource. */
+type Uncounted = "dynamic" | "unpriced" | "unknown";
+const WHY: Record<Uncounted, (n: number) => string> = {
+  dynamic: (n) => `${n > 1 ? "have" : "has"} no monthlyPrice (the dynamic classes' preview plans none)`,
+  unpriced: (n) =>
+    `${n > 1 ? "have" : "has"} no monthlyPrice (the API's catalogue has no price for ${n > 1 ? "their types" : "its type"}, or could not be read)`,
+  unknown: (n) => (n > 1 ? "wait on values not known yet for their prices" : "waits on a value not known yet for its price"),
+};
+/** What to do about each. */
+const HOW: Record<Uncounted, (max: number) => string> = {
+  dynamic: (max) =>
+    `The dynamic classes (pulumi-compute) price a resource after \`pulumi up\` only: check the budget with \`pulumi preview --json --show-sames > preview.json && compute-cost --preview preview.json --fail-over ${max}\` (@pulumi-compute/pipeline), which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.`,
+  unpriced: () => "Choose a type the catalogue prices (getPrice tells), or count it yourself and make monthly-budget advisory.",
+  unknown: () => "A price that waits on another resource's output is known after `pulumi up`.",
+};
+
 /**
- * The priced resources of a stack over a monthly budget: what the message names, or nothing. A price not known
- * yet (at preview) is left out, and named when the known ones are over already; within the budget they say
- * nothing, since the total is not known.
+ * The budget's verdict on a stack's priced resources: what the message says, or nothing when they sum to at
+ * most `maxMonthly`. A resource it cannot count (no monthlyPrice, or one not known yet) could take the total
+ * over, so the budget fails then too, naming each, as `compute-cost --fail-over` does when the cost after a
+ * change is not known; the message says how to check it.
  */
 export function overBudget(resources: Subject[], maxMonthly: number): string | undefined {
   const priced: Array<{ name: string; type: string; monthly: number }> = [];
-  const unknown: string[] = [];
+  const uncounted: Record<Uncounted, string[]> = { dynamic: [], unpriced: [], unknown: [] };
   for (const r of resources) {
+    const type = computeType(r.type);
+    if (!type || !PRICED.includes(type)) continue;
     const monthly = monthlyOf(r);
-    const type = computeType(r.type) ?? r.type;
-    if (monthly === "unknown") unknown.push(`${type} ${r.name}`);
-    else if (monthly !== undefined) priced.push({ name: r.name, type, monthly });
+    if (typeof monthly === "number") priced.push({ name: r.name, type, monthly });
+    else uncounted[monthly === "unknown" ? "unknown" : r.type.startsWith("compute:index:") ? "unpriced" : "dynamic"].push(`${type} ${r.name}`);
   }
   // The dearest first, then by name: the same message whatever order the program declares them in.
   priced.sort((a, b) => b.monthly - a.monthly || a.name.localeCompare(b.name));
+  const whys = (Object.keys(uncounted) as Uncounted[]).filter((k) => uncounted[k].length);
+  const notCounted = whys.map((k) => `${names(uncounted[k].sort())} ${WHY[k](uncounted[k].length)}`).join("; ");
   const total = Math.round(priced.reduce((a, r) => a + r.monthly, 0) * 1e6) / 1e6;
-  if (total <= maxMonthly) return undefined;
-  const each = priced.map((r) => `${r.type} ${r.name} $${r.monthly.toFixed(2)}`).join(", ");
-  const more = unknown.length ? ` (and ${unknown.join(", ")}, whose price is not known yet)` : "";
-  return `The stack costs $${total.toFixed(2)} a month${more}, over the budget of $${maxMonthly.toFixed(2)} (maxMonthly): ${each}. Choose smaller types or fewer resources, or raise the budget.`;
+  const budget = `the budget of $${maxMonthly.toFixed(2)} (maxMonthly)`;
+  if (total > maxMonthly) {
+    const each = priced.map((r) => `${r.type} ${r.name} $${r.monthly.toFixed(2)}`).join(", ");
+    const more = notCounted ? `; not counted: ${notCounted}` : "";
+    return `The stack costs $${total.toFixed(2)} a month, over ${budget}: ${each}${more}. Choose smaller types or fewer resources, or raise the budget.`;
+  }
+  if (!whys.length) return undefined;
+  const count = whys.reduce((a, k) => a + uncounted[k].length, 0);
+  return [
+    `The stack's monthly cost cannot be checked against ${budget}: ${notCounted}, so the budget cannot count ${count > 1 ? "them" : "it"}, and the rest cost $${total.toFixed(2)} a month.`,
+    ...whys.map((k) => HOW[k](maxMonthly)),
+  ].join(" ");
 }

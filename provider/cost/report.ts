@@ -4,7 +4,7 @@ import { stackOfUrn } from "./source";
 import { addPrices, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
 
 /**
- * The cost report of a change (`npx compute-cost`): the stack's monthly cost before and after a `pulumi
+ * The cost report of a change (`compute-cost`): the stack's monthly cost before and after a `pulumi
  * preview`, from the CLI's JSON (`pulumi preview --json`: each step's old and new state) and the stack's state
  * (`pulumi stack export`: the resources the preview does not list, which it leaves as they are), each resource
  * priced by the API's catalogue as its `hourlyPrice`/`monthlyPrice` outputs are (provider/resources/prices.ts).

@@ -4,6 +4,7 @@ import { apiFilter, checkFilterNames, FILTER_ARGS, filterAndOrder, FunctionArgsE
 import { parentArg, type FunctionSpec, type ItemType } from "./function-table";
 import { fromApi } from "../model/mapping";
 import { itemAsDeclared } from "../model/shape";
+import { refusals } from "../model/issue-text";
 import { REFERENCE_ITEMS, referenceFunctions } from "./reference";
 import { getPrice, PriceItem } from "./prices";
 import { definitions } from "../registry";
@@ -131,7 +132,7 @@ export async function invoke(c: ApiClient, name: string, args: Props = {}): Prom
       continue;
     }
     const r = f.schema?.safeParse(v);
-    if (r && !r.success) throw new FunctionArgsError(`${name}: ${f.name}: ${r.error.issues.map((i) => i.message).join("; ")}`);
+    if (r && !r.success) throw new FunctionArgsError(`${name}: ${refusals(f.name, r.error.issues).join("; ")}`);
   }
   if (spec.listKey) {
     const path = spec.path(args);

@@ -1,7 +1,7 @@
 import { AUTONAMED, AUTONAMING, DECLARED, IMPORTED, NAME_SUFFIX, REPLACE_ON_CHANGES, RESOURCE_NAME } from "./marks";
 import { autoName, isExisting, nameFromPattern, readPolicy } from "./naming";
 import { sameValue } from "./equality";
-import { issueText } from "./issue-text";
+import { refusals } from "./issue-text";
 import { containsUnknown, fieldOf, labelField, type Props, type ResourceSpec } from "./table";
 
 /**
@@ -19,10 +19,6 @@ export function declaredIn(olds: Props): string[] | undefined {
   const d = olds[DECLARED];
   return Array.isArray(d) ? d.map(String) : undefined;
 }
-
-/** The path of a zod issue under its field: `interfaces[1].subnetId`. */
-const issuePath = (field: string, path: readonly PropertyKey[]) =>
-  path.length ? `${field}${path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}` : field;
 
 /**
  * Validates the inputs against the table: every failure names its property. Unknown values are skipped.
@@ -80,11 +76,7 @@ export function checkInputs(spec: ResourceSpec, news: Props, olds: Props = {}): 
     const r = f.schema.safeParse(v);
     if (!r.success) {
       // The rule alone (provider/model/issue-text.ts): the property's name says what the API's reason says first.
-      for (const issue of r.error.issues) {
-        const at = issuePath(f.name, issue.path);
-        const last = issue.path.length ? String(issue.path[issue.path.length - 1]) : f.name;
-        failures.push({ property: f.name, reason: fromPolicy(f.name, `${at}: ${issueText(issue, last)}`) });
-      }
+      for (const reason of refusals(f.name, r.error.issues)) failures.push({ property: f.name, reason: fromPolicy(f.name, reason) });
     } else {
       inputs[f.name] = r.data;
     }

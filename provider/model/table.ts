@@ -81,6 +81,11 @@ export interface Field {
    */
   changesWith?: string[] | "*";
   /**
+   * An output a preview plans anew when its `changesWith` inputs change (its resource's `plan` hook), rather
+   * than leaving it unknown: from what (`the API's catalogue`). The docs say so.
+   */
+  plannedFrom?: string;
+  /**
    * An import leaves it out of the inputs it reports: a value the resource manages only when the program
    * gives it (a profile's interfaces, which Interface resources may manage instead).
    */

@@ -92,6 +92,7 @@ export interface PriceRow<N extends string, W extends string[]> {
   kind: "output";
   outputType: "number";
   changesWith: W;
+  plannedFrom: string;
   presentWhen: string;
   description: string;
 }
@@ -100,7 +101,13 @@ export interface PriceRow<N extends string, W extends string[]> {
 export function priceFields<const W extends string[]>(what: string, changesWith: W): [PriceRow<"hourlyPrice", W>, PriceRow<"monthlyPrice", W>] {
   const tail =
     "from the API's catalogue, in US dollars: known at preview through the plugin (a resize shows its price change), read anew by `pulumi refresh` (a change of the catalogue shows as drift).";
-  const common = { kind: "output", outputType: "number", changesWith, presentWhen: "the API's catalogue lists a price for it" } as const;
+  const common = {
+    kind: "output",
+    outputType: "number",
+    changesWith,
+    plannedFrom: "the API's catalogue",
+    presentWhen: "the API's catalogue lists a price for it",
+  } as const;
   return [
     { name: "hourlyPrice", ...common, description: `What it costs an hour: ${what}, ${tail}` },
     { name: "monthlyPrice", ...common, description: `What it costs a month: ${what}, ${tail}` },

@@ -125,15 +125,29 @@ function optionsDoc(spec: ResourceSpec): string[] {
   const code = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
   const either = (names: string[]) => (names.length > 1 ? `${code(names.slice(0, -1))} or \`${names[names.length - 1]}\`` : code(names));
   const a = /^[aeiou]/i.test(spec.noun) ? "an" : "a";
-  const changing = spec.fields.filter((f) => f.kind === "output" && f.changesWith);
+  const changing = spec.fields.filter((f) => f.kind === "output" && f.changesWith && !f.plannedFrom);
+  const when = (f: (typeof spec.fields)[number]) => (f.changesWith === "*" ? "anything" : either(f.changesWith ?? []));
+  // Outputs a hook plans anew (the prices, from the catalogue), grouped by what from and when.
+  const planned = new Map<string, string[]>();
+  for (const f of spec.fields) {
+    if (f.kind !== "output" || !f.changesWith || !f.plannedFrom) continue;
+    const key = `from ${f.plannedFrom} when ${when(f)} changes`;
+    planned.set(key, [...(planned.get(key) ?? []), f.name]);
+  }
+  const plannedText = [...planned]
+    .map(
+      ([key, names]) =>
+        `; ${names.length > 1 ? `${code(names.slice(0, -1))} and \`${names[names.length - 1]}\` are` : `${code(names)} is`} planned anew ${key}`,
+    )
+    .join("");
   const parents = spec.fields.filter((f) => f.inPath).map((f) => f.name);
   const pinnedReplace = spec.holdsData && spec.uniqueLabel;
   const items = [
     `**Preview** (the plugin): an update is planned with the outputs it leaves as they are known${
-      changing.length
-        ? `; unknown only ${changing.map((f) => `\`${f.name}\` (when ${f.changesWith === "*" ? "anything" : either(f.changesWith as string[])} changes)`).join(", ")}`
-        : ""
-    }, so the resources that use them are not planned to change. The dynamic classes cannot plan outputs (the README says what that means).`,
+      changing.length ? `; unknown only ${changing.map((f) => `\`${f.name}\` (when ${when(f)} changes)`).join(", ")}` : ""
+    }, so the resources that use them are not planned to change${plannedText}${
+      planned.size ? " (a preview shows the new value), unknown only while one of those waits on another resource's output or the catalogue cannot be read" : ""
+    }. The dynamic classes cannot plan outputs (the README says what that means).`,
     pinnedReplace
       ? `**replaceOnChanges**, **replaceWith**, **replacementTrigger**: a replacement the engine forces is made as the provider's own: first, under a temporary \`${field}\` when the program pins one, which it takes once the old ${spec.noun} is deleted.`
       : spec.uniqueLabel

@@ -1,5 +1,5 @@
 /**
- * The cost report (`npx compute-cost`, provider/cost/) on real previews through the plain CLI: a YAML
+ * The cost report (`compute-cost`, provider/cost/) on real previews through the plain CLI: a YAML
  * program on the plugin, changed step by step (create, resize, add backups, delete, replace); each preview's
  * JSON and the stack's export read by the command as a pipeline runs it, its figures held to the catalogue's
  * prices (emulator/data/catalog.json) summed by hand; a resize's preview through the plugin shows the price

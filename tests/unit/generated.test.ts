@@ -14,6 +14,20 @@ test("every generated file is generated from the definitions and up to date (npm
   expect(check).not.toThrow();
 });
 
+test("a resource's page says which outputs a preview plans anew (the prices, from the catalogue), not that they are unknown", () => {
+  const files = rawFiles();
+  for (const spec of specs) {
+    const planned = spec.fields.filter((f) => f.kind === "output" && f.plannedFrom).map((f) => f.name);
+    const page = Object.entries(files).find(([name, text]) => name.startsWith("docs/resources/") && text.startsWith(`# ${spec.type}\n`))?.[1] ?? "";
+    const preview = page.split("\n").find((l) => l.startsWith("- **Preview**")) ?? "";
+    const unknown = preview.slice(0, preview.indexOf("so the resources that use them"));
+    expect([spec.type, planned.filter((name) => unknown.includes(`\`${name}\``) || !preview.includes(`\`${name}\``))]).toEqual([spec.type, []]);
+  }
+  expect(files["docs/resources/mysql-database.md"]).toContain(
+    "`hourlyPrice` and `monthlyPrice` are planned anew from the API's catalogue when `type` or `clusterSize` changes (a preview shows the new value)",
+  );
+});
+
 test("the schema marks secret inputs, and leaves replacements to the plugin's diff (no replaceOnChanges in every state entry)", () => {
   expect(schema.resources["compute:index:SshKey"].requiredInputs).toEqual(["sshKey"]);
   expect(schema.config.variables.token.secret).toBe(true);

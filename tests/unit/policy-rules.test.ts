@@ -74,7 +74,38 @@ test("the budget: the resources' monthlyPrice summed, over maxMonthly named with
     }),
   };
   expect(overBudget([...stack, later], 50)).toBe(
-    "The stack costs $56.28 a month (and Instance later, whose price is not known yet), over the budget of $50.00 (maxMonthly): MysqlDatabase db $30.00, Instance web $26.28. Choose smaller types or fewer resources, or raise the budget.",
+    "The stack costs $56.28 a month, over the budget of $50.00 (maxMonthly): MysqlDatabase db $30.00, Instance web $26.28; not counted: Instance later waits on a value not known yet for its price. Choose smaller types or fewer resources, or raise the budget.",
   );
-  expect(overBudget([...stack, later], 60)).toBeUndefined();
+  // Within the budget but for a price not known: it could take the total over, so the budget fails, saying so.
+  expect(overBudget([...stack, later], 60)).toBe(
+    "The stack's monthly cost cannot be checked against the budget of $60.00 (maxMonthly): Instance later waits on a value not known yet for its price, so the budget cannot count it, and the rest cost $56.28 a month. A price that waits on another resource's output is known after `pulumi up`.",
+  );
+});
+
+test("the budget names every priced resource it cannot count, and fails: the dynamic classes' creates and updates, a type the catalogue does not price", () => {
+  // A preview of the dynamic classes: a create plans no outputs (no monthlyPrice), a resource left as it is has its price.
+  const dynamic = (kind: string, name: string, props: Record<string, unknown>): Subject => ({ type: `pulumi-nodejs:dynamic/compute:${kind}`, name, props });
+  const stack = [
+    dynamic("Instance", "web", { type: "c1-standard-4", region: "us-east", backupsEnabled: true }),
+    dynamic("MysqlDatabase", "db", { type: "c1-standard-4", clusterSize: 3 }),
+    dynamic("PostgresDatabase", "kept", { monthlyPrice: 15 }),
+    dynamic("Vpc", "net", {}),
+  ];
+  const message = overBudget(stack, 50);
+  expect(message).toBe(
+    "The stack's monthly cost cannot be checked against the budget of $50.00 (maxMonthly): Instance web and MysqlDatabase db have no monthlyPrice (the dynamic classes' preview plans none), so the budget cannot count them, and the rest cost $15.00 a month. The dynamic classes (pulumi-compute) price a resource after `pulumi up` only: check the budget with `pulumi preview --json --show-sames > preview.json && compute-cost --preview preview.json --fail-over 50` (@pulumi-compute/pipeline), which prices each from its inputs, or use the plugin SDK (@pulumi-compute/plugin-sdk), whose previews plan prices.",
+  );
+  // Whatever the budget: an uncounted resource could take any total over.
+  expect(overBudget(stack, 1e9)).toMatch(/^The stack's monthly cost cannot be checked against the budget of \$1000000000\.00/);
+  // Over already with what it counts: over, naming what it did not count.
+  expect(overBudget(stack, 10)).toBe(
+    "The stack costs $15.00 a month, over the budget of $10.00 (maxMonthly): PostgresDatabase kept $15.00; not counted: Instance web and MysqlDatabase db have no monthlyPrice (the dynamic classes' preview plans none). Choose smaller types or fewer resources, or raise the budget.",
+  );
+  // The plugin plans a price at preview: one without is of a type the catalogue does not price (or a catalogue not read).
+  const unpriced: Subject = { type: "compute:index:PostgresDatabase", name: "odd", props: { type: "x9-huge" } };
+  expect(overBudget([unpriced], 50)).toBe(
+    "The stack's monthly cost cannot be checked against the budget of $50.00 (maxMonthly): PostgresDatabase odd has no monthlyPrice (the API's catalogue has no price for its type, or could not be read), so the budget cannot count it, and the rest cost $0.00 a month. Choose a type the catalogue prices (getPrice tells), or count it yourself and make monthly-budget advisory.",
+  );
+  // Only the priced kinds count: another type's monthlyPrice, or none, is not the budget's.
+  expect(overBudget([{ type: "aws:ec2/instance:Instance", name: "other", props: { monthlyPrice: 500 } }, dynamic("Token", "t", {})], 50)).toBeUndefined();
 });

@@ -39,7 +39,10 @@ export const interfaceInput = z
     label: interfaceLabelInput.optional(),
     ipamAddress: ipamAddressInput.optional(),
     primary: z.boolean().optional(),
-    subnetId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+    // A Subnet's `id` output is a string of its digits.
+    subnetId: z
+      .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], { error: "must be a subnet's id: an integer, or its digits as a string" })
+      .optional(),
     ipv4: z.object({ vpc: vpcAddressInput.optional(), nat11: natAddress.optional() }).strict().optional(),
     ipRanges: ipRanges.optional(),
   })
