@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { TEST_SPEED } from "../../emulator/timing";
+import { runCommand } from "../helpers/command";
 import { ed25519Key, emulator, inventory } from "../helpers/emulator";
 import { acquirePlugin, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack, type PulumiResult } from "../helpers/pulumi";
