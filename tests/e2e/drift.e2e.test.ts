@@ -5,7 +5,8 @@
  * credentials reset, an SSH key deleted). `pulumi refresh --preview-only --json` (and its other forms: streamed,
  * `--show-sames`, `pulumi preview --refresh --json`, `pulumi refresh --yes --json`) read by the command as a
  * scheduled job runs it: each drift before → after, nothing else, no secret, exit 1; a stack as deployed exits 0;
- * a refresh that fails, or an input that is not a refresh's, exits 2 with a report that says why. Then the dynamic
+ * a refresh that fails, or an input that is not a refresh's, exits 2 with a report that says why; a refresh needs
+ * neither the program's language nor the plugin installed beforehand (any language: the same job). Then the dynamic
  * TypeScript classes (examples/sshkey), whose provider gives the engine no detailed diff.
  *
  * DRIFT_RECORD=1 writes the CLI's outputs to tests/fixtures/drift/ (read by tests/unit/drift-report.test.ts).
@@ -19,6 +20,7 @@ import { runCommand } from "../helpers/command";
 import { call, ed25519Key, emulator, get, list } from "../helpers/emulator";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack, type PulumiResult } from "../helpers/pulumi";
+import { archiveName, hostPlatform } from "../../scripts/package-plugin";
 
 jest.setTimeout(600_000);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -95,7 +97,8 @@ async function drift(json: string, args: string[] = []): Promise<{ code: number;
 
 /**
  * `pulumi refresh --preview-only --json` in the stack's folder, as a job runs it (TestStack's refresh adds --yes, which
- * the CLI refuses beside --preview-only), with `flags` and `env`; `secrets` set for this run. Its exit code checked.
+ * the CLI refuses beside --preview-only), with `flags` and `env`; `secrets` set for this run. Its exit code checked
+ * (1 for a refresh that failed).
  */
 async function refreshPreview(
   s: TestStack,
@@ -106,8 +109,7 @@ async function refreshPreview(
   const r = await s.project.cli(["refresh", "--preview-only", "--json", "--stack", s.stack, "--color", "never", "--non-interactive", ...(extra.flags ?? [])], {
     env: extra.env,
   });
-  if (code === 0) expect([r.code, r.stderr]).toEqual([0, expect.anything()]);
-  else expect(r.code).not.toBe(0);
+  expect([r.code, r.stderr]).toEqual([code, expect.anything()]);
   return { ...r, output: `${r.stdout}\n${r.stderr}`, json: undefined };
 }
 
@@ -266,6 +268,21 @@ test("`pulumi refresh --yes --json`: the refresh applied reads the same; then th
   const { spare: _spare, ...changed } = expected();
   expect([drifted(program.report), program.report.programChanges]).toEqual([changed, 1]);
   expect(program.markdown).toContain("Not drift: 1 resource the program adds or no longer declares.");
+});
+
+test("a refresh runs no program: a runtime no host serves, a PULUMI_HOME without the plugin (installed from what the state names)", async () => {
+  const manifest = path.join(dir, "Pulumi.yaml");
+  writeFileSync(manifest, PROGRAM.join("\n").replace("runtime: yaml", "runtime: cobol") + "\n");
+  const fresh = await acquirePlugin();
+  try {
+    const r = await drift((await refreshPreview(stack, { env: fresh.env })).stdout);
+    // Five resources: the refresh applied above took the deleted key out of the state.
+    expect([r.code, r.report.checked, r.report.complete]).toEqual([0, 5, true]);
+    expect(fresh.server.requests).toEqual([`200 /v${PLUGIN_VERSION}/${archiveName(PLUGIN_VERSION, hostPlatform())}`]);
+  } finally {
+    writeFileSync(manifest, PROGRAM.join("\n") + "\n");
+    await fresh.cleanup();
+  }
 });
 
 test("an input that is not a refresh's: exit 2, and a report that says so", async () => {

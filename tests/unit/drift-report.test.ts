@@ -4,9 +4,12 @@
  * of band through the emulator (an instance renamed, a tag, an alert and its type changed, a profile's interface
  * relabelled, a database's allow list widened and its password reset, an SSH key deleted), and the dynamic classes'
  * SSH key. Each form of a refresh reads the same drift; what the engine does not name is not drift; a secret is never
- * printed, even given in plain text; what is not a refresh's JSON is refused, saying why.
+ * printed, even given in plain text; what is not a refresh's JSON is refused, saying why. And docs/drift.md's
+ * scheduled job, its steps run as written (the command from dist/, `gh` a stub).
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { NotARefresh, readEngineRun, splitDocuments } from "../../provider/drift/input";
 import { changedPaths, parsePath, valueAt } from "../../provider/drift/paths";
@@ -270,4 +273,47 @@ test("property paths: parsed, read, and compared where the engine names none", (
     ["o.j", "add"],
     ["tags[1]", "delete"],
   ]);
+});
+
+test("docs/drift.md: its sample report is the command's; its scheduled job is on a schedule; its steps, run as written, report, fail on drift, post the report", () => {
+  const { load } = require("js-yaml") as { load: (text: string) => any };
+  const doc = readFileSync(path.join(ROOT, "docs", "drift.md"), "utf8");
+  // The page's sample report is this fixture's, as the command writes it.
+  expect(doc).toContain("```markdown\n" + markdown(report("refresh-preview-drift.json")) + "```");
+  const block = /```yaml\n([\s\S]*?)```/.exec(doc)![1];
+  const workflow = load(block);
+  expect(workflow.on.schedule[0].cron).toMatch(/^(\S+ ){4}\S+$/);
+  const steps: Array<{ name?: string; id?: string; if?: string; run?: string; "continue-on-error"?: boolean }> = workflow.jobs.drift.steps;
+  const step = (name: string) => steps.find((x) => x.name === name)!;
+  expect(step("Refresh, changing nothing")).toMatchObject({ "continue-on-error": true, run: expect.stringContaining("pulumi refresh --preview-only --json") });
+  expect([step("Summary").if, step("Open or update the drift issue").if]).toEqual(["always()", "always() && steps.drift.outcome != 'success'"]);
+  const dir = mkdtempSync(path.join(tmpdir(), "drift-job-"));
+  try {
+    // `gh` records what it is asked; `npx ... compute-drift` is this repository's build of it.
+    mkdirSync(path.join(dir, "bin"));
+    writeFileSync(path.join(dir, "bin", "gh"), `#!/usr/bin/env bash\necho "gh $*" >> "${dir}/gh.log"\n`);
+    chmodSync(path.join(dir, "bin", "gh"), 0o755);
+    const env = { ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: path.join(dir, "summary.md") };
+    const sh = (name: string) => {
+      const cmd = step(name).run!.replace(
+        /npx --yes --package=@pulumi-compute\/pipeline@[\w.-]+ compute-drift/,
+        `"${process.execPath}" "${path.join(ROOT, "dist", "provider", "drift", "cli.js")}"`,
+      );
+      return spawnSync("bash", ["-e", "-c", cmd], { cwd: dir, env, encoding: "utf8" }).status;
+    };
+    // Nothing ran (the report step could not start): the summary says so rather than nothing.
+    expect(sh("Summary")).toBe(0);
+    expect(readFileSync(path.join(dir, "summary.md"), "utf8")).toBe("### Drift check failed: compute-drift did not run (see the job's log)\n");
+    rmSync(path.join(dir, "summary.md"));
+    copyFileSync(path.join(ROOT, "tests", "fixtures", "drift", "refresh-preview-drift.json"), path.join(dir, "refresh.json"));
+    expect(sh("Drift report")).toBe(1);
+    expect([sh("Summary"), sh("Open or update the drift issue")]).toEqual([0, 0]);
+    expect(readFileSync(path.join(dir, "summary.md"), "utf8")).toBe(markdown(report("refresh-preview-drift.json")));
+    expect(readFileSync(path.join(dir, "gh.log"), "utf8").split("\n").slice(1, 3)).toEqual([
+      "gh issue list --label drift --state open --json number --jq .[].number",
+      "gh issue create --label drift --title Drift in stack prod: 4 resources --body-file drift.md",
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
