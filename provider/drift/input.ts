@@ -22,6 +22,8 @@ const state = z.object({
   urn: z.string().optional(),
   type: z.string().optional(),
   custom: z.boolean().optional(),
+  /** A resource the program reads (`Instance.get`) and does not manage: the engine compares its outputs alone. */
+  external: z.boolean().optional(),
   inputs: props.nullish(),
   outputs: props.nullish(),
 });
@@ -146,10 +148,14 @@ function fieldsOf(diff: Step["detailedDiff"], inverted: boolean): Record<string,
   );
 }
 
-/** The fields that differ where the engine names none: the inputs (the marks a provider keeps, `__...`, left out), else the outputs. */
+/**
+ * The fields that differ where the engine names none: the inputs, which the provider's diff compares (the marks a
+ * provider keeps, `__...`, left out), else the outputs.
+ */
 function compared(recorded: State | undefined, found: State | undefined): Record<string, FieldChange> {
   const strip = (p: Record<string, unknown> | null | undefined) => Object.fromEntries(Object.entries(p ?? {}).filter(([k]) => !k.startsWith("__")));
-  const inputs = recorded?.inputs != null || found?.inputs != null;
+  // An external resource: its outputs, as the engine compares them (it computes no diff for one).
+  const inputs = !recorded?.external && (recorded?.inputs != null || found?.inputs != null);
   const before = strip(inputs ? recorded?.inputs : recorded?.outputs);
   const after = strip(inputs ? found?.inputs : found?.outputs);
   return Object.fromEntries(changedPaths("", before, after).map(([path, kind]) => [path, { kind, inputDiff: inputs }]));

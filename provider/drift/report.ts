@@ -26,7 +26,7 @@ export interface DriftedResource {
   type: string;
   happened: "changed" | "deleted";
   fields: DriftField[];
-  /** `engine`: the engine's detailed diff; `compared`: the provider gives none, so compute-drift compared the inputs. */
+  /** `engine`: the engine's detailed diff; `compared`: the engine gives none, so compute-drift compared the inputs (an external resource's outputs). */
   fieldsFrom: "engine" | "compared";
 }
 
@@ -209,7 +209,10 @@ export function markdown(r: DriftReport): string {
       continue;
     }
     const replaces = x.fields.some((f) => f.replaces) ? " (`pulumi up` replaces it to put it back)" : "";
-    const compared = x.fieldsFrom === "compared" ? " (fields compared by compute-drift: its provider gives the engine no detailed diff)" : "";
+    const compared =
+      x.fieldsFrom === "compared"
+        ? " (fields compared by compute-drift: the engine gives no detailed diff for it, a resource of a dynamic provider or one the program only reads)"
+        : "";
     lines.push(`${head}: changed out of band${replaces}${compared}`);
     if (!x.fields.length) lines.push("  - the engine names no field");
     for (const f of x.fields) {
@@ -220,7 +223,7 @@ export function markdown(r: DriftReport): string {
   }
   if (r.unnamed) {
     lines.push(
-      `- ${plural(r.unnamed, "more resource")} drifted that the engine's JSON does not name: ${r.unnamed === 1 ? "its provider gives" : "their providers give"} no detailed diff (Pulumi's dynamic providers, such as the \`pulumi-compute\` TypeScript classes). Run the refresh with \`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true\` to name ${r.unnamed === 1 ? "it" : "them"}.`,
+      `- ${plural(r.unnamed, "more resource")} drifted that the engine's JSON does not name: the engine gives no detailed diff for a resource of a dynamic provider (such as the \`pulumi-compute\` TypeScript classes) or one the program only reads (\`get\`). Run the refresh with \`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true\` to name ${r.unnamed === 1 ? "it" : "them"}.`,
     );
   }
   if (r.resources.length || r.unnamed) lines.push("");

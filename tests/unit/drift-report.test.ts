@@ -132,7 +132,22 @@ test("the dynamic classes (no detailed diff): the digest counts the change witho
   expect(markdown(digest)).toContain("Run the refresh with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true` to name it.");
   const stream = report("dynamic-refresh-preview-stream-drift.jsonl");
   expect([drifted(stream), stream.resources[0].fieldsFrom]).toEqual([{ "deploy-key": ["changed", 'label: "deploy-key" → "edited-by-hand"'] }, "compared"]);
-  expect(markdown(stream)).toContain("(fields compared by compute-drift: its provider gives the engine no detailed diff)");
+  expect(markdown(stream)).toContain("changed out of band (fields compared by compute-drift: the engine gives no detailed diff for it,");
+  // Its inputs, as its provider's diff compares them: an output that moved is not drift. A resource the program only
+  // reads (`get`, external) is compared on its outputs, as the engine compares it.
+  const lines = text("dynamic-refresh-preview-stream-drift.jsonl").split("\n");
+  const at = lines.findIndex((l) => l.includes('"resOutputsEvent"') && l.includes("::deploy-key"));
+  const event = JSON.parse(lines[at]);
+  event.resOutputsEvent.metadata.new.outputs.lastUsed = "2026-12-02T07:00:00";
+  const moved = (external: boolean) => {
+    event.resOutputsEvent.metadata.old.external = external;
+    lines[at] = JSON.stringify(event);
+    return drifted(reportOf(lines.join("\n"), "events.jsonl"))["deploy-key"];
+  };
+  expect([moved(false), moved(true)]).toEqual([
+    ["changed", 'label: "deploy-key" → "edited-by-hand"'],
+    ["changed", 'label: "deploy-key" → "edited-by-hand"', 'lastUsed: none → "2026-12-02T07:00:00"'],
+  ]);
   expect(drifted(report("dynamic-refresh-preview-deleted.json"))).toEqual({ "deploy-key": ["deleted"] });
 });
 
