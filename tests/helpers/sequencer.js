@@ -27,6 +27,7 @@ const DURATIONS = {
   "e2e/sdk-matrix.e2e.test.ts": 45,
   "e2e/policy.e2e.test.ts": 60,
   "e2e/cost.e2e.test.ts": 20,
+  "e2e/drift.e2e.test.ts": 75,
   "e2e/errors-languages.e2e.test.ts": 55,
   "integration/cassette-replay.test.ts": 50,
   "e2e/dynamic-range.e2e.test.ts": 30,
