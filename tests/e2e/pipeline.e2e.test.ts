@@ -11,7 +11,7 @@
  * - drift made out of band in the emulator: the scheduled steps' report names it, exit 1.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
@@ -28,6 +28,7 @@ jest.setTimeout(900_000);
 const ROOT = path.resolve(__dirname, "..", "..");
 const PAGE = readFileSync(path.join(ROOT, "docs", "cost-and-policy.md"), "utf8");
 const dir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-pipeline-"));
+const ARTIFACTS = path.join(ROOT, ".artifacts", "pipeline");
 
 let emu: Emulator;
 let plugin: AcquiredPlugin;
@@ -190,6 +191,10 @@ for (const language of ["TypeScript", "Python"] as const) {
       expect(drifted.code).toBe(1);
       expect(file("drift.md")).toContain("renamed-by-hand");
       expect(file("drift.md")).toContain(web.label);
+      // The comments as a reviewer sees them, kept for the run's artifacts.
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(path.join(ARTIFACTS, `${language}-over-budget-cost.md`), comment.join("\n"));
+      writeFileSync(path.join(ARTIFACTS, `${language}-drift.md`), file("drift.md"));
       expect((await p.stack.run("destroy")).code).toBe(0);
     } finally {
       for (const f of FILES) rmSync(path.join(p.stack.dir, f), { recursive: true, force: true });

@@ -300,18 +300,19 @@ test("docs/drift.md: its sample report is the command's; its scheduled job is on
   expect(workflow.on.schedule[0].cron).toMatch(/^(\S+ ){4}\S+$/);
   const steps: Array<{ name?: string; id?: string; if?: string; run?: string; "continue-on-error"?: boolean }> = workflow.jobs.drift.steps;
   const step = (name: string) => steps.find((x) => x.name === name)!;
+  expect(step("Tools").run).toBe("npm install --prefix ci-tools @pulumi-compute/pipeline@0.1.0");
   expect(step("Refresh, changing nothing")).toMatchObject({ "continue-on-error": true, run: expect.stringContaining("pulumi refresh --preview-only --json") });
   expect([step("Summary").if, step("Open or update the drift issue").if]).toEqual(["always()", "always() && steps.drift.outcome != 'success'"]);
   const dir = mkdtempSync(path.join(tmpdir(), "drift-job-"));
   try {
-    // `gh` records what it is asked; `npx ... compute-drift` is this repository's build of it.
+    // `gh` records what it is asked; `ci-tools/node_modules/.bin/compute-drift` is this repository's build of it.
     mkdirSync(path.join(dir, "bin"));
     writeFileSync(path.join(dir, "bin", "gh"), `#!/usr/bin/env bash\necho "gh $*" >> "${dir}/gh.log"\n`);
     chmodSync(path.join(dir, "bin", "gh"), 0o755);
     const env = { ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: path.join(dir, "summary.md") };
     const sh = (name: string) => {
       const cmd = step(name).run!.replace(
-        /npx --yes --package=@pulumi-compute\/pipeline@[\w.-]+ compute-drift/,
+        "ci-tools/node_modules/.bin/compute-drift",
         `"${process.execPath}" "${path.join(ROOT, "dist", "provider", "drift", "cli.js")}"`,
       );
       return spawnSync("bash", ["-e", "-c", cmd], { cwd: dir, env, encoding: "utf8" }).status;
