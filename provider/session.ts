@@ -64,6 +64,11 @@ export class Session {
   readonly replacements = new Map<string, PendingReplacement>();
   /** What the program declares across its resources, as the engine checks and diffs them. */
   readonly program = new ProgramContext();
+  /**
+   * The URNs the engine checked in this process. A Diff of one it did not check is a refresh's: the engine asks
+   * what an `up` would change from what it read back, with no program (resource-methods.ts).
+   */
+  readonly checked = new Set<string>();
   private readonly apis = new Map<string, PerApi>();
 
   /** The budget and list reads of an API (its base URL) and token in this process. */

@@ -7,7 +7,9 @@ import { AUTONAMING, IMPORTED, NAME_SUFFIX, RESOURCE_NAME } from "../model/marks
 import { createHash } from "node:crypto";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { diffInputs } from "../model/check";
 import { detailedDiff } from "../model/diff-paths";
+import { session } from "../session";
 import { importId } from "../model/imports";
 import { SUFFIX_LENGTH, type NamingPolicy } from "../model/naming";
 import { definitions } from "../registry";
@@ -97,6 +99,7 @@ export function resourceMethods(engine: EngineLink) {
       answer(cb, async () => {
         const r = call.request;
         const { spec, impl, name } = resourceOf(r.getUrn());
+        session().checked.add(r.getUrn());
         const rawNews = fromStruct(r.getNews());
         const secrets = secretKeys(rawNews);
         const news = unwrapProps(rawNews);
@@ -121,7 +124,13 @@ export function resourceMethods(engine: EngineLink) {
         const { impl, spec } = resourceOf(r.getUrn());
         const olds = withDeclared(spec, unwrapProps(fromStruct(r.getOlds())), unwrapProps(fromStruct(r.getOldInputs())));
         const news = unwrapProps(fromStruct(r.getNews()));
-        const d = await impl.diff(r.getId(), olds, news);
+        const d = await impl.diff(r.getId(), olds, news).catch((e: unknown) => {
+          // A refresh's Diff (no Check came first: see Session.checked) frames drift as the up that would undo it.
+          // A refusal of that up (a resize back that the grown disks no longer fit) is the next preview's to say:
+          // the refresh reports the drift, by the table's diff alone, rather than failing.
+          if (session().checked.has(r.getUrn())) throw e;
+          return diffInputs(spec, olds, news);
+        });
         const res = new provproto.DiffResponse();
         const changed = d.changed ?? [];
         res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);

@@ -330,3 +330,43 @@ test("the dynamic TypeScript classes (examples/sshkey): a change the digest coun
     ts.cleanup();
   }
 });
+
+test("a resize made out of band whose disks grew with it (the API's default): the refresh reports it; the preview refuses the resize back, naming the rule", async () => {
+  const own = path.join(dir, "resized");
+  mkdirSync(own);
+  writeFileSync(
+    path.join(own, "Pulumi.yaml"),
+    [
+      "name: drift-resize",
+      "runtime: yaml",
+      "resources:",
+      "  box:",
+      "    type: compute:index:Instance",
+      "    properties: { region: us-east, type: c1-standard-2, image: compute/debian12, rootPass: Dr1ft-R00t-Pass!y, label: box-1 }",
+      ...options,
+    ].join("\n") + "\n",
+  );
+  const s = new TestStack(own, "resized", { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token }, env: plugin.env });
+  SECRETS.resized = { "compute:token": emu.token };
+  try {
+    await s.ok("up");
+    const box = (await list(emu, "/compute/instances")).find((i) => i.label === "box-1");
+    const I = `/compute/instances/${box.id}`;
+    expect((await call(emu, "POST", `${I}/resize`, { body: { type: "c1-standard-4" } })).status).toBe(200);
+    const grown = async () => {
+      const [now, disks] = [await get(emu, I), await list(emu, `${I}/disks`)];
+      return now.status === "running" && now.type === "c1-standard-4" && disks.reduce((n: number, d: any) => n + d.size, 0) > 51200;
+    };
+    for (let i = 0; i < 200 && !(await grown()); i++) await new Promise((r) => setTimeout(r, 250));
+    expect(await grown()).toBe(true);
+    // Before: the refresh failed, its Diff refusing the resize back ("the disks of instance 1 use 81920 MB, more than
+    // the 51200 MB of type c1-standard-2"), so a scheduled drift check saw an error instead of the drift.
+    const r = await drift((await refreshPreview(s)).stdout);
+    expect([r.code, drifted(r.report)]).toEqual([1, { box: ["changed", 'type: "c1-standard-2" → "c1-standard-4"'] }]);
+    // The program's preview still refuses what it cannot do, naming the rule.
+    const back = await s.run("preview", { flags: ["--refresh"] });
+    expect([back.code === 0, back.output]).toEqual([false, expect.stringMatching(/a resize needs the disks to fit the new type/)]);
+  } finally {
+    s.cleanup();
+  }
+});
