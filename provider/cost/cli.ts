@@ -15,9 +15,8 @@ catalogue (no token needed). Reads what the CLI writes, so it serves programs in
 
   --preview FILE     the output of \`pulumi preview --json --show-sames\` (- for standard input): with
                      --show-sames it lists every resource of the stack, and is all the command needs
-  --state FILE       the output of \`pulumi stack export\`, taken right after a preview without --show-sames: the
-                     resources that preview leaves alone. It must be the state the preview was made from (the same
-                     stack, its resources as the preview found them), or the command refuses it
+  --state FILE       optional: the output of \`pulumi stack export\` taken right after the preview, checked against
+                     it (the same stack, every resource as the preview found it), or the command refuses it
   --api-url URL      the API to read prices from, ending in /v4 (default: COMPUTE_API_URL, else the stack's
                      compute:apiUrl as the preview's JSON shows it)
   --format F         markdown (default; for a pull request's comment) or json
@@ -36,6 +35,7 @@ class Refusal extends Error {
   constructor(
     message: string,
     readonly stackName?: string,
+    readonly usage = false,
   ) {
     super(message);
   }
@@ -66,7 +66,7 @@ function parse(): Args {
       strict: true,
     }).values;
   } catch (e) {
-    throw new Refusal(`${messageOf(e)} (--help lists the options)`);
+    throw new Refusal(messageOf(e), undefined, true);
   }
 }
 
@@ -75,7 +75,7 @@ async function report(values: Args): Promise<{ text: string; verdict?: Verdict; 
   if (typeof values.preview !== "string") throw new Refusal("--preview is required (the output of `pulumi preview --json --show-sames`)");
   const given = values["fail-over"];
   const budget = given === undefined ? undefined : Number(given);
-  if (budget !== undefined && (String(given).trim() === "" || !(Number.isFinite(budget) && budget >= 0)))
+  if (budget !== undefined && (!/^\d+(\.\d+)?$/.test(String(given)) || !Number.isFinite(budget)))
     throw new Refusal(`--fail-over: an amount in US dollars, not "${String(given)}"`);
   const read = previewJson.safeParse(readJson(values.preview, "--preview"));
   if (!read.success) throw new Refusal(`--preview ${values.preview}: not the JSON of \`pulumi preview --json\` (no steps or no changeSummary)`);
@@ -87,14 +87,15 @@ async function report(values: Args): Promise<{ text: string; verdict?: Verdict; 
   const exported = typeof stateFile === "string" ? stateJson.safeParse(readJson(stateFile, "--state")) : undefined;
   if (exported && !exported.success) throw new Refusal(`--state ${String(stateFile)}: not the JSON of \`pulumi stack export\` (no deployment)`, stack);
   const state = exported?.data;
+  if (!listsEverything(preview))
+    throw new Refusal(
+      `the preview leaves ${unlisted(preview)} of the stack's resources alone without listing them, so their cost is not in it: run \`pulumi preview --json --show-sames\` (an export cannot stand in for them: nothing in the preview says what they were)`,
+      stack,
+    );
   if (state) {
     const wrong = mismatch(preview, state);
     if (wrong) throw new Refusal(`--state ${String(stateFile)} does not match the preview: ${wrong}`, stack);
-  } else if (!listsEverything(preview))
-    throw new Refusal(
-      `the preview leaves ${unlisted(preview)} of the stack's resources alone without listing them, so their cost is not in it: run \`pulumi preview --json --show-sames\`, or give --state (\`pulumi stack export\` right after the preview)`,
-      stack,
-    );
+  }
   const fromStack = preview.config?.["compute:apiUrl"];
   const url = values["api-url"];
   const apiUrl = (typeof url === "string" ? url : undefined) ?? process.env.COMPUTE_API_URL ?? (typeof fromStack === "string" ? fromStack : undefined);
@@ -104,12 +105,22 @@ async function report(values: Args): Promise<{ text: string; verdict?: Verdict; 
   try {
     catalog = await readPriceCatalog(new ApiClient({ baseUrl: apiUrl, token: "", retry: { retries: 2 } }));
   } catch (e) {
-    throw new Refusal(`cannot read the price catalogue from ${apiUrl}: ${messageOf(e)}`, stack);
+    throw new Refusal(`cannot read the price catalogue from ${shownUrl(apiUrl)}: ${messageOf(e).split(apiUrl).join(shownUrl(apiUrl))}`, stack);
   }
   const r = costReport(catalog, preview, state, true);
   const verdict = budget === undefined ? undefined : verdictOf(r, budget);
   const text = values.format === "json" ? JSON.stringify({ ...r, ...(verdict ? { verdict } : {}) }, null, 2) + "\n" : markdown(r, verdict);
   return { text, verdict, report: r };
+}
+
+/** A URL as a report may show it: no credentials, no query (a token in either stays out of a pull request's comment). */
+function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "(an API URL that is not a URL)";
+  }
 }
 
 /** Prints the text and writes it to --out: on every exit, so that what a pipeline posts is never empty. */
@@ -125,6 +136,10 @@ function emit(text: string, out: unknown): void {
 }
 
 async function main(): Promise<void> {
+  // Standard output that cannot be written (a closed pipe, a full disk): exit 2, never a crash that reads as a verdict.
+  process.stdout.on("error", () => {
+    process.exitCode = 2;
+  });
   let values: Args = {};
   try {
     values = parse();
@@ -148,7 +163,7 @@ async function main(): Promise<void> {
   } catch (e) {
     const stack = e instanceof Refusal ? e.stackName : undefined;
     const reason = messageOf(e);
-    process.stderr.write(`compute-cost: ${reason}\n`);
+    process.stderr.write(`compute-cost: ${reason}\n${e instanceof Refusal && e.usage ? `\n${USAGE}\n` : ""}`);
     emit(values.format === "json" ? JSON.stringify({ error: reason, ...(stack ? { stack } : {}) }, null, 2) + "\n" : failedMarkdown(reason, stack), values.out);
     process.exitCode = 2;
   }

@@ -1,9 +1,10 @@
 /**
  * Where the cost report's "before" comes from, and the checks that keep it from misleading. A preview lists every
- * resource of the stack only with `--show-sames`; without it, the resources it leaves alone come from the stack's
- * export (`--state`), which must then be the state the preview was made from: the same stack, every resource
- * the preview changes as the preview found it, and as many resources left alone as the preview counts. A stale
- * export (taken before the last `up`), another stack's, or an empty one is refused, saying which check failed.
+ * resource of the stack only with `--show-sames`; without it the report would miss the resources it leaves alone,
+ * and an export (`--state`) cannot stand in for them, since nothing in the preview says what they were: such a
+ * preview is refused. An export given beside a whole preview must be the state it was made from (the same stack,
+ * every resource as the preview found it): a stale one (taken before the last `up`), another stack's, or an
+ * empty one is refused, saying which check failed.
  */
 
 /** The parts of a resource the checks read (the CLI's JSON has more). */
@@ -46,9 +47,15 @@ export function previewStack(preview: PreviewSteps): StackName | undefined {
   return undefined;
 }
 
-/** A preview that failed: its error diagnostics (a preview that stops half-way lists only some of its steps). */
+/**
+ * A preview that failed: its error diagnostics (a preview that stops half-way lists only some of its steps). A
+ * language host may print its errors as the program's output (the YAML host: severity `info#err`).
+ */
 export function previewErrors(preview: PreviewSteps): string[] {
-  return (preview.diagnostics ?? []).filter((d) => d.severity === "error").map((d) => (d.message ?? "").trim().split("\n")[0]);
+  return (preview.diagnostics ?? [])
+    .filter((d) => d.severity === "error" || d.severity?.endsWith("#err"))
+    .map((d) => (d.message ?? "").trim().split("\n").slice(0, 3).join(" ").slice(0, 500))
+    .filter((m, i, all) => m && all.indexOf(m) === i);
 }
 
 /**
@@ -62,23 +69,25 @@ export function unlisted(preview: PreviewSteps): number {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * Why the export does not match the preview, or nothing when it does: the reason names the check and the fix
- * (run `pulumi stack export` right after the preview, from the same stack; or `--show-sames`).
+ * Why the export does not match the preview, or nothing when it does. The preview lists every resource (the CLI
+ * refuses one that does not: an export cannot be checked for resources a preview leaves out), so each resource of
+ * the export must be one the preview found, as it found it (its `modified` time, or its id), and each the preview
+ * found must be in the export: a stale export, another stack's or an empty one is refused, naming the check.
  */
 export function mismatch(preview: PreviewSteps, exported: Exported): string | undefined {
-  const fix = "export the state of the stack the preview is of, right after the preview (or run `pulumi preview --json --show-sames`, which needs no --state)";
+  const fix = "export the state of the stack the preview is of, right after the preview";
   const want = previewStack(preview);
-  const resources = (exported.deployment.resources ?? []).filter((r) => !r.delete);
-  const changed = preview.steps.filter((s) => s.oldState && s.op !== "create");
+  const resources = (exported.deployment.resources ?? []).filter((r) => !r.delete && !isDefaultProvider(r));
+  const found = preview.steps.filter((s) => s.oldState && s.op !== "create");
   if (!resources.length) {
-    if (!changed.length && unlisted(preview) === 0) return undefined; // a new stack's first preview
-    return `the state has no resources, and the preview finds ${plural(changed.length + unlisted(preview), "resource")} in the stack: ${fix}`;
+    if (!found.length) return undefined; // a new stack's first preview
+    return `the state has no resources, and the preview finds ${plural(found.length, "resource")} in the stack: ${fix}`;
   }
   const got = stackOfUrn(resources[0].urn);
   if (want && got && (got.stack !== want.stack || got.project !== want.project))
     return `the state is of stack ${got.stack} (project ${got.project}), the preview of stack ${want.stack} (project ${want.project}): ${fix}`;
   const byUrn = new Map(resources.map((r) => [r.urn, r]));
-  for (const s of changed) {
+  for (const s of found) {
     const old = s.oldState ?? {};
     const held = byUrn.get(old.urn ?? s.urn);
     if (!held) return `the state has no ${nameOf(s.urn)}, which the preview finds in the stack (${s.op}): ${fix}`;
@@ -88,11 +97,10 @@ export function mismatch(preview: PreviewSteps, exported: Exported): string | un
     if (differs)
       return `${nameOf(s.urn)} in the state is not as the preview found it (${held.modified !== undefined ? `modified ${String(held.modified)}, the preview's ${String(old.modified)}` : `id ${String(held.id)}, the preview's ${String(old.id)}`}): the stack changed between the export and the preview: ${fix}`;
   }
-  const listed = new Set(preview.steps.flatMap((s) => [s.urn, ...(s.oldState?.urn ? [s.oldState.urn] : [])]));
-  const alone = resources.filter((r) => !listed.has(r.urn) && !r.external && !isDefaultProvider(r)).length;
-  const count = unlisted(preview);
-  if (alone !== count)
-    return `the state has ${plural(alone, "resource")} the preview does not list, and the preview leaves ${count} alone: the stack changed between the export and the preview: ${fix}`;
+  const listed = new Set(found.map((s) => s.oldState?.urn ?? s.urn));
+  const extra = resources.find((r) => !listed.has(r.urn));
+  if (extra)
+    return `the state has ${nameOf(extra.urn)}, which the preview does not find in the stack: the stack changed between the export and the preview: ${fix}`;
   return undefined;
 }
 

@@ -38,6 +38,10 @@ function emit(report: DriftReport, format: string, out: string | undefined): boo
 }
 
 function main(): void {
+  // Standard output that cannot be written (a closed pipe, a full disk): exit 2, never a crash whose 1 reads as drift.
+  process.stdout.on("error", () => {
+    process.exitCode = 2;
+  });
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({

@@ -186,8 +186,13 @@ function refreshed(ops: ReadonlyArray<{ op: string; root: boolean }>): boolean {
 
 const PROGRAM_SAME = "same";
 
+/** A refresh that did not get to the stack: not "no drift", which it cannot know. */
+const DID_NOT_RUN =
+  "the JSON lists no resource, not even the stack: the refresh did not run (a plugin it could not install, a backend it could not reach: its error is in the job's log), or the stack was never deployed";
+
 function fromDigest(d: Digest): EngineRun {
   const all = d.steps ?? [];
+  if (!all.length) throw new Error(DID_NOT_RUN);
   const root = (s: Step) => isRoot(s.oldState?.type ?? s.newState?.type ?? typeOfUrn(s.urn));
   if (all.length && !refreshed(all.map((s) => ({ op: s.op, root: root(s) })))) throw new NotARefresh();
   const errors = errorsOf(d.diagnostics ?? []);
@@ -317,9 +322,9 @@ export function readEngineRun(docs: unknown[]): EngineRun {
   // `pulumi refresh --yes --json`: the refresh's digest, then the events of the refresh it made (which say what was found).
   if (events.some((e) => e.resourcePreEvent)) return fromEvents(events);
   if (digests.length) return fromDigest(digests[0]);
-  // Events without a resource: a run that failed first, or a stack without resources.
+  // Events without a resource: a run that failed first, or a stack never deployed.
   const errors = errorsOf(events.flatMap((e) => (e.diagnosticEvent ? [e.diagnosticEvent] : [])));
-  return { source: "refresh-preview", form: "events", baseline: "state", observations: [], unnamed: 0, programChanges: 0, errors };
+  throw new Error(errors.length ? `${DID_NOT_RUN}: ${errors.map((e) => e.message).join("; ")}` : DID_NOT_RUN);
 }
 
 /** The stack and project the URNs name (`urn:pulumi:<stack>::<project>::...`). */

@@ -180,10 +180,41 @@ function shown(v: unknown): string {
   if (v === SECRET_TEXT) return "`[secret]`";
   let text = JSON.stringify(v);
   if (text.length > 200) text = `${text.slice(0, 199)}…`;
-  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
+  return code(text);
 }
 
-const escape = (s: string) => s.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
+/** Text as a code span that nothing in it can close: fenced by one backtick more than its longest run of them. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return longest ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
+}
+
+/** Text outside code: Markdown's marks escaped, and an `@` that would mention someone on GitHub kept from doing so. */
+const escape = (s: string) => s.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/@(?=\w)/g, "@\u200b");
+
+/** The report's most characters before its list of resources is cut (GitHub's issue and comment bodies hold 65,536). */
+export const MARKDOWN_LIMIT = 60_000;
+
+/** A drifted resource's lines: what happened, then each field before → after. */
+function resourceLines(x: DriftReport["resources"][number]): string[] {
+  const lines: string[] = [];
+  const head = `- **${escape(x.name)}** (\`${x.type}\`)`;
+  if (x.happened === "deleted") return [`${head}: deleted out of band (\`pulumi up\` creates it again)`];
+  const replaces = x.fields.some((f) => f.replaces) ? " (`pulumi up` replaces it to put it back)" : "";
+  const compared =
+    x.fieldsFrom === "compared"
+      ? " (fields compared by compute-drift: the engine gives no detailed diff for it, a resource of a dynamic provider or one the program only reads)"
+      : "";
+  lines.push(`${head}: changed out of band${replaces}${compared}`);
+  if (!x.fields.length) lines.push("  - the engine names no field");
+  for (const f of x.fields) {
+    const what = f.change === "added" ? "added" : f.change === "removed" ? "removed" : "";
+    const note = [what, f.secret ? "secret: value not shown" : ""].filter(Boolean).join("; ");
+    lines.push(`  - \`${f.path}\`: ${shown(f.before)} → ${shown(f.after)}${note ? ` (${note})` : ""}`);
+  }
+  return lines;
+}
 
 /** The report as Markdown, for an issue or a job's summary: the verdict first, then each drifted resource and field. */
 export function markdown(r: DriftReport): string {
@@ -202,24 +233,21 @@ export function markdown(r: DriftReport): string {
       "",
     );
   }
+  // Cut to what an issue, a comment or a job's summary holds (GitHub: 65,536 characters): the JSON form lists all.
+  let size = lines.join("\n").length;
+  let left = r.resources.length;
   for (const x of r.resources) {
-    const head = `- **${escape(x.name)}** (\`${x.type}\`)`;
-    if (x.happened === "deleted") {
-      lines.push(`${head}: deleted out of band (\`pulumi up\` creates it again)`);
-      continue;
+    const own = resourceLines(x);
+    const length = own.join("\n").length + 1;
+    if (size + length > MARKDOWN_LIMIT) {
+      lines.push(
+        `- ${plural(left, "more drifted resource")} not listed here, to keep the report within what an issue or a comment holds: \`--format json\` lists every one.`,
+      );
+      break;
     }
-    const replaces = x.fields.some((f) => f.replaces) ? " (`pulumi up` replaces it to put it back)" : "";
-    const compared =
-      x.fieldsFrom === "compared"
-        ? " (fields compared by compute-drift: the engine gives no detailed diff for it, a resource of a dynamic provider or one the program only reads)"
-        : "";
-    lines.push(`${head}: changed out of band${replaces}${compared}`);
-    if (!x.fields.length) lines.push("  - the engine names no field");
-    for (const f of x.fields) {
-      const what = f.change === "added" ? "added" : f.change === "removed" ? "removed" : "";
-      const note = [what, f.secret ? "secret: value not shown" : ""].filter(Boolean).join("; ");
-      lines.push(`  - \`${f.path}\`: ${shown(f.before)} → ${shown(f.after)}${note ? ` (${note})` : ""}`);
-    }
+    lines.push(...own);
+    size += length;
+    left--;
   }
   if (r.unnamed) {
     lines.push(

@@ -16,7 +16,23 @@ export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Names that hold a secret whatever the resource (compared lowercased, without `_` and `-`): they end so. */
-const SECRET_ENDINGS = ["password", "passwd", "pass", "secret", "token", "privatekey", "apikey", "credentials", "userdata", "scriptdata", "cacertificate"];
+const SECRET_ENDINGS = [
+  "password",
+  "passwd",
+  "pass",
+  "secret",
+  "token",
+  "privatekey",
+  "apikey",
+  "credentials",
+  "userdata",
+  "scriptdata",
+  "cacertificate",
+  "passphrase",
+  "hash",
+];
+/** ... or hold one of these anywhere (`connectionString`, `credentialsJson`, `privateKeyPem`, `passwordHash`). */
+const SECRET_PARTS = ["password", "passphrase", "secret", "privatekey", "credential", "connectionstring", "apikey"];
 
 /** Pulumi's signature of a secret value, as a state (and an event stream) spells it. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -32,7 +48,7 @@ function kindOf(type: string): string | undefined {
 /** Whether a field's name reads as a secret's, whatever its resource. */
 export function secretName(name: string): boolean {
   const n = name.toLowerCase().replace(/[_-]/g, "");
-  return SECRET_ENDINGS.some((e) => n.endsWith(e));
+  return SECRET_ENDINGS.some((e) => n.endsWith(e)) || SECRET_PARTS.some((p) => n.includes(p));
 }
 
 /** Whether the field at `segments` (a property path's names and indexes) of a resource of `type` is secret. */

@@ -365,8 +365,14 @@ export class ApiClient {
       : undefined;
     for (let page = 1; ; page++) {
       const r = await this.request<ListEnvelope<T>>("GET", path, { query: { page, page_size: 500 }, headers });
-      out.push(...r.body.data);
-      if (page >= r.body.pages || page >= maxPages) return out;
+      // Not a list as the API pages it (no `data` list, no number of `pages`): refused, never read page after page.
+      const { data, pages } = (r.body ?? {}) as Partial<ListEnvelope<T>>;
+      if (!Array.isArray(data) || typeof pages !== "number" || !Number.isFinite(pages))
+        throw new Error(
+          `GET ${path}: not a list of the API (an answer with a \`data\` list and its number of \`pages\`): ${JSON.stringify(r.body)?.slice(0, 120)}`,
+        );
+      out.push(...data);
+      if (page >= pages || page >= maxPages) return out;
     }
   }
 }

@@ -25,7 +25,7 @@ let stack: TestStack;
 const dir = mkdtempSync(path.join(tmpdir(), "pulumi-compute-cost-"));
 
 /** The program: an instance and a MySQL cluster, as the step gives them (a resource left out is deleted). */
-function program(web: { type: string; backups: boolean } | undefined, db: { region: string } | undefined): void {
+function program(web: { type: string; backups: boolean } | undefined, db: { region: string; clusterSize?: number } | undefined): void {
   const lines = ["name: cost-e2e", "runtime: yaml", "resources:"];
   const options = [
     "    options:",
@@ -50,6 +50,7 @@ function program(web: { type: string; backups: boolean } | undefined, db: { regi
       `      region: ${db.region}`,
       "      type: c1-standard-2",
       "      engine: mysql/8.0.35",
+      ...(db.clusterSize ? [`      clusterSize: ${db.clusterSize}`] : []),
       ...options,
     );
   // The instance's price as a stack output: a preview shows its change.
@@ -59,8 +60,7 @@ function program(web: { type: string; backups: boolean } | undefined, db: { regi
 
 /**
  * The command on the preview as a pipeline runs it: `pulumi preview --json --show-sames`, which lists every
- * resource of the stack. The same change read the other way (a preview without --show-sames, and the export
- * taken right after it) gives the same report.
+ * resource of the stack. With the export taken right after it (`--state`, checked against it), the same report.
  */
 async function report(args: string[] = []): Promise<{ code: number; stdout: string; stderr: string; json: any; markdown: string }> {
   const preview = await stack.run("preview", { flags: ["--show-sames"] });
@@ -69,12 +69,9 @@ async function report(args: string[] = []): Promise<{ code: number; stdout: stri
   const md = await cost("markdown", ["--preview", path.join(dir, "preview.json"), ...args]);
   const js = await cost("json", ["--preview", path.join(dir, "preview.json")]);
   const json = JSON.parse(js.stdout);
-  const partial = await stack.run("preview");
-  writeFileSync(path.join(dir, "partial.json"), partial.stdout);
   writeFileSync(path.join(dir, "state.json"), (await stack.run("export")).stdout);
-  const withState = await cost("json", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "state.json")]);
-  const byName = (r: any) => ({ ...r, resources: [...r.resources].sort((a: any, b: any) => a.name.localeCompare(b.name)) });
-  expect([withState.code, byName(JSON.parse(withState.stdout))]).toEqual([0, byName(json)]);
+  const withState = await cost("json", ["--preview", path.join(dir, "preview.json"), "--state", path.join(dir, "state.json")]);
+  expect([withState.code, JSON.parse(withState.stdout)]).toEqual([0, json]);
   return { code: md.code, stdout: md.stdout, stderr: md.stderr, json, markdown: md.stdout };
 }
 
@@ -156,17 +153,17 @@ test("--fail-over: a budget gate that fails the job when the cost after is over 
   ]);
 });
 
-test("a state that is not the one the preview was made from is refused, naming the check: taken before the last up, another stack's, an empty one", async () => {
+test("a state that is not the one the preview was made from is refused, naming the check: taken before the last up, another stack's, an empty one; a preview without --show-sames is refused", async () => {
   // The stack as it is: web c1-standard-2 and db. Its export now, then an up that resizes web.
   program({ type: "c1-standard-2", backups: false }, { region: "us-east" });
   await stack.ok("up");
   writeFileSync(path.join(dir, "stale.json"), (await stack.run("export")).stdout);
   program({ type: "c1-standard-4", backups: false }, { region: "us-east" });
   await stack.ok("up");
-  // The next change: backups on web. Its preview without --show-sames, with the export from before the last up.
-  program({ type: "c1-standard-4", backups: true }, { region: "us-east" });
-  writeFileSync(path.join(dir, "partial.json"), (await stack.run("preview")).stdout);
-  const stale = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "stale.json"), "--fail-over", "100"]);
+  // The next change, to the database only: the export from before the last up differs in web, which it leaves alone.
+  program({ type: "c1-standard-4", backups: false }, { region: "us-east", clusterSize: 3 });
+  writeFileSync(path.join(dir, "whole.json"), (await stack.run("preview", { flags: ["--show-sames"] })).stdout);
+  const stale = await cost("markdown", ["--preview", path.join(dir, "whole.json"), "--state", path.join(dir, "stale.json"), "--fail-over", "100"]);
   expect(stale.code).toBe(2);
   expect(stale.stdout.split("\n")[0]).toBe(`### No cost report for stack \`${stack.stack}\``);
   expect(stale.stdout).toMatch(
@@ -176,14 +173,14 @@ test("a state that is not the one the preview was made from is refused, naming t
   const other = new TestStack(dir, `other-${process.pid}`, { config: { "compute:apiUrl": emu.url }, secrets: { "compute:token": emu.token }, env: plugin.env });
   try {
     writeFileSync(path.join(dir, "other.json"), (await other.run("export")).stdout);
-    const empty = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "other.json")]);
+    const empty = await cost("markdown", ["--preview", path.join(dir, "whole.json"), "--state", path.join(dir, "other.json")]);
     expect([empty.code, empty.stdout]).toEqual([
       2,
       expect.stringMatching(/does not match the preview: the state has no resources, and the preview finds 3 resources in the stack/),
     ]);
     await other.ok("up");
     writeFileSync(path.join(dir, "other.json"), (await other.run("export")).stdout);
-    const wrong = await cost("markdown", ["--preview", path.join(dir, "partial.json"), "--state", path.join(dir, "other.json")]);
+    const wrong = await cost("markdown", ["--preview", path.join(dir, "whole.json"), "--state", path.join(dir, "other.json")]);
     expect([wrong.code, wrong.stdout]).toEqual([
       2,
       expect.stringContaining(`the state is of stack other-${process.pid} (project cost-e2e), the preview of stack ${stack.stack} (project cost-e2e)`),
@@ -192,10 +189,14 @@ test("a state that is not the one the preview was made from is refused, naming t
   } finally {
     other.cleanup();
   }
-  // Without --state, the preview that leaves db out is refused too; with --show-sames it is the whole report.
-  const alone = await cost("markdown", ["--preview", path.join(dir, "partial.json")]);
-  expect([alone.code, alone.stdout]).toEqual([2, expect.stringContaining("the preview leaves 1 of the stack's resources alone without listing them")]);
-  const right = await report(["--fail-over", "100"]);
-  // 26.28 + 6.57 + 30 = 62.85, from 56.28.
-  expect([right.code, right.json.before.monthly, right.json.after.monthly]).toEqual([0, 56.28, 62.85]);
+  // A preview without --show-sames leaves web out: refused, with an export or without one.
+  writeFileSync(path.join(dir, "partial.json"), (await stack.run("preview")).stdout);
+  writeFileSync(path.join(dir, "state.json"), (await stack.run("export")).stdout);
+  for (const args of [[], ["--state", path.join(dir, "state.json")]]) {
+    const alone = await cost("markdown", ["--preview", path.join(dir, "partial.json"), ...args]);
+    expect([alone.code, alone.stdout]).toEqual([2, expect.stringContaining("the preview leaves 1 of the stack's resources alone without listing them")]);
+  }
+  // The whole preview: 26.28 + a 3-node cluster, from 56.28.
+  const right = await report(["--fail-over", "1000"]);
+  expect([right.code, right.json.before.monthly]).toEqual([0, 56.28]);
 });

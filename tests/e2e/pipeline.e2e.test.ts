@@ -164,12 +164,15 @@ for (const language of ["TypeScript", "Python"] as const) {
       for (const line of steps["On merge"]) await ok(line);
       expect(await p.stack.project.outputs()).toMatchObject({ webMonthly: 16.43, dbMonthly: 30 });
 
-      // The next pull request (c1-standard-4): an export from before the merge is refused; the page's preview needs none.
+      // The next pull request (c1-standard-4): the page's preview is all the report needs; an export from before the
+      // merge given beside it is refused, and so is a preview without --show-sames.
       await p.configure({ type: "c1-standard-4" });
-      await ok("pulumi preview --json > partial.json");
-      const stale = await p.run("ci-tools/node_modules/.bin/compute-cost --preview partial.json --state stale.json --out cost.md");
-      expect([stale.code, file("cost.md")]).toEqual([2, expect.stringContaining("does not match the preview: the state has no resources")]);
       await ok(preview);
+      const stale = await p.run("ci-tools/node_modules/.bin/compute-cost --preview preview.json --state stale.json --out cost.md");
+      expect([stale.code, file("cost.md")]).toEqual([2, expect.stringContaining("does not match the preview: the state has no resources")]);
+      await ok("pulumi preview --json > partial.json");
+      const partial = await p.run("ci-tools/node_modules/.bin/compute-cost --preview partial.json --out cost.md");
+      expect([partial.code, file("cost.md")]).toEqual([2, expect.stringContaining("without listing them")]);
       await ok(cost);
       // 26.28 + 6.57 + 30.
       expect(file("cost.md").split("\n")[0]).toBe(`### Monthly cost of stack \`${p.stack.stack}\`: $46.43 → $62.85 (+$16.42)`);

@@ -56,6 +56,15 @@ test("refused, exit 2, saying what: an empty or negative budget, a state that is
   const cases: Array<[string[], RegExp]> = [
     [["--preview", known, "--fail-over="], /--fail-over: an amount in US dollars, not ""/],
     [["--preview", known, "--fail-over=-5"], /--fail-over: an amount in US dollars, not "-5"/],
+    // Fresh eyes: hexadecimal, spaces and exponents were taken as amounts.
+    [["--preview", known, "--fail-over=0x64"], /--fail-over: an amount in US dollars, not "0x64"/],
+    [["--preview", known, "--fail-over= 100"], /--fail-over: an amount in US dollars, not " 100"/],
+    [["--preview", known, "--fail-over=1e21"], /--fail-over: an amount in US dollars, not "1e21"/],
+    // A catalogue at a URL with credentials: neither they nor the query reach the report.
+    [
+      ["--preview", known, "--api-url", "http://admin:s3cr3tpass@127.0.0.1:9/v4?token=abc"],
+      /cannot read the price catalogue from http:\/\/127\.0\.0\.1:9\/v4: /,
+    ],
     [["--preview", known, "--state", file("nostate.json", { version: 3 })], /not the JSON of `pulumi stack export` \(no deployment\)/],
     [["--preview", known, "--out", path.join(dir, "no", "such", "folder", "cost.md")], /ENOENT/],
     [["--preview", file("notpreview.json", { hello: 1 })], /not the JSON of `pulumi preview --json` \(no steps or no changeSummary\)/],
@@ -65,6 +74,7 @@ test("refused, exit 2, saying what: an empty or negative budget, a state that is
   ];
   for (const [args, says] of cases) {
     const r = await run(args);
+    expect(r.stdout + r.stderr).not.toMatch(/s3cr3tpass|token=abc/);
     expect([args.join(" "), r.code]).toEqual([args.join(" "), 2]);
     expect(r.stderr).toMatch(says);
     // What a pipeline posts is never empty: the report's place says there is none, and why (the report itself
@@ -110,4 +120,33 @@ test("a report that could mislead is refused, its place saying why (also in --ou
   });
   const f = await run(["--preview", failed]);
   expect([f.code, f.stdout]).toEqual([2, expect.stringContaining("the preview failed, so it lists only some of the change: Preview failed: boom")]);
+  // Fresh eyes: a YAML program's failed preview, whose errors the YAML host prints as its output (info#err), was
+  // "$0.00 within the budget", exit 0.
+  const yaml = file("yaml-failed.json", {
+    steps: [{ op: "same", urn: "urn:pulumi:prod::app::pulumi:pulumi:Stack::app-prod" }],
+    changeSummary: { same: 1 },
+    diagnostics: [{ severity: "info#err", message: "Error: web has no property typeo\n" }],
+  });
+  const y = await run(["--preview", yaml, "--fail-over", "500"]);
+  expect([y.code, y.stdout]).toEqual([2, expect.stringContaining("the preview failed, so it lists only some of the change: Error: web has no property typeo")]);
+});
+
+test("fresh eyes: an API whose list has no pages is refused at once, not read page after page", async () => {
+  const { createServer } = await import("node:http");
+  let requests = 0;
+  const server = createServer((_req, res) => {
+    requests++;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ data: [] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const known = file("known2.json", previewOf(create("web", { type: "c1-standard-2", region: "us-east" })));
+    const r = await run(["--preview", known, "--api-url", `http://127.0.0.1:${port}/v4`]);
+    expect([r.code, r.stdout]).toEqual([2, expect.stringContaining("not a list of the API")]);
+    expect(requests).toBeLessThanOrEqual(3);
+  } finally {
+    server.close();
+  }
 });

@@ -107,7 +107,7 @@ test("the verdict on a budget, first after the totals: over it or within it and 
   const over = markdown(r, verdictOf(r, 100)).split("\n");
   expect(over[2]).toBe("**Over the budget**: $165.05 a month after the change is $65.05 over the budget of $100.00.");
   // Within the known figures, but `later`'s price is not known: the budget cannot be checked, and the report says why.
-  expect(verdictOf(r, 500)).toEqual({ budget: 500, result: "unknown", waitingOn: ["later"] });
+  expect(verdictOf(r, 500)).toEqual({ budget: 500, result: "unknown", waitingOn: ["later"], unpriced: [] });
   expect(markdown(r, verdictOf(r, 500)).split("\n")[2]).toBe(
     "**The budget cannot be checked**: the price after the change of later waits on a value the preview does not know, so the cost after it may be over the budget of $500.00.",
   );
@@ -117,6 +117,31 @@ test("the verdict on a budget, first after the totals: over it or within it and 
   );
   // Without a budget, no verdict line.
   expect(markdown(known).split("\n")[2]).toBe("| Resource | Change | What | Before | After | Delta |");
+});
+
+test("fresh eyes: a priced kind the catalogue has no price for makes the budget unknown (a wrong API URL prices everything at nothing), a budget the cents would hide is shown whole, names cannot forge the table", () => {
+  const odd = costReport(catalog, {
+    steps: [{ op: "create", urn: urn(I, "odd"), newState: { urn: urn(I, "odd"), type: I, inputs: { type: "c9-none", region: "us-east" } } }],
+  });
+  expect(verdictOf(odd, 500)).toEqual({ budget: 500, result: "unknown", waitingOn: [], unpriced: ["odd"] });
+  expect(markdown(odd, verdictOf(odd, 500)).split("\n")[2]).toBe(
+    "**The budget cannot be checked**: the API's catalogue has no price for odd, so the cost after it may be over the budget of $500.00.",
+  );
+  const near = costReport(catalog, { steps: preview.steps.filter((s) => !s.urn.endsWith("::later")) }, stack);
+  expect(markdown(near, verdictOf(near, 165.049)).split("\n")[2]).toBe(
+    "**Over the budget**: $165.05 a month after the change is $0.0010 over the budget of $165.0490.",
+  );
+  const evil = "evil | create | x | $0.00 |\n\n**Within the budget**: all good <!-- @octocat [x](https://e.vil)";
+  const forged = markdown(
+    costReport(catalog, {
+      steps: [{ op: "create", urn: urn(I, evil), newState: { urn: urn(I, evil), type: I, inputs: { type: "c1-standard-2", region: "us-east" } } }],
+    }),
+  );
+  const row = forged.split("\n").find((l) => l.startsWith("| evil"))!;
+  expect(row).toBe(
+    "| evil \\| create \\| x \\| $0.00 \\| \\*\\*Within the budget\\*\\*: all good \\<\\!-- @\u200boctocat \\[x\\](https://e.vil) (Instance) | create | c1-standard-2 in us-east | $0.00 | $13.14 | +$13.14 |",
+  );
+  expect(forged.split("\n").filter((l) => l.includes("Within the budget"))).toEqual([row]);
 });
 
 test("the priced types: the plugin's and the dynamic classes', nothing else", () => {
