@@ -1,5 +1,6 @@
 import { exact, type Price } from "../resources/price-catalog";
 import type { CostReport } from "./report";
+import { plural } from "./words";
 
 /**
  * The cost report as a pull request shows it: the stack, its monthly cost before and after, the verdict on the
@@ -28,7 +29,6 @@ const cellText = (s: string) =>
     .replace(/@(?=\w)/g, "@\u200b");
 const signed = (n: number) => (n > 0 ? `+${dollars(n)}` : n < 0 ? `-${dollars(-n)}` : dollars(0));
 const cell = (p: Price | null) => (p === null ? "not known yet" : dollars(p.monthly));
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const stackName = (stack: string) => (stack ? `stack \`${stack.replace(/`/g, "")}\`` : "the stack");
 /** A reason in prose: on one line, with no link, HTML or mention in it (its own code spans kept). */
 const proseText = (s: string) =>

@@ -7,6 +7,8 @@
  * empty one is refused, saying which check failed.
  */
 
+import { plural } from "./words";
+
 /** The parts of a resource the checks read (the CLI's JSON has more). */
 export interface Listed {
   urn: string;
@@ -65,8 +67,6 @@ export function previewErrors(preview: PreviewSteps): string[] {
 export function unlisted(preview: PreviewSteps): number {
   return Math.max(0, (preview.changeSummary?.same ?? 0) - preview.steps.filter((s) => s.op === "same").length);
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Why the export does not match the preview, or nothing when it does. The preview lists every resource (the CLI

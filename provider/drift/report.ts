@@ -1,6 +1,7 @@
 import { nameOf, readEngineRun, splitDocuments, stackOf, type EngineRun, type Observation, type State } from "./input";
 import { parsePath, valueAt } from "./paths";
 import { isSecretValue, redactValue, secretPath, SECRET_TEXT } from "./secrets";
+import { plural } from "../cost/words";
 
 /**
  * The drift report of a stack (`npx compute-drift`): what a refresh found changed or deleted out of band,
@@ -62,7 +63,6 @@ const SOURCES = {
   "preview-refresh": "pulumi preview --refresh --json",
 } as const;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const FRAMEWORK = /^pulumi:(pulumi:Stack|providers:)/;
 
 /** A field's value on one side: inputs where the engine compared inputs, else outputs (then the other). */

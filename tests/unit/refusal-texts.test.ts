@@ -43,11 +43,8 @@ type Def = z.core.$ZodTypes["_zod"]["def"];
 const defOf = (s: z.core.$ZodType): Def => (s as z.core.$ZodTypes)._zod.def;
 const takes = (s: z.core.$ZodType, v: unknown): boolean => z.safeParse(s, v).success;
 
-/** A value the schema takes, if one is found (from its literals, its fields' values, the samples). */
-function valid(s: z.core.$ZodType, depth = 0): { value: unknown } | undefined {
-  if (depth > 6) return undefined;
-  const d = defOf(s);
-  const tries: unknown[] = [];
+/** The schema a wrapper holds (optional, nullable, default, a pipe's input, a lazy one's), else undefined. */
+function unwrapped(d: Def): z.core.$ZodType | undefined {
   switch (d.type) {
     case "optional":
     case "nullable":
@@ -56,11 +53,24 @@ function valid(s: z.core.$ZodType, depth = 0): { value: unknown } | undefined {
     case "readonly":
     case "catch":
     case "nonoptional":
-      return valid(d.innerType, depth + 1);
+      return d.innerType;
     case "pipe":
-      return valid(d.in, depth + 1);
+      return d.in;
     case "lazy":
-      return valid(d.getter(), depth + 1);
+      return d.getter();
+    default:
+      return undefined;
+  }
+}
+
+/** A value the schema takes, if one is found (from its literals, its fields' values, the samples). */
+function valid(s: z.core.$ZodType, depth = 0): { value: unknown } | undefined {
+  if (depth > 6) return undefined;
+  const d = defOf(s);
+  const inner = unwrapped(d);
+  if (inner) return valid(inner, depth + 1);
+  const tries: unknown[] = [];
+  switch (d.type) {
     case "literal":
       tries.push(...d.values);
       break;
@@ -101,19 +111,9 @@ function valid(s: z.core.$ZodType, depth = 0): { value: unknown } | undefined {
 function probes(s: z.core.$ZodType, depth = 0): unknown[] {
   if (depth > 5) return BASE;
   const d = defOf(s);
+  const inner = unwrapped(d);
+  if (inner) return probes(inner, depth + 1);
   switch (d.type) {
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "readonly":
-    case "catch":
-    case "nonoptional":
-      return probes(d.innerType, depth + 1);
-    case "pipe":
-      return probes(d.in, depth + 1);
-    case "lazy":
-      return probes(d.getter(), depth + 1);
     case "literal":
     case "enum": {
       const values: unknown[] = d.type === "literal" ? d.values : Object.values(d.entries);
