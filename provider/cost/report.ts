@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UNKNOWN } from "../model/unknown";
-import { stackOfUrn } from "./source";
+import { previewStack } from "./source";
+import { computeKind } from "./words";
 import { addPrices, subtractPrice, ZERO, type Price, type PriceCatalog } from "../resources/price-catalog";
 
 /**
@@ -81,8 +82,8 @@ type Kind = (typeof KINDS)[number];
 
 /** The priced kind of a resource type: the plugin's (`compute:index:Instance`) or the dynamic classes' (`pulumi-nodejs:dynamic/compute:Instance`). */
 export function kindOf(type: string): Kind | undefined {
-  const m = /(?:^compute:index|\/compute):(\w+)$/.exec(type);
-  return KINDS.find((k) => k === m?.[1]);
+  const kind = computeKind(type);
+  return KINDS.find((k) => k === kind);
 }
 
 const isUnknown = (v: unknown) => v === UNKNOWN;
@@ -174,6 +175,6 @@ export function costReport(
   const before = total((r) => r.before);
   // A price not known after the change counts at its price now.
   const after = total((r) => r.after ?? r.before);
-  const named = (preview.steps ?? []).map((s) => stackOfUrn(s.urn)).find((n) => n !== undefined) ?? { stack: "", project: "" };
+  const named = previewStack({ steps: preview.steps ?? [] }) ?? { stack: "", project: "" };
   return { currency: "USD", ...named, before, after, delta: subtractPrice(after, before), resources, unknown, unpriced, complete, counts };
 }

@@ -7,7 +7,7 @@
  * empty one is refused, saying which check failed.
  */
 
-import { plural } from "./words";
+import { plural, stackOfUrn, type StackName } from "./words";
 
 /** The parts of a resource the checks read (the CLI's JSON has more). */
 export interface Listed {
@@ -27,15 +27,6 @@ export interface Exported {
   deployment: { resources?: Listed[] };
 }
 
-/** A stack and its project, as a URN names them: `urn:pulumi:<stack>::<project>::<type>::<name>`. */
-export interface StackName {
-  stack: string;
-  project: string;
-}
-export function stackOfUrn(urn: string): StackName | undefined {
-  const m = /^urn:pulumi:(.+?)::(.+?)::/.exec(urn);
-  return m ? { stack: m[1], project: m[2] } : undefined;
-}
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 /** The engine's own providers (`default_...`): it neither shows nor counts their steps. */
 const isDefaultProvider = (r: Listed) => r.type.startsWith("pulumi:providers:") && nameOf(r.urn).startsWith("default");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { changedPaths } from "./paths";
+import { stackOfUrn } from "../cost/words";
 
 /**
  * What the engine says of a refresh, read from the CLI's JSON (docs/drift.md records the shapes, as the
@@ -330,6 +331,5 @@ export function readEngineRun(docs: unknown[]): EngineRun {
 /** The stack and project the URNs name (`urn:pulumi:<stack>::<project>::...`). */
 export function stackOf(run: EngineRun): { stack?: string; project?: string } {
   const urn = run.observations[0]?.urn;
-  const m = urn ? /^urn:pulumi:([^:]+)::([^:]+)::/.exec(urn) : null;
-  return m ? { stack: m[1], project: m[2] } : {};
+  return (urn && stackOfUrn(urn)) || {};
 }

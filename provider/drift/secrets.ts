@@ -5,6 +5,7 @@
  * marks `secret: true` (tests/unit/drift-report.test.ts holds this list to it), and, for any resource of any
  * provider, a field named like a secret.
  */
+import { computeKind } from "../cost/words";
 
 /** The fields schema.json marks secret, by resource (the plugin's type `compute:index:<Kind>`, or a dynamic class's `.../compute:<Kind>`). */
 export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -40,11 +41,6 @@ const SECRET_SIG_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 export const SECRET_TEXT = "[secret]";
 
-/** The resource kind of a type of this provider (`compute:index:Instance`, `pulumi-nodejs:dynamic/compute:Instance`), else undefined. */
-function kindOf(type: string): string | undefined {
-  return /(?:^compute:index|\/compute):(\w+)$/.exec(type)?.[1];
-}
-
 /** Whether a field's name reads as a secret's, whatever its resource. */
 export function secretName(name: string): boolean {
   const n = name.toLowerCase().replace(/[_-]/g, "");
@@ -53,7 +49,7 @@ export function secretName(name: string): boolean {
 
 /** Whether the field at `segments` (a property path's names and indexes) of a resource of `type` is secret. */
 export function secretPath(type: string, segments: ReadonlyArray<string | number>): boolean {
-  const kind = kindOf(type);
+  const kind = computeKind(type);
   const first = segments[0];
   if (kind && typeof first === "string" && SECRET_FIELDS[kind]?.includes(first)) return true;
   return segments.some((s) => typeof s === "string" && secretName(s));
