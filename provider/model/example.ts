@@ -33,6 +33,8 @@ export interface Res {
   name: string;
   type: string;
   props: Fields;
+  /** Its resource options, where it has any (an adopted resource's `protect`). */
+  options?: { protect?: boolean };
 }
 /** An example: a title, its resources in order (parents first), and the stack outputs. */
 export interface Example {

@@ -47,6 +47,7 @@ export function typescriptStatements(ex: Example): string[] {
       if (v.every(isScalar)) return `[${v.map((x) => value(x, depth)).join(", ")}]`;
       return `[\n${v.map((x) => `${ind(depth + 1)}${value(x, depth + 1)},\n`).join("")}${ind(depth)}]`;
     }
+    if (v.kind === "object" && !Object.keys(v.fields).length) return "{}";
     if (v.kind === "object" && isSmall(v))
       return `{ ${Object.entries(v.fields)
         .map(([k, x]) => `${key(k)}: ${value(x, depth)}`)
@@ -58,7 +59,8 @@ export function typescriptStatements(ex: Example): string[] {
       .map(([k, x]) => `${ind(depth + 1)}${key(k)}: ${value(x, depth + 1)},\n`)
       .join("")}${ind(depth)}}`;
   const lines: string[] = [];
-  for (const r of ex.resources) lines.push(`const ${camel(r.name)} = new compute.${r.type}(${str(r.name)}, ${object(r.props, 0)});`);
+  for (const r of ex.resources)
+    lines.push(`const ${camel(r.name)} = new compute.${r.type}(${str(r.name)}, ${object(r.props, 0)}${r.options?.protect ? ", { protect: true }" : ""});`);
   for (const [k, v] of Object.entries(ex.outputs)) lines.push(`export const ${k} = ${value(v, 0)};`);
   return lines;
 }
@@ -95,7 +97,10 @@ export function pythonStatements(ex: Example): string[] {
       .map(([k, x]) => `${ind(depth)}${snake(k)}=${value(x, depth)},\n`)
       .join("");
   const lines: string[] = [];
-  for (const r of ex.resources) lines.push(`${snake(r.name)} = compute.${r.type}(\n${ind(1)}${str(r.name)},\n${kwargs(r.props, 1)})`);
+  for (const r of ex.resources) {
+    const opts = r.options?.protect ? `${ind(1)}opts=pulumi.ResourceOptions(protect=True),\n` : "";
+    lines.push(`${snake(r.name)} = compute.${r.type}(\n${ind(1)}${str(r.name)},\n${kwargs(r.props, 1)}${opts})`);
+  }
   for (const [k, v] of Object.entries(ex.outputs)) lines.push(`pulumi.export(${str(k)}, ${value(v, 0)})`);
   return lines;
 }
@@ -174,7 +179,7 @@ export function goStatements(ex: Example, used: Set<Res> = referenced(ex), depth
     const assign = name !== "_" || !errDeclared ? ":=" : "=";
     errDeclared = true;
     body.push(
-      `${name}, err ${assign} compute.New${r.type}(ctx, ${str(r.name)}, &compute.${r.type}Args{\n${entries(Object.entries(r.props), depth + 1, pascal)}${ind(depth)}})`,
+      `${name}, err ${assign} compute.New${r.type}(ctx, ${str(r.name)}, &compute.${r.type}Args{\n${entries(Object.entries(r.props), depth + 1, pascal)}${ind(depth)}}${r.options?.protect ? ", pulumi.Protect(true)" : ""})`,
       "if err != nil {",
       `${ind(1)}return err`,
       "}",
@@ -199,7 +204,8 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
   const ind = (n: number) => "  ".repeat(n);
   const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
   const scalar = (v: Value): string => {
-    if (typeof v === "string") return plain(v) ? v : str(v);
+    // A literal `${` is written `$${` (Pulumi YAML reads `${...}` in any string as an interpolation).
+    if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$\{/g, "$${"));
     if (isRef(v)) return `\${${v.of.name}.${v.prop}}`;
     return String(v);
   };
@@ -208,9 +214,12 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
     Object.entries(fields)
       .map(([k, x]) => {
         if (isScalar(x)) return `${ind(depth)}${k}: ${scalar(x)}\n`;
+        if (isEmpty(x)) return `${ind(depth)}${k}: ${Array.isArray(x) ? "[]" : "{}"}\n`;
         return `${ind(depth)}${k}:\n${block(x, depth + 1)}`;
       })
       .join("");
+  const isEmpty = (v: Value) =>
+    Array.isArray(v) ? !v.length : typeof v === "object" && !isRef(v) && !Object.keys(v.kind === "object" ? v.fields : v.entries).length;
   const block = (v: Value, depth: number): string => {
     if (Array.isArray(v)) {
       return v
@@ -226,6 +235,9 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
     return mapping(o.kind === "object" ? o.fields : o.entries, depth);
   };
   let resources = "";
-  for (const r of ex.resources) resources += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
+  for (const r of ex.resources) {
+    resources += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
+    if (r.options?.protect) resources += `${ind(2)}options:\n${ind(3)}protect: true\n`;
+  }
   return { resources, outputs: mapping(ex.outputs, 1), mapping };
 }

@@ -1,0 +1,114 @@
+/**
+ * What an account holds, as `compute-adopt` finds it: every record of the fourteen resource types that the
+ * account's token can list, each with its import id (its parents' ids first: `<computeId>/<diskId>`), its parent,
+ * what the filters read (region, tags, label), and, for what cannot be adopted, why. Read only: list calls of the
+ * contract's rows, nothing else.
+ */
+import { API } from "../../api/contract";
+import type { ApiClient } from "../transport/client";
+
+/** One record found: a resource to adopt, or one that cannot be (`reason`). */
+export interface Found {
+  /** The resource type (`Instance`, `Disk`...). */
+  type: string;
+  /** The id `pulumi import` takes: the parents' ids, then the record's own. */
+  importId: string;
+  /** The record's own id (an image's `private/12`). */
+  id: string;
+  /** Its label (the logical name is made from it), if it has one. */
+  label: string;
+  /** The record this one belongs to (a disk's instance, a subnet's VPC), adopted with it. */
+  parent?: Found;
+  /** What the filters read: the region and tags of the record, or of its parent. */
+  region?: string;
+  tags?: string[];
+  /** Why it is not adopted (it is listed with this reason instead). */
+  reason?: string;
+}
+
+/** The records the filters select from (each type that is not a child of another). */
+const TOP_LEVEL = ["Instance", "Vpc", "Image", "MysqlDatabase", "PostgresDatabase", "SshKey", "Token"] as const;
+export type TopLevelType = (typeof TOP_LEVEL)[number];
+
+const child = (parent: Found, type: string, id: string | number, label: string | null | undefined, reason?: string): Found => ({
+  type,
+  importId: `${parent.importId}/${id}`,
+  id: String(id),
+  label: label || `${type.toLowerCase()}-${id}`,
+  parent,
+  region: parent.region,
+  tags: parent.tags,
+  ...(reason ? { reason } : {}),
+});
+
+/**
+ * Every record of the account, parents before their children, and what another record may refer to (a subnet, a disk)
+ * before it. An instance deployed from an image has its disks,
+ * profiles and interfaces made by the deploy and managed through the instance's own inputs (`image`, `swapSize`,
+ * `interfaces`): they are listed as not adopted, so that no two resources manage one record.
+ */
+export async function discover(client: ApiClient): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const k of await client.all(API.sshKeys.list, {})) found.push({ type: "SshKey", importId: String(k.id), id: String(k.id), label: k.label });
+  for (const v of await client.all(API.vpcs.list, {})) {
+    const vpc: Found = { type: "Vpc", importId: String(v.id), id: String(v.id), label: v.label, region: v.region };
+    found.push(vpc);
+    for (const s of await client.all(API.subnets.list, { params: { vpcId: String(v.id) } })) found.push(child(vpc, "Subnet", s.id, s.label));
+  }
+  for (const i of await client.all(API.instances.list, {})) {
+    const instance: Found = { type: "Instance", importId: String(i.id), id: String(i.id), label: i.label, region: i.region, tags: i.tags };
+    found.push(instance);
+    const params = { computeId: String(i.id) };
+    const deployed = i.image ? `made by the instance's deploy of ${i.image}: the Instance manages it (its image, swapSize and interfaces)` : undefined;
+    for (const d of await client.all(API.disks.list, { params })) found.push(child(instance, "Disk", d.id, d.label, deployed));
+    for (const c of await client.all(API.configs.list, { params })) {
+      const config = child(instance, "Config", c.id, c.label, deployed);
+      found.push(config);
+      for (const f of c.interfaces ?? []) found.push(child(config, "Interface", f.id, f.label || f.purpose, deployed));
+    }
+    const backups = await client.call(API.backups.list, { params });
+    const snapshot = backups.snapshot.current;
+    if (snapshot) found.push(child(instance, "InstanceSnapshot", snapshot.id, snapshot.label));
+    for (const b of backups.automatic)
+      found.push(
+        child(instance, "InstanceSnapshot", b.id, b.label, "an automatic backup, made and deleted by the backup service (the Instance's backupsEnabled)"),
+      );
+  }
+  for (const img of await client.all(API.images.list, {})) {
+    if (img.is_public) continue; // the catalogue's, not the account's
+    const reason =
+      img.status !== "available"
+        ? `its status is ${img.status}: an image is adopted once it is available`
+        : img.type === "automatic"
+          ? "an automatic image, made by the API when an instance is deleted"
+          : undefined;
+    found.push({ type: "Image", importId: img.id, id: img.id, label: img.label, tags: img.tags, ...(reason ? { reason } : {}) });
+  }
+  for (const [type, dbs, backups] of [
+    ["MysqlDatabase", API.mysqlDatabases, API.mysqlBackups],
+    ["PostgresDatabase", API.postgresqlDatabases, API.postgresqlBackups],
+  ] as const) {
+    for (const db of await client.all(dbs.list, {})) {
+      const database: Found = { type, importId: String(db.id), id: String(db.id), label: db.label, region: db.region };
+      found.push(database);
+      const snapshotType = type === "MysqlDatabase" ? "MysqlDatabaseSnapshot" : "PostgresDatabaseSnapshot";
+      for (const b of await client.all(backups.list, { params: { instanceId: String(db.id) } }))
+        found.push(
+          child(database, snapshotType, b.id, b.label, b.type === "snapshot" ? undefined : "an automatic backup, made and deleted by the database service"),
+        );
+    }
+  }
+  for (const t of await client.all(API.tokens.list, {}))
+    found.push({
+      type: "Token",
+      importId: String(t.id),
+      id: String(t.id),
+      label: t.label,
+      reason:
+        "a personal access token: its secret is shown only when it is made, and a stack that manages it (the one this program runs with, perhaps) revokes it on destroy. Import one with pulumi import compute:index:Token if you mean to",
+    });
+  return found;
+}
+
+/** Whether a record is a top-level one (the filters select these; children follow their parent). */
+export const isTopLevel = (f: Found): boolean => (TOP_LEVEL as readonly string[]).includes(f.type);
