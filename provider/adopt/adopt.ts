@@ -12,7 +12,18 @@ import { exampleCode, type ExampleLanguage } from "../../scripts/generate/exampl
 import { PROJECT } from "../../scripts/generate/packages";
 import type { ApiClient } from "../transport/client";
 import { discover, isTopLevel, type Found } from "./discover";
-import { adoptionProgram, nameAll, type Adopted, type ProgramSchema } from "./program";
+import { z } from "zod";
+import { adoptionProgram, nameAll, type Adopted, type ProgramSchema, type SchemaProp } from "./program";
+
+/** What the program reads of the package schema (scripts/generate/schema.ts makes it): its resources' inputs and its types. */
+const props = z.record(
+  z.string(),
+  z.custom<SchemaProp>((v) => typeof v === "object" && v !== null),
+);
+const programSchema: z.ZodType<ProgramSchema> = z.object({
+  resources: z.record(z.string(), z.object({ inputProperties: props.optional() })),
+  types: z.record(z.string(), z.object({ properties: props.optional() })),
+});
 
 /** What selects the records to adopt: each given list is one condition (any of its values), all conditions hold. */
 export interface Filters {
@@ -64,10 +75,10 @@ export async function adoptAccount(client: ApiClient, filters: Filters, version:
   const skipped = new Set<Found>();
   for (const f of chosen) {
     const name = names.get(f) ?? f.label;
-    const parentSkipped = f.parent && skipped.has(f.parent);
-    if (f.reason || parentSkipped) {
+    const skippedParent = f.parent && skipped.has(f.parent) ? f.parent : undefined;
+    if (f.reason || skippedParent) {
       skipped.add(f);
-      notAdopted.push({ ...f, name, reason: f.reason ?? `its parent ${names.get(f.parent!)} is not adopted` });
+      notAdopted.push({ ...f, name, reason: f.reason ?? `its parent ${skippedParent ? names.get(skippedParent) : ""} is not adopted` });
       continue;
     }
     try {
@@ -97,7 +108,7 @@ export const PROGRAM_FILES: Record<ExampleLanguage, string> = { typescript: "ind
 
 /** The program of an adoption in a language. */
 export function programText(adoption: Adoption, language: ExampleLanguage, version: string, opts: { protect: boolean }): string {
-  const schema = packageSchema(specs, version) as unknown as ProgramSchema;
+  const schema = programSchema.parse(packageSchema(specs, version));
   const code = exampleCode(adoptionProgram(adoption.adopted, schema, opts))[language];
   return `${language === "yaml" ? code.replace(/\noutputs:\s*$/, "") : code}\n`;
 }

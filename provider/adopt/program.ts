@@ -15,7 +15,7 @@ export interface Adopted extends Found {
 }
 
 /** A property of the package schema (schema.json), as far as the program needs it. */
-interface SchemaProp {
+export interface SchemaProp {
   type?: string;
   $ref?: string;
   items?: SchemaProp;
@@ -69,8 +69,9 @@ export function nameAll(found: Found[]): Map<Found, string> {
   for (const f of found) {
     const own = nameOf(f.label, f.type);
     const parent = f.parent ? names.get(f.parent) : undefined;
-    let name = parent ? `${parent}-${own.replace(new RegExp(`^${parent}-`), "")}` : own;
-    for (let n = 2; taken.has(name); n++) name = `${parent ? `${parent}-` : ""}${own}-${n}`;
+    const base = parent ? `${parent}-${own.startsWith(`${parent}-`) ? own.slice(parent.length + 1) : own}` : own;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     taken.add(name);
     names.set(f, name);
   }

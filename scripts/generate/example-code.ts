@@ -205,7 +205,7 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
   const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
   const scalar = (v: Value): string => {
     // A literal `${` is written `$${` (Pulumi YAML reads `${...}` in any string as an interpolation).
-    if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$\{/g, "$${"));
+    if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$\{/g, () => "$${"));
     if (isRef(v)) return `\${${v.of.name}.${v.prop}}`;
     return String(v);
   };

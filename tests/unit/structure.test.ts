@@ -169,6 +169,7 @@ describe("the structure of the code", () => {
       "tests/fixtures/upgrade-plugin-6ed01f0/program/index.ts": "the program of an earlier release, kept as it was",
       "tests/unit/safety.test.ts": "the rules of particular types, one test each",
       "scripts/bench/requests.ts": "the requests the bench counts, for the types it measures (bench/results.md)",
+      "provider/adopt/discover.ts": "how each type is listed and what cannot be adopted; tests/unit/adopt-program.test.ts names a type it does not find",
     };
     const types = definitions.map((d) => d.spec.type);
     const named = (text: string) => types.filter((t) => new RegExp(`["'\`]${t}["'\`]|\\b${t}\\s*:|compute\\.${t}\\b`).test(text));

@@ -1,0 +1,135 @@
+/**
+ * compute-adopt's parts (provider/adopt/): what it finds in an account (every resource type of the registry, in the
+ * adoption fixture), the logical names it makes from labels, what the filters select, and the program it writes
+ * (references to adopted parents, the schema's types, `protect`, YAML's literal `${`). tests/e2e/adopt.e2e.test.ts
+ * adopts a whole account through the CLI in each language.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { selects } from "../../provider/adopt/adopt";
+import { discover, type Found } from "../../provider/adopt/discover";
+import { clientFor } from "../../provider/transport/settings";
+import { emulator } from "../helpers/emulator";
+import { adoptionProgram, nameAll, nameOf, type Adopted, type ProgramSchema } from "../../provider/adopt/program";
+import { specs } from "../../provider/registry";
+import { exampleCode } from "../../scripts/generate/example-code";
+import { packageSchema } from "../../scripts/generate/schema";
+
+const schema = packageSchema(specs, "0.1.0") as unknown as ProgramSchema; // what compute-adopt parses it as (provider/adopt/adopt.ts)
+const found = (type: string, id: string, label: string, more: Partial<Found> = {}): Found => ({ type, id, importId: id, label, ...more });
+
+test("discovery finds every resource type of provider/registry.ts in the adoption fixture (a new type must be found, or said why not)", async () => {
+  const fixture = JSON.parse(readFileSync(path.join(__dirname, "..", "fixtures", "adopt", "account.json"), "utf8"));
+  const emu = await emulator({ fixture });
+  try {
+    const found = await discover(clientFor({ apiUrl: emu.url, token: emu.token }, { tokenRequired: true }));
+    expect([...new Set(found.map((f) => f.type))].sort()).toEqual(specs.map((s) => s.type).sort());
+    // Parents first: what a record refers to is declared before it.
+    for (const f of found) if (f.parent) expect(found.indexOf(f.parent)).toBeLessThan(found.indexOf(f));
+    expect(found.findIndex((f) => f.type === "Subnet")).toBeLessThan(found.findIndex((f) => f.type === "Interface"));
+  } finally {
+    await emu.close();
+  }
+});
+
+describe("logical names", () => {
+  test.each([
+    ["Web_1.prod", "Instance", "web-1-prod"],
+    ["ops laptop", "SshKey", "ops-laptop"],
+    ["myDatabase", "MysqlDatabase", "my-database"],
+    // A name must start with a letter and be no word of any language's (it names variables).
+    ["1st", "Instance", "instance-1st"],
+    ["import", "Vpc", "vpc-import"],
+    ["compute", "Instance", "instance-compute"],
+    ["type", "Disk", "disk-type"],
+    ["---", "Disk", "disk"],
+  ])("%s (%s) is %s", (label, type, name) => expect(nameOf(label, type)).toBe(name));
+
+  test("a child's name starts with its parent's, and every name is the program's only one", () => {
+    const web = found("Instance", "1", "web");
+    const web2 = found("Instance", "2", "web");
+    const records = [
+      web,
+      found("Disk", "3", "root", { parent: web }),
+      web2,
+      found("Disk", "4", "root", { parent: web2 }),
+      found("Disk", "5", "web-root", { parent: web }),
+    ];
+    expect([...nameAll(records).values()]).toEqual(["web", "web-root", "web-2", "web-2-root", "web-root-2"]);
+  });
+});
+
+describe("filters", () => {
+  const db = found("Instance", "1", "db-1", { region: "us-east", tags: ["team:data"] });
+  test.each([
+    [{}, true],
+    [{ regions: ["us-east"] }, true],
+    [{ regions: ["eu-central"] }, false],
+    [{ tags: ["team:web", "team:data"] }, true],
+    [{ tags: ["team:web"] }, false],
+    [{ labels: ["db-*"] }, true],
+    [{ labels: ["DB-?"] }, true],
+    [{ labels: ["db"] }, false],
+    [{ labels: ["d.-1"] }, false],
+    [{ types: ["Vpc"] }, false],
+    [{ regions: ["us-east"], tags: ["team:web"] }, false],
+  ])("%j selects db-1: %s", (filters, selected) => expect(selects(db, filters)).toBe(selected));
+  test("a record without the attribute a filter reads is not selected by it", () => {
+    expect(selects(found("SshKey", "1", "key"), { regions: ["us-east"] })).toBe(false);
+  });
+});
+
+describe("the program", () => {
+  const instance: Adopted = {
+    ...found("Instance", "7", "db-1"),
+    name: "db-1",
+    inputs: { region: "us-east", type: "g6-standard-1", label: "db-1", alerts: { cpu: 90 }, backupSchedule: {} },
+  };
+  const disk: Adopted = { ...found("Disk", "8", "root", { parent: instance }), name: "db-1-root", inputs: { computeId: 7, label: "root", size: 8192 } };
+  const config: Adopted = {
+    ...found("Config", "9", "boot", { parent: instance }),
+    name: "db-1-boot",
+    inputs: { computeId: 7, label: "boot", devices: { sda: { diskId: 8 }, sdb: { diskId: 99 } } },
+  };
+  const iface: Adopted = {
+    ...found("Interface", "10", "vpc", { parent: config }),
+    name: "db-1-boot-vpc",
+    inputs: { computeId: 7, configId: 9, purpose: "vpc", subnetId: 4 },
+  };
+  const key: Adopted = { ...found("SshKey", "3", "k"), name: "key", inputs: { label: "k", sshKey: "ssh-ed25519 AAAA a ${HOME} b" } };
+  const program = adoptionProgram([instance, disk, config, iface, key], schema, { protect: true });
+  const code = exampleCode(program);
+
+  test("an adopted record's id is a reference to it; another id stays the number it is", () => {
+    expect(code.typescript).toContain("computeId: db1.id,");
+    expect(code.typescript).toContain("sda: { diskId: db1Root.id }");
+    expect(code.typescript).toContain("sdb: { diskId: 99 }");
+    expect(code.typescript).toContain("configId: db1Boot.id,");
+    expect(code.typescript).toContain("subnetId: 4,");
+    expect(code.go).toContain("ComputeId: db1.ID(),");
+    expect(code.python).toContain("compute_id=db_1.id,");
+    expect(code.yaml).toContain("computeId: ${db-1.id}");
+  });
+
+  test("objects and maps of the schema's types in each language", () => {
+    expect(code.python).toContain("devices={");
+    expect(code.python).toContain('"sda": compute.ConfigDeviceArgs(disk_id=db_1_root.id)');
+    expect(code.go).toMatch(/Alerts: +&compute.InstanceAlertsArgs{Cpu: pulumi.Int\(90\)},/);
+    expect(code.typescript).toContain("backupSchedule: {},");
+    expect(code.yaml).toContain("backupSchedule: {}");
+  });
+
+  test("each resource protected, as `pulumi import` protects it; none with --no-protect", () => {
+    expect(code.typescript.match(/\{ protect: true \}\);/g)).toHaveLength(5);
+    expect(code.python.match(/opts=pulumi\.ResourceOptions\(protect=True\),/g)).toHaveLength(5);
+    expect(code.go.match(/\}, pulumi\.Protect\(true\)\)/g)).toHaveLength(5);
+    expect(code.yaml.match(/ {4}options:\n {6}protect: true\n/g)).toHaveLength(5);
+    const unprotected = exampleCode(adoptionProgram([key], schema, { protect: false }));
+    expect(Object.values(unprotected).join("\n")).not.toMatch(/protect/i);
+  });
+
+  test("a literal ${ is written $${ in YAML (which reads ${...} as an interpolation), as it is elsewhere", () => {
+    expect(code.yaml).toContain('sshKey: "ssh-ed25519 AAAA a $${HOME} b"');
+    expect(code.typescript).toContain('sshKey: "ssh-ed25519 AAAA a ${HOME} b"');
+  });
+});
