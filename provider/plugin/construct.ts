@@ -33,7 +33,7 @@ export class ComponentInputsRefused extends Error {
     readonly type: string,
     readonly failures: ReadonlyArray<{ property: string; reason: string }>,
   ) {
-    super(`${type}: ${failures.map((f) => f.reason).join("; ")}`);
+    super(failures.map((f) => f.reason).join("; "));
   }
 }
 
