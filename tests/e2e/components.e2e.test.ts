@@ -15,6 +15,7 @@ import type { Emulator } from "../../emulator/server";
 import { databaseForServers } from "../../provider/components/database-for-servers";
 import type { Example, Res } from "../../provider/model/example";
 import { exampleProgram, type MatrixLanguage } from "../../scripts/generate/sdk-matrix";
+import { PREVIEW_END, PREVIEW_START } from "../../scripts/generate/components-doc";
 import { emulator, list, get } from "../helpers/emulator";
 import { LanguageProgram, type LanguageRun } from "../helpers/languages";
 import { acquirePlugin, PLUGIN_VERSION, type AcquiredPlugin } from "../helpers/plugin";
@@ -23,6 +24,19 @@ jest.setTimeout(1_800_000);
 
 const LANGUAGES: MatrixLanguage[] = ["typescript", "python", "go", "yaml"];
 const EXTRA = "203.0.113.7/32";
+/** What the preview plans to create, in every language. */
+const PLANNED = [
+  "Config web-config",
+  "DatabaseForServers app-db",
+  "Disk web-data",
+  "Disk web-root",
+  "Disk web-swap",
+  "Instance web-instance",
+  "MysqlDatabase app-db-db",
+  "ServerInVpc web",
+  "Subnet app",
+  "Vpc net",
+];
 
 /** The docs' program; `changed`: a tag more on the server and an extra allowed address on the database. */
 function program(changed: boolean): Example {
@@ -97,19 +111,17 @@ describe.each(LANGUAGES)("in %s", (lang) => {
     const stack = p.cliStack;
     if (lang === "typescript" && stack) {
       const { preview } = await stack.upAsPlanned();
-      expect(JSON.stringify(preview.json.steps.map((s: { urn: string }) => s.urn))).toContain("compute:index:ServerInVpc$compute:index:Instance::web-instance");
+      const planned = (preview.json.steps as Array<{ op: string; urn: string }>)
+        .filter((s) => s.op === "create" && s.urn.includes("compute:index:"))
+        .map((s) => `${s.urn.split("::")[2].split("$").pop()!.replace("compute:index:", "")} ${s.urn.split("::").pop()}`)
+        .sort();
+      expect(planned).toEqual(PLANNED);
       const outputs = await stack.run("outputs", { flags: ["--show-secrets"] });
       made = { code: 0, output: "", outputs: outputs.json, resources: stack.resources() };
     } else {
       const preview = must(await p.run("preview"), "preview");
-      for (const line of [
-        "+ compute:index:ServerInVpc",
-        "+ compute:index:Instance",
-        "+ compute:index:Config",
-        "+ compute:index:DatabaseForServers",
-        "+ compute:index:MysqlDatabase",
-      ])
-        expect(preview.output).toContain(line);
+      const planned = [...preview.output.matchAll(/^\s*\+\s+compute:index:(\w+) (\S+) create/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
+      expect(planned).toEqual(PLANNED);
       made = must(await p.run("up"), "up");
     }
     // The children under their component.
@@ -170,7 +182,30 @@ test("a bad input is refused at preview, naming the component's input and the ru
   expect(r.output).not.toContain("compute:index:Instance");
 });
 
-test("docs/components.md's preview is this program's", () => {
-  const doc = readFileSync(path.join(__dirname, "..", "..", "docs", "components.md"), "utf8");
-  expect(doc).toContain("compute:index:ServerInVpc");
+/**
+ * A preview's text as docs/components.md shows it: the stack named `dev` (project `app`), without progress lines or
+ * the plugin's download (the first run's only), the disks (registered at once, planned in any order) sorted.
+ */
+function previewText(output: string, project: string, stack: string): string {
+  const lines = output.split("\n").filter((l) => !/^(@ |Duration:|Downloading plugin|Installing plugin)/.test(l.trim()));
+  const disks = lines.flatMap((l, i) => (l.includes("compute:index:Disk ") ? [i] : []));
+  const sorted = disks.map((i) => lines[i]).sort();
+  disks.forEach((i, n) => (lines[i] = sorted[n]));
+  return lines
+    .join("\n")
+    .replaceAll(`${project}-${stack}`, "app-dev")
+    .replaceAll(`(${stack})`, "(dev)")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+test("docs/components.md's preview is this program's (UPDATE_DOCS=1 writes it)", async () => {
+  const p = await programOf("typescript", program(false), "docs");
+  const r = must(await p.run("preview"), "preview");
+  const text = ["```", previewText(r.output, "docs-typescript-typescript", "run-typescript"), "```"].join("\n");
+  const page = path.join(__dirname, "..", "..", "docs", "components.md");
+  const doc = readFileSync(page, "utf8");
+  const [start, end] = [doc.indexOf(PREVIEW_START), doc.indexOf(PREVIEW_END)];
+  if (process.env.UPDATE_DOCS) writeFileSync(page, `${doc.slice(0, start + PREVIEW_START.length)}\n${text}\n${doc.slice(end)}`);
+  else expect(doc.slice(start + PREVIEW_START.length, end).trim()).toBe(text);
 });
