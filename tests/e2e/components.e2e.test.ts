@@ -24,6 +24,7 @@ jest.setTimeout(1_800_000);
 
 const LANGUAGES: MatrixLanguage[] = ["typescript", "python", "go", "yaml"];
 const EXTRA = "203.0.113.7/32";
+const ARTIFACTS = path.join(__dirname, "..", "..", ".artifacts");
 /** What the preview plans to create, in every language. */
 const PLANNED = [
   "Config web-config",
@@ -156,8 +157,32 @@ describe.each(LANGUAGES)("in %s", (lang) => {
     const dbId = byName("app-db-db").id;
     expect((await get(emu, `/databases/mysql/instances/${dbId}`)).allow_list).toEqual([`${privateIp}/32`]);
 
+    // The children use the program's own default compute provider: the generated SDKs name the plugin's download URL
+    // as schema.json has it (`${VERSION}` for the engine to fill in), as Construct does. A YAML program here names it
+    // with the version filled in (scripts/generate/sdk-matrix.ts), a second default provider of the same plugin.
+    const providers = new Set(
+      made
+        .resources!.filter((r) => r.type.startsWith("compute:index:") && !/ServerInVpc|DatabaseForServers/.test(r.type))
+        .map((r) => (r as { provider?: string }).provider),
+    );
+    const download = "default_0_1_0_https_/github.com/pulumi-compute/pulumi-compute/releases/download/";
+    expect([...providers].sort()).toEqual(
+      [...(lang === "yaml" ? [`${download}v0.1.0`] : []), `${download}v__VERSION_`].map((name) =>
+        expect.stringContaining(`::pulumi:providers:compute::${name}::`),
+      ),
+    );
+
     // A change in place: the instance's tags and the database's allow list, nothing else.
     await p.rewrite(files(lang, program(true), "components"));
+    if (lang === "typescript") {
+      // Planned so at preview (kept in .artifacts/ as a user reads it).
+      const preview = must(await p.run("preview"), "the changed preview");
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(path.join(ARTIFACTS, "components-change-preview.txt"), previewText(preview.output, "components-typescript-typescript", "run-typescript"));
+      expect(
+        [...preview.output.matchAll(/^\s*([-+~]+)\s+compute:index:(\w+) (\S+) (create|update|replace|delete)\b/gm)].map((m) => m.slice(1).join(" ")),
+      ).toEqual(["~ Instance web-instance update", "~ MysqlDatabase app-db-db update"]);
+    }
     const changed = must(await p.run("up"), "the changed up");
     expect(summary(changed.output).filter((l) => !/unchanged/.test(l))).toEqual(["~ 2 updated"]);
     expect((await get(emu, `/compute/instances/${instanceId}`)).tags.sort()).toEqual(["second", "web"]);
