@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
- * Writes schema.json, docs/resources/*.md, docs/functions.md and the generated part of the sdk (the classes
+ * Writes schema.json, docs/resources/*.md, docs/functions.md, docs/components.md and the generated part of the sdk (the classes
  * sdk/<resource>.ts, sdk/types.ts, sdk/index.ts, sdk/tables.ts, sdk/lookups.ts, sdk/reference.ts) from the
  * resource definitions (provider/registry.ts) and the function rows (provider/functions/index.ts).
  *   node dist/scripts/gen-schema.js          write them
  *   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is out of date
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { definitions, specs } from "../provider/registry";
+import { components } from "../provider/components";
+import { componentsDoc } from "./generate/components-doc";
 import { docFileName, functionsDoc, readmeResources, resourceDoc } from "./generate/docs";
 import { packageSchema } from "./generate/schema";
 import type { PackageSchema } from "./generate/sdk-code";
@@ -67,6 +69,8 @@ export function rawFiles(): Record<string, string> {
   files[path.join("sdk", "reference.ts")] = sdkReference();
   for (const [name, content] of Object.entries(sdkClasses(definitions))) files[path.join("sdk", name)] = content;
   files[path.join("docs", "functions.md")] = functionsDoc(typed);
+  const componentsPage = path.join(ROOT, "docs", "components.md");
+  files[path.join("docs", "components.md")] = componentsDoc(components, typed, existsSync(componentsPage) ? readFileSync(componentsPage, "utf8") : "");
   files["README.md"] = withInstallSection(withResourceTable(readFileSync(path.join(ROOT, "README.md"), "utf8")));
   return files;
 }

@@ -9,10 +9,12 @@ import { computeKind } from "../cost/words";
 
 /** The fields schema.json marks secret, by resource (the plugin's type `compute:index:<Kind>`, or a dynamic class's `.../compute:<Kind>`). */
 export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  DatabaseForServers: ["password", "username"],
   Disk: ["rootPass", "scriptData"],
   Instance: ["metadata", "rootPass", "scriptData"],
   MysqlDatabase: ["caCertificate", "password", "username"],
   PostgresDatabase: ["caCertificate", "password", "username"],
+  ServerInVpc: ["rootPass"],
   Token: ["token"],
 };
 

@@ -83,3 +83,12 @@ export function engineAddressOf(args: string[]): string | undefined {
 export function version(): string {
   return z.object({ version: z.string() }).parse(JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8"))).version;
 }
+
+/**
+ * Where the engine downloads the plugin from, as the generated SDKs send it with each resource: schema.json's
+ * `pluginDownloadURL`, its `${VERSION}` left for the engine to fill in (the same string, so that a component's
+ * children use the program's own default provider).
+ */
+export function pluginDownloadURL(): string {
+  return z.object({ pluginDownloadURL: z.string() }).parse(JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"))).pluginDownloadURL;
+}

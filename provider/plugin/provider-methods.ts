@@ -1,7 +1,7 @@
 /**
  * The plugin's methods that are not a resource's: the Handshake and the Attach (what the engine tells this
  * process), the plugin's info and schema, the provider's configuration (CheckConfig, DiffConfig, Configure),
- * the functions (Invoke), Cancel, and what the plugin does not implement.
+ * the functions (Invoke), Cancel, the components (Construct, construct.ts), and what the plugin does not implement.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -13,6 +13,7 @@ import { beginRun, cancel } from "../lifecycle/cancel";
 import { FunctionArgsError, invoke } from "../functions";
 import { client, configure, settingsProblems } from "../transport/settings";
 import { UNKNOWN, type Props } from "../model/table";
+import { constructMethod } from "./construct";
 import { configureResponse, handshakeResponse, PACKAGE_ROOT, version, type EngineLink } from "./engine";
 import { answer, toCheckFailure, unimplemented, type Call, type Callback } from "./rpc";
 import { fromStruct, secret, toStruct, unwrap, unwrapProps } from "./wire";
@@ -134,7 +135,7 @@ export function providerMethods(engine: EngineLink) {
     },
 
     parameterize: unimplemented("Parameterize"),
-    construct: unimplemented("Construct"),
+    construct: constructMethod,
     call: unimplemented("Call"),
     getMapping(_call: Call<provproto.GetMappingRequest>, cb: Callback<provproto.GetMappingResponse>) {
       cb(null, new provproto.GetMappingResponse());

@@ -68,7 +68,7 @@ export function importedInputs(spec: ResourceSpec, read: Props): Props {
 
 /** The top-level keys holding a secret (the engine's secret inputs), to mark the same outputs. */
 export const secretKeys = (props: Props): string[] => Object.keys(props).filter((k) => containsSecret(props[k]));
-function containsSecret(v: unknown): boolean {
+export function containsSecret(v: unknown): boolean {
   if (isSecret(v)) return true;
   if (Array.isArray(v)) return v.some(containsSecret);
   if (v && typeof v === "object") return Object.values(v).some(containsSecret);

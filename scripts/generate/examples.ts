@@ -8,13 +8,18 @@
  * (YAML) by tests/integration/examples.test.ts.
  */
 import { definitionOf } from "../../provider/registry";
+import type { Example } from "../../provider/model/example";
 import { EXAMPLE_LANGUAGES, exampleCode } from "./example-code";
 
 export { EXAMPLE_LANGUAGES, type ExampleLanguage } from "./example-code";
 
 /** The `{{% examples %}}` section appended to the description of resource `type` (a spec.type of provider/registry.ts). */
 export function examplesSection(type: string): string {
-  const ex = definitionOf(type).example();
+  return exampleSection(definitionOf(type).example());
+}
+
+/** The `{{% examples %}}` section of one example program (a resource's, a component's). */
+export function exampleSection(ex: Example): string {
   const code = exampleCode(ex);
   const blocks = EXAMPLE_LANGUAGES.map((lang) => "```" + lang + "\n" + code[lang] + "\n```").join("\n");
   return `\n\n{{% examples %}}\n## Example Usage\n{{% example %}}\n### ${ex.title}\n\n${blocks}\n{{% /example %}}\n{{% /examples %}}`;

@@ -6,7 +6,7 @@
 /**
  * The Go program's `main`: runs the inline program `program` as the project `project` (the stack STACK;
  * PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, COMPUTE_API_URL and COMPUTE_TOKEN from the environment), the
- * operation its argument names (`preview` or `up`), with the engine's output on stdout as the CLI prints it;
+ * operation its argument names (`preview`, `up` or `destroy`), with the engine's output on stdout as the CLI prints it;
  * after an up, the stack's outputs as JSON in the file OUTPUTS names. Exit 1 when the operation fails.
  */
 export function goDriver(project: string): { imports: string[]; code: string[] } {
@@ -17,6 +17,7 @@ export function goDriver(project: string): { imports: string[]; code: string[] }
       "fmt",
       "os",
       "github.com/pulumi/pulumi/sdk/v3/go/auto",
+      "github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy",
       "github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview",
       "github.com/pulumi/pulumi/sdk/v3/go/auto/optup",
     ],
@@ -32,6 +33,8 @@ export function goDriver(project: string): { imports: string[]; code: string[] }
       "\t}",
       '\tif err == nil && len(os.Args) > 1 && os.Args[1] == "preview" {',
       "\t\t_, err = stack.Preview(ctx, optpreview.ProgressStreams(os.Stdout))",
+      '\t} else if err == nil && len(os.Args) > 1 && os.Args[1] == "destroy" {',
+      "\t\t_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout))",
       "\t} else if err == nil {",
       "\t\tvar up auto.UpResult",
       "\t\tup, err = stack.Up(ctx, optup.ProgressStreams(os.Stdout))",

@@ -1,6 +1,7 @@
 import { functionSpecs, ITEM_TYPES, type FunctionSpec } from "../../provider/functions";
-import type { ResourceSpec } from "../../provider/model/table";
-import { examplesSection } from "./examples";
+import type { Field, ResourceSpec } from "../../provider/model/table";
+import { components as allComponents, type ComponentDefinition } from "../../provider/components";
+import { exampleSection, examplesSection } from "./examples";
 import { alwaysReported, visible } from "./field-schema";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE, PYTHON_SDK_PULUMI_RANGE } from "./packages";
 import { fieldProperty, PKG } from "./pulumi-types";
@@ -17,6 +18,7 @@ export function packageSchema(
   version: string,
   functions: FunctionSpec[] = functionSpecs,
   pulumiRange: string = NODE_SDK_PULUMI_RANGE,
+  components: readonly ComponentDefinition[] = allComponents,
 ): Record<string, unknown> {
   const types: Record<string, Json> = {};
   const resources: Record<string, unknown> = {};
@@ -39,6 +41,18 @@ export function packageSchema(
       // A stack made with the dynamic classes moves to the generated SDKs without replacement: the engine
       // takes the dynamic form's entry for this resource (README.md: from the dynamic classes to the plugin SDK).
       aliases: [{ type: `pulumi-nodejs:dynamic/compute:${spec.type}` }],
+    };
+  }
+  // The components (provider/components/): Pulumi's code generators make remote component classes of them.
+  for (const c of components) {
+    const props = (fields: readonly Field[]) => Object.fromEntries(fields.map((f) => [f.name, fieldProperty(f, c.type, types)]));
+    resources[`${PKG}:index:${c.type}`] = {
+      isComponent: true,
+      description: `${c.description}\n\nServed by the \`pulumi-resource-compute\` plugin (its Construct): the SDKs generated from this schema and YAML; not the dynamic classes of \`pulumi-compute\`.${exampleSection(c.example())}`,
+      properties: props(c.outputs),
+      required: c.outputs.filter((f) => f.required).map((f) => f.name),
+      inputProperties: props(c.inputs),
+      requiredInputs: c.inputs.filter((f) => f.required).map((f) => f.name),
     };
   }
   for (const [name, item] of Object.entries(ITEM_TYPES)) {

@@ -85,9 +85,9 @@ export class LanguageProgram {
    * `pulumi preview`, `pulumi up` (without its preview) or `pulumi refresh`, as a user runs it; after an up that
    * worked, the outputs (secrets shown) and the state; after a refresh, the state (not in Go).
    */
-  async run(op: "preview" | "up" | "refresh"): Promise<LanguageRun> {
+  async run(op: "preview" | "up" | "refresh" | "destroy"): Promise<LanguageRun> {
     if (this.built) {
-      if (op === "refresh") throw new Error("the Go driver runs preview and up only");
+      if (op === "refresh") throw new Error("the Go driver runs preview, up and destroy only");
       const outputs = path.join(this.dir, "outputs.json");
       const r = await run(this.built, [op], {
         cwd: this.dir,
@@ -113,10 +113,21 @@ export class LanguageProgram {
       return { code: p.code, output: `${p.stdout}\n${p.stderr}` };
     }
     const r = await stack.run(op, { flags: ["--skip-preview"] });
-    if (r.code !== 0) return { code: r.code, output: r.output };
+    if (r.code !== 0 || op === "destroy") return { code: r.code, output: r.output };
     if (op === "refresh") return { code: 0, output: r.output, resources: stack.resources() };
     const outputs = await stack.run("outputs", { flags: ["--show-secrets"] });
     return { code: 0, output: r.output, outputs: outputs.json as Record<string, unknown>, resources: stack.resources() };
+  }
+
+  /** The CLI stack the program runs in (not in Go, which the Automation API runs). */
+  get cliStack(): TestStack | undefined {
+    return this.stack;
+  }
+
+  /** The program's files written anew (a changed program), and built again (Go). */
+  async rewrite(files: Record<string, string>): Promise<void> {
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(this.dir, file), text);
+    if (this.built) await run("go", ["build", "-o", "program", "."], { cwd: this.dir, env: { GOFLAGS: "-mod=mod" } }, true);
   }
 
   cleanup(): void {

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import * as os from "node:os";
 import * as path from "node:path";
 import { specs } from "../../provider";
+import { components } from "../../provider/components";
 import { functionSpecs } from "../../provider/functions";
 import { GO_SDK_IMPORT, NODE_SDK_PACKAGE, NODE_SDK_PULUMI_RANGE, PROJECT, PYTHON_SDK_PACKAGE } from "../../scripts/generate/packages";
 import { pulumiBin } from "../../scripts/pulumi";
@@ -74,9 +75,11 @@ describeWithGo("sdkgen.test")("SDKs generated from schema.json with Pulumi's cod
   });
 
   test("schema.json binds with Pulumi's schema binder: no error, no warning", async () => {
-    expect(gen.stderr).toMatch(new RegExp(`schema\\.json binds: ${specs.length} resources, ${functionSpecs.length} functions, \\d+ types, 0 warning\\(s\\)`));
+    expect(gen.stderr).toMatch(
+      new RegExp(`schema\\.json binds: ${specs.length + components.length} resources, ${functionSpecs.length} functions, \\d+ types, 0 warning\\(s\\)`),
+    );
     const check = await step("gen-sdks --check", GEN_SDKS, ["--check"]);
-    expect(check.stderr).toMatch(`binds: ${specs.length} resources`);
+    expect(check.stderr).toMatch(`binds: ${specs.length + components.length} resources`);
   });
 
   test("the Pulumi CLI loads schema.json (pulumi package get-schema)", async () => {
@@ -85,7 +88,7 @@ describeWithGo("sdkgen.test")("SDKs generated from schema.json with Pulumi's cod
       env: { PULUMI_SKIP_UPDATE_CHECK: "true" },
     });
     const loaded = JSON.parse(r.stdout);
-    expect(Object.keys(loaded.resources).sort()).toEqual(specs.map((s) => `compute:index:${s.type}`).sort());
+    expect(Object.keys(loaded.resources).sort()).toEqual([...specs, ...components].map((s) => `compute:index:${s.type}`).sort());
     expect(Object.keys(loaded.functions)).toHaveLength(functionSpecs.length);
   }, 600_000);
 

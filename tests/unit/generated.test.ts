@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { specs } from "../../provider";
+import { components } from "../../provider/components";
 import { functionSpecs, ITEM_TYPES } from "../../provider/functions";
 import { rawFiles } from "../../scripts/gen-schema";
 
@@ -77,7 +78,11 @@ test("schema.json uses only what a Pulumi package schema accepts, every $ref res
   ];
   expect(bad).toEqual([]);
   expect(schema.meta).toEqual({ moduleFormat: "(.*)" });
-  expect(Object.keys(schema.resources).sort()).toEqual(specs.map((s) => `compute:index:${s.type}`).sort());
+  // Every resource, and every component (marked isComponent: the SDKs make remote component classes of them).
+  expect(Object.keys(schema.resources).sort()).toEqual([...specs, ...components].map((s) => `compute:index:${s.type}`).sort());
+  expect(Object.entries(schema.resources).flatMap(([tok, r]: [string, any]) => (r.isComponent ? [tok] : []))).toEqual(
+    components.map((c) => `compute:index:${c.type}`),
+  );
 });
 
 test("every read function is in the schema: list ones return their list of items, single ones the item's fields", () => {

@@ -1,0 +1,229 @@
+import { z } from "zod";
+import type { ExampleProps } from "../model/example";
+import { DEVICE_SLOTS } from "../../api/interfaces";
+import { DEFAULT_SWAP_SIZE } from "../../api/contract/instances";
+import { vpcAddress } from "../../api/contract/interfaces";
+import { isObject, UNKNOWN, type Field, type Props } from "../model/table";
+import { instanceSpec } from "../resources/instance/table";
+import { interfaceInput } from "../resources/instance/interfaces";
+import { diskSpec } from "../resources/disk";
+import { IMAGE, obj, PUBLIC_KEY, ref, REGION, resource, TYPE } from "../resources/example-parents";
+import { derive, input, inputFrom, Linked, schemaOf, type Child, type ComponentContext, type ComponentDefinition } from "./component";
+
+/**
+ * `ServerInVpc`: a server in a VPC subnet, made of its parts in the order they boot: an empty Instance, its
+ * root Disk from an image (and a swap disk and extra disks), then a Config holding the disks and the interfaces
+ * (a public one first unless `publicInterface: false`, then the vpc one) that boots it. Each part is a child
+ * resource of its own, so a change of one input updates (or replaces) the one part that takes it.
+ */
+
+const I = instanceSpec.fields;
+const D = diskSpec.fields;
+
+const extraDisk = z.object({ label: schemaOf(D, "label"), size: schemaOf(D, "size") }).strict();
+
+/** The labels the component gives its own disks (an extra disk may not take one). */
+const OWN_LABELS = ["root", "swap"];
+
+const inputs = [
+  inputFrom(I, "region", {
+    name: "region",
+    required: true,
+    description: "Region id (for example `us-east`): the instance's. Changing it replaces the server.",
+  }),
+  inputFrom(I, "type", { name: "type", required: true, description: "Instance type id: the instance's, resized in place when it changes." }),
+  inputFrom(I, "image", {
+    name: "image",
+    required: true,
+    description: "Image deployed on the root disk (`compute/...` or `private/...`). Changing it replaces the root disk.",
+  }),
+  inputFrom(D, "rootPass", {
+    name: "rootPass",
+    description:
+      "Root password of the root disk's deploy (secret; generated and kept as the disk's secret output when left out). Changed in place by a password reset.",
+  }),
+  inputFrom(D, "authorizedKeys", { name: "authorizedKeys", description: "Public SSH keys for root on the root disk. Changing them replaces the root disk." }),
+  input({
+    name: "subnetId",
+    required: true,
+    schema: interfaceInput.shape.subnetId.unwrap(),
+    description: "The VPC subnet the server's vpc interface is in (a Subnet's `id`). Changing it updates the boot profile's interfaces (a reboot).",
+  }),
+  inputFrom(I, "label", { name: "label", description: "The instance's label (auto-named `<name>-instance-<suffix>` when left out). Changed in place." }),
+  inputFrom(I, "tags", { name: "tags", description: "The instance's tags. Changed in place." }),
+  inputFrom(D, "size", {
+    name: "rootDiskSize",
+    description:
+      "Root disk size in MB. Default: what is left of the type's disk allowance after the swap and extra disks (read from the API's catalogue; at preview unknown while the type is). Changed in place by a disk resize.",
+  }),
+  inputFrom(I, "swapSize", {
+    name: "swapSize",
+    description: `Swap disk size in MB (default ${DEFAULT_SWAP_SIZE}; 0 makes none). Changed in place by a disk resize.`,
+  }),
+  input({
+    name: "extraDisks",
+    schema: z.array(extraDisk).max(DEVICE_SLOTS.length - 2),
+    description:
+      "More disks, each `{ label, size }` (MB; the label unique, neither `root` nor `swap`), in the next device slots after the root and swap disks. A disk's size changes in place; a disk added or removed changes the boot profile's devices.",
+  }),
+  input({
+    name: "publicInterface",
+    schema: z.boolean(),
+    description:
+      "A public interface first, then the vpc one (default true); false: the vpc interface only (primary). Changed in place (the boot profile's interfaces).",
+  }),
+  input({
+    name: "vpcIpv4",
+    schema: vpcAddress,
+    description:
+      "A fixed address for the vpc interface, in the subnet's range; left out, the API assigns one. Changed in place (the boot profile's interfaces).",
+  }),
+  input({ name: "nat11", schema: z.boolean(), description: "1:1 NAT of a public address to the vpc interface (`nat11: any`). Changed in place." }),
+  input({
+    name: "booted",
+    schema: z.boolean(),
+    description: "Whether the server runs (default true): its boot profile's `booted`. Changed in place (a boot or a shutdown).",
+  }),
+];
+
+const outputs: Field[] = [
+  { name: "instanceId", kind: "output", required: true, description: "The Instance's id." },
+  { name: "configId", kind: "output", required: true, description: "The boot profile's (Config's) id." },
+  { name: "rootDiskId", kind: "output", required: true, description: "The root Disk's id." },
+  { name: "diskIds", kind: "output", required: true, outputType: "array", description: "The ids of every disk, in device order (root, swap, extra disks)." },
+  { name: "privateIpv4", kind: "output", required: true, description: "The vpc interface's address in the subnet (from the Config's `interfaceRecords`)." },
+  { name: "publicIpv4", kind: "output", description: "The instance's public IPv4 address, when it has a public interface." },
+  { name: "booted", kind: "output", outputType: "boolean", required: true, description: "Whether the instance runs, as its boot profile read it." },
+];
+
+/** The extra disks as given, each linked to the list (none when left out; at preview an unknown list registers none). */
+function extraDisksOf(v: Linked | undefined): Array<{ label: Linked; size: Linked }> {
+  if (!v || !Array.isArray(v.value)) return [];
+  const at = (i: number, key: string) => derive([v], (all) => (Array.isArray(all) && isObject(all[i]) ? all[i][key] : undefined));
+  return v.value.map((_d: unknown, i) => ({ label: at(i, "label"), size: at(i, "size") }));
+}
+
+/** The size of each disk of a list of extra disks (plain values). */
+const sizes = (list: unknown): number => (Array.isArray(list) ? list.reduce((sum: number, d: unknown) => sum + (isObject(d) ? Number(d.size) : 0), 0) : 0);
+
+/** The plain label of an extra disk (its child's name), else its place. */
+const diskName = (d: { label: Linked }, i: number) => (typeof d.label.value === "string" && d.label.value !== UNKNOWN ? d.label.value : `disk${i}`);
+
+/** The root disk's size: given, else the type's disk allowance less the swap and extra disks. */
+async function rootSize(ctx: ComponentContext, swap: Linked, extras: Linked | undefined): Promise<Linked> {
+  const given = ctx.inputs.rootDiskSize;
+  if (given) return given;
+  const type = ctx.inputs.type;
+  const known = derive([type, swap, ...(extras ? [extras] : [])], () => true);
+  if (known.value !== true) return new Linked(UNKNOWN, known.deps);
+  const allowance = await ctx.typeDisk(String(type.value));
+  if (allowance === undefined)
+    throw new Error(`type: ${String(type.value)} is not an instance type (the root disk's size is worked out from its disk allowance)`);
+  return derive([swap, ...(extras ? [extras] : [])], (s, e) => {
+    const rest = allowance - Number(s) - sizes(e);
+    if (rest <= 0) throw new Error(`rootDiskSize: nothing is left of ${String(type.value)}'s ${allowance} MB for the root disk after the swap and extra disks`);
+    return rest;
+  });
+}
+
+async function construct(ctx: ComponentContext): Promise<Record<string, Linked>> {
+  const { name, inputs: v } = ctx;
+  const swap = v.swapSize ?? new Linked(DEFAULT_SWAP_SIZE);
+  const withSwap = swap.value !== 0;
+  const instance = await ctx.child("Instance", `${name}-instance`, { region: v.region, type: v.type, label: v.label, tags: v.tags });
+  const computeId = instance.id;
+  const size = await rootSize(ctx, swap, v.extraDisks);
+  const disks: Array<Promise<Child>> = [
+    ctx.child("Disk", `${name}-root`, { computeId, label: "root", size, image: v.image, rootPass: v.rootPass, authorizedKeys: v.authorizedKeys }),
+  ];
+  if (withSwap) disks.push(ctx.child("Disk", `${name}-swap`, { computeId, label: "swap", size: swap, filesystem: "swap" }));
+  extraDisksOf(v.extraDisks).forEach((d, i) => disks.push(ctx.child("Disk", `${name}-${diskName(d, i)}`, { computeId, label: d.label, size: d.size })));
+  const made = await Promise.all(disks);
+  const devices = Object.fromEntries(made.map((d, i) => [DEVICE_SLOTS[i], { diskId: d.id }]));
+  const publicFirst = v.publicInterface ?? new Linked(true);
+  const vpc = derive([v.subnetId, ...(v.vpcIpv4 ? [v.vpcIpv4] : []), ...(v.nat11 ? [v.nat11] : [])], (subnetId, ...rest) => {
+    const address = v.vpcIpv4 ? rest.shift() : undefined;
+    const nat = v.nat11 ? rest.shift() : undefined;
+    const ipv4 = { ...(address !== undefined ? { vpc: address } : {}), ...(nat === true ? { nat11: "any" } : {}) };
+    return { purpose: "vpc", subnetId, ...(Object.keys(ipv4).length ? { ipv4 } : {}) };
+  });
+  const interfaces = derive([publicFirst, vpc], (pub, iface) =>
+    pub === false ? [{ ...(isObject(iface) ? iface : {}), primary: true }] : [{ purpose: "public", primary: true }, iface],
+  );
+  const config = await ctx.child("Config", `${name}-config`, { computeId, label: "boot", devices, interfaces, booted: v.booted ?? new Linked(true) });
+  return {
+    instanceId: instance.id,
+    configId: config.id,
+    rootDiskId: made[0].id,
+    diskIds: derive(
+      made.map((d) => d.id),
+      (...ids) => ids,
+    ),
+    privateIpv4: derive([config.out("interfaceRecords")], vpcAddressOf),
+    // No public interface, no public address (known at preview too).
+    publicIpv4:
+      publicFirst.value === false
+        ? new Linked(undefined)
+        : derive([publicFirst, instance.out("ipv4")], (pub, ipv4) => (pub === false || !Array.isArray(ipv4) ? undefined : ipv4[0])),
+    booted: config.out("booted"),
+  };
+}
+
+/** The vpc interface's address among a profile's interface records. */
+function vpcAddressOf(records: unknown): unknown {
+  const vpc: unknown = Array.isArray(records) ? records.find((r: unknown) => isObject(r) && r.purpose === "vpc") : undefined;
+  return isObject(vpc) && isObject(vpc.ipv4) ? vpc.ipv4.vpc : undefined;
+}
+
+/** Rules between the inputs: the extra disks' labels. */
+function validate(values: Props): Array<{ property: string; reason: string }> {
+  const list = values.extraDisks;
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  const failures: Array<{ property: string; reason: string }> = [];
+  list.forEach((d: unknown, i) => {
+    const label = isObject(d) ? d.label : undefined;
+    if (typeof label !== "string" || label === UNKNOWN) return;
+    if (OWN_LABELS.includes(label))
+      failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: ${label} is the component's own disk's; use another` });
+    else if (seen.has(label))
+      failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: ${label} is given twice; each extra disk needs its own` });
+    seen.add(label);
+  });
+  return failures;
+}
+
+export const serverInVpc: ComponentDefinition = {
+  type: "ServerInVpc",
+  description:
+    "A server in a VPC subnet (a component): an empty Instance, its root Disk from an image (a swap disk and extra disks beside it), and a Config with the disks and the interfaces (a public one first, then the vpc one) that boots it last. The children appear in the stack under the component; a change of one input updates or replaces only the part that takes it.",
+  inputs,
+  outputs,
+  validate,
+  construct,
+  example: () => {
+    const net = resource("Vpc", "net", { region: REGION, label: "app-net" });
+    const subnet = resource("Subnet", "app", { vpcId: ref(net), label: "app", ipv4: "10.0.1.0/24" });
+    const server = resource("ServerInVpc", "web", {
+      region: REGION,
+      type: TYPE,
+      image: IMAGE,
+      authorizedKeys: [PUBLIC_KEY],
+      subnetId: ref(subnet),
+      tags: ["web"],
+      extraDisks: [obj("ServerInVpcExtraDisk", { label: "data", size: 2048 })],
+    });
+    return {
+      title: "A server in a VPC subnet, with a public interface and a data disk",
+      resources: [net, subnet, server],
+      outputs: { privateIp: ref(server, "privateIpv4"), publicIp: ref(server, "publicIpv4") },
+    };
+  },
+};
+
+// The inputs an example may give it (provider/model/example.ts `ExampleInputs`).
+declare module "../model/example" {
+  interface ExampleInputs {
+    ServerInVpc: ExampleProps<typeof inputs>;
+  }
+}
