@@ -11,7 +11,7 @@ import { packageSchema } from "../../scripts/generate/schema";
 import { exampleCode, type ExampleLanguage } from "../../scripts/generate/example-code";
 import { PROJECT } from "../../scripts/generate/packages";
 import type { ApiClient } from "../transport/client";
-import { discover, isTopLevel, type Found } from "./discover";
+import { discover, isTopLevel, type Found, type Unlisted } from "./discover";
 import { z } from "zod";
 import { adoptionProgram, nameAll, type Adopted, type ProgramSchema, type SchemaProp } from "./program";
 
@@ -41,6 +41,8 @@ export interface Adoption {
   notAdopted: Array<Found & { name: string }>;
   /** How many records the filters left out. */
   leftOut: number;
+  /** The types whose records the token may not list. */
+  unlisted: Unlisted[];
   /** The file `pulumi import --file` takes. */
   importFile: { resources: Array<Record<string, string>> };
 }
@@ -67,9 +69,10 @@ const topOf = (f: Found): Found => (f.parent ? topOf(f.parent) : f);
 
 /** Reads the account and makes the adoption: what to import, what is not adopted and why. */
 export async function adoptAccount(client: ApiClient, filters: Filters, version: string): Promise<Adoption> {
-  const found = await discover(client);
-  const chosen = found.filter((f) => selects(topOf(f), filters) && (isTopLevel(topOf(f)) || !f.parent));
-  const names = nameAll(chosen);
+  const { found, unlisted } = await discover(client, filters.types);
+  // Named over the whole account, so that a record has the same name whatever the filters (adopting by parts).
+  const names = nameAll(found);
+  const chosen = found.filter((f) => isTopLevel(topOf(f)) && selects(topOf(f), filters));
   const adopted: Adopted[] = [];
   const notAdopted: Adoption["notAdopted"] = [];
   const skipped = new Set<Found>();
@@ -97,6 +100,7 @@ export async function adoptAccount(client: ApiClient, filters: Filters, version:
     adopted,
     notAdopted,
     leftOut: found.length - chosen.length,
+    unlisted,
     importFile: {
       resources: adopted.map((a) => ({ type: `compute:index:${a.type}`, name: a.name, id: a.importId, version, pluginDownloadUrl })),
     },
@@ -109,6 +113,11 @@ export const PROGRAM_FILES: Record<ExampleLanguage, string> = { typescript: "ind
 /** The program of an adoption in a language. */
 export function programText(adoption: Adoption, language: ExampleLanguage, version: string, opts: { protect: boolean }): string {
   const schema = programSchema.parse(packageSchema(specs, version));
-  const code = exampleCode(adoptionProgram(adoption.adopted, schema, opts))[language];
+  const program = adoptionProgram(adoption.adopted, schema, opts);
+  // A YAML program names the plugin's version and release once (docs/installation-configuration.md), as the import
+  // file does: one default provider for both. The SDKs of the other languages name them themselves.
+  const first = program.resources[0];
+  if (language === "yaml" && first) first.options = { ...first.options, version, pluginDownloadURL: PROJECT.pluginDownloadURL.replace("${VERSION}", version) };
+  const code = exampleCode(program)[language];
   return `${language === "yaml" ? code.replace(/\noutputs:\s*$/, "") : code}\n`;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { EXAMPLE_LANGUAGES, type ExampleLanguage } from "../../scripts/generate/example-code";
 import { version } from "../plugin/engine";
-import { clientFor } from "../transport/settings";
+import { client, configure } from "../transport/settings";
+import { TOP_LEVEL } from "./discover";
 import { adoptAccount, PROGRAM_FILES, programText, type Adoption, type Filters } from "./adopt";
 
 const USAGE = `usage: compute-adopt --language typescript|python|go|yaml [--out DIR] [filters] [--force]
@@ -18,8 +19,9 @@ main.go or Main.yaml), so that after the import the next \`pulumi preview\` show
   --region R       only what is in region R (repeatable: any of them)
   --tag T          only what carries tag T (repeatable: any of them)
   --label GLOB     only what is labelled so (* any characters, ? one; repeatable: any of them)
-  --type TYPE      only these resource types (Instance, Vpc, Image, MysqlDatabase, PostgresDatabase, SshKey)
-  --force          overwrite import.json and the program file
+  --type TYPE      only these resource types (Instance, Vpc, Image, MysqlDatabase, PostgresDatabase, SshKey, Token)
+  --api-url URL    the API (instead of COMPUTE_API_URL)
+  --force          overwrite import.json, the program file and adoption.md
   --no-protect     declare the resources without \`protect\` (import them with --protect=false); by default they
                    are protected, as \`pulumi import\` protects them, so that no up or destroy deletes one by mistake
   -h, --help       this text
@@ -33,22 +35,61 @@ Exit status: 0 done (what could not be adopted is listed); 2 a wrong argument, o
 
 const many = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** The adoption's report: what is adopted, and what is not with why. */
 export function report(a: Adoption, files: string[], protect: boolean): string {
+  const counts = [
+    `${plural(a.adopted.length, "resource")} to import`,
+    `${a.notAdopted.length} not adopted`,
+    ...(a.leftOut ? [`${a.leftOut} left out by the filters`] : []),
+    ...(a.unlisted.length ? [`${plural(a.unlisted.length, "type")} the token may not list`] : []),
+  ];
   const lines = [
     `# Adoption`,
     "",
-    `${a.adopted.length} resources to import, ${a.notAdopted.length} not adopted${a.leftOut ? `, ${a.leftOut} left out by the filters` : ""}.`,
+    `${counts.join(", ")}.`,
     "",
-    `Written: ${files.map((f) => `\`${f}\``).join(", ")}. Next: \`pulumi import --file import.json${protect ? "" : " --protect=false"}\`, then \`pulumi preview\` (no change).`,
+    `Written: ${files.map((f) => `\`${f}\``).join(", ")}. Next: \`pulumi import --file import.json --generate-code=false${protect ? "" : " --protect=false"}\`, then \`pulumi preview --expect-no-changes\`.`,
     "",
   ];
   if (a.adopted.length) lines.push("## Adopted", "", ...a.adopted.map((x) => `- ${x.name} (${x.type} ${x.importId})`), "");
   if (a.notAdopted.length) lines.push("## Not adopted", "", ...a.notAdopted.map((x) => `- ${x.name} (${x.type} ${x.importId}): ${x.reason}`), "");
+  if (a.unlisted.length) lines.push("## Not listed", "", ...a.unlisted.map((u) => `- every ${u.type}: ${u.reason}`), "");
   return lines.join("\n");
 }
 
+/** What is wrong with the filters: an empty value, a type that is not a top-level one. */
+function filterProblem(f: Filters): string | undefined {
+  for (const [flag, list] of [["--region", f.regions], ["--tag", f.tags], ["--label", f.labels], ["--type", f.types]] as const)
+    if (list?.some((v) => v.trim() === "")) return `${flag}: a value, not an empty one`;
+  const wrong = f.types?.find((t) => !(TOP_LEVEL as readonly string[]).includes(t));
+  if (wrong !== undefined) return `--type: one of ${TOP_LEVEL.join(", ")} (a record's disks, profiles, interfaces, subnets and snapshots come with it), not "${wrong}"`;
+  return undefined;
+}
+
+/**
+ * Writes the files, each to a new file beside it then renamed over the name: a file already there (or a link) is
+ * replaced, never written through, and a write that fails leaves none of the new files.
+ */
+function writeAll(out: string, files: Record<string, string>): void {
+  const temps: string[] = [];
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      const temp = path.join(out, `.${name}.${process.pid}.tmp`);
+      temps.push(temp);
+      writeFileSync(temp, text, { flag: "wx" });
+    }
+    Object.keys(files).forEach((name, i) => renameSync(temps[i], path.join(out, name)));
+  } finally {
+    for (const t of temps) rmSync(t, { force: true });
+  }
+}
+
 async function main(): Promise<number> {
+  // An output that cannot be written (a closed pipe, a full disk) is not a crash: the files say what was done.
+  process.stdout.on("error", () => undefined);
+  process.stderr.on("error", () => undefined);
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -82,24 +123,39 @@ async function main(): Promise<number> {
   if (!language)
     return refuse(`--language: one of ${EXAMPLE_LANGUAGES.join(", ")}${values.language === undefined ? " is required" : `, not "${String(values.language)}"`}`);
   const filters: Filters = { regions: many(values.region), tags: many(values.tag), labels: many(values.label), types: many(values.type) };
+  const problem = filterProblem(filters);
+  if (problem) return refuse(problem);
   const out = typeof values.out === "string" ? values.out : ".";
-  const files = ["import.json", PROGRAM_FILES[language], "adoption.md"];
-  const taken = files.slice(0, 2).filter((f) => existsSync(path.join(out, f)));
-  if (taken.length && !values.force) return refuse(`${taken.map((f) => path.join(out, f)).join(" and ")} already there: --force to overwrite`);
+  const names = ["import.json", PROGRAM_FILES[language], "adoption.md"];
+  const there = (p: string) => {
+    try {
+      return lstatSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const folder = there(out) && statSync(out, { throwIfNoEntry: false });
+  if (there(out) && !folder?.isDirectory()) return refuse(`--out ${out}: not a folder`);
+  const taken = names.filter((f) => there(path.join(out, f)));
+  if (taken.length && !values.force) return refuse(`${taken.map((f) => path.join(out, f)).join(", ")} already there: --force to overwrite`);
   let adoption: Adoption;
   try {
+    // The API of every call, the records' reads too: --api-url, else COMPUTE_API_URL.
     const apiUrl = typeof values["api-url"] === "string" ? values["api-url"] : undefined;
-    adoption = await adoptAccount(clientFor({ apiUrl }, { tokenRequired: true }), filters, version());
+    configure({ get: (k) => (k === "compute:apiUrl" ? apiUrl : undefined) });
+    adoption = await adoptAccount(client(), filters, version());
   } catch (e) {
     return refuse(`the account could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const protect = !values["no-protect"];
-  const text = report(adoption, files, protect);
+  const text = report(adoption, names, protect);
   try {
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, "import.json"), `${JSON.stringify(adoption.importFile, null, 2)}\n`);
-    writeFileSync(path.join(out, PROGRAM_FILES[language]), programText(adoption, language satisfies ExampleLanguage, version(), { protect }));
-    writeFileSync(path.join(out, "adoption.md"), text);
+    writeAll(out, {
+      "import.json": `${JSON.stringify(adoption.importFile, null, 2)}\n`,
+      [PROGRAM_FILES[language]]: programText(adoption, language satisfies ExampleLanguage, version(), { protect }),
+      "adoption.md": text,
+    });
   } catch (e) {
     return refuse(`--out ${out}: ${e instanceof Error ? e.message : String(e)}`);
   }

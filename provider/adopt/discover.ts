@@ -5,7 +5,7 @@
  * contract's rows, nothing else.
  */
 import { API } from "../../api/contract";
-import type { ApiClient } from "../transport/client";
+import { ApiError, type ApiClient } from "../transport/client";
 
 /** One record found: a resource to adopt, or one that cannot be (`reason`). */
 export interface Found {
@@ -27,7 +27,7 @@ export interface Found {
 }
 
 /** The records the filters select from (each type that is not a child of another). */
-const TOP_LEVEL = ["Instance", "Vpc", "Image", "MysqlDatabase", "PostgresDatabase", "SshKey", "Token"] as const;
+export const TOP_LEVEL = ["Instance", "Vpc", "Image", "MysqlDatabase", "PostgresDatabase", "SshKey", "Token"] as const;
 export type TopLevelType = (typeof TOP_LEVEL)[number];
 
 const child = (parent: Found, type: string, id: string | number, label: string | null | undefined, reason?: string): Found => ({
@@ -41,40 +41,74 @@ const child = (parent: Found, type: string, id: string | number, label: string |
   ...(reason ? { reason } : {}),
 });
 
+/** A type whose records could not be listed (the token lacks the scope), with the API's answer. */
+export interface Unlisted {
+  type: string;
+  reason: string;
+}
+
+const DEPLOYED = "the Instance manages it (its image, swapSize and interfaces)";
+
 /**
- * Every record of the account, parents before their children, and what another record may refer to (a subnet, a disk)
- * before it. An instance deployed from an image has its disks,
- * profiles and interfaces made by the deploy and managed through the instance's own inputs (`image`, `swapSize`,
- * `interfaces`): they are listed as not adopted, so that no two resources manage one record.
+ * Every record of the account, parents before their children, and what another record may refer to (a subnet, a
+ * disk) before it; only the top-level types `types` names, when it names any. An instance deployed from an image has
+ * its disks, profiles and interfaces made by the deploy and managed through the instance's own inputs (`image`,
+ * `swapSize`, `interfaces`): they are listed as not adopted, so that no two resources manage one record. A type the
+ * token may not list (403) is `unlisted`, with the API's answer; a record whose own lists fail (deleted while the
+ * account is read: 404, or refused) is not adopted, with why; any other failure stops the reading.
  */
-export async function discover(client: ApiClient): Promise<Found[]> {
+export async function discover(client: ApiClient, types: readonly string[] = []): Promise<{ found: Found[]; unlisted: Unlisted[] }> {
   const found: Found[] = [];
-  for (const k of await client.all(API.sshKeys.list, {})) found.push({ type: "SshKey", importId: String(k.id), id: String(k.id), label: k.label });
-  for (const v of await client.all(API.vpcs.list, {})) {
-    const vpc: Found = { type: "Vpc", importId: String(v.id), id: String(v.id), label: v.label, region: v.region };
-    found.push(vpc);
-    for (const s of await client.all(API.subnets.list, { params: { vpcId: String(v.id) } })) found.push(child(vpc, "Subnet", s.id, s.label));
-  }
-  for (const i of await client.all(API.instances.list, {})) {
-    const instance: Found = { type: "Instance", importId: String(i.id), id: String(i.id), label: i.label, region: i.region, tags: i.tags };
-    found.push(instance);
-    const params = { computeId: String(i.id) };
-    const deployed = i.image ? `made by the instance's deploy of ${i.image}: the Instance manages it (its image, swapSize and interfaces)` : undefined;
-    for (const d of await client.all(API.disks.list, { params })) found.push(child(instance, "Disk", d.id, d.label, deployed));
-    for (const c of await client.all(API.configs.list, { params })) {
-      const config = child(instance, "Config", c.id, c.label, deployed);
-      found.push(config);
-      for (const f of c.interfaces ?? []) found.push(child(config, "Interface", f.id, f.label || f.purpose, deployed));
+  const unlisted: Unlisted[] = [];
+  /** Lists a top-level type's records, unless the filters leave it out or the token may not. */
+  const family = async <T>(type: string, list: () => Promise<T[]>): Promise<T[]> => {
+    if (types.length && !types.includes(type)) return [];
+    try {
+      return await list();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403) {
+        unlisted.push({ type, reason: e.message });
+        return [];
+      }
+      throw e;
     }
-    const backups = await client.call(API.backups.list, { params });
-    const snapshot = backups.snapshot.current;
-    if (snapshot) found.push(child(instance, "InstanceSnapshot", snapshot.id, snapshot.label));
-    for (const b of backups.automatic)
-      found.push(
-        child(instance, "InstanceSnapshot", b.id, b.label, "an automatic backup, made and deleted by the backup service (the Instance's backupsEnabled)"),
-      );
+  };
+  /** A record and what belongs to it (read by `children`); the record alone, with why, when those reads fail. */
+  const withChildren = async (record: Found, children: () => Promise<Found[]>): Promise<void> => {
+    found.push(record);
+    try {
+      found.push(...(await children()));
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status < 400 || e.status >= 500) throw e;
+      record.reason = e.status === 404 ? "it was deleted while the account was read" : `what belongs to it could not be read: ${e.message}`;
+    }
+  };
+  for (const k of await family("SshKey", () => client.all(API.sshKeys.list, {})))
+    found.push({ type: "SshKey", importId: String(k.id), id: String(k.id), label: k.label });
+  for (const v of await family("Vpc", () => client.all(API.vpcs.list, {}))) {
+    const vpc: Found = { type: "Vpc", importId: String(v.id), id: String(v.id), label: v.label, region: v.region };
+    await withChildren(vpc, async () => (await client.all(API.subnets.list, { params: { vpcId: String(v.id) } })).map((s) => child(vpc, "Subnet", s.id, s.label)));
   }
-  for (const img of await client.all(API.images.list, {})) {
+  for (const i of await family("Instance", () => client.all(API.instances.list, {}))) {
+    const instance: Found = { type: "Instance", importId: String(i.id), id: String(i.id), label: i.label, region: i.region, tags: i.tags };
+    const params = { computeId: String(i.id) };
+    const deployed = i.image ? `made by the instance's deploy of ${i.image}: ${DEPLOYED}` : undefined;
+    await withChildren(instance, async () => {
+      const own: Found[] = [];
+      for (const d of await client.all(API.disks.list, { params })) own.push(child(instance, "Disk", d.id, d.label, deployed));
+      for (const c of await client.all(API.configs.list, { params })) {
+        const config = child(instance, "Config", c.id, c.label, deployed);
+        own.push(config, ...(c.interfaces ?? []).map((f) => child(config, "Interface", f.id, f.label || f.purpose, deployed)));
+      }
+      const backups = await client.call(API.backups.list, { params });
+      const snapshot = backups.snapshot.current;
+      if (snapshot) own.push(child(instance, "InstanceSnapshot", snapshot.id, snapshot.label));
+      for (const b of backups.automatic)
+        own.push(child(instance, "InstanceSnapshot", b.id, b.label, "an automatic backup, made and deleted by the backup service (the Instance's backupsEnabled)"));
+      return own;
+    });
+  }
+  for (const img of await family("Image", () => client.all(API.images.list, {}))) {
     if (img.is_public) continue; // the catalogue's, not the account's
     const reason =
       img.status !== "available"
@@ -88,17 +122,17 @@ export async function discover(client: ApiClient): Promise<Found[]> {
     ["MysqlDatabase", API.mysqlDatabases, API.mysqlBackups],
     ["PostgresDatabase", API.postgresqlDatabases, API.postgresqlBackups],
   ] as const) {
-    for (const db of await client.all(dbs.list, {})) {
+    const snapshotType = type === "MysqlDatabase" ? "MysqlDatabaseSnapshot" : "PostgresDatabaseSnapshot";
+    for (const db of await family(type, () => client.all(dbs.list, {}))) {
       const database: Found = { type, importId: String(db.id), id: String(db.id), label: db.label, region: db.region };
-      found.push(database);
-      const snapshotType = type === "MysqlDatabase" ? "MysqlDatabaseSnapshot" : "PostgresDatabaseSnapshot";
-      for (const b of await client.all(backups.list, { params: { instanceId: String(db.id) } }))
-        found.push(
+      await withChildren(database, async () =>
+        (await client.all(backups.list, { params: { instanceId: String(db.id) } })).map((b) =>
           child(database, snapshotType, b.id, b.label, b.type === "snapshot" ? undefined : "an automatic backup, made and deleted by the database service"),
-        );
+        ),
+      );
     }
   }
-  for (const t of await client.all(API.tokens.list, {}))
+  for (const t of await family("Token", () => client.all(API.tokens.list, {})))
     found.push({
       type: "Token",
       importId: String(t.id),
@@ -107,7 +141,7 @@ export async function discover(client: ApiClient): Promise<Found[]> {
       reason:
         "a personal access token: its secret is shown only when it is made, and a stack that manages it (the one this program runs with, perhaps) revokes it on destroy. Import one with pulumi import compute:index:Token if you mean to",
     });
-  return found;
+  return { found, unlisted };
 }
 
 /** Whether a record is a top-level one (the filters select these; children follow their parent). */

@@ -37,13 +37,20 @@ const ID_INPUTS: Record<string, string[]> = {
   databaseId: ["MysqlDatabase", "PostgresDatabase"],
 };
 
-/** Words a variable of some language cannot be, or would hide the program's own names (`compute`, `pulumi`, `ctx`). */
+/**
+ * Words a variable of some language cannot be, or would hide a name the program or its language needs (`compute`,
+ * `pulumi`, `ctx`, `require`, Go's `nil`).
+ */
 const RESERVED = new Set(
   (
     "compute pulumi ctx err main program config opts args " +
     "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var " +
     "and as assert async await class def del elif except finally from global in is lambda nonlocal not or pass raise try while with yield none true false " +
-    "catch debugger delete do enum export extends function instanceof let new null super this throw typeof void"
+    "catch debugger delete do enum export extends function instanceof let new null super this throw typeof void " +
+    // what the languages predeclare: TypeScript's module scope, Go's universe, Python's builtins a program uses
+    "require exports module arguments eval undefined nan infinity object promise console process global " +
+    "nil iota string int len cap make append copy panic recover print println error any bool byte rune close clear min max fmt " +
+    "id str list dict set open input exec self"
   ).split(" "),
 );
 

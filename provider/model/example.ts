@@ -33,8 +33,11 @@ export interface Res {
   name: string;
   type: string;
   props: Fields;
-  /** Its resource options, where it has any (an adopted resource's `protect`). */
-  options?: { protect?: boolean };
+  /**
+   * Its resource options, where it has any (an adopted resource's `protect`; in YAML, which has no SDK to name them,
+   * the plugin's `version` and `pluginDownloadURL`).
+   */
+  options?: { protect?: boolean; version?: string; pluginDownloadURL?: string };
 }
 /** An example: a title, its resources in order (parents first), and the stack outputs. */
 export interface Example {

@@ -204,8 +204,8 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
   const ind = (n: number) => "  ".repeat(n);
   const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
   const scalar = (v: Value): string => {
-    // A literal `${` is written `$${` (Pulumi YAML reads `${...}` in any string as an interpolation).
-    if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$\{/g, () => "$${"));
+    // A literal `$` is written `$$` (Pulumi YAML reads `${...}` in any string as an interpolation, and `$$` as `$`).
+    if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$/g, () => "$$"));
     if (isRef(v)) return `\${${v.of.name}.${v.prop}}`;
     return String(v);
   };
@@ -237,7 +237,8 @@ export function yamlSections(ex: Example): { resources: string; outputs: string;
   let resources = "";
   for (const r of ex.resources) {
     resources += `${ind(1)}${r.name}:\n${ind(2)}type: compute:index:${r.type}\n${ind(2)}properties:\n${mapping(r.props, 3)}`;
-    if (r.options?.protect) resources += `${ind(2)}options:\n${ind(3)}protect: true\n`;
+    const options = Object.entries(r.options ?? {}).filter(([, v]) => v !== undefined);
+    if (options.length) resources += `${ind(2)}options:\n${options.map(([k, v]) => `${ind(3)}${k}: ${scalar(v)}\n`).join("")}`;
   }
   return { resources, outputs: mapping(ex.outputs, 1), mapping };
 }

@@ -8,14 +8,15 @@
  * Automation API (no Go language host is built here): its `main` is the driver's, its body compute-adopt's.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { goFile } from "../../scripts/generate/go-driver";
 import { GO_SDK_IMPORT } from "../../scripts/generate/packages";
 import type { MatrixLanguage } from "../../scripts/generate/sdk-matrix";
-import { emulator, get } from "../helpers/emulator";
+import { call, emulator, get } from "../helpers/emulator";
 import { LanguageProgram } from "../helpers/languages";
 import { acquirePlugin, type AcquiredPlugin } from "../helpers/plugin";
 import { TestStack } from "../helpers/pulumi";
@@ -74,6 +75,8 @@ describe.each(["typescript", "python", "go", "yaml"] as const)("adopting the acc
     expect(report).toMatch(/- deploy-bot \(Token \d+\): a personal access token/);
     expect(report).toMatch(/- half-uploaded \(Image private\/\d+\): its status is pending_upload/);
     expect(report).toMatch(/- web-1-prod-debian-12-disk \(Disk \d+\/\d+\): made by the instance's deploy of compute\/debian12/);
+    // The next step as docs/adoption.md gives it (the CLI's own code generation needs a language host that can).
+    expect(report).toContain("Next: `pulumi import --file import.json --generate-code=false`");
     const importFile = JSON.parse(readFileSync(path.join(dir, "import.json"), "utf8"));
     expect(importFile.resources).toHaveLength(EXPECTED_ADOPTED);
 
@@ -126,18 +129,70 @@ test("the filters select what is adopted, a child with its parent; the account i
   expect(r.code).toBe(0);
   const names = JSON.parse(readFileSync(path.join(dir, "import.json"), "utf8")).resources.map((x: { name: string }) => x.name);
   expect(names).toEqual(["db-1", "db-1-root", "db-1-data", "db-1-boot", "db-1-boot-vpc"]);
-  // A second run keeps what is there unless told.
+  // A second run keeps what is there unless told: the report too.
+  rmSync(path.join(dir, "import.json"));
+  rmSync(path.join(dir, "Main.yaml"));
   const again = await adopt(["--language", "yaml", "--out", dir]);
-  expect([again.code, again.stderr]).toEqual([2, expect.stringContaining("already there: --force to overwrite")]);
+  expect([again.code, again.stderr]).toEqual([2, expect.stringContaining("adoption.md already there: --force to overwrite")]);
   const after = await get(emu, "/account/events?page_size=500");
   expect(after.results).toBe(before.results);
 });
 
+test("a record is named the same whatever the filters, so that an account is adopted in parts into one stack", async () => {
+  // Two instances whose labels make one name: the second listed is `dup-x-2` in the whole account, and alone too.
+  await call(emu, "POST", "/compute/instances", { body: { label: "dup-x", region: "us-east", type: "g6-nanode-1" } });
+  await call(emu, "POST", "/compute/instances", { body: { label: "dup.x", region: "us-east", type: "g6-nanode-1" } });
+  const dir = path.join(tmp, "parts");
+  expect((await adopt(["--language", "yaml", "--out", dir, "--label", "dup.x"])).code).toBe(0);
+  expect(JSON.parse(readFileSync(path.join(dir, "import.json"), "utf8")).resources.map((x: { name: string }) => x.name)).toEqual(["dup-x-2"]);
+});
+
+test("--api-url is the API of every call, the records' reads too", async () => {
+  const dir = path.join(tmp, "api-url");
+  const r = await adopt(["--language", "typescript", "--out", dir, "--api-url", emu.url, "--type", "SshKey"], { COMPUTE_API_URL: "" });
+  expect([r.code, r.stderr]).toEqual([0, expect.stringContaining("1 resource to import, 0 not adopted")]);
+});
+
+test("files are replaced, never written through a link (to another file, to /dev/full)", async () => {
+  const dir = path.join(tmp, "links");
+  mkdirSync(dir);
+  const target = path.join(tmp, "not-to-touch.md");
+  writeFileSync(target, "mine\n");
+  symlinkSync(target, path.join(dir, "adoption.md"));
+  expect((await adopt(["--language", "yaml", "--out", dir, "--type", "SshKey"])).code).toBe(2);
+  expect((await adopt(["--language", "yaml", "--out", dir, "--type", "SshKey", "--force"])).code).toBe(0);
+  expect([readFileSync(target, "utf8"), lstatSync(path.join(dir, "adoption.md")).isSymbolicLink()]).toEqual(["mine\n", false]);
+  // A program file that is a link to /dev/full: replaced, where it was written through and failed halfway.
+  const full = path.join(tmp, "full");
+  mkdirSync(full);
+  symlinkSync("/dev/full", path.join(full, "Main.yaml"));
+  const r = await adopt(["--language", "yaml", "--out", full, "--type", "SshKey", "--force"]);
+  expect([r.code, existsSync(path.join(full, "import.json"))]).toEqual([0, true]);
+  expect(lstatSync(path.join(full, "Main.yaml")).isSymbolicLink()).toBe(false);
+});
+
+test("a standard error that cannot be written is no failure: the files say what was done", () => {
+  const fd = openSync("/dev/full", "w");
+  try {
+    const r = spawnSync(process.execPath, [ADOPT, "--language", "yaml", "--out", path.join(tmp, "quiet"), "--type", "SshKey"], {
+      env: { ...process.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token },
+      stdio: ["ignore", "ignore", fd],
+    });
+    expect(r.status).toBe(0);
+  } finally {
+    closeSync(fd);
+  }
+  expect(existsSync(path.join(tmp, "quiet", "adoption.md"))).toBe(true);
+});
+
 test("a wrong argument or an account that cannot be read: exit 2, saying why", async () => {
-  expect(await adopt(["--language", "cobol"])).toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining('--language: one of typescript, python, go, yaml, not "cobol"'),
-  });
+  expect(await adopt(["--language", "cobol"])).toMatchObject({ code: 2, stderr: expect.stringContaining('--language: one of typescript, python, go, yaml, not "cobol"') });
+  expect(await adopt(["--language", "yaml", "--type", "Disk"])).toMatchObject({ code: 2, stderr: expect.stringContaining('--type: one of Instance, Vpc, Image, MysqlDatabase, PostgresDatabase, SshKey, Token (a record\'s disks') });
+  expect(await adopt(["--language", "yaml", "--region", ""])).toMatchObject({ code: 2, stderr: expect.stringContaining("--region: a value, not an empty one") });
+  const file = path.join(tmp, "a-file");
+  writeFileSync(file, "");
+  expect(await adopt(["--language", "yaml", "--out", file])).toMatchObject({ code: 2, stderr: `compute-adopt: --out ${file}: not a folder\n` });
+  expect((await adopt(["--help"])).stdout).toContain("--api-url URL");
   expect(await adopt(["--language", "yaml", "--out", path.join(tmp, "bad-token")], { COMPUTE_TOKEN: "not-a-token-of-this-account" })).toMatchObject({
     code: 2,
     stderr: expect.stringContaining("the account could not be read"),

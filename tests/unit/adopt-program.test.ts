@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { selects } from "../../provider/adopt/adopt";
+import { PROGRAM_FILES, programText, selects, type Adoption } from "../../provider/adopt/adopt";
+import { ApiError, type ApiClient } from "../../provider/transport/client";
 import { discover, type Found } from "../../provider/adopt/discover";
 import { clientFor } from "../../provider/transport/settings";
 import { emulator } from "../helpers/emulator";
@@ -22,7 +23,8 @@ test("discovery finds every resource type of provider/registry.ts in the adoptio
   const fixture = JSON.parse(readFileSync(path.join(__dirname, "..", "fixtures", "adopt", "account.json"), "utf8"));
   const emu = await emulator({ fixture });
   try {
-    const found = await discover(clientFor({ apiUrl: emu.url, token: emu.token }, { tokenRequired: true }));
+    const { found, unlisted } = await discover(clientFor({ apiUrl: emu.url, token: emu.token }, { tokenRequired: true }));
+    expect(unlisted).toEqual([]);
     expect([...new Set(found.map((f) => f.type))].sort()).toEqual(specs.map((s) => s.type).sort());
     // Parents first: what a record refers to is declared before it.
     for (const f of found) if (f.parent) expect(found.indexOf(f.parent)).toBeLessThan(found.indexOf(f));
@@ -30,6 +32,59 @@ test("discovery finds every resource type of provider/registry.ts in the adoptio
   } finally {
     await emu.close();
   }
+});
+
+describe("discovery when the account changes or the token may not read it all", () => {
+  /** A client answering each list path from `lists` (a function throws the error it returns), recording what it is asked. */
+  const fake = (lists: Record<string, unknown>) => {
+    const asked: string[] = [];
+    const answer = (path: string) => {
+      asked.push(path);
+      const a = lists[path];
+      if (a instanceof ApiError) throw a;
+      return a ?? [];
+    };
+    const client = {
+      all: async (e: { path: string }, args: { params?: Record<string, string> }) => answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
+      call: async (e: { path: string }, args: { params?: Record<string, string> }) => answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
+    } as unknown as ApiClient;
+    return { client, asked };
+  };
+  const instance = (id: number, label: string) => ({ id, label, region: "us-east", tags: [], image: null });
+
+  test("a record deleted while its own lists are read is named, not adopted, and the reading goes on", async () => {
+    const { client } = fake({
+      "/compute/instances": [instance(1, "gone"), instance(2, "kept")],
+      "/compute/instances/1/disks": new ApiError(404, [{ reason: "Not found" }], "GET", "/v4/compute/instances/1/disks"),
+      "/compute/instances/1/backups": { automatic: [], snapshot: { current: null, in_progress: null } },
+      "/compute/instances/2/backups": { automatic: [], snapshot: { current: null, in_progress: null } },
+      "/vpcs": [{ id: 5, label: "net", region: "us-east" }],
+      "/vpcs/5/subnets": new ApiError(403, [{ reason: "Unauthorized" }], "GET", "/v4/vpcs/5/subnets"),
+    });
+    const { found } = await discover(client);
+    expect(found.map((f) => [f.type, f.id, f.reason])).toEqual([
+      ["Vpc", "5", expect.stringMatching(/^what belongs to it could not be read: GET \/v4\/vpcs\/5\/subnets failed: HTTP 403/)],
+      ["Instance", "1", "it was deleted while the account was read"],
+      ["Instance", "2", undefined],
+    ]);
+  });
+
+  test("a type the token may not list is named as such; --type lists only what it names", async () => {
+    const { client, asked } = fake({
+      "/databases/mysql/instances": new ApiError(403, [{ reason: "Unauthorized" }], "GET", "/v4/databases/mysql/instances"),
+      "/compute/instances/1/backups": { automatic: [], snapshot: { current: null, in_progress: null } },
+    });
+    const all = await discover(client);
+    expect(all.unlisted).toEqual([{ type: "MysqlDatabase", reason: expect.stringContaining("HTTP 403") }]);
+    asked.length = 0;
+    expect(await discover(client, ["Instance"])).toEqual({ found: [], unlisted: [] });
+    expect(asked).toEqual(["/compute/instances"]);
+  });
+
+  test("any other failure stops the reading (exit 2 at the command)", async () => {
+    const { client } = fake({ "/vpcs": new ApiError(500, [{ reason: "boom" }], "GET", "/v4/vpcs") });
+    await expect(discover(client)).rejects.toThrow("HTTP 500");
+  });
 });
 
 describe("logical names", () => {
@@ -43,6 +98,13 @@ describe("logical names", () => {
     ["compute", "Instance", "instance-compute"],
     ["type", "Disk", "disk-type"],
     ["---", "Disk", "disk"],
+    // What a language predeclares: a variable of that name breaks the program (TypeScript's require, Go's nil).
+    ["require", "Vpc", "vpc-require"],
+    ["exports", "Vpc", "vpc-exports"],
+    ["arguments", "Vpc", "vpc-arguments"],
+    ["nil", "Vpc", "vpc-nil"],
+    ["string", "Vpc", "vpc-string"],
+    ["error", "Vpc", "vpc-error"],
   ])("%s (%s) is %s", (label, type, name) => expect(nameOf(label, type)).toBe(name));
 
   test("a child's name starts with its parent's, and every name is the program's only one", () => {
@@ -96,7 +158,7 @@ describe("the program", () => {
     name: "db-1-boot-vpc",
     inputs: { computeId: 7, configId: 9, purpose: "vpc", subnetId: 4 },
   };
-  const key: Adopted = { ...found("SshKey", "3", "k"), name: "key", inputs: { label: "k", sshKey: "ssh-ed25519 AAAA a ${HOME} b" } };
+  const key: Adopted = { ...found("SshKey", "3", "k"), name: "key", inputs: { label: "k", sshKey: "ssh-ed25519 AAAA a ${HOME} b $$ $5 end$" } };
   const program = adoptionProgram([instance, disk, config, iface, key], schema, { protect: true });
   const code = exampleCode(program);
 
@@ -128,8 +190,17 @@ describe("the program", () => {
     expect(Object.values(unprotected).join("\n")).not.toMatch(/protect/i);
   });
 
-  test("a literal ${ is written $${ in YAML (which reads ${...} as an interpolation), as it is elsewhere", () => {
-    expect(code.yaml).toContain('sshKey: "ssh-ed25519 AAAA a $${HOME} b"');
-    expect(code.typescript).toContain('sshKey: "ssh-ed25519 AAAA a ${HOME} b"');
+  test("a literal $ is written $$ in YAML (which reads ${...} as an interpolation and $$ as $), as it is elsewhere", () => {
+    expect(code.yaml).toContain('sshKey: "ssh-ed25519 AAAA a $${HOME} b $$$$ $$5 end$$"');
+    expect(code.typescript).toContain('sshKey: "ssh-ed25519 AAAA a ${HOME} b $$ $5 end$"');
+  });
+
+  test("a YAML program names the plugin's version and release once, as the import file does; the SDKs' programs do not", () => {
+    const adoption: Adoption = { adopted: [instance, disk], notAdopted: [], leftOut: 0, unlisted: [], importFile: { resources: [] } };
+    const yaml = programText(adoption, "yaml", "0.1.0", { protect: true });
+    expect(yaml.match(/ {6}version: "0\.1\.0"\n {6}pluginDownloadURL: "https:\/\/github\.com\/[^"]+\/v0\.1\.0\/"\n/g)).toHaveLength(1);
+    expect(yaml.indexOf("version:")).toBeLessThan(yaml.indexOf("db-1-root:"));
+    expect(programText(adoption, "typescript", "0.1.0", { protect: true })).not.toContain("version");
+    expect(PROGRAM_FILES.yaml).toBe("Main.yaml");
   });
 });
