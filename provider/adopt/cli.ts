@@ -61,10 +61,16 @@ export function report(a: Adoption, files: string[], protect: boolean): string {
 
 /** What is wrong with the filters: an empty value, a type that is not a top-level one. */
 function filterProblem(f: Filters): string | undefined {
-  for (const [flag, list] of [["--region", f.regions], ["--tag", f.tags], ["--label", f.labels], ["--type", f.types]] as const)
+  for (const [flag, list] of [
+    ["--region", f.regions],
+    ["--tag", f.tags],
+    ["--label", f.labels],
+    ["--type", f.types],
+  ] as const)
     if (list?.some((v) => v.trim() === "")) return `${flag}: a value, not an empty one`;
   const wrong = f.types?.find((t) => !(TOP_LEVEL as readonly string[]).includes(t));
-  if (wrong !== undefined) return `--type: one of ${TOP_LEVEL.join(", ")} (a record's disks, profiles, interfaces, subnets and snapshots come with it), not "${wrong}"`;
+  if (wrong !== undefined)
+    return `--type: one of ${TOP_LEVEL.join(", ")} (a record's disks, profiles, interfaces, subnets and snapshots come with it), not "${wrong}"`;
   return undefined;
 }
 

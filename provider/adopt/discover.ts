@@ -87,7 +87,9 @@ export async function discover(client: ApiClient, types: readonly string[] = [])
     found.push({ type: "SshKey", importId: String(k.id), id: String(k.id), label: k.label });
   for (const v of await family("Vpc", () => client.all(API.vpcs.list, {}))) {
     const vpc: Found = { type: "Vpc", importId: String(v.id), id: String(v.id), label: v.label, region: v.region };
-    await withChildren(vpc, async () => (await client.all(API.subnets.list, { params: { vpcId: String(v.id) } })).map((s) => child(vpc, "Subnet", s.id, s.label)));
+    await withChildren(vpc, async () =>
+      (await client.all(API.subnets.list, { params: { vpcId: String(v.id) } })).map((s) => child(vpc, "Subnet", s.id, s.label)),
+    );
   }
   for (const i of await family("Instance", () => client.all(API.instances.list, {}))) {
     const instance: Found = { type: "Instance", importId: String(i.id), id: String(i.id), label: i.label, region: i.region, tags: i.tags };
@@ -104,7 +106,9 @@ export async function discover(client: ApiClient, types: readonly string[] = [])
       const snapshot = backups.snapshot.current;
       if (snapshot) own.push(child(instance, "InstanceSnapshot", snapshot.id, snapshot.label));
       for (const b of backups.automatic)
-        own.push(child(instance, "InstanceSnapshot", b.id, b.label, "an automatic backup, made and deleted by the backup service (the Instance's backupsEnabled)"));
+        own.push(
+          child(instance, "InstanceSnapshot", b.id, b.label, "an automatic backup, made and deleted by the backup service (the Instance's backupsEnabled)"),
+        );
       return own;
     });
   }

@@ -7,8 +7,7 @@
  * plugin the engine downloads, and the next `pulumi preview` shows no change. Go runs its preview through the
  * Automation API (no Go language host is built here): its `main` is the driver's, its body compute-adopt's.
  */
-import { execFile } from "node:child_process";
-import { spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -171,14 +170,15 @@ test("files are replaced, never written through a link (to another file, to /dev
   expect(lstatSync(path.join(full, "Main.yaml")).isSymbolicLink()).toBe(false);
 });
 
-test("a standard error that cannot be written is no failure: the files say what was done", () => {
+test("a standard error that cannot be written is no failure: the files say what was done", async () => {
   const fd = openSync("/dev/full", "w");
   try {
-    const r = spawnSync(process.execPath, [ADOPT, "--language", "yaml", "--out", path.join(tmp, "quiet"), "--type", "SshKey"], {
+    // Not spawnSync: the emulator answers from this process.
+    const child = spawn(process.execPath, [ADOPT, "--language", "yaml", "--out", path.join(tmp, "quiet"), "--type", "SshKey"], {
       env: { ...process.env, COMPUTE_API_URL: emu.url, COMPUTE_TOKEN: emu.token },
       stdio: ["ignore", "ignore", fd],
     });
-    expect(r.status).toBe(0);
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
   } finally {
     closeSync(fd);
   }
@@ -186,9 +186,18 @@ test("a standard error that cannot be written is no failure: the files say what 
 });
 
 test("a wrong argument or an account that cannot be read: exit 2, saying why", async () => {
-  expect(await adopt(["--language", "cobol"])).toMatchObject({ code: 2, stderr: expect.stringContaining('--language: one of typescript, python, go, yaml, not "cobol"') });
-  expect(await adopt(["--language", "yaml", "--type", "Disk"])).toMatchObject({ code: 2, stderr: expect.stringContaining('--type: one of Instance, Vpc, Image, MysqlDatabase, PostgresDatabase, SshKey, Token (a record\'s disks') });
-  expect(await adopt(["--language", "yaml", "--region", ""])).toMatchObject({ code: 2, stderr: expect.stringContaining("--region: a value, not an empty one") });
+  expect(await adopt(["--language", "cobol"])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('--language: one of typescript, python, go, yaml, not "cobol"'),
+  });
+  expect(await adopt(["--language", "yaml", "--type", "Disk"])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining("--type: one of Instance, Vpc, Image, MysqlDatabase, PostgresDatabase, SshKey, Token (a record's disks"),
+  });
+  expect(await adopt(["--language", "yaml", "--region", ""])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining("--region: a value, not an empty one"),
+  });
   const file = path.join(tmp, "a-file");
   writeFileSync(file, "");
   expect(await adopt(["--language", "yaml", "--out", file])).toMatchObject({ code: 2, stderr: `compute-adopt: --out ${file}: not a folder\n` });

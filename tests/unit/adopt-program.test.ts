@@ -45,8 +45,10 @@ describe("discovery when the account changes or the token may not read it all", 
       return a ?? [];
     };
     const client = {
-      all: async (e: { path: string }, args: { params?: Record<string, string> }) => answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
-      call: async (e: { path: string }, args: { params?: Record<string, string> }) => answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
+      all: async (e: { path: string }, args: { params?: Record<string, string> }) =>
+        answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
+      call: async (e: { path: string }, args: { params?: Record<string, string> }) =>
+        answer(e.path.replace(/\{(\w+)\}/g, (_m, k: string) => args.params?.[k] ?? "")),
     } as unknown as ApiClient;
     return { client, asked };
   };
