@@ -42,11 +42,26 @@ export interface ComponentContext {
   inputs: Record<string, Linked>;
   /** A preview (the engine's dry run): the outputs of children yet to be made are unknown. */
   dryRun: boolean;
-  /** Registers a child resource `compute:index:<type>`; props may hold Linked values at any depth. */
-  child(type: string, name: string, props: Record<string, unknown>): Promise<Child>;
-  /** An instance type's disk allowance in MB, from the API's catalogue (undefined for a type it does not have). */
+  /**
+   * Registers a child resource `compute:index:<type>`; props may hold Linked values at any depth. `after`: the
+   * children it depends on beyond its inputs' (the engine makes, changes and deletes it after them, or before).
+   */
+  child(type: string, name: string, props: Record<string, unknown>, after?: readonly Child[]): Promise<Child>;
+}
+
+/** What a component's `check` may read of the API: an instance type's disk allowance in MB (undefined for a type the catalogue does not have). */
+export interface Catalogue {
   typeDisk(type: string): Promise<number | undefined>;
 }
+
+/** A refusal of a component's input: `reason` is `<input>: <rule>`. */
+export interface Refusal {
+  property: string;
+  reason: string;
+}
+
+/** The reason of an input that decides the children while unknown at preview. */
+export const mustBeKnown = (name: string): string => `${name}: must be known at preview: it decides which resources the component makes`;
 
 /** A registered child: its URN, and its id and outputs linked to it (unknown at preview until made). */
 export interface Child {
@@ -64,7 +79,14 @@ export interface ComponentDefinition {
   /** Its outputs: `kind: "output"` rows (`required`: always set once made). */
   outputs: readonly Field[];
   /** Rules between inputs, on their plain values (an unknown one is the unknown value): `<input>: <rule>` each. */
-  validate?(inputs: Props): Array<{ property: string; reason: string }>;
+  validate?(inputs: Props): Refusal[];
+  /**
+   * The inputs that decide which children exist (or their type or name) and are not known yet (at preview, an
+   * output of a resource to be made): refused, since the preview would plan other children than the up makes.
+   */
+  undecided?(inputs: Props): string[];
+  /** Rules that read the API's catalogue, on the plain values, once the inputs passed the others. */
+  check?(inputs: Props, catalogue: Catalogue): Promise<Refusal[]>;
   /** Registers the children in order and answers the component's outputs. */
   construct(ctx: ComponentContext): Promise<Record<string, Linked>>;
   /** Its example program (docs/components.md in four languages, the e2e test's program). */
@@ -98,11 +120,11 @@ export function schemaOf(fields: readonly Field[], name: string): z.ZodType {
 /**
  * The refusals of a component's inputs at preview, as a resource's check says them (`<input>: <rule>`): a
  * required input left out, a value its schema refuses, then the component's own rules. An input not known yet
- * (an output of a resource to be made) passes.
+ * (an output of a resource to be made) passes, unless it decides which children the component makes.
  */
-export function checkComponentInputs(def: ComponentDefinition, raw: Props): Array<{ property: string; reason: string }> {
-  const values = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, plain(v)]));
-  const failures: Array<{ property: string; reason: string }> = [];
+export function checkComponentInputs(def: ComponentDefinition, raw: Props): Refusal[] {
+  const values = plainValues(raw);
+  const failures: Refusal[] = [];
   for (const f of def.inputs) {
     const v = values[f.name];
     if (v === undefined || v === null) {
@@ -116,5 +138,9 @@ export function checkComponentInputs(def: ComponentDefinition, raw: Props): Arra
   const known = new Set(def.inputs.map((f) => f.name));
   for (const k of Object.keys(values)) if (!known.has(k)) failures.push({ property: k, reason: `${k}: is not an input of ${def.type}` });
   if (!failures.length && def.validate) failures.push(...def.validate(values));
+  if (!failures.length && def.undecided) failures.push(...def.undecided(values).map((property) => ({ property, reason: mustBeKnown(property) })));
   return failures;
 }
+
+/** The inputs' plain values (secrets unwrapped). */
+export const plainValues = (raw: Props): Props => Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, plain(v)]));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ExampleProps } from "../model/example";
 import { engineId } from "../../api/contract/databases";
 import { vpcAddress } from "../../api/contract/interfaces";
-import { isObject, type Field } from "../model/table";
+import { containsUnknown, isObject, type Field } from "../model/table";
 import { mysqlSpec } from "../resources/database";
 import { ref, REGION, resource, TYPE } from "../resources/example-parents";
 import { derive, input, inputFrom, Linked, schemaOf, type ComponentContext, type ComponentDefinition } from "./component";
@@ -22,7 +22,7 @@ const inputs = [
     required: true,
     schema: z.union([engineId("mysql"), engineId("postgresql")], { error: "must be `mysql/<version>` or `postgresql/<version>`" }),
     description:
-      "`mysql/<version>` (a MysqlDatabase child) or `postgresql/<version>` (a PostgresDatabase child), as the database resources take it. Changing it replaces the database.",
+      "`mysql/<version>` (a MysqlDatabase child) or `postgresql/<version>` (a PostgresDatabase child), as the database resources take it; must be known at preview (it decides the child's type). Changing it replaces the database.",
   }),
   inputFrom(F, "region", { name: "region", required: true, description: "Region id. Changing it replaces the database (a new, empty one)." }),
   inputFrom(F, "type", { name: "type", required: true, description: "Instance type of the nodes. Changed in place, to a type with more disk only." }),
@@ -59,7 +59,7 @@ export const allowListOf = (servers: unknown, extra: unknown): string[] => [
   ...(Array.isArray(extra) ? extra.map(String) : []),
 ];
 
-/** The child's type by the engine's name (before the slash); unknown at preview: a MySQL one is assumed. */
+/** The child's type by the engine's name (before the slash): known by then (`undecided` refuses it unknown). */
 const childType = (engine: Linked) => (typeof engine.value === "string" && engine.value.startsWith("postgresql/") ? "PostgresDatabase" : "MysqlDatabase");
 
 async function construct(ctx: ComponentContext): Promise<Record<string, Linked>> {
@@ -91,6 +91,8 @@ export const databaseForServers: ComponentDefinition = {
     "A managed database reachable only from given servers (a component): a MysqlDatabase or PostgresDatabase child whose allow list is each server's address as a `/32` (and `extraAllowList`), following their addresses: a change updates the allow list in place.",
   inputs,
   outputs,
+  // The engine decides the child's type.
+  undecided: (values) => (containsUnknown(values.engine) ? ["engine"] : []),
   construct,
   example: () => {
     const server = serverInVpc.example();

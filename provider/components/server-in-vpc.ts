@@ -3,12 +3,24 @@ import type { ExampleProps } from "../model/example";
 import { DEVICE_SLOTS } from "../../api/interfaces";
 import { DEFAULT_SWAP_SIZE } from "../../api/contract/instances";
 import { vpcAddress } from "../../api/contract/interfaces";
-import { isObject, UNKNOWN, type Field, type Props } from "../model/table";
+import { containsUnknown, isObject, UNKNOWN, type Field, type Props } from "../model/table";
 import { instanceSpec } from "../resources/instance/table";
 import { interfaceInput } from "../resources/instance/interfaces";
 import { diskSpec } from "../resources/disk";
 import { IMAGE, obj, PUBLIC_KEY, ref, REGION, resource, TYPE } from "../resources/example-parents";
-import { derive, input, inputFrom, Linked, schemaOf, type Child, type ComponentContext, type ComponentDefinition } from "./component";
+import {
+  derive,
+  input,
+  inputFrom,
+  Linked,
+  plain,
+  schemaOf,
+  type Catalogue,
+  type Child,
+  type ComponentContext,
+  type ComponentDefinition,
+  type Refusal,
+} from "./component";
 
 /**
  * `ServerInVpc`: a server in a VPC subnet, made of its parts in the order they boot: an empty Instance, its
@@ -21,6 +33,14 @@ const I = instanceSpec.fields;
 const D = diskSpec.fields;
 
 const extraDisk = z.object({ label: schemaOf(D, "label"), size: schemaOf(D, "size") }).strict();
+
+/**
+ * The root disk's size when `rootDiskSize` is left out: fixed, whatever the type and the other disks, so that a
+ * change of one disk never resizes the root beside it. The catalogue's smallest disk allowance is 20480 MB
+ * (`g7-highmem-1`, as the real API's type list records it): two root disks of 8192 MB (a new one is made before
+ * the old one is deleted when `image` or `authorizedKeys` change) and the default swap disk take 16896 MB of it.
+ */
+export const DEFAULT_ROOT_DISK_SIZE = 8192;
 
 /** The labels the component gives its own disks (an extra disk may not take one). */
 const OWN_LABELS = ["root", "swap"];
@@ -53,18 +73,17 @@ const inputs = [
   inputFrom(I, "tags", { name: "tags", description: "The instance's tags. Changed in place." }),
   inputFrom(D, "size", {
     name: "rootDiskSize",
-    description:
-      "Root disk size in MB. Default: what is left of the type's disk allowance after the swap and extra disks (read from the API's catalogue; at preview unknown while the type is). Changed in place by a disk resize.",
+    description: `Root disk size in MB (default ${DEFAULT_ROOT_DISK_SIZE}, whatever the type: the smallest type's disk allowance, 20480 MB, holds two such root disks, the old and its replacement while \`image\` or \`authorizedKeys\` change, and the default swap disk; give more for a larger image or to use the type's disk). The root, swap and extra disks must fit the type's disk allowance (refused at preview). Changed in place by a disk resize.`,
   }),
   inputFrom(I, "swapSize", {
     name: "swapSize",
-    description: `Swap disk size in MB (default ${DEFAULT_SWAP_SIZE}; 0 makes none). Changed in place by a disk resize.`,
+    description: `Swap disk size in MB (default ${DEFAULT_SWAP_SIZE}; 0 makes none; must be known at preview). Changed in place by a disk resize.`,
   }),
   input({
     name: "extraDisks",
     schema: z.array(extraDisk).max(DEVICE_SLOTS.length - 2),
     description:
-      "More disks, each `{ label, size }` (MB; the label unique, neither `root` nor `swap`), in the next device slots after the root and swap disks. A disk's size changes in place; a disk added or removed changes the boot profile's devices.",
+      "More disks, each `{ label, size }` (MB; the label unique, neither `root` nor `swap`), in the next device slots after the root and swap disks. The list and the labels must be known at preview (a size may come from another resource). A disk's size changes in place; a disk added or removed changes the boot profile's devices (removing one moves the disks after it to the slots before).",
   }),
   input({
     name: "publicInterface",
@@ -76,7 +95,7 @@ const inputs = [
     name: "vpcIpv4",
     schema: vpcAddress,
     description:
-      "A fixed address for the vpc interface, in the subnet's range; left out, the API assigns one. Changed in place (the boot profile's interfaces).",
+      "A fixed address for the vpc interface, in the subnet's range; left out, the API assigns one. Given, `privateIpv4` is known at preview. Changed in place (the boot profile's interfaces).",
   }),
   input({ name: "nat11", schema: z.boolean(), description: "1:1 NAT of a public address to the vpc interface (`nat11: any`). Changed in place." }),
   input({
@@ -91,7 +110,13 @@ const outputs: Field[] = [
   { name: "configId", kind: "output", required: true, description: "The boot profile's (Config's) id." },
   { name: "rootDiskId", kind: "output", required: true, description: "The root Disk's id." },
   { name: "diskIds", kind: "output", required: true, outputType: "array", description: "The ids of every disk, in device order (root, swap, extra disks)." },
-  { name: "privateIpv4", kind: "output", required: true, description: "The vpc interface's address in the subnet (from the Config's `interfaceRecords`)." },
+  {
+    name: "privateIpv4",
+    kind: "output",
+    required: true,
+    description:
+      "The vpc interface's address in the subnet (from the Config's `interfaceRecords`; `vpcIpv4` when given). At preview unknown while the boot profile's interfaces change and `vpcIpv4` is left out.",
+  },
   { name: "publicIpv4", kind: "output", description: "The instance's public IPv4 address, when it has a public interface." },
   { name: "booted", kind: "output", outputType: "boolean", required: true, description: "Whether the instance runs, as its boot profile read it." },
 ];
@@ -109,36 +134,19 @@ const sizes = (list: unknown): number => (Array.isArray(list) ? list.reduce((sum
 /** The plain label of an extra disk (its child's name), else its place. */
 const diskName = (d: { label: Linked }, i: number) => (typeof d.label.value === "string" && d.label.value !== UNKNOWN ? d.label.value : `disk${i}`);
 
-/** The root disk's size: given, else the type's disk allowance less the swap and extra disks. */
-async function rootSize(ctx: ComponentContext, swap: Linked, extras: Linked | undefined): Promise<Linked> {
-  const given = ctx.inputs.rootDiskSize;
-  if (given) return given;
-  const type = ctx.inputs.type;
-  const known = derive([type, swap, ...(extras ? [extras] : [])], () => true);
-  if (known.value !== true) return new Linked(UNKNOWN, known.deps);
-  const allowance = await ctx.typeDisk(String(type.value));
-  if (allowance === undefined)
-    throw new Error(`type: ${String(type.value)} is not an instance type (the root disk's size is worked out from its disk allowance)`);
-  return derive([swap, ...(extras ? [extras] : [])], (s, e) => {
-    const rest = allowance - Number(s) - sizes(e);
-    if (rest <= 0) throw new Error(`rootDiskSize: nothing is left of ${String(type.value)}'s ${allowance} MB for the root disk after the swap and extra disks`);
-    return rest;
-  });
-}
-
 async function construct(ctx: ComponentContext): Promise<Record<string, Linked>> {
   const { name, inputs: v } = ctx;
   const swap = v.swapSize ?? new Linked(DEFAULT_SWAP_SIZE);
-  const withSwap = swap.value !== 0;
   const instance = await ctx.child("Instance", `${name}-instance`, { region: v.region, type: v.type, label: v.label, tags: v.tags });
   const computeId = instance.id;
-  const size = await rootSize(ctx, swap, v.extraDisks);
-  const disks: Array<Promise<Child>> = [
-    ctx.child("Disk", `${name}-root`, { computeId, label: "root", size, image: v.image, rootPass: v.rootPass, authorizedKeys: v.authorizedKeys }),
-  ];
-  if (withSwap) disks.push(ctx.child("Disk", `${name}-swap`, { computeId, label: "swap", size: swap, filesystem: "swap" }));
-  extraDisksOf(v.extraDisks).forEach((d, i) => disks.push(ctx.child("Disk", `${name}-${diskName(d, i)}`, { computeId, label: d.label, size: d.size })));
-  const made = await Promise.all(disks);
+  const size = v.rootDiskSize ?? new Linked(DEFAULT_ROOT_DISK_SIZE);
+  // One disk at a time (the API refuses two resizes of one instance at once): each after the one before it,
+  // registered once that one is made and depending on it, so that the engine also deletes them in turn.
+  const made: Child[] = [];
+  const disk = async (part: string, props: Record<string, unknown>) => made.push(await ctx.child("Disk", `${name}-${part}`, props, made.slice(-1)));
+  await disk("root", { computeId, label: "root", size, image: v.image, rootPass: v.rootPass, authorizedKeys: v.authorizedKeys });
+  if (plain(swap.value) !== 0) await disk("swap", { computeId, label: "swap", size: swap, filesystem: "swap" });
+  for (const [i, d] of extraDisksOf(v.extraDisks).entries()) await disk(diskName(d, i), { computeId, label: d.label, size: d.size });
   const devices = Object.fromEntries(made.map((d, i) => [DEVICE_SLOTS[i], { diskId: d.id }]));
   const publicFirst = v.publicInterface ?? new Linked(true);
   const vpc = derive([v.subnetId, ...(v.vpcIpv4 ? [v.vpcIpv4] : []), ...(v.nat11 ? [v.nat11] : [])], (subnetId, ...rest) => {
@@ -159,7 +167,7 @@ async function construct(ctx: ComponentContext): Promise<Record<string, Linked>>
       made.map((d) => d.id),
       (...ids) => ids,
     ),
-    privateIpv4: derive([config.out("interfaceRecords")], vpcAddressOf),
+    privateIpv4: privateAddress(config.out("interfaceRecords"), v.vpcIpv4),
     // No public interface, no public address (known at preview too).
     publicIpv4:
       publicFirst.value === false
@@ -169,28 +177,75 @@ async function construct(ctx: ComponentContext): Promise<Record<string, Linked>>
   };
 }
 
-/** The vpc interface's address among a profile's interface records. */
+/**
+ * The vpc interface's address: the profile's record of it; where a preview does not know it (the interfaces
+ * change), the fixed address when one is given, which the API assigns as given.
+ */
+function privateAddress(records: Linked, fixed: Linked | undefined): Linked {
+  const found = vpcAddressOf(plain(records.value));
+  if (found !== UNKNOWN || !fixed) return new Linked(found, records.deps);
+  const given = derive([fixed], (address) => address);
+  return new Linked(given.value, [...records.deps, ...given.deps]);
+}
+
+/** The vpc interface's address among a profile's interface records: unknown only if it, or the records before it, are. */
 function vpcAddressOf(records: unknown): unknown {
-  const vpc: unknown = Array.isArray(records) ? records.find((r: unknown) => isObject(r) && r.purpose === "vpc") : undefined;
-  return isObject(vpc) && isObject(vpc.ipv4) ? vpc.ipv4.vpc : undefined;
+  if (!Array.isArray(records)) return containsUnknown(records) ? UNKNOWN : undefined;
+  for (const r of records) {
+    if (!isObject(r)) {
+      if (containsUnknown(r)) return UNKNOWN;
+      continue;
+    }
+    if (r.purpose === UNKNOWN) return UNKNOWN;
+    if (r.purpose !== "vpc") continue;
+    const address = isObject(r.ipv4) ? r.ipv4.vpc : containsUnknown(r.ipv4) ? UNKNOWN : undefined;
+    return containsUnknown(address) ? UNKNOWN : address;
+  }
+  return undefined;
 }
 
 /** Rules between the inputs: the extra disks' labels. */
-function validate(values: Props): Array<{ property: string; reason: string }> {
+function validate(values: Props): Refusal[] {
   const list = values.extraDisks;
   if (!Array.isArray(list)) return [];
   const seen = new Set<string>();
-  const failures: Array<{ property: string; reason: string }> = [];
+  const failures: Refusal[] = [];
   list.forEach((d: unknown, i) => {
     const label = isObject(d) ? d.label : undefined;
     if (typeof label !== "string" || label === UNKNOWN) return;
     if (OWN_LABELS.includes(label))
-      failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: ${label} is the component's own disk's; use another` });
-    else if (seen.has(label))
-      failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: ${label} is given twice; each extra disk needs its own` });
+      failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: must not be ${label}: the component's own disk has it` });
+    else if (seen.has(label)) failures.push({ property: "extraDisks", reason: `extraDisks[${i}].label: must be unique: ${label} is given twice` });
     seen.add(label);
   });
   return failures;
+}
+
+/** The inputs that decide which disks the component makes (and their names) while not known yet. */
+function undecided(values: Props): string[] {
+  const extras = values.extraDisks;
+  const labelUnknown = (d: unknown) => (isObject(d) ? containsUnknown(d.label) : containsUnknown(d));
+  return [
+    ...(containsUnknown(values.swapSize) ? ["swapSize"] : []),
+    ...(containsUnknown(extras) && (!Array.isArray(extras) || extras.some(labelUnknown)) ? ["extraDisks"] : []),
+  ];
+}
+
+/** The disks (root, swap, extra disks) within the type's disk allowance, when all are known and the catalogue has the type. */
+async function check(values: Props, catalogue: Catalogue): Promise<Refusal[]> {
+  const { type, rootDiskSize = DEFAULT_ROOT_DISK_SIZE, swapSize = DEFAULT_SWAP_SIZE, extraDisks = [] } = values;
+  if (typeof type !== "string" || [type, rootDiskSize, swapSize, extraDisks].some(containsUnknown)) return [];
+  // A type the catalogue does not have: the Instance's own check and create name it.
+  const allowance = await catalogue.typeDisk(type);
+  const total = Number(rootDiskSize) + Number(swapSize) + sizes(extraDisks);
+  if (allowance === undefined || total <= allowance) return [];
+  const root = values.rootDiskSize === undefined ? `the default ${DEFAULT_ROOT_DISK_SIZE}` : String(rootDiskSize);
+  return [
+    {
+      property: "type",
+      reason: `type: must allow the disks: ${type} allows ${allowance} MB, the disks take ${total} MB (rootDiskSize ${root}, swapSize ${String(swapSize)}, extraDisks ${sizes(extraDisks)}); choose a type with more disk or smaller disks`,
+    },
+  ];
 }
 
 export const serverInVpc: ComponentDefinition = {
@@ -200,6 +255,8 @@ export const serverInVpc: ComponentDefinition = {
   inputs,
   outputs,
   validate,
+  undecided,
+  check,
   construct,
   example: () => {
     const net = resource("Vpc", "net", { region: REGION, label: "app-net" });

@@ -19,7 +19,7 @@ import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as errorproto from "@pulumi/pulumi/proto/errors_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { components, type ComponentDefinition } from "../components";
-import { checkComponentInputs, Linked, type Child, type ComponentContext } from "../components/component";
+import { checkComponentInputs, Linked, plainValues, type Child, type ComponentContext } from "../components/component";
 import { typeDisk } from "../resources/instance-types";
 import { client } from "../transport/settings";
 import { UNKNOWN, type Props } from "../model/table";
@@ -102,12 +102,16 @@ class Monitor {
 
 const dependencies = (urns: string[]) => new resproto.RegisterResourceRequest.PropertyDependencies().setUrnsList(urns);
 
-/** A child's registration: under the component, its inputs and their dependencies, the compute provider. */
+/**
+ * A child's registration: under the component, its inputs and their dependencies (and `after`, the children it
+ * depends on beyond its inputs'), the compute provider.
+ */
 export function childRequest(
   type: string,
   name: string,
   props: Record<string, unknown>,
   parent: { urn: string; provider?: string; protect: boolean },
+  after: readonly string[] = [],
 ): resproto.RegisterResourceRequest {
   const { values, deps } = resolveLinked(props);
   const req = new resproto.RegisterResourceRequest();
@@ -116,8 +120,10 @@ export function childRequest(
   req.setParent(parent.urn);
   req.setCustom(true);
   req.setProtect(parent.protect);
+  // Alias specs (none of its own): the engine gives a child the aliases its parent's aliases imply.
+  req.setAliasspecs(true);
   req.setObject(toStruct(values));
-  req.setDependenciesList([...new Set(Object.values(deps).flat())]);
+  req.setDependenciesList([...new Set([...Object.values(deps).flat(), ...after])]);
   for (const [k, urns] of Object.entries(deps)) req.getPropertydependenciesMap().set(k, dependencies(urns));
   if (parent.provider) req.setProvider(parent.provider);
   else {
@@ -164,6 +170,7 @@ export async function construct(
   const def = componentOf(r.getType());
   const raw = fromStruct(r.getInputs());
   const refused = checkComponentInputs(def, raw);
+  if (!refused.length && def.check) refused.push(...(await def.check(plainValues(raw), { typeDisk: typeDiskOf })));
   if (refused.length) throw new ComponentInputsRefused(def.type, refused);
   const monitor = new Monitor(r.getMonitorendpoint());
   try {
@@ -176,9 +183,16 @@ export async function construct(
       name: r.getName(),
       inputs,
       dryRun,
-      typeDisk: typeDiskOf,
-      async child(type, name, props): Promise<Child> {
-        const res = await monitor.register(childRequest(type, name, props, parent));
+      async child(type, name, props, after = []): Promise<Child> {
+        const res = await monitor.register(
+          childRequest(
+            type,
+            name,
+            props,
+            parent,
+            after.map((c) => c.urn),
+          ),
+        );
         const urn = res.getUrn();
         const outs = fromStruct(res.getObject());
         // At preview a resource to be made has no id yet, and what its plan does not give is not known.

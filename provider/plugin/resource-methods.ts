@@ -13,6 +13,7 @@ import { session } from "../session";
 import { importId } from "../model/imports";
 import { SUFFIX_LENGTH, type NamingPolicy } from "../model/naming";
 import { definitions } from "../registry";
+import { components } from "../components";
 import type { ResourceProvider } from "../lifecycle/hooks";
 import type { Props, ResourceSpec } from "../model/table";
 import { withCustomTimeout } from "../model/timeouts";
@@ -29,6 +30,10 @@ function resourceOf(urn: string): { type: string; name: string; spec: ResourceSp
   const name = parts.slice(3).join("::");
   const m = /^compute:index:([A-Za-z]+)$/.exec(token);
   const d = m ? definitions.find((x) => x.spec.type === m[1]) : undefined;
+  if (m && components.some((c) => c.type === m[1]))
+    throw new Error(
+      `pulumi-compute: ${token} is a component (its parts are resources of their own under it), which \`pulumi import\` cannot adopt: import its parts instead (each by its own type, as \`pulumi stack --show-urns\` lists a component's children),`,
+    );
   if (!m || !d)
     throw new Error(
       `pulumi-compute: unknown resource type "${token}" (this plugin knows ${definitions.map((x) => `compute:index:${x.spec.type}`).join(", ")})`,

@@ -1,4 +1,5 @@
 import type { ComponentDefinition } from "../../provider/components";
+import { DEFAULT_ROOT_DISK_SIZE } from "../../provider/components/server-in-vpc";
 import type { Field } from "../../provider/model/table";
 import { EXAMPLE_LANGUAGES, exampleCode } from "./example-code";
 import { neutralType } from "./docs-languages";
@@ -41,6 +42,45 @@ function componentSection(c: ComponentDefinition, schema: PackageSchema): string
   ];
 }
 
+/** What holds for the components beyond their inputs: resource options, changes, imports, what a preview cannot know. */
+const BEHAVIOUR = [
+  "## Resource options",
+  "",
+  "- `protect`, `provider`/`providers` and `aliases` reach the children: they are registered under the component, protected",
+  "  when it is, with the program's `compute` provider (else the default one), and an alias of the component moves its",
+  "  children with it (their URNs name their parent).",
+  "- `dependsOn` delays the children: the component waits for what it depends on before it registers them.",
+  "- `ignoreChanges` and `customTimeouts` do not reach the children: they name the component's own inputs, which the",
+  "  engine does not diff (the children are diffed on theirs). Set them on the resources themselves where needed.",
+  "- `pulumi import` cannot adopt a component (the plugin says so, naming it): import its parts instead, each by its own",
+  "  type and id (`compute:index:Instance`, `Disk`, `Config`, `MysqlDatabase`, `PostgresDatabase`).",
+  "",
+  "## Changes",
+  "",
+  "- ServerInVpc makes, changes and deletes its disks one at a time (root, swap, then the extra disks in order), since",
+  "  the API resizes one disk of an instance at a time. The root disk's size does not follow the type or the other",
+  `  disks (\`rootDiskSize\`, default ${DEFAULT_ROOT_DISK_SIZE} MB), so a change of one disk never resizes the root; the disks must fit the`,
+  "  type's disk allowance (refused at preview), and a new root disk (`image` or `authorizedKeys` changed) is made before",
+  "  the old one is deleted, so the type needs room for both.",
+  "- Removing an extra disk other than the last moves the disks after it to the device slots before (`sdc`, `sdd`, ...):",
+  "  the boot profile changes with it, and the server sees those disks under other device names from its next boot.",
+  "- Changing `subnetId` or `publicInterface` re-puts the boot profile's interfaces and may give the vpc interface a new",
+  "  address (unless `vpcIpv4` fixes it); a DatabaseForServers given `privateIpv4` follows it: its allow list is updated",
+  "  in place.",
+  "",
+  "## What a preview cannot know",
+  "",
+  "- Inputs that decide which children exist, or their type, must be known at preview (not an output of a resource yet to",
+  "  be made): ServerInVpc's `swapSize` and `extraDisks` (the list and each label; a size may be unknown), and",
+  "  DatabaseForServers' `engine`. The preview refuses them unknown (`must be known at preview`), since it would plan",
+  "  other children than the up makes.",
+  "- `privateIpv4` is unknown at preview while the boot profile's interfaces change (`subnetId`, `publicInterface`,",
+  "  `nat11`) and `vpcIpv4` is left out: the interfaces are re-put, and the real API's recorded conversations do not show",
+  "  whether an address it chose is kept when they are. A DatabaseForServers given it then plans its allow list unknown",
+  "  (`~ allowList: [unknown]`), and the up changes nothing when the address is the same. Give `vpcIpv4` to have it known.",
+  "",
+];
+
 /** The page, its preview block taken from `current` (the page as it is). */
 export function componentsDoc(components: readonly ComponentDefinition[], schema: PackageSchema, current: string): string {
   const [start, end] = [current.indexOf(PREVIEW_START), current.indexOf(PREVIEW_END)];
@@ -61,6 +101,7 @@ export function componentsDoc(components: readonly ComponentDefinition[], schema
     "replaces only the part that takes it.",
     "",
     ...components.flatMap((c) => componentSection(c, schema)),
+    ...BEHAVIOUR,
     "## Example",
     "",
     `${ex.title}, and the server in a VPC subnet it is open to:`,

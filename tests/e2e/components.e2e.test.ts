@@ -6,13 +6,16 @@
  * the server booted with its profile and the allow list its /32 through the API), changed in place (a tag and an
  * extra allowed address: the instance and the database update, nothing else), and destroyed (nothing left in the
  * API). In TypeScript also: the preview's planned steps are the up's, a bad input is refused at preview naming the
- * component's input, and docs/components.md's preview is this program's.
+ * component's input, a server's disks changed at once in one up (a new root, two resizes), and docs/components.md's
+ * preview is this program's.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Emulator } from "../../emulator/server";
 import { databaseForServers } from "../../provider/components/database-for-servers";
+import { DEFAULT_ROOT_DISK_SIZE, serverInVpc } from "../../provider/components/server-in-vpc";
+import { obj } from "../../provider/resources/example-parents";
 import type { Example, Res } from "../../provider/model/example";
 import { exampleProgram, type MatrixLanguage } from "../../scripts/generate/sdk-matrix";
 import { PREVIEW_END, PREVIEW_START } from "../../scripts/generate/components-doc";
@@ -205,6 +208,28 @@ test("a bad input is refused at preview, naming the component's input and the ru
   expect(r.output).toContain("- property swapSize with value -1 has a problem: swapSize: Must be a whole number of MB, 0 or more");
   // Refused before any child is planned.
   expect(r.output).not.toContain("compute:index:Instance");
+});
+
+test("disk changes in one up: the root replaced (a new image), the swap and a data disk resized, one disk at a time", async () => {
+  const server = (change: boolean): Example => {
+    const ex = serverInVpc.example();
+    if (!change) return ex;
+    const web = ex.resources.find((r) => r.type === "ServerInVpc")!;
+    Object.assign(web.props, { image: "compute/debian11", swapSize: 1024, extraDisks: [obj("ServerInVpcExtraDisk", { label: "data", size: 3072 })] });
+    return ex;
+  };
+  const p = await programOf("typescript", server(false), "disks");
+  const made = must(await p.run("up"), "up");
+  const instanceId = made.resources!.find((r) => r.urn.endsWith("::web-instance"))!.id;
+  await p.rewrite(files("typescript", server(true), "disks"));
+  must(await p.run("up"), "the disks' up");
+  const disks = await list(emu, `/compute/instances/${instanceId}/disks`);
+  expect(disks.map((d: { label: string; size: number }) => `${d.label} ${d.size}`).sort()).toEqual([
+    `data 3072`,
+    `root ${DEFAULT_ROOT_DISK_SIZE}`,
+    "swap 1024",
+  ]);
+  must(await p.run("destroy"), "destroy");
 });
 
 /**

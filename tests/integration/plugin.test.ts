@@ -163,6 +163,10 @@ test("import: a child resource's id names its parent; the read gives inputs that
 
   await expect(read("Disk", String(disk.body.id))).rejects.toThrow(/the import id of a disk is <computeId>\/<id> \(for example 123\/456\), got "\d+"/);
   await expect(read("Interface", "1/2")).rejects.toThrow(/<computeId>\/<configId>\/<id>/);
+  // A component (`pulumi import compute:index:ServerInVpc ...`): said so, and what to import instead.
+  await expect(read("ServerInVpc", "1")).rejects.toThrow(
+    /compute:index:ServerInVpc is a component \(its parts are resources of their own under it\), which `pulumi import` cannot adopt: import its parts instead/,
+  );
   await call(emu, "DELETE", `/compute/instances/${inst.body.id}`);
 });
 
