@@ -6,6 +6,7 @@ import { EXAMPLE_LANGUAGES, type ExampleLanguage } from "../../scripts/generate/
 import { version } from "../plugin/engine";
 import { client, configure } from "../transport/settings";
 import { TOP_LEVEL } from "./discover";
+import { API } from "../../api/contract";
 import { adoptAccount, PROGRAM_FILES, programText, type Adoption, type Filters } from "./adopt";
 
 const USAGE = `usage: compute-adopt --language typescript|python|go|yaml [--out DIR] [filters] [--force]
@@ -50,7 +51,9 @@ export function report(a: Adoption, files: string[], protect: boolean): string {
     "",
     `${counts.join(", ")}.`,
     "",
-    `Written: ${files.map((f) => `\`${f}\``).join(", ")}. Next: \`pulumi import --file import.json --generate-code=false${protect ? "" : " --protect=false"}\`, then \`pulumi preview --expect-no-changes\`.`,
+    a.adopted.length
+      ? `Written: ${files.map((f) => `\`${f}\``).join(", ")}. Next: \`pulumi import --file import.json --generate-code=false${protect ? "" : " --protect=false"}\`, then \`pulumi preview --expect-no-changes\`.`
+      : "Nothing to adopt: only `adoption.md` is written.",
     "",
   ];
   if (a.adopted.length) lines.push("## Adopted", "", ...a.adopted.map((x) => `- ${x.name} (${x.type} ${x.importId})`), "");
@@ -149,17 +152,26 @@ async function main(): Promise<number> {
     // The API of every call, the records' reads too: --api-url, else COMPUTE_API_URL.
     const apiUrl = typeof values["api-url"] === "string" ? values["api-url"] : undefined;
     configure({ get: (k) => (k === "compute:apiUrl" ? apiUrl : undefined) });
+    // A region the API does not have is a typo, not a part of the account with nothing in it.
+    const regions = (await client().all(API.regions.list, {})).map((r) => r.id);
+    const unknownRegion = filters.regions?.find((r) => !regions.includes(r));
+    if (unknownRegion !== undefined) return refuse(`--region: "${unknownRegion}" is no region of the API (${regions.join(", ")})`);
     adoption = await adoptAccount(client(), filters, version());
   } catch (e) {
     return refuse(`the account could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const protect = !values["no-protect"];
-  const text = report(adoption, names, protect);
+  const text = report(adoption, adoption.adopted.length ? names : ["adoption.md"], protect);
   try {
     mkdirSync(out, { recursive: true });
+    // Nothing to adopt: the report alone (a program declaring nothing would not be one to import into).
     writeAll(out, {
-      "import.json": `${JSON.stringify(adoption.importFile, null, 2)}\n`,
-      [PROGRAM_FILES[language]]: programText(adoption, language satisfies ExampleLanguage, version(), { protect }),
+      ...(adoption.adopted.length
+        ? {
+            "import.json": `${JSON.stringify(adoption.importFile, null, 2)}\n`,
+            [PROGRAM_FILES[language]]: programText(adoption, language satisfies ExampleLanguage, version(), { protect }),
+          }
+        : {}),
       "adoption.md": text,
     });
   } catch (e) {

@@ -51,7 +51,7 @@ const DEPLOYED = "the Instance manages it (its image, swapSize and interfaces)";
 
 /**
  * Every record of the account, parents before their children, and what another record may refer to (a subnet, a
- * disk) before it; only the top-level types `types` names, when it names any. An instance deployed from an image has
+ * disk) before it; a type the token may not list is `unlisted` when `types` (the filters') is empty or names it. An instance deployed from an image has
  * its disks, profiles and interfaces made by the deploy and managed through the instance's own inputs (`image`,
  * `swapSize`, `interfaces`): they are listed as not adopted, so that no two resources manage one record. A type the
  * token may not list (403) is `unlisted`, with the API's answer; a record whose own lists fail (deleted while the
@@ -60,14 +60,16 @@ const DEPLOYED = "the Instance manages it (its image, swapSize and interfaces)";
 export async function discover(client: ApiClient, types: readonly string[] = []): Promise<{ found: Found[]; unlisted: Unlisted[] }> {
   const found: Found[] = [];
   const unlisted: Unlisted[] = [];
-  /** Lists a top-level type's records, unless the filters leave it out or the token may not. */
+  /**
+   * Lists a top-level type's records: every type, so that each record's name is the same whatever the filters
+   * (names are unique in the whole account); one the token may not list is named when the filters select it.
+   */
   const family = async <T>(type: string, list: () => Promise<T[]>): Promise<T[]> => {
-    if (types.length && !types.includes(type)) return [];
     try {
       return await list();
     } catch (e) {
       if (e instanceof ApiError && e.status === 403) {
-        unlisted.push({ type, reason: e.message });
+        if (!types.length || types.includes(type)) unlisted.push({ type, reason: e.message });
         return [];
       }
       throw e;

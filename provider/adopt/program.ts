@@ -7,6 +7,7 @@
 import { mapOf, obj, ref, type Example, type Fields, type Obj, type Res, type Value } from "../model/example";
 import type { Props } from "../model/table";
 import type { Found } from "./discover";
+import { camel, snake } from "../../scripts/generate/example-program";
 
 /** A record to adopt, read as an import reads it: its logical name and the inputs the import records. */
 export interface Adopted extends Found {
@@ -47,6 +48,7 @@ const RESERVED = new Set(
     "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var " +
     "and as assert async await class def del elif except finally from global in is lambda nonlocal not or pass raise try while with yield none true false " +
     "catch debugger delete do enum export extends function instanceof let new null super this throw typeof void " +
+    "implements private protected public static " +
     // what the languages predeclare: TypeScript's module scope, Go's universe, Python's builtins a program uses
     "require exports module arguments eval undefined nan infinity object promise console process global " +
     "nil iota string int len cap make append copy panic recover print println error any bool byte rune close clear min max fmt " +
@@ -68,18 +70,22 @@ export function nameOf(label: string, type: string): string {
 
 /**
  * Gives each record its logical name: its label's, after its parent's (`db-1-root`, `prod-net-apps`), unique in the
- * program (a second `web` is `web-2`): a variable of each language is named after it.
+ * program as each language names its variable (`web-12` and `web-1-2` are both `web12` in TypeScript and Go): a name
+ * taken is followed by the record's id (`web-1-4711`), so that it does not move when another record of the same label
+ * comes or goes, but for the first of that label.
  */
 export function nameAll(found: Found[]): Map<Found, string> {
   const names = new Map<Found, string>();
   const taken = new Set<string>();
+  const forms = (name: string) => [camel(name).toLowerCase(), snake(name)];
+  const free = (name: string) => !forms(name).some((v) => taken.has(v));
   for (const f of found) {
     const own = nameOf(f.label, f.type);
     const parent = f.parent ? names.get(f.parent) : undefined;
     const base = parent ? `${parent}-${own.startsWith(`${parent}-`) ? own.slice(parent.length + 1) : own}` : own;
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-    taken.add(name);
+    let name = free(base) ? base : `${base}-${f.id.replace(/[^A-Za-z0-9]+/g, "-")}`;
+    for (let n = 2; !free(name); n++) name = `${base}-${f.id.replace(/[^A-Za-z0-9]+/g, "-")}-${n}`;
+    forms(name).forEach((v) => taken.add(v));
     names.set(f, name);
   }
   return names;

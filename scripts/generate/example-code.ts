@@ -107,6 +107,9 @@ export function pythonStatements(ex: Example): string[] {
 
 // --- Go (the generated Go SDK), laid out as gofmt does -----------------------------------------------------
 
+/** A Go string literal: JSON's, with the byte order mark escaped (Go refuses one in its source). */
+const goStr = (s: string) => str(s).replace(/\uFEFF/g, "\\uFEFF");
+
 function go(ex: Example): string {
   const ind = (n: number) => "\t".repeat(n);
   const imports = [GO_SDK_IMPORT, "github.com/pulumi/pulumi/sdk/v3/go/pulumi"].sort();
@@ -134,7 +137,7 @@ function go(ex: Example): string {
 export function goStatements(ex: Example, used: Set<Res> = referenced(ex), depth = 2): string[] {
   const ind = (n: number) => "\t".repeat(n);
   const scalar = (v: string | number | boolean) =>
-    typeof v === "string" ? `pulumi.String(${str(v)})` : typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.Bool(${String(v)})`;
+    typeof v === "string" ? `pulumi.String(${goStr(v)})` : typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.Bool(${String(v)})`;
   const value = (v: Value, depth: number): string => {
     if (typeof v !== "object") return scalar(v);
     if (isRef(v)) return `${camel(v.of.name)}.${v.prop === "id" ? "ID()" : pascal(v.prop)}`;
@@ -202,7 +205,9 @@ function yaml(ex: Example): string {
  */
 export function yamlSections(ex: Example): { resources: string; outputs: string; mapping: (fields: Record<string, Value>, depth: number) => string } {
   const ind = (n: number) => "  ".repeat(n);
-  const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !/^(true|false|null|yes|no|on|off|[\d.]+)$/i.test(s) && !s.endsWith(" ");
+  // What YAML would read as another scalar is quoted: a boolean or null of YAML 1.1 or 1.2, a number (`1e3`, `0x10`, `1_000`, `1.`).
+  const notString = /^(true|false|null|yes|no|on|off|y|n|[\d.]+|[-+]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(e[-+]?\d+)?|[-+]?0(x[\da-f_]+|o[0-7_]+|b[01_]+))$/i;
+  const plain = (s: string) => /^[A-Za-z0-9/][\w./ -]*$/.test(s) && !notString.test(s) && !s.endsWith(" ");
   const scalar = (v: Value): string => {
     // A literal `$` is written `$$` (Pulumi YAML reads `${...}` in any string as an interpolation, and `$$` as `$`).
     if (typeof v === "string") return plain(v) ? v : str(v.replace(/\$/g, () => "$$"));

@@ -138,12 +138,22 @@ test("the filters select what is adopted, a child with its parent; the account i
 });
 
 test("a record is named the same whatever the filters, so that an account is adopted in parts into one stack", async () => {
-  // Two instances whose labels make one name: the second listed is `dup-x-2` in the whole account, and alone too.
+  // Two instances whose labels make one name: the second listed is `dup-x-<its id>` in the whole account, and alone too.
   await call(emu, "POST", "/compute/instances", { body: { label: "dup-x", region: "us-east", type: "g6-nanode-1" } });
   await call(emu, "POST", "/compute/instances", { body: { label: "dup.x", region: "us-east", type: "g6-nanode-1" } });
-  const dir = path.join(tmp, "parts");
-  expect((await adopt(["--language", "yaml", "--out", dir, "--label", "dup.x"])).code).toBe(0);
-  expect(JSON.parse(readFileSync(path.join(dir, "import.json"), "utf8")).resources.map((x: { name: string }) => x.name)).toEqual(["dup-x-2"]);
+  const namesOf = async (name: string, filters: string[]) => {
+    const dir = path.join(tmp, name);
+    expect((await adopt(["--language", "yaml", "--out", dir, ...filters])).code).toBe(0);
+    return JSON.parse(readFileSync(path.join(dir, "import.json"), "utf8")).resources.map((x: { name: string; id: string }) => `${x.name} ${x.id}`);
+  };
+  const all = await namesOf("parts-all", []);
+  const second = await namesOf("parts-label", ["--label", "dup.x"]);
+  expect(second).toEqual([expect.stringMatching(/^dup-x-(\d+) \1$/)]);
+  expect(all).toContain(second[0]);
+  // A type alone (its lists read, the others' too): the same names.
+  const vpcs = await namesOf("parts-type", ["--type", "Vpc"]);
+  expect(vpcs.length).toBeGreaterThan(0);
+  expect(all).toEqual(expect.arrayContaining(vpcs));
 });
 
 test("--api-url is the API of every call, the records' reads too", async () => {
@@ -185,6 +195,13 @@ test("a standard error that cannot be written is no failure: the files say what 
   expect(existsSync(path.join(tmp, "quiet", "adoption.md"))).toBe(true);
 });
 
+test("nothing selected: the report alone, no program declaring nothing", async () => {
+  const dir = path.join(tmp, "nothing");
+  const r = await adopt(["--language", "go", "--out", dir, "--label", "no-such-*"]);
+  expect([r.code, r.stderr]).toEqual([0, expect.stringContaining("Nothing to adopt: only `adoption.md` is written.")]);
+  expect(["import.json", "main.go", "adoption.md"].map((f) => existsSync(path.join(dir, f)))).toEqual([false, false, true]);
+});
+
 test("a wrong argument or an account that cannot be read: exit 2, saying why", async () => {
   expect(await adopt(["--language", "cobol"])).toMatchObject({
     code: 2,
@@ -197,6 +214,10 @@ test("a wrong argument or an account that cannot be read: exit 2, saying why", a
   expect(await adopt(["--language", "yaml", "--region", ""])).toMatchObject({
     code: 2,
     stderr: expect.stringContaining("--region: a value, not an empty one"),
+  });
+  expect(await adopt(["--language", "yaml", "--region", "us-eats", "--out", path.join(tmp, "typo")])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('--region: "us-eats" is no region of the API ('),
   });
   const file = path.join(tmp, "a-file");
   writeFileSync(file, "");

@@ -71,7 +71,7 @@ describe("discovery when the account changes or the token may not read it all", 
     ]);
   });
 
-  test("a type the token may not list is named as such; --type lists only what it names", async () => {
+  test("a type the token may not list is named as such, when the filters select it; every type is listed for the names", async () => {
     const { client, asked } = fake({
       "/databases/mysql/instances": new ApiError(403, [{ reason: "Unauthorized" }], "GET", "/v4/databases/mysql/instances"),
       "/compute/instances/1/backups": { automatic: [], snapshot: { current: null, in_progress: null } },
@@ -80,7 +80,7 @@ describe("discovery when the account changes or the token may not read it all", 
     expect(all.unlisted).toEqual([{ type: "MysqlDatabase", reason: expect.stringContaining("HTTP 403") }]);
     asked.length = 0;
     expect(await discover(client, ["Instance"])).toEqual({ found: [], unlisted: [] });
-    expect(asked).toEqual(["/compute/instances"]);
+    expect(asked).toContain("/databases/mysql/instances");
   });
 
   test("any other failure stops the reading (exit 2 at the command)", async () => {
@@ -107,11 +107,13 @@ describe("logical names", () => {
     ["nil", "Vpc", "vpc-nil"],
     ["string", "Vpc", "vpc-string"],
     ["error", "Vpc", "vpc-error"],
+    ["private", "Vpc", "vpc-private"],
+    ["public", "Vpc", "vpc-public"],
   ])("%s (%s) is %s", (label, type, name) => expect(nameOf(label, type)).toBe(name));
 
-  test("a child's name starts with its parent's, and every name is the program's only one", () => {
+  test("a child's name starts with its parent's, and every name is the program's only one, a clash taking the record's id", () => {
     const web = found("Instance", "1", "web");
-    const web2 = found("Instance", "2", "web");
+    const web2 = found("Instance", "7", "web");
     const records = [
       web,
       found("Disk", "3", "root", { parent: web }),
@@ -119,7 +121,18 @@ describe("logical names", () => {
       found("Disk", "4", "root", { parent: web2 }),
       found("Disk", "5", "web-root", { parent: web }),
     ];
-    expect([...nameAll(records).values()]).toEqual(["web", "web-root", "web-2", "web-2-root", "web-root-2"]);
+    expect([...nameAll(records).values()]).toEqual(["web", "web-root", "web-7", "web-7-root", "web-root-5"]);
+  });
+
+  test("names that one language's variables would make one are told apart (web-12 and web-1-2 are web12 in TypeScript and Go)", () => {
+    const records = [found("Instance", "8", "web-12"), found("Instance", "9", "web-1-2"), found("SshKey", "3", "laptop"), found("SshKey", "4", "laptop2")];
+    expect([...nameAll(records).values()]).toEqual(["web-12", "web-1-2-9", "laptop", "laptop2"]);
+  });
+
+  test("a name stays when another record of its label comes or goes, but for the first of that label", () => {
+    const keys = [found("SshKey", "1", "k"), found("SshKey", "2", "k"), found("SshKey", "3", "k")];
+    expect([...nameAll(keys).values()]).toEqual(["k", "k-2", "k-3"]);
+    expect([...nameAll([keys[0], keys[2]]).values()]).toEqual(["k", "k-3"]);
   });
 });
 
@@ -195,6 +208,16 @@ describe("the program", () => {
   test("a literal $ is written $$ in YAML (which reads ${...} as an interpolation and $$ as $), as it is elsewhere", () => {
     expect(code.yaml).toContain('sshKey: "ssh-ed25519 AAAA a $${HOME} b $$$$ $$5 end$$"');
     expect(code.typescript).toContain('sshKey: "ssh-ed25519 AAAA a ${HOME} b $$ $5 end$"');
+  });
+
+  test("YAML quotes what it would read as a number, a boolean or null; Go escapes a byte order mark", () => {
+    const labels = ["0x10", "1e3", "0o17", "1_000", "1.", "-5", "y", "N", "~", "10.0.1.0/24", "web-1"];
+    const keys = labels.map((l, i): Adopted => ({ ...found("SshKey", String(i), l), name: `k${i}`, inputs: { label: l } }));
+    const out = exampleCode(adoptionProgram(keys, schema, { protect: false }));
+    expect(labels.map((l) => out.yaml.includes(`label: ${l}\n`))).toEqual(labels.map((l) => l === "10.0.1.0/24" || l === "web-1"));
+    const bom = exampleCode(adoptionProgram([{ ...found("SshKey", "1", "\ufeffbom"), name: "k", inputs: { label: "\ufeffbom" } }], schema, { protect: false }));
+    expect(bom.go).toContain('pulumi.String("\\uFEFFbom")');
+    expect(bom.go).not.toContain("\ufeff");
   });
 
   test("a YAML program names the plugin's version and release once, as the import file does; the SDKs' programs do not", () => {
