@@ -58,6 +58,8 @@ export interface Catalogue {
 export interface Refusal {
   property: string;
   reason: string;
+  /** The input is not known at preview (the engine cannot print its value: the refusal is sent as a plain error). */
+  unknown?: boolean;
 }
 
 /** The reason of an input that decides the children while unknown at preview. */
@@ -138,7 +140,8 @@ export function checkComponentInputs(def: ComponentDefinition, raw: Props): Refu
   const known = new Set(def.inputs.map((f) => f.name));
   for (const k of Object.keys(values)) if (!known.has(k)) failures.push({ property: k, reason: `${k}: is not an input of ${def.type}` });
   if (!failures.length && def.validate) failures.push(...def.validate(values));
-  if (!failures.length && def.undecided) failures.push(...def.undecided(values).map((property) => ({ property, reason: mustBeKnown(property) })));
+  if (!failures.length && def.undecided)
+    failures.push(...def.undecided(values).map((property) => ({ property, reason: mustBeKnown(property), unknown: true })));
   return failures;
 }
 

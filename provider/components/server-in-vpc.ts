@@ -67,7 +67,8 @@ const inputs = [
     name: "subnetId",
     required: true,
     schema: interfaceInput.shape.subnetId.unwrap(),
-    description: "The VPC subnet the server's vpc interface is in (a Subnet's `id`). Changing it updates the boot profile's interfaces (a reboot).",
+    description:
+      "The VPC subnet the server's vpc interface is in (a Subnet's `id`). Changing it updates the boot profile's interfaces (a running server reboots into them, with a new vpc address).",
   }),
   inputFrom(I, "label", { name: "label", description: "The instance's label (auto-named `<name>-instance-<suffix>` when left out). Changed in place." }),
   inputFrom(I, "tags", { name: "tags", description: "The instance's tags. Changed in place." }),
@@ -89,15 +90,20 @@ const inputs = [
     name: "publicInterface",
     schema: z.boolean(),
     description:
-      "A public interface first, then the vpc one (default true); false: the vpc interface only (primary). Changed in place (the boot profile's interfaces).",
+      "A public interface first, then the vpc one (default true); false: the vpc interface only (primary). Changed in place (the boot profile's interfaces; a running server reboots into them).",
   }),
   input({
     name: "vpcIpv4",
     schema: vpcAddress,
     description:
-      "A fixed address for the vpc interface, in the subnet's range; left out, the API assigns one. Given, `privateIpv4` is known at preview. Changed in place (the boot profile's interfaces).",
+      "A fixed address for the vpc interface, in the subnet's range; left out, the API assigns one. Given, `privateIpv4` is known at preview. Changed in place (the boot profile's interfaces; a running server reboots into them).",
   }),
-  input({ name: "nat11", schema: z.boolean(), description: "1:1 NAT of a public address to the vpc interface (`nat11: any`). Changed in place." }),
+  input({
+    name: "nat11",
+    schema: z.boolean(),
+    description:
+      "1:1 NAT of a public address to the vpc interface (`nat11: any`). Changed in place (the boot profile's interfaces; a running server reboots into them).",
+  }),
   input({
     name: "booted",
     schema: z.boolean(),
@@ -158,7 +164,17 @@ async function construct(ctx: ComponentContext): Promise<Record<string, Linked>>
   const interfaces = derive([publicFirst, vpc], (pub, iface) =>
     pub === false ? [{ ...(isObject(iface) ? iface : {}), primary: true }] : [{ purpose: "public", primary: true }, iface],
   );
-  const config = await ctx.child("Config", `${name}-config`, { computeId, label: "boot", devices, interfaces, booted: v.booted ?? new Linked(true) });
+  const config = await ctx.child("Config", `${name}-config`, {
+    computeId,
+    label: "boot",
+    devices,
+    interfaces,
+    booted: v.booted ?? new Linked(true),
+    // A change of the profile (its disks, its interfaces) takes effect now: the running server reboots into it, so
+    // that its new vpc address is the one the database's allow list follows, and a replaced root disk is left before
+    // it is deleted.
+    rebootOnChange: new Linked(true),
+  });
   return {
     instanceId: instance.id,
     configId: config.id,

@@ -31,7 +31,7 @@ import { failure, fromStruct, toStruct } from "./wire";
 export class ComponentInputsRefused extends Error {
   constructor(
     readonly type: string,
-    readonly failures: ReadonlyArray<{ property: string; reason: string }>,
+    readonly failures: ReadonlyArray<{ property: string; reason: string; unknown?: boolean }>,
   ) {
     super(failures.map((f) => f.reason).join("; "));
   }
@@ -218,6 +218,11 @@ export function constructMethod(call: Call<provproto.ConstructRequest>, cb: Call
   answer(
     cb,
     () => construct(call.request),
-    (e) => (e instanceof ComponentInputsRefused ? refusedStatus(e) : failure(e)),
+    // Refused inputs as the engine reads them, but for an input not known at preview: the engine would print its
+    // value, and the CLI (3.274.1) panics on an unknown one (`unsupported property value`). A plain error then.
+    (e) =>
+      e instanceof ComponentInputsRefused && !e.failures.some((f) => f.unknown)
+        ? refusedStatus(e)
+        : failure(e instanceof ComponentInputsRefused ? new Error(`${e.type}: ${e.message}`) : e),
   );
 }

@@ -16,7 +16,7 @@ import type { Emulator } from "../../emulator/server";
 import { databaseForServers } from "../../provider/components/database-for-servers";
 import { DEFAULT_ROOT_DISK_SIZE, serverInVpc } from "../../provider/components/server-in-vpc";
 import { obj } from "../../provider/resources/example-parents";
-import type { Example, Res } from "../../provider/model/example";
+import { ref, type Example, type Res } from "../../provider/model/example";
 import { exampleProgram, type MatrixLanguage } from "../../scripts/generate/sdk-matrix";
 import { PREVIEW_END, PREVIEW_START } from "../../scripts/generate/components-doc";
 import { emulator, list, get } from "../helpers/emulator";
@@ -208,6 +208,17 @@ test("a bad input is refused at preview, naming the component's input and the ru
   expect(r.output).toContain("- property swapSize with value -1 has a problem: swapSize: Must be a whole number of MB, 0 or more");
   // Refused before any child is planned.
   expect(r.output).not.toContain("compute:index:Instance");
+});
+
+test("an input that decides the children, unknown at preview, is refused saying so (not an engine's panic)", async () => {
+  const ex = program(false);
+  const net = ex.resources.find((r) => r.type === "Vpc")!;
+  ex.resources.find((r) => r.type === "ServerInVpc")!.props.extraDisks = [obj("ServerInVpcExtraDisk", { label: ref(net), size: 1024 })];
+  const p = await programOf("typescript", ex, "undecided");
+  const r = await p.run("preview");
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain("extraDisks: must be known at preview: it decides which resources the component makes");
+  expect(r.output).not.toMatch(/panic|unsupported property value/);
 });
 
 test("disk changes in one up: the root replaced (a new image), the swap and a data disk resized, one disk at a time", async () => {

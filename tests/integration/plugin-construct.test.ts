@@ -191,6 +191,8 @@ describe("ServerInVpc", () => {
         { purpose: "vpc", subnetId: "7" },
       ],
       booted: true,
+      // A change of the profile takes effect at once (a running server reboots into it).
+      rebootOnChange: true,
     });
     expect(config.propertyDependencies.devices.sort()).toEqual([urnOf("Disk", "web-data"), urnOf("Disk", "web-root"), urnOf("Disk", "web-swap")]);
     expect(config.propertyDependencies.interfaces).toEqual([SUBNET]);
@@ -316,7 +318,7 @@ describe("ServerInVpc", () => {
       [{ ...server, extraDisks: [{ label: UNKNOWN, size: 10 }] }, "extraDisks"],
     ] as const) {
       const e = await construct(request(monitor, "ServerInVpc", inputs, { dryRun: true }), typeDisk).catch((x: unknown) => x);
-      expect(e instanceof ComponentInputsRefused && e.failures).toEqual([{ property: input, reason: why(input) }]);
+      expect(e instanceof ComponentInputsRefused && e.failures).toEqual([{ property: input, reason: why(input), unknown: true }]);
     }
     expect(monitor.registered).toEqual([]);
   });
@@ -384,7 +386,7 @@ describe("DatabaseForServers", () => {
       typeDisk,
     ).catch((x: unknown) => x);
     expect(e instanceof ComponentInputsRefused && e.failures).toEqual([
-      { property: "engine", reason: "engine: must be known at preview: it decides which resources the component makes" },
+      { property: "engine", reason: "engine: must be known at preview: it decides which resources the component makes", unknown: true },
     ]);
     expect(monitor.registered).toEqual([]);
   });
