@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "compute:index:Config":
 		r = &Config{}
+	case "compute:index:DatabaseForServers":
+		r = &DatabaseForServers{}
 	case "compute:index:Disk":
 		r = &Disk{}
 	case "compute:index:Image":
@@ -41,6 +43,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PostgresDatabase{}
 	case "compute:index:PostgresDatabaseSnapshot":
 		r = &PostgresDatabaseSnapshot{}
+	case "compute:index:ServerInVpc":
+		r = &ServerInVpc{}
 	case "compute:index:SshKey":
 		r = &SshKey{}
 	case "compute:index:Subnet":

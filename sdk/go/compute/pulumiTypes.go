@@ -10672,6 +10672,106 @@ func (o RegionResolversPtrOutput) Ipv6() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type ServerInVpcExtraDisk struct {
+	Label string `pulumi:"label"`
+	Size  int    `pulumi:"size"`
+}
+
+// ServerInVpcExtraDiskInput is an input type that accepts ServerInVpcExtraDiskArgs and ServerInVpcExtraDiskOutput values.
+// You can construct a concrete instance of `ServerInVpcExtraDiskInput` via:
+//
+//	ServerInVpcExtraDiskArgs{...}
+type ServerInVpcExtraDiskInput interface {
+	pulumi.Input
+
+	ToServerInVpcExtraDiskOutput() ServerInVpcExtraDiskOutput
+	ToServerInVpcExtraDiskOutputWithContext(context.Context) ServerInVpcExtraDiskOutput
+}
+
+type ServerInVpcExtraDiskArgs struct {
+	Label pulumi.StringInput `pulumi:"label"`
+	Size  pulumi.IntInput    `pulumi:"size"`
+}
+
+func (ServerInVpcExtraDiskArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ServerInVpcExtraDisk)(nil)).Elem()
+}
+
+func (i ServerInVpcExtraDiskArgs) ToServerInVpcExtraDiskOutput() ServerInVpcExtraDiskOutput {
+	return i.ToServerInVpcExtraDiskOutputWithContext(context.Background())
+}
+
+func (i ServerInVpcExtraDiskArgs) ToServerInVpcExtraDiskOutputWithContext(ctx context.Context) ServerInVpcExtraDiskOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ServerInVpcExtraDiskOutput)
+}
+
+// ServerInVpcExtraDiskArrayInput is an input type that accepts ServerInVpcExtraDiskArray and ServerInVpcExtraDiskArrayOutput values.
+// You can construct a concrete instance of `ServerInVpcExtraDiskArrayInput` via:
+//
+//	ServerInVpcExtraDiskArray{ ServerInVpcExtraDiskArgs{...} }
+type ServerInVpcExtraDiskArrayInput interface {
+	pulumi.Input
+
+	ToServerInVpcExtraDiskArrayOutput() ServerInVpcExtraDiskArrayOutput
+	ToServerInVpcExtraDiskArrayOutputWithContext(context.Context) ServerInVpcExtraDiskArrayOutput
+}
+
+type ServerInVpcExtraDiskArray []ServerInVpcExtraDiskInput
+
+func (ServerInVpcExtraDiskArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ServerInVpcExtraDisk)(nil)).Elem()
+}
+
+func (i ServerInVpcExtraDiskArray) ToServerInVpcExtraDiskArrayOutput() ServerInVpcExtraDiskArrayOutput {
+	return i.ToServerInVpcExtraDiskArrayOutputWithContext(context.Background())
+}
+
+func (i ServerInVpcExtraDiskArray) ToServerInVpcExtraDiskArrayOutputWithContext(ctx context.Context) ServerInVpcExtraDiskArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ServerInVpcExtraDiskArrayOutput)
+}
+
+type ServerInVpcExtraDiskOutput struct{ *pulumi.OutputState }
+
+func (ServerInVpcExtraDiskOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ServerInVpcExtraDisk)(nil)).Elem()
+}
+
+func (o ServerInVpcExtraDiskOutput) ToServerInVpcExtraDiskOutput() ServerInVpcExtraDiskOutput {
+	return o
+}
+
+func (o ServerInVpcExtraDiskOutput) ToServerInVpcExtraDiskOutputWithContext(ctx context.Context) ServerInVpcExtraDiskOutput {
+	return o
+}
+
+func (o ServerInVpcExtraDiskOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v ServerInVpcExtraDisk) string { return v.Label }).(pulumi.StringOutput)
+}
+
+func (o ServerInVpcExtraDiskOutput) Size() pulumi.IntOutput {
+	return o.ApplyT(func(v ServerInVpcExtraDisk) int { return v.Size }).(pulumi.IntOutput)
+}
+
+type ServerInVpcExtraDiskArrayOutput struct{ *pulumi.OutputState }
+
+func (ServerInVpcExtraDiskArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ServerInVpcExtraDisk)(nil)).Elem()
+}
+
+func (o ServerInVpcExtraDiskArrayOutput) ToServerInVpcExtraDiskArrayOutput() ServerInVpcExtraDiskArrayOutput {
+	return o
+}
+
+func (o ServerInVpcExtraDiskArrayOutput) ToServerInVpcExtraDiskArrayOutputWithContext(ctx context.Context) ServerInVpcExtraDiskArrayOutput {
+	return o
+}
+
+func (o ServerInVpcExtraDiskArrayOutput) Index(i pulumi.IntInput) ServerInVpcExtraDiskOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ServerInVpcExtraDisk {
+		return vs[0].([]ServerInVpcExtraDisk)[vs[1].(int)]
+	}).(ServerInVpcExtraDiskOutput)
+}
+
 // SSH key as the API shows it: the resource's outputs (`SshKey`).
 type SshKeyInfo struct {
 	// When the key was added (ISO 8601, UTC).
@@ -11392,6 +11492,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresDatabaseTimeoutsPtrInput)(nil)).Elem(), PostgresDatabaseTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresDatabaseUpdatesInput)(nil)).Elem(), PostgresDatabaseUpdatesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresDatabaseUpdatesPtrInput)(nil)).Elem(), PostgresDatabaseUpdatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ServerInVpcExtraDiskInput)(nil)).Elem(), ServerInVpcExtraDiskArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ServerInVpcExtraDiskArrayInput)(nil)).Elem(), ServerInVpcExtraDiskArray{})
 	pulumi.RegisterOutputType(ConfigDeviceOutput{})
 	pulumi.RegisterOutputType(ConfigDeviceMapOutput{})
 	pulumi.RegisterOutputType(ConfigHelpersOutput{})
@@ -11591,6 +11693,8 @@ func init() {
 	pulumi.RegisterOutputType(RegionAvailabilityArrayOutput{})
 	pulumi.RegisterOutputType(RegionResolversOutput{})
 	pulumi.RegisterOutputType(RegionResolversPtrOutput{})
+	pulumi.RegisterOutputType(ServerInVpcExtraDiskOutput{})
+	pulumi.RegisterOutputType(ServerInVpcExtraDiskArrayOutput{})
 	pulumi.RegisterOutputType(SshKeyInfoOutput{})
 	pulumi.RegisterOutputType(SshKeyInfoArrayOutput{})
 	pulumi.RegisterOutputType(SubnetComputeOutput{})

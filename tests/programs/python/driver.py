@@ -12,7 +12,7 @@ CLI on PATH. The "main" program reads its stack's config: apiUrl and the secret 
 provider), keyLabel, publicKey, region (the pinned VPC's: changing it replaces the VPC), prefix (of the
 pinned labels), importId with importLabel (an SSH key made by hand, imported). The "examples" program runs
 the given examples (the Python blocks of schema.json's descriptions and docs/), each resource and output
-renamed `<prefix>-<name>` so that the names of different examples do not meet.
+renamed `<prefix>-<name>` (components too) so that the names of different examples do not meet.
 """
 
 import json
@@ -56,6 +56,7 @@ def main_program() -> None:
 def examples_program(examples: list) -> "auto.PulumiFn":
     def program() -> None:
         init = pulumi.CustomResource.__init__
+        component_init = pulumi.ComponentResource.__init__
         export = pulumi.export
         try:
             for ex in examples:
@@ -64,11 +65,17 @@ def examples_program(examples: list) -> "auto.PulumiFn":
                 def renamed(self, t, name, *args, _prefix=prefix, **kwargs):
                     return init(self, t, f"{_prefix}-{name}", *args, **kwargs)
 
+                # The components too (ServerInVpc...: remote components, whose children take their names).
+                def component_renamed(self, t, name, *args, _prefix=prefix, **kwargs):
+                    return component_init(self, t, f"{_prefix}-{name}", *args, **kwargs)
+
                 pulumi.CustomResource.__init__ = renamed
+                pulumi.ComponentResource.__init__ = component_renamed
                 pulumi.export = lambda name, value, _prefix=prefix: export(f"{_prefix}-{name}", value)
                 exec(compile(ex["code"], f"<example {prefix}>", "exec"), {"__name__": "__main__"})
         finally:
             pulumi.CustomResource.__init__ = init
+            pulumi.ComponentResource.__init__ = component_init
             pulumi.export = export
 
     return program
