@@ -6,6 +6,7 @@ import { EXAMPLE_LANGUAGES, type ExampleLanguage } from "../../scripts/generate/
 import { version } from "../plugin/engine";
 import { client, configure } from "../transport/settings";
 import { TOP_LEVEL } from "./discover";
+import { plural } from "../cost/words";
 import { API } from "../../api/contract";
 import { adoptAccount, PROGRAM_FILES, programText, type Adoption, type Filters } from "./adopt";
 
@@ -35,8 +36,6 @@ The API: COMPUTE_API_URL (or --api-url URL) and COMPUTE_TOKEN (a token that can 
 Exit status: 0 done (what could not be adopted is listed); 2 a wrong argument, or the account could not be read.`;
 
 const many = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The adoption's report: what is adopted, and what is not with why. */
 export function report(a: Adoption, files: string[], protect: boolean): string {
